@@ -1,0 +1,440 @@
+//! `tool-intent`: the native command-line adapter. It parses flags, reads files, calls the
+//! library and prints; every decision is made in the library.
+//!
+//! Bad input (malformed JSON, wrong types, unknown source) exits 2 with one line on stderr
+//! that names the offending path, and nothing on stdout.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    std::process::exit(cli::run());
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod cli {
+    use std::io::{IsTerminal, Write};
+    use std::path::PathBuf;
+
+    use clap::{Args, Parser, Subcommand, ValueEnum};
+    use serde_json::{json, Value};
+    use tool_intent::budget::{self, CounterKind};
+    use tool_intent::migrate;
+    use tool_intent::preview::effective_state;
+    use tool_intent::{
+        build_intent, expand, preview, search, DeferralMode, Error, ExpandContext, PreviewRequest, Provider,
+        Registry, SessionRunConfig, Toggles, ToolsOverride, View,
+    };
+
+    #[derive(Parser)]
+    #[command(name = "tool-intent", version, about = "Expand stored tool intent against a live registry, split resident/deferred tools, render provider payloads.")]
+    struct Cli {
+        #[command(subcommand)]
+        command: Command,
+    }
+
+    #[derive(Subcommand)]
+    enum Command {
+        /// Print the expansion as one JSON object (tools, resident, deferred, warnings, fingerprint).
+        Expand(RequestArgs),
+        /// Print a readable table of the expansion (the default view for people).
+        Preview(RequestArgs),
+        /// Print the exact provider payload bytes (or the catalog text with --catalog).
+        Payload {
+            #[command(flatten)]
+            request: RequestArgs,
+            /// Print the catalog text for the system prompt instead of the tools array.
+            #[arg(long)]
+            catalog: bool,
+        },
+        /// Run a tool_search query against the expansion.
+        Search {
+            #[command(flatten)]
+            request: RequestArgs,
+            /// The query: "select:a,b" or keywords (+term = required).
+            #[arg(long)]
+            query: String,
+            /// Maximum number of hits for a keyword query.
+            #[arg(long, default_value_t = 5)]
+            limit: usize,
+            /// Print {hits, not_found, text, state} as JSON instead of the result text.
+            #[arg(long)]
+            json: bool,
+        },
+        /// Print the canonical JSON of an override.
+        Canonical {
+            /// The override (JSON text, or @FILE).
+            #[arg(long = "override", value_name = "JSON")]
+            tools_override: String,
+        },
+        /// Build the intent a writer stores from UI toggles, and the session row.
+        BuildIntent {
+            /// Toggles as JSON: {"tools_enabled","toolset","web_search","disabled","allowed","picked"}.
+            #[arg(long, value_name = "JSON")]
+            toggles: String,
+        },
+        /// Token budget of the tool array: resident vs deferred, per tool.
+        Budget {
+            #[command(flatten)]
+            request: RequestArgs,
+            /// Counter: the fast estimator, or the exact BPE tokenizer.
+            #[arg(long, value_enum, default_value_t = CounterArg::Estimate)]
+            counter: CounterArg,
+            /// Print JSON instead of a table.
+            #[arg(long)]
+            json: bool,
+        },
+        /// Rewrite legacy snapshot sessions in a SQLite database to intents.
+        Migrate(MigrateArgs),
+        /// List rows of a SQLite database that still hold legacy snapshots.
+        Audit {
+            #[arg(long)]
+            db: PathBuf,
+            #[arg(long, default_value = "sessions")]
+            table: String,
+            #[command(flatten)]
+            registry: RegistryArgs,
+            /// Print JSON instead of text.
+            #[arg(long)]
+            json: bool,
+        },
+    }
+
+    #[derive(Args, Clone)]
+    struct RegistryArgs {
+        /// Registry JSON file (our format, an MCP tools/list result, or a bare tool array). Default: the embedded registry.
+        #[arg(long, value_name = "FILE")]
+        registry: Option<PathBuf>,
+        /// Merge an MCP server's tools/list result as mcp__NAME__<tool> (repeatable).
+        #[arg(long = "mcp", value_name = "NAME=FILE")]
+        mcp: Vec<String>,
+    }
+
+    #[derive(Args, Clone)]
+    struct RequestArgs {
+        #[command(flatten)]
+        registry: RegistryArgs,
+        /// The tools override (JSON text, or @FILE): null, [], ["a","b"] or an intent object.
+        #[arg(long = "override", value_name = "JSON")]
+        tools_override: Option<String>,
+        /// The agent profile's tools setting (an override).
+        #[arg(long, value_name = "JSON")]
+        profile: Option<String>,
+        /// The request's source (webui, tui, channel, ...).
+        #[arg(long)]
+        source: Option<String>,
+        /// Tools loaded earlier by tool_search, promoted as at the start of a turn (comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        loaded: Vec<String>,
+        /// A persisted turn state (JSON text or @FILE), instead of or before --loaded.
+        #[arg(long, value_name = "JSON")]
+        state: Option<String>,
+        #[arg(long, value_enum, default_value_t = ProviderArg::Anthropic)]
+        provider: ProviderArg,
+        #[arg(long, value_enum, default_value_t = ModeArg::Catalog)]
+        mode: ModeArg,
+        /// Anthropic explicit caching: cache_control on the last non-deferred tool.
+        #[arg(long)]
+        cache_control: bool,
+    }
+
+    #[derive(Args)]
+    struct MigrateArgs {
+        #[arg(long)]
+        db: PathBuf,
+        #[arg(long, default_value = "sessions")]
+        table: String,
+        #[command(flatten)]
+        registry: RegistryArgs,
+        /// Report what would change; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Restore every row from the backup table.
+        #[arg(long)]
+        undo: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    enum ProviderArg {
+        Anthropic,
+        OpenaiChat,
+        OpenaiResponses,
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    enum ModeArg {
+        Catalog,
+        Native,
+    }
+
+    #[derive(Clone, Copy, ValueEnum, PartialEq)]
+    enum CounterArg {
+        Estimate,
+        O200k,
+        Cl100k,
+    }
+
+    pub fn run() -> i32 {
+        let cli = match Cli::try_parse() {
+            Ok(cli) => cli,
+            Err(e) => {
+                let code = if e.use_stderr() { 2 } else { 0 };
+                let _ = e.print();
+                return code;
+            }
+        };
+        match execute(cli.command) {
+            Ok(out) => {
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(out.as_bytes());
+                let _ = stdout.flush();
+                0
+            }
+            Err(e) => {
+                eprintln!("tool-intent: {}", one_line(&e.to_string()));
+                2
+            }
+        }
+    }
+
+    /// Errors of the CLI: the library's, or I/O with the file named.
+    enum CliError {
+        Lib(Error),
+        /// A library error about one flag or file, named first.
+        In(String, Error),
+        Io(String),
+    }
+
+    impl std::fmt::Display for CliError {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match self {
+                CliError::Lib(e) => write!(f, "error [{}]: {e}", e.code()),
+                CliError::In(place, e) => write!(f, "error [{}]: {place}: {e}", e.code()),
+                CliError::Io(m) => write!(f, "error [io]: {m}"),
+            }
+        }
+    }
+
+    impl From<Error> for CliError {
+        fn from(e: Error) -> Self {
+            CliError::Lib(e)
+        }
+    }
+
+    fn one_line(s: &str) -> String {
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    fn read_file(path: &PathBuf) -> Result<String, CliError> {
+        std::fs::read_to_string(path).map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))
+    }
+
+    /// JSON given inline or as @FILE.
+    fn inline_or_file(text: &str) -> Result<String, CliError> {
+        match text.strip_prefix('@') {
+            Some(path) => read_file(&PathBuf::from(path)),
+            None => Ok(text.to_string()),
+        }
+    }
+
+    fn with_flag(flag: &str, e: Error) -> CliError {
+        CliError::In(format!("--{flag}"), e)
+    }
+
+    fn load_registry(args: &RegistryArgs) -> Result<Registry, CliError> {
+        let mut registry = match &args.registry {
+            None => Registry::embedded(),
+            Some(path) => Registry::from_json_str(&read_file(path)?)
+                .map_err(|e| CliError::In(path.display().to_string(), e))?,
+        };
+        for spec in &args.mcp {
+            let (name, file) = spec
+                .split_once('=')
+                .ok_or_else(|| CliError::Io(format!("--mcp {spec:?}: expected NAME=FILE")))?;
+            let path = PathBuf::from(file);
+            let text = read_file(&path)?;
+            let value: Value = serde_json::from_str(&text)
+                .map_err(|e| CliError::Io(format!("{}: not valid JSON: {e}", path.display())))?;
+            registry = registry
+                .merge_mcp_server(name, &value)
+                .map_err(|e| CliError::In(format!("--mcp {name}={file}"), e))?;
+        }
+        Ok(registry)
+    }
+
+    fn request(args: &RequestArgs) -> Result<PreviewRequest, CliError> {
+        let tools_override = match &args.tools_override {
+            Some(text) => ToolsOverride::from_json_str(&inline_or_file(text)?).map_err(|e| with_flag("override", e))?,
+            None => ToolsOverride::Follow,
+        };
+        let profile = match &args.profile {
+            Some(text) => Some(ToolsOverride::from_json_str(&inline_or_file(text)?).map_err(|e| with_flag("profile", e))?),
+            None => None,
+        };
+        let state = match &args.state {
+            Some(text) => Some(
+                serde_json::from_str(&inline_or_file(text)?)
+                    .map_err(|e| CliError::Io(format!("--state: not a turn state ({{loaded, frozen, turn}}): {e}")))?,
+            ),
+            None => None,
+        };
+        Ok(PreviewRequest {
+            tools_override,
+            profile,
+            source: args.source.clone(),
+            state,
+            loaded: args.loaded.iter().filter(|s| !s.is_empty()).cloned().collect(),
+            provider: match args.provider {
+                ProviderArg::Anthropic => Provider::Anthropic,
+                ProviderArg::OpenaiChat => Provider::OpenAiChat,
+                ProviderArg::OpenaiResponses => Provider::OpenAiResponses,
+            },
+            mode: match args.mode {
+                ModeArg::Catalog => DeferralMode::Catalog,
+                ModeArg::Native => DeferralMode::Native,
+            },
+            cache_control: args.cache_control,
+            view: View::Frozen,
+        })
+    }
+
+    fn pretty(v: &impl serde::Serialize) -> String {
+        let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".to_string());
+        s.push('\n');
+        s
+    }
+
+    fn execute(command: Command) -> Result<String, CliError> {
+        match command {
+            Command::Expand(args) => {
+                let registry = load_registry(&args.registry)?;
+                let p = preview(&registry, &request(&args)?)?;
+                Ok(pretty(&p))
+            }
+            Command::Preview(args) => {
+                let registry = load_registry(&args.registry)?;
+                let req = request(&args)?;
+                let p = preview(&registry, &req)?;
+                let b = budget::budget_for_request(&registry, &req, CounterKind::Estimate)?;
+                Ok(preview_table(&registry, &req, &p, &b))
+            }
+            Command::Payload { request: args, catalog } => {
+                let registry = load_registry(&args.registry)?;
+                let p = preview(&registry, &request(&args)?)?;
+                Ok(if catalog { p.catalog } else { p.payload })
+            }
+            Command::Search { request: args, query, limit, json } => {
+                let registry = load_registry(&args.registry)?;
+                let req = request(&args)?;
+                let expansion = expand(
+                    &registry,
+                    &req.tools_override,
+                    ExpandContext { profile: req.profile.as_ref(), source: req.source.as_deref() },
+                )?;
+                let state = effective_state(&req);
+                let (result, next) = search::execute(&expansion, &state, &json!({"query": query, "limit": limit}))
+                    .map_err(|e| with_flag("query", e))?;
+                if json {
+                    Ok(pretty(&json!({"hits": result.hits, "not_found": result.not_found, "text": result.text, "state": next})))
+                } else {
+                    Ok(result.text)
+                }
+            }
+            Command::Canonical { tools_override } => {
+                let o = ToolsOverride::from_json_str(&inline_or_file(&tools_override)?).map_err(|e| with_flag("override", e))?;
+                Ok(format!("{}\n", o.to_canonical_json()))
+            }
+            Command::BuildIntent { toggles } => {
+                let toggles: Toggles = serde_json::from_str(&inline_or_file(&toggles)?)
+                    .map_err(|e| CliError::Io(format!("--toggles: {e}")))?;
+                let intent = build_intent(&toggles);
+                let row = SessionRunConfig::from_override(&intent);
+                Ok(pretty(&json!({"intent": intent.to_canonical_value(), "row": row.to_value()})))
+            }
+            Command::Budget { request: args, counter, json } => {
+                let registry = load_registry(&args.registry)?;
+                let req = request(&args)?;
+                let kind = match counter {
+                    CounterArg::Estimate => CounterKind::Estimate,
+                    CounterArg::O200k => CounterKind::O200k,
+                    CounterArg::Cl100k => CounterKind::Cl100k,
+                };
+                let b = budget::budget_for_request(&registry, &req, kind)?;
+                Ok(if json { pretty(&b) } else { budget::render_table(&b) })
+            }
+            Command::Migrate(args) => {
+                let registry = load_registry(&args.registry)?;
+                let progress = std::io::stderr().is_terminal() || std::env::var_os("TOOL_INTENT_PROGRESS").is_some();
+                let mut on_progress = |done: u64, total: u64| {
+                    if progress {
+                        eprint!("\rmigrate: {done}/{total} rows");
+                        if done == total {
+                            eprintln!();
+                        }
+                    }
+                };
+                let report = if args.undo {
+                    migrate::undo(&args.db, &args.table)?
+                } else {
+                    let options = migrate::MigrateOptions { table: args.table.clone(), dry_run: args.dry_run };
+                    migrate::migrate(&args.db, &registry, &options, &mut on_progress)?
+                };
+                Ok(if args.json { pretty(&report) } else { report.to_text() })
+            }
+            Command::Audit { db, table, registry, json } => {
+                let registry = load_registry(&registry)?;
+                let rows = migrate::audit(&db, &table, &registry)?;
+                if json {
+                    return Ok(pretty(&rows));
+                }
+                let mut out = String::new();
+                if rows.is_empty() {
+                    out.push_str(&format!("audit: no row of {table} holds a legacy snapshot\n"));
+                }
+                for r in &rows {
+                    out.push_str(&format!("row {}: snapshot of {} -> {}\n", r.rowid, r.matched, r.intent));
+                }
+                if !rows.is_empty() {
+                    out.push_str(&format!("audit: {} row(s) still hold legacy snapshots; run `tool-intent migrate --db ...`\n", rows.len()));
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    fn preview_table(registry: &Registry, req: &PreviewRequest, p: &tool_intent::Preview, b: &budget::Budget) -> String {
+        let mut out = String::new();
+        out.push_str(&format!(
+            "registry: {} tools   intent: {}   source: {}\n",
+            registry.len(),
+            req.tools_override.to_canonical_json(),
+            req.source.as_deref().unwrap_or("-")
+        ));
+        out.push_str(&format!("provider: {}   mode: {}   fingerprint: {}\n\n", p.provider.as_str(), p.mode.as_str(), p.fingerprint));
+        let width = p.tools.iter().map(String::len).max().unwrap_or(4).max(4);
+        out.push_str(&format!("  {:<width$}  {:<9}  {:>7}\n", "tool", "state", "tokens"));
+        out.push_str(&format!("  {:-<width$}  {:-<9}  {:->7}\n", "", "", ""));
+        for row in &b.rows {
+            let state = if p.promoted.contains(&row.name) { "promoted" } else { row.placement.as_str() };
+            out.push_str(&format!("  {:<width$}  {:<9}  {:>7}\n", row.name, state, row.tokens));
+        }
+        out.push('\n');
+        out.push_str(&format!(
+            "resident array: {} tools, ~{} tokens   catalog: {} names, ~{} tokens   all resident: ~{} tokens (deferral saves {:.0}%)\n",
+            p.resident.len(),
+            b.resident_tokens,
+            p.deferred.len(),
+            b.catalog_tokens,
+            b.all_resident_tokens,
+            b.saving_percent()
+        ));
+        for w in &p.warnings {
+            out.push_str(&format!("warning [{}] ({}): {}\n", w.code, w.origin, w.message));
+        }
+        out
+    }
+}

@@ -1,0 +1,504 @@
+//! The expander: intent + live registry → the tools available this request.
+//!
+//! `expand` is a pure function of the registry, the override, the agent profile and the
+//! source. Its result lists tools in registry order, deduplicated, so the same inputs give the
+//! same output on every target. All sets are bit masks in registry order ([`ToolSet`]); no
+//! hash-map iteration decides any order.
+//!
+//! Order of application (SPEC §2): base → `allowed` → `disabled` → overlays → source ceiling
+//! → availability. The base is
+//! - `[]` / a hand-picked list: the listed tools (unknown names are warnings);
+//! - `enabled: false`: nothing (overlays do not add to it);
+//! - `toolset: X`: the preset X (unknown preset ⇒ warning, `default_tools`);
+//! - `enabled: true`: `default_tools`;
+//! - otherwise (`null`, `{}`, `enabled: null`): the agent profile, then the source's default,
+//!   then `default_tools` — each of those levels is itself an override expanded the same way.
+//!
+//! Deny beats allow: a tool matched by `disabled` is removed even if the `web_search` overlay
+//! would add it, and the source ceiling (`sources.<name>.deny`) removes tools whatever the
+//! override says. Denies match ignoring ASCII case. The result is then split into resident
+//! and deferred tools by [`crate::deferral::classify`].
+
+use serde::Serialize;
+
+use crate::deferral;
+use crate::error::{Error, Result};
+use crate::intent::{Intent, ToolsOverride, INTENT_KEYS};
+use crate::registry::{Registry, SourcePolicy, Tool, ToolSet, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
+
+/// A non-fatal remark about the expansion. Warnings never fail a turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// Stable identifier: `unknown_tool`, `unknown_toolset`, `unknown_intent_key`,
+    /// `no_web_search_overlay`, `ignored_when_disabled`, `unknown_loaded_tool`.
+    pub code: &'static str,
+    /// Where it came from: `override`, `profile`, `source:<name>`, `loaded`.
+    pub origin: String,
+    pub message: String,
+}
+
+/// What the caller knows besides the override.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ExpandContext<'a> {
+    /// The agent profile's tools setting (an override itself); `None` = no profile setting.
+    pub profile: Option<&'a ToolsOverride>,
+    /// The request's source (`webui`, `tui`, a channel); must exist in the registry.
+    pub source: Option<&'a str>,
+}
+
+/// Why a registry tool is or is not in an expansion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolStatus {
+    Resident,
+    Deferred,
+    /// Not chosen by the intent (disabled, filtered out, or never in the base).
+    NotSelected,
+    /// Removed by the source ceiling.
+    DeniedBySource,
+    /// Outside the registry's exposure whitelist (`full`).
+    Unavailable,
+}
+
+/// The tools available to one request, split into resident and deferred.
+#[derive(Debug, Clone)]
+pub struct Expansion<'r> {
+    registry: &'r Registry,
+    status: Vec<ToolStatus>,
+    source: Option<String>,
+    warnings: Vec<Warning>,
+}
+
+impl<'r> Expansion<'r> {
+    /// The registry this expansion belongs to.
+    pub fn registry(&self) -> &'r Registry {
+        self.registry
+    }
+
+    /// Registry positions of every available tool, in registry order.
+    pub fn tools(&self) -> impl Iterator<Item = usize> + '_ {
+        self.positions(|s| matches!(s, ToolStatus::Resident | ToolStatus::Deferred))
+    }
+
+    /// Registry positions of resident tools (full schema every turn), in registry order.
+    pub fn resident(&self) -> impl Iterator<Item = usize> + '_ {
+        self.positions(|s| s == ToolStatus::Resident)
+    }
+
+    /// Registry positions of deferred tools (name in the catalog), in registry order.
+    pub fn deferred(&self) -> impl Iterator<Item = usize> + '_ {
+        self.positions(|s| s == ToolStatus::Deferred)
+    }
+
+    fn positions(&self, keep: impl Fn(ToolStatus) -> bool + 'static) -> impl Iterator<Item = usize> + '_ {
+        self.status
+            .iter()
+            .enumerate()
+            .filter(move |(_, s)| keep(**s))
+            .map(|(i, _)| i)
+    }
+
+    /// Status of a registry position.
+    pub fn status(&self, index: usize) -> Option<ToolStatus> {
+        self.status.get(index).copied()
+    }
+
+    pub fn is_deferred(&self, index: usize) -> bool {
+        self.status(index) == Some(ToolStatus::Deferred)
+    }
+
+    pub fn is_available(&self, index: usize) -> bool {
+        matches!(self.status(index), Some(ToolStatus::Resident | ToolStatus::Deferred))
+    }
+
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// Names of a list of registry positions.
+    pub fn names(&self, positions: impl Iterator<Item = usize>) -> Vec<String> {
+        positions
+            .filter_map(|i| self.registry.tool(i))
+            .map(|t| t.name.clone())
+            .collect()
+    }
+
+    /// Dispatch lookup: the tool a call names, searched in the whole available set (resident
+    /// and deferred, loaded or not), never in the provider array.
+    pub fn resolve(&self, name: &str) -> Result<&'r Tool> {
+        let not_available = |reason: String| Error::ToolNotAvailable {
+            name: name.to_string(),
+            reason,
+        };
+        let Some(i) = self.registry.index_of(name) else {
+            return Err(not_available(match self.registry.index_of_folded(name) {
+                Some(j) => format!(
+                    "no tool of that name; names are case-sensitive (did you mean {:?}?)",
+                    self.registry.tools()[j].name
+                ),
+                None => "no tool of that name in the registry".to_string(),
+            }));
+        };
+        match self.status[i] {
+            ToolStatus::Resident | ToolStatus::Deferred => Ok(&self.registry.tools()[i]),
+            ToolStatus::NotSelected => Err(not_available(
+                "not enabled for this session (disabled or not selected by its intent)".to_string(),
+            )),
+            ToolStatus::DeniedBySource => Err(not_available(format!(
+                "denied for source {:?}",
+                self.source.as_deref().unwrap_or("")
+            ))),
+            ToolStatus::Unavailable => Err(not_available(
+                "not exposed by this registry (outside its `full` whitelist)".to_string(),
+            )),
+        }
+    }
+
+    /// Names of available / resident / deferred tools plus warnings, for printing.
+    pub fn summary(&self) -> ExpansionSummary {
+        ExpansionSummary {
+            tools: self.names(self.tools()),
+            resident: self.names(self.resident()),
+            deferred: self.names(self.deferred()),
+            warnings: self.warnings.clone(),
+        }
+    }
+}
+
+/// Owned, serialisable names of an expansion.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExpansionSummary {
+    pub tools: Vec<String>,
+    pub resident: Vec<String>,
+    pub deferred: Vec<String>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Expands an override against the live registry.
+///
+/// Fails only for caller errors (an unknown source); everything a stored session may carry —
+/// unknown tools, unknown presets, unknown keys — becomes a warning.
+pub fn expand<'r>(
+    registry: &'r Registry,
+    tools_override: &ToolsOverride,
+    context: ExpandContext<'_>,
+) -> Result<Expansion<'r>> {
+    let source = context.source.map(|s| registry.source(s)).transpose()?;
+    let mut warnings = Vec::new();
+    let mut levels: Vec<(&ToolsOverride, String)> = vec![(tools_override, "override".to_string())];
+    if let Some(p) = context.profile {
+        levels.push((p, "profile".to_string()));
+    }
+    if let Some(s) = source {
+        levels.push((&s.default, format!("source:{}", s.name)));
+    }
+    let mut selection = Selection::new(registry.len());
+    select(registry, &levels, &mut selection, &mut warnings);
+    let Selection { mut chosen, denied } = selection;
+
+    let n = registry.len();
+    let mut status = vec![ToolStatus::NotSelected; n];
+    let ceiling = match source {
+        Some(SourcePolicy { deny, .. }) if !deny.is_empty() => registry.match_patterns_ignore_case(deny),
+        _ => ToolSet::empty(n),
+    };
+    let available = registry.available_set();
+    for i in 0..n {
+        if ceiling.contains(i) {
+            status[i] = ToolStatus::DeniedBySource;
+            chosen.remove(i);
+        } else if !available.contains(i) {
+            status[i] = ToolStatus::Unavailable;
+            chosen.remove(i);
+        }
+    }
+    // tool_search is infrastructure: it is added when something is deferred unless the
+    // intent disabled it or the source denies it (then deferred tools become resident).
+    let tool_search = registry.index_of(TOOL_SEARCH);
+    let tool_search_blocked = match tool_search {
+        Some(i) => denied.contains(i) || ceiling.contains(i),
+        None => true,
+    };
+    let split = deferral::classify(registry, &chosen, tool_search_blocked);
+    for i in 0..n {
+        if split.resident.contains(i) {
+            status[i] = ToolStatus::Resident;
+        } else if split.deferred.contains(i) {
+            status[i] = ToolStatus::Deferred;
+        } else if status[i] == ToolStatus::Resident || status[i] == ToolStatus::Deferred {
+            status[i] = ToolStatus::NotSelected;
+        }
+    }
+    Ok(Expansion {
+        registry,
+        status,
+        source: source.map(|s| s.name.clone()),
+        warnings,
+    })
+}
+
+struct Selection {
+    chosen: ToolSet,
+    /// Everything any level's `disabled` matched (deny beats allow across levels).
+    denied: ToolSet,
+}
+
+impl Selection {
+    fn new(n: usize) -> Self {
+        Selection {
+            chosen: ToolSet::empty(n),
+            denied: ToolSet::empty(n),
+        }
+    }
+}
+
+/// Resolves the first level; a level that "follows" defers to the next, and the last
+/// fallback is `default_tools`.
+fn select(registry: &Registry, levels: &[(&ToolsOverride, String)], out: &mut Selection, warnings: &mut Vec<Warning>) {
+    let Some(((level, origin), rest)) = levels.split_first() else {
+        out.chosen = registry.default_set().clone();
+        return;
+    };
+    match level {
+        ToolsOverride::Follow => select(registry, rest, out, warnings),
+        ToolsOverride::Picked(names) => {
+            let mut set = ToolSet::empty(registry.len());
+            for name in names {
+                match registry.index_of(name) {
+                    Some(i) => set.insert(i),
+                    None => warnings.push(Warning {
+                        code: "unknown_tool",
+                        origin: origin.clone(),
+                        message: format!("hand-picked tool {name:?} is not in the registry; skipped"),
+                    }),
+                }
+            }
+            out.chosen = set;
+        }
+        ToolsOverride::Intent(intent) => select_intent(registry, intent, origin, rest, out, warnings),
+    }
+}
+
+fn select_intent(
+    registry: &Registry,
+    intent: &Intent,
+    origin: &str,
+    rest: &[(&ToolsOverride, String)],
+    out: &mut Selection,
+    warnings: &mut Vec<Warning>,
+) {
+    let warn = |warnings: &mut Vec<Warning>, code: &'static str, message: String| {
+        warnings.push(Warning {
+            code,
+            origin: origin.to_string(),
+            message,
+        })
+    };
+    for key in intent.unknown.keys() {
+        warn(
+            warnings,
+            "unknown_intent_key",
+            format!(
+                "intent key {key:?} is not known to this version (known: {}); kept, ignored",
+                INTENT_KEYS.join(", ")
+            ),
+        );
+    }
+    if intent.enabled == Some(false) {
+        out.chosen = ToolSet::empty(registry.len());
+        if intent.web_search == Some(true) {
+            warn(
+                warnings,
+                "ignored_when_disabled",
+                "web_search: true is ignored because enabled is false".to_string(),
+            );
+        }
+        return;
+    }
+    let mut base = match &intent.toolset {
+        Some(name) => match registry.toolset(name) {
+            Some(patterns) => registry.match_patterns(patterns),
+            None => {
+                warn(
+                    warnings,
+                    "unknown_toolset",
+                    format!(
+                        "preset {name:?} is not in the registry (known: {}); using default_tools",
+                        registry.toolset_names().collect::<Vec<_>>().join(", ")
+                    ),
+                );
+                registry.default_set().clone()
+            }
+        },
+        None if intent.enabled == Some(true) => registry.default_set().clone(),
+        None => {
+            select(registry, rest, out, warnings);
+            std::mem::replace(&mut out.chosen, ToolSet::empty(registry.len()))
+        }
+    };
+    if let Some(allowed) = &intent.allowed {
+        base.intersect_with(&registry.match_patterns(allowed));
+        warn_unmatched(registry, allowed, origin, "allowed", warnings);
+    }
+    let disabled = match &intent.disabled {
+        Some(d) => {
+            warn_unmatched(registry, d, origin, "disabled", warnings);
+            registry.match_patterns_ignore_case(d)
+        }
+        None => ToolSet::empty(registry.len()),
+    };
+    base.subtract(&disabled);
+    match intent.web_search {
+        Some(on) => {
+            let mut overlay = registry.overlay(WEB_SEARCH_OVERLAY);
+            if overlay.is_empty() {
+                if on {
+                    warn(
+                        warnings,
+                        "no_web_search_overlay",
+                        "web_search: true but the registry defines no web_search overlay".to_string(),
+                    );
+                }
+            } else if on {
+                overlay.subtract(&disabled);
+                overlay.subtract(&out.denied);
+                base.union_with(&overlay);
+            } else {
+                base.subtract(&overlay);
+            }
+        }
+        None => {}
+    }
+    base.subtract(&out.denied);
+    out.denied.union_with(&disabled);
+    out.chosen = base;
+}
+
+fn warn_unmatched(registry: &Registry, patterns: &[String], origin: &str, key: &str, warnings: &mut Vec<Warning>) {
+    for p in patterns {
+        if crate::glob::is_glob(p) || registry.index_of(p).is_some() {
+            continue;
+        }
+        let hint = match registry.index_of_folded(p) {
+            Some(j) if key == "disabled" => format!(" (matched {:?} ignoring case)", registry.tools()[j].name),
+            _ => String::new(),
+        };
+        warnings.push(Warning {
+            code: "unknown_tool",
+            origin: origin.to_string(),
+            message: format!("{key} entry {p:?} names no tool in the registry{hint}"),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn registry() -> Registry {
+        let tool = |n: &str| json!({"name": n, "description": n, "parameters": {"type": "object"}});
+        Registry::from_value(&json!({
+            "tools": [tool("read"), tool("write"), tool("shell"), tool("web_search"), tool("big"), tool("memory"), tool("tool_search")],
+            "default_tools": ["read", "write", "shell", "big", "tool_search"],
+            "deferred_default_tools": ["big"],
+            "toolsets": {"full": ["read", "write", "shell", "big", "memory", "web_search", "tool_search"], "research": ["read", "web_search", "memory"]},
+            "overlays": {"web_search": ["web_search"]},
+            "sources": {"channel": {"deny": ["shell", "write"]}, "webui": {"default": {"toolset": "research"}}}
+        }))
+        .unwrap()
+    }
+
+    fn names(r: &Registry, o: serde_json::Value, ctx: ExpandContext) -> (Vec<String>, Vec<String>) {
+        let o = ToolsOverride::from_value(&o).unwrap();
+        let e = expand(r, &o, ctx).unwrap();
+        let s = e.summary();
+        (s.resident, s.deferred)
+    }
+
+    #[test]
+    fn null_follows_defaults_and_defers() {
+        let r = registry();
+        let (res, def) = names(&r, json!(null), ExpandContext::default());
+        assert_eq!(res, ["read", "write", "shell", "tool_search"]);
+        assert_eq!(def, ["big"]);
+    }
+
+    #[test]
+    fn empty_list_means_no_tools() {
+        let r = registry();
+        let (res, def) = names(&r, json!([]), ExpandContext::default());
+        assert!(res.is_empty() && def.is_empty());
+    }
+
+    #[test]
+    fn deny_beats_allow_for_overlay() {
+        let r = registry();
+        let (res, _) = names(&r, json!({"enabled": true, "web_search": true, "disabled": ["web_search"]}), ExpandContext::default());
+        assert!(!res.contains(&"web_search".to_string()));
+        let (res, _) = names(&r, json!({"enabled": true, "web_search": true}), ExpandContext::default());
+        assert!(res.contains(&"web_search".to_string()));
+    }
+
+    #[test]
+    fn allowed_filters_and_never_adds() {
+        let r = registry();
+        let (res, def) = names(&r, json!({"enabled": true, "allowed": ["read", "memory"]}), ExpandContext::default());
+        assert_eq!(res, ["read"]);
+        assert!(def.is_empty());
+    }
+
+    #[test]
+    fn source_default_and_ceiling() {
+        let r = registry();
+        let webui = ExpandContext { source: Some("webui"), ..Default::default() };
+        let (res, def) = names(&r, json!(null), webui);
+        assert_eq!(res, ["read", "web_search", "tool_search"]);
+        assert_eq!(def, ["memory"]);
+        let channel = ExpandContext { source: Some("channel"), ..Default::default() };
+        let (res, _) = names(&r, json!(["shell", "read", "SHELL"]), channel);
+        assert_eq!(res, ["read"]);
+        let o = ToolsOverride::from_value(&json!(["shell"])).unwrap();
+        let e = expand(&r, &o, channel).unwrap();
+        assert_eq!(e.resolve("shell").unwrap_err().code(), "tool_not_available");
+        assert!(e.resolve("shell").unwrap_err().to_string().contains("channel"));
+        let err = expand(&r, &o, ExpandContext { source: Some("nope"), ..Default::default() }).unwrap_err();
+        assert_eq!(err.code(), "unknown_source");
+    }
+
+    #[test]
+    fn profile_is_consulted_before_defaults() {
+        let r = registry();
+        let profile = ToolsOverride::from_value(&json!({"toolset": "research"})).unwrap();
+        let ctx = ExpandContext { profile: Some(&profile), ..Default::default() };
+        let (res, _) = names(&r, json!({"disabled": ["web_search"]}), ctx);
+        assert_eq!(res, ["read", "tool_search"]);
+    }
+
+    #[test]
+    fn unknown_preset_warns_and_falls_back() {
+        let r = registry();
+        let o = ToolsOverride::from_value(&json!({"toolset": "nope", "x": 1})).unwrap();
+        let e = expand(&r, &o, ExpandContext::default()).unwrap();
+        let codes: Vec<&str> = e.warnings().iter().map(|w| w.code).collect();
+        assert_eq!(codes, ["unknown_intent_key", "unknown_toolset"]);
+        assert_eq!(e.summary().resident, ["read", "write", "shell", "tool_search"]);
+    }
+
+    #[test]
+    fn disabling_tool_search_makes_deferred_resident() {
+        let r = registry();
+        let (res, def) = names(&r, json!({"enabled": true, "disabled": ["tool_search"]}), ExpandContext::default());
+        assert_eq!(res, ["read", "write", "shell", "big"]);
+        assert!(def.is_empty());
+    }
+
+    #[test]
+    fn enabled_false_is_nothing_even_with_overlay() {
+        let r = registry();
+        let o = ToolsOverride::from_value(&json!({"enabled": false, "web_search": true})).unwrap();
+        let e = expand(&r, &o, ExpandContext::default()).unwrap();
+        assert_eq!(e.tools().count(), 0);
+        assert_eq!(e.warnings()[0].code, "ignored_when_disabled");
+    }
+}

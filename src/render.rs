@@ -1,0 +1,370 @@
+//! Rendering: provider tool arrays as exact bytes, with a SHA-256 fingerprint.
+//!
+//! One canonical serialiser produces every payload: compact JSON (no whitespace), wrapper
+//! fields in the provider's documented order, JSON Schemas with object keys in lexicographic
+//! order (serde_json's ordered map; the `preserve_order` feature must stay off, which a test
+//! checks), numbers and strings as serde_json writes them — the same on native and wasm.
+//! The fingerprint is `sha256:<hex>` of those bytes; it is what a prompt cache keys on.
+//!
+//! Providers:
+//! - Anthropic Messages: `{"name","description","input_schema"}`; with `cache_control`
+//!   the last non-deferred tool gets `{"type":"ephemeral"}` (Anthropic rejects it on a
+//!   deferred tool);
+//! - OpenAI Chat Completions: `{"type":"function","function":{"name","description","parameters"}}`;
+//! - OpenAI Responses: `{"type":"function","name","description","parameters"}`.
+//!
+//! Deferral modes:
+//! - `catalog`: array = resident tools + promoted tools (load order); the catalog text goes in
+//!   the system prompt;
+//! - `native`: every available tool is declared, deferred ones with `"defer_loading":true`,
+//!   our `tool_search` replaced by the provider's own tool-search tool; the array never changes
+//!   during a session and the catalog text is empty. Chat Completions has no native deferral,
+//!   so `native` with `openai-chat` is an error.
+//!
+//! An empty description is omitted rather than sent as `""`.
+
+use serde::Serialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::deferral::{catalog_text, split_for_dispatch, TurnState, View};
+use crate::error::{Error, Result};
+use crate::expand::Expansion;
+use crate::registry::{Tool, TOOL_SEARCH};
+
+/// Target API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum Provider {
+    #[default]
+    #[serde(rename = "anthropic")]
+    Anthropic,
+    #[serde(rename = "openai-chat")]
+    OpenAiChat,
+    #[serde(rename = "openai-responses")]
+    OpenAiResponses,
+}
+
+impl Provider {
+    pub const ALL: [Provider; 3] = [Provider::Anthropic, Provider::OpenAiChat, Provider::OpenAiResponses];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provider::Anthropic => "anthropic",
+            Provider::OpenAiChat => "openai-chat",
+            Provider::OpenAiResponses => "openai-responses",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Provider> {
+        Provider::ALL
+            .into_iter()
+            .find(|p| p.as_str() == text)
+            .ok_or_else(|| Error::argument("provider", format!("{text:?} is not one of anthropic, openai-chat, openai-responses")))
+    }
+}
+
+/// How deferred tools reach the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeferralMode {
+    #[default]
+    Catalog,
+    Native,
+}
+
+impl DeferralMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeferralMode::Catalog => "catalog",
+            DeferralMode::Native => "native",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<DeferralMode> {
+        match text {
+            "catalog" => Ok(DeferralMode::Catalog),
+            "native" => Ok(DeferralMode::Native),
+            other => Err(Error::argument("mode", format!("{other:?} is not one of catalog, native"))),
+        }
+    }
+}
+
+/// Rendering options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RenderOptions {
+    pub provider: Provider,
+    pub mode: DeferralMode,
+    /// Anthropic explicit prompt caching: `cache_control` on the last non-deferred tool.
+    pub cache_control: bool,
+    pub view: View,
+}
+
+/// One rendered tool array.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Payload {
+    /// The exact JSON bytes of the `tools` array.
+    pub json: String,
+    /// `sha256:<hex>` of `json`.
+    pub fingerprint: String,
+    /// The catalog text for the system prompt (empty in native mode).
+    pub catalog: String,
+    /// Tool names in array order (provider tool-search tool included as its name).
+    pub tools: Vec<String>,
+    /// Names of deferred tools not in the array (catalog mode) or marked `defer_loading`.
+    pub deferred: Vec<String>,
+}
+
+/// `sha256:<hex>` of some bytes.
+pub fn fingerprint(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(7 + 64);
+    out.push_str("sha256:");
+    for b in digest {
+        out.push(char::from_digit((b >> 4) as u32, 16).unwrap_or('0'));
+        out.push(char::from_digit((b & 15) as u32, 16).unwrap_or('0'));
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct CacheControl {
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct AnthropicTool<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    description: &'a str,
+    input_schema: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    defer_loading: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_control: Option<CacheControl>,
+}
+
+#[derive(Serialize)]
+struct AnthropicServerTool {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    name: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_control: Option<CacheControl>,
+}
+
+#[derive(Serialize)]
+struct OpenAiFunction<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    description: &'a str,
+    parameters: &'a Value,
+}
+
+#[derive(Serialize)]
+struct OpenAiChatTool<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: OpenAiFunction<'a>,
+}
+
+#[derive(Serialize)]
+struct OpenAiResponsesTool<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    name: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    description: &'a str,
+    parameters: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    defer_loading: Option<bool>,
+}
+
+#[derive(Serialize)]
+struct OpenAiToolSearch {
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+/// Anthropic's server-side tool search (regex variant).
+pub const ANTHROPIC_TOOL_SEARCH_TYPE: &str = "tool_search_tool_regex_20251119";
+pub const ANTHROPIC_TOOL_SEARCH_NAME: &str = "tool_search_tool_regex";
+
+enum Entry<'a> {
+    Tool { tool: &'a Tool, deferred: bool },
+    ProviderSearch,
+}
+
+/// Renders the provider tool array for an expansion and turn state.
+pub fn render(expansion: &Expansion<'_>, state: &TurnState, options: RenderOptions) -> Result<Payload> {
+    let registry = expansion.registry();
+    let mut entries: Vec<Entry> = Vec::new();
+    let catalog;
+    let deferred: Vec<String>;
+    match options.mode {
+        DeferralMode::Catalog => {
+            let split = split_for_dispatch(expansion, state, options.view);
+            for &i in &split.provider_tools {
+                if let Some(tool) = registry.tool(i) {
+                    entries.push(Entry::Tool { tool, deferred: false });
+                }
+            }
+            catalog = catalog_text(registry, &split.catalog);
+            deferred = expansion.names(split.catalog.iter().copied());
+        }
+        DeferralMode::Native => {
+            if options.provider == Provider::OpenAiChat {
+                return Err(Error::argument(
+                    "mode",
+                    "openai-chat has no native deferral (use mode catalog, or provider openai-responses)",
+                ));
+            }
+            let mut any_deferred = false;
+            for i in expansion.tools() {
+                let Some(tool) = registry.tool(i) else { continue };
+                if tool.name == TOOL_SEARCH {
+                    continue;
+                }
+                let d = expansion.is_deferred(i);
+                any_deferred |= d;
+                entries.push(Entry::Tool { tool, deferred: d });
+            }
+            if any_deferred {
+                entries.push(Entry::ProviderSearch);
+            }
+            catalog = String::new();
+            deferred = expansion.names(expansion.deferred());
+        }
+    }
+    let last_resident = entries
+        .iter()
+        .rposition(|e| !matches!(e, Entry::Tool { deferred: true, .. }));
+    let mut json = String::with_capacity(entries.len() * 512);
+    json.push('[');
+    let mut names = Vec::with_capacity(entries.len());
+    for (pos, entry) in entries.iter().enumerate() {
+        if pos > 0 {
+            json.push(',');
+        }
+        let cache = options.cache_control && options.provider == Provider::Anthropic && Some(pos) == last_resident;
+        let piece = render_entry(entry, options.provider, cache)?;
+        json.push_str(&piece);
+        names.push(match entry {
+            Entry::Tool { tool, .. } => tool.name.clone(),
+            Entry::ProviderSearch => match options.provider {
+                Provider::Anthropic => ANTHROPIC_TOOL_SEARCH_NAME.to_string(),
+                _ => "tool_search".to_string(),
+            },
+        });
+    }
+    json.push(']');
+    Ok(Payload {
+        fingerprint: fingerprint(json.as_bytes()),
+        json,
+        catalog,
+        tools: names,
+        deferred,
+    })
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| Error::argument("payload", format!("serialisation failed: {e}")))
+}
+
+fn render_entry(entry: &Entry<'_>, provider: Provider, cache: bool) -> Result<String> {
+    let cache_control = cache.then_some(CacheControl { kind: "ephemeral" });
+    match (entry, provider) {
+        (Entry::Tool { tool, deferred }, Provider::Anthropic) => to_json(&AnthropicTool {
+            name: &tool.name,
+            description: &tool.description,
+            input_schema: &tool.parameters,
+            defer_loading: deferred.then_some(true),
+            cache_control,
+        }),
+        (Entry::Tool { tool, .. }, Provider::OpenAiChat) => to_json(&OpenAiChatTool {
+            kind: "function",
+            function: OpenAiFunction {
+                name: &tool.name,
+                description: &tool.description,
+                parameters: &tool.parameters,
+            },
+        }),
+        (Entry::Tool { tool, deferred }, Provider::OpenAiResponses) => to_json(&OpenAiResponsesTool {
+            kind: "function",
+            name: &tool.name,
+            description: &tool.description,
+            parameters: &tool.parameters,
+            defer_loading: deferred.then_some(true),
+        }),
+        (Entry::ProviderSearch, Provider::Anthropic) => to_json(&AnthropicServerTool {
+            kind: ANTHROPIC_TOOL_SEARCH_TYPE,
+            name: ANTHROPIC_TOOL_SEARCH_NAME,
+            cache_control,
+        }),
+        (Entry::ProviderSearch, _) => to_json(&OpenAiToolSearch { kind: "tool_search" }),
+    }
+}
+
+/// The exact bytes of one tool as it appears in a provider array (catalog mode, no cache
+/// control). The budget prices resident tools with this.
+pub fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
+    render_entry(&Entry::Tool { tool, deferred: false }, provider, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deferral::{begin_turn, record_loaded};
+    use crate::expand::{expand, ExpandContext};
+    use crate::intent::ToolsOverride;
+    use crate::registry::Registry;
+
+    #[test]
+    fn fingerprint_of_known_bytes() {
+        assert_eq!(
+            fingerprint(b"abc"),
+            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn schema_keys_are_sorted_and_wrapper_ordered() {
+        let r = Registry::from_value(&serde_json::json!([{"name": "t", "description": "d", "parameters": {"type": "object", "properties": {"b": {}, "a": {}}}}])).unwrap();
+        let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
+        let p = render(&e, &TurnState::default(), RenderOptions::default()).unwrap();
+        assert_eq!(p.json, r#"[{"name":"t","description":"d","input_schema":{"properties":{"a":{},"b":{}},"type":"object"}}]"#);
+    }
+
+    #[test]
+    fn cache_control_lands_on_last_non_deferred_tool() {
+        let r = Registry::embedded();
+        let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
+        let opts = RenderOptions { cache_control: true, mode: DeferralMode::Native, ..Default::default() };
+        let p = render(&e, &TurnState::default(), opts).unwrap();
+        let v: Value = serde_json::from_str(&p.json).unwrap();
+        let arr = v.as_array().unwrap();
+        let marked: Vec<usize> = (0..arr.len()).filter(|&i| arr[i].get("cache_control").is_some()).collect();
+        assert_eq!(marked.len(), 1);
+        assert!(arr[marked[0]].get("defer_loading").is_none());
+        assert!(arr[marked[0] + 1..].iter().all(|t| t.get("defer_loading").is_some()));
+    }
+
+    #[test]
+    fn promoted_tools_append_after_resident() {
+        let r = Registry::embedded();
+        let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
+        let s = begin_turn(&record_loaded(&TurnState::default(), &["send_message", "enter_plan_mode"]));
+        let p = render(&e, &s, RenderOptions::default()).unwrap();
+        let n = p.tools.len();
+        assert_eq!(&p.tools[n - 2..], ["send_message", "enter_plan_mode"]);
+        assert!(!p.catalog.contains("\nsend_message\n"));
+    }
+
+    #[test]
+    fn native_is_refused_for_chat_completions() {
+        let r = Registry::embedded();
+        let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
+        let opts = RenderOptions { provider: Provider::OpenAiChat, mode: DeferralMode::Native, ..Default::default() };
+        assert_eq!(render(&e, &TurnState::default(), opts).unwrap_err().code(), "invalid_argument");
+    }
+}

@@ -1,0 +1,245 @@
+//! Session run config: what a database row stores about a session's tools, and the one
+//! function every writer uses to build it.
+//!
+//! A row has four fields (seed §5B): `tools_enabled` (bool|null), `tools_override` (intent
+//! object | hand-picked list | null), `web_search` (bool|null) and `toolset` (string|null).
+//! A row written before a field existed reads back as null without error.
+//!
+//! Writers — web UI, TUI client, chat channels — hand the user's [`Toggles`] to
+//! [`build_intent`] and store [`SessionRunConfig::from_override`] of the result. Nothing here
+//! ever produces an expanded list of tool names: a list is stored only when the user
+//! hand-picked tools. Readers call [`tools_override_from_config`] to get the override that
+//! the expander takes.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::error::{describe, Error, JsonPath, Result};
+use crate::intent::{Intent, ToolsOverride};
+
+/// The stored row (JSON field names are the column names).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SessionRunConfig {
+    pub tools_enabled: Option<bool>,
+    pub tools_override: Option<ToolsOverride>,
+    pub web_search: Option<bool>,
+    pub toolset: Option<String>,
+}
+
+/// What a user toggled in a UI. Every field is optional; absent means "not touched".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Toggles {
+    /// The master switch: `false` turns every tool off.
+    pub tools_enabled: Option<bool>,
+    /// A preset chip (`research`, `full`, ...).
+    pub toolset: Option<String>,
+    /// The web-search switch.
+    pub web_search: Option<bool>,
+    /// Per-tool or glob disables.
+    pub disabled: Vec<String>,
+    /// Names/globs to keep from the base (filter).
+    pub allowed: Option<Vec<String>>,
+    /// An explicit hand-pick of a few tools; when set, the other toggles are ignored.
+    pub picked: Option<Vec<String>>,
+}
+
+/// Builds the canonical intent for a set of toggles. Never expands anything.
+pub fn build_intent(toggles: &Toggles) -> ToolsOverride {
+    if let Some(picked) = &toggles.picked {
+        return ToolsOverride::Picked(picked.clone()).canonicalize();
+    }
+    if toggles.tools_enabled == Some(false) {
+        return ToolsOverride::Picked(Vec::new());
+    }
+    let intent = Intent {
+        enabled: toggles.tools_enabled,
+        toolset: toggles.toolset.clone().filter(|t| !t.is_empty()),
+        allowed: toggles.allowed.clone(),
+        disabled: if toggles.disabled.is_empty() { None } else { Some(toggles.disabled.clone()) },
+        web_search: toggles.web_search,
+        unknown: Default::default(),
+    };
+    if intent.is_empty() {
+        ToolsOverride::Follow
+    } else {
+        ToolsOverride::Intent(intent.canonicalize())
+    }
+}
+
+/// The seed's `_normalize_tools_value`: maps a writer's `tools` value onto the
+/// (`tools_enabled`, `tools_override`) columns.
+///
+/// `null` → (null, null); `true`/`false` → (bool, null); a list → (true, list); an intent
+/// object → (its `enabled`, the object); `[]` → (false, null) — "no tools" is the switch.
+pub fn normalize_tools_value(value: &Value) -> Result<(Option<bool>, Option<ToolsOverride>)> {
+    match value {
+        Value::Bool(b) => Ok((Some(*b), None)),
+        other => Ok(match ToolsOverride::from_value(other)? {
+            ToolsOverride::Follow => (None, None),
+            o if o.is_nothing() => (Some(false), None),
+            o @ ToolsOverride::Picked(_) => (Some(true), Some(o)),
+            ToolsOverride::Intent(i) => (i.enabled, Some(ToolsOverride::Intent(i.canonicalize()))),
+        }),
+    }
+}
+
+/// The seed's `tools_override_from_config`: the override a stored row stands for.
+///
+/// `tools_enabled = false` → `[]`; a hand-picked list → that list unchanged; otherwise an
+/// intent object built from the stored intent (if any) and the `toolset` / `web_search`
+/// columns, `enabled` set when the switch is on. Never a materialised list.
+pub fn tools_override_from_config(config: &SessionRunConfig) -> ToolsOverride {
+    if config.tools_enabled == Some(false) {
+        return ToolsOverride::Picked(Vec::new());
+    }
+    let mut intent = match &config.tools_override {
+        Some(ToolsOverride::Picked(list)) => return ToolsOverride::Picked(list.clone()),
+        Some(ToolsOverride::Intent(i)) => i.clone(),
+        Some(ToolsOverride::Follow) | None => Intent::default(),
+    };
+    if config.tools_enabled == Some(true) && intent.enabled.is_none() {
+        intent.enabled = Some(true);
+    }
+    if intent.toolset.is_none() {
+        intent.toolset = config.toolset.clone().filter(|t| !t.is_empty());
+    }
+    if intent.web_search.is_none() {
+        intent.web_search = config.web_search;
+    }
+    ToolsOverride::Intent(intent.canonicalize())
+}
+
+impl SessionRunConfig {
+    /// The row to store for an override built by [`build_intent`].
+    pub fn from_override(tools_override: &ToolsOverride) -> SessionRunConfig {
+        let mut config = SessionRunConfig::default();
+        match tools_override {
+            ToolsOverride::Follow => {}
+            o if o.is_nothing() => config.tools_enabled = Some(false),
+            ToolsOverride::Picked(_) => {
+                config.tools_enabled = Some(true);
+                config.tools_override = Some(tools_override.clone());
+            }
+            ToolsOverride::Intent(i) => {
+                let mut rest = i.canonicalize();
+                config.tools_enabled = rest.enabled;
+                config.web_search = rest.web_search.take();
+                config.toolset = rest.toolset.take();
+                rest.enabled = None;
+                if !rest.is_empty() {
+                    config.tools_override = Some(ToolsOverride::Intent(rest));
+                }
+            }
+        }
+        config
+    }
+
+    /// Reads a row from a JSON object of columns; missing columns read as null.
+    pub fn from_value(value: &Value) -> Result<SessionRunConfig> {
+        let root = JsonPath::root();
+        let obj = value.as_object().ok_or_else(|| {
+            Error::value("session config", &root, format!("expected an object of columns, found {}", describe(value)))
+        })?;
+        let get = |k: &str| obj.get(k).unwrap_or(&Value::Null);
+        let opt_bool = |k: &str| -> Result<Option<bool>> {
+            match get(k) {
+                Value::Null => Ok(None),
+                Value::Bool(b) => Ok(Some(*b)),
+                // SQLite stores booleans as 0/1.
+                Value::Number(n) if n.as_u64() == Some(0) => Ok(Some(false)),
+                Value::Number(n) if n.as_u64() == Some(1) => Ok(Some(true)),
+                other => Err(Error::value("session config", &root.key(k), format!("expected a boolean or null, found {}", describe(other)))),
+            }
+        };
+        let tools_override = match get("tools_override") {
+            Value::Null => None,
+            // A column of JSON text, as databases store it.
+            Value::String(text) => {
+                let parsed: Value = serde_json::from_str(text).map_err(|e| Error::InvalidValue {
+                    what: "session config",
+                    path: root.key("tools_override"),
+                    message: format!("stored JSON text does not parse: {e}"),
+                })?;
+                Some(ToolsOverride::from_value_at(&parsed, &root.key("tools_override"))?)
+            }
+            v => Some(ToolsOverride::from_value_at(v, &root.key("tools_override"))?),
+        };
+        let toolset = match get("toolset") {
+            Value::Null => None,
+            Value::String(s) => Some(s.clone()),
+            other => return Err(Error::value("session config", &root.key("toolset"), format!("expected a string or null, found {}", describe(other)))),
+        };
+        Ok(SessionRunConfig {
+            tools_enabled: opt_bool("tools_enabled")?,
+            tools_override: tools_override.filter(|o| !matches!(o, ToolsOverride::Follow)),
+            web_search: opt_bool("web_search")?,
+            toolset,
+        })
+    }
+
+    pub fn from_json_str(text: &str) -> Result<SessionRunConfig> {
+        let value: Value = serde_json::from_str(text).map_err(|e| Error::invalid_json("session config", &e))?;
+        Self::from_value(&value)
+    }
+
+    /// The row as a JSON object of the four columns (nulls included, so a writer can store
+    /// every column).
+    pub fn to_value(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("tools_enabled".into(), self.tools_enabled.map(Value::Bool).unwrap_or(Value::Null));
+        o.insert(
+            "tools_override".into(),
+            self.tools_override.as_ref().map(ToolsOverride::to_canonical_value).unwrap_or(Value::Null),
+        );
+        o.insert("web_search".into(), self.web_search.map(Value::Bool).unwrap_or(Value::Null));
+        o.insert("toolset".into(), self.toolset.clone().map(Value::String).unwrap_or(Value::Null));
+        Value::Object(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn normalize_maps_writer_values() {
+        assert_eq!(normalize_tools_value(&json!(true)).unwrap(), (Some(true), None));
+        assert_eq!(normalize_tools_value(&json!(null)).unwrap(), (None, None));
+        assert_eq!(normalize_tools_value(&json!([])).unwrap(), (Some(false), None));
+        let (e, o) = normalize_tools_value(&json!(["web_search"])).unwrap();
+        assert_eq!(e, Some(true));
+        assert_eq!(o, Some(ToolsOverride::Picked(vec!["web_search".into()])));
+        assert!(normalize_tools_value(&json!(7)).is_err());
+    }
+
+    #[test]
+    fn row_round_trip_keeps_every_field() {
+        let row = SessionRunConfig {
+            tools_enabled: Some(true),
+            tools_override: Some(ToolsOverride::from_value(&json!({"disabled": ["shell"], "x": 1})).unwrap()),
+            web_search: Some(true),
+            toolset: Some("research".into()),
+        };
+        let again = SessionRunConfig::from_value(&row.to_value()).unwrap();
+        assert_eq!(again, row);
+    }
+
+    #[test]
+    fn bad_columns_name_their_path() {
+        let e = SessionRunConfig::from_value(&json!({"tools_enabled": "yes"})).unwrap_err();
+        assert_eq!(e.path(), Some("$.tools_enabled"));
+        let e = SessionRunConfig::from_value(&json!({"tools_override": "{oops"})).unwrap_err();
+        assert_eq!(e.path(), Some("$.tools_override"));
+    }
+
+    #[test]
+    fn build_intent_prefers_hand_pick_and_master_switch() {
+        let picked = Toggles { picked: Some(vec!["b".into(), "a".into()]), web_search: Some(true), ..Default::default() };
+        assert_eq!(build_intent(&picked).to_canonical_json(), r#"["a","b"]"#);
+        let off = Toggles { tools_enabled: Some(false), web_search: Some(true), ..Default::default() };
+        assert_eq!(build_intent(&off).to_canonical_json(), "[]");
+        assert_eq!(build_intent(&Toggles::default()), ToolsOverride::Follow);
+    }
+}
