@@ -8,21 +8,32 @@
 //!
 //! cargo run --release --features exact-tokens --example calibrate_estimator [-- --fit]
 
-use tool_intent::budget::{estimate, estimate_tokens_with, rendered_halves, BpeCounter, Estimator, EstimatorParams, TokenCounter, ESTIMATOR_PARAMS};
+use tool_intent::budget::{
+    estimate, estimate_tokens_with, rendered_halves, BpeCounter, Estimator, EstimatorParams,
+    TokenCounter, ESTIMATOR_PARAMS,
+};
 use tool_intent::{expand, ExpandContext, Provider, Registry, ToolsOverride, TurnState, View};
 
 fn registries() -> Vec<(String, Registry)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mcp");
     let mut out = vec![("embedded".to_string(), Registry::embedded())];
     let mut all = Registry::embedded();
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
     files.sort();
     for f in &files {
         let name = f.file_stem().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(f).unwrap();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        out.push((format!("{name}"), Registry::from_json_str(&text).unwrap()));
-        out.push((format!("{name}+emb"), Registry::embedded().merge_mcp_server(&name, &v).unwrap()));
+        out.push((name.to_string(), Registry::from_json_str(&text).unwrap()));
+        out.push((
+            format!("{name}+emb"),
+            Registry::embedded().merge_mcp_server(&name, &v).unwrap(),
+        ));
         all = all.merge_mcp_server(&name, &v).unwrap();
     }
     out.push(("all-merged".to_string(), all));
@@ -34,7 +45,20 @@ fn main() {
     let exact = BpeCounter::o200k().expect("o200k");
     let full = ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap();
     let mut halves: Vec<(String, String, usize)> = Vec::new();
-    println!("{:<16} {:>5} {:<11} | {:>6} {:>6} {:>6} | {:>5} {:>5} {:>6} | {:>6} {:>5}", "registry", "tools", "provider", "arrayX", "arrayE", "err%", "catX", "catE", "err%", "budX", "err%");
+    println!(
+        "{:<16} {:>5} {:<11} | {:>6} {:>6} {:>6} | {:>5} {:>5} {:>6} | {:>6} {:>5}",
+        "registry",
+        "tools",
+        "provider",
+        "arrayX",
+        "arrayE",
+        "err%",
+        "catX",
+        "catE",
+        "err%",
+        "budX",
+        "err%"
+    );
     for provider in [Provider::Anthropic, Provider::OpenAiChat] {
         for (name, r) in &registries() {
             let e = expand(r, &full, ExpandContext::default()).unwrap();
@@ -43,10 +67,26 @@ fn main() {
             let (ax, cx) = (exact.count(&array), exact.count(&catalog));
             let be = estimate(&e, &state, View::Live, provider, &Estimator).unwrap();
             let bx = estimate(&e, &state, View::Live, provider, &exact).unwrap();
-            let err = |a: usize, b: usize| if b == 0 { 0.0 } else { 100.0 * (a as f64 - b as f64) / b as f64 };
+            let err = |a: usize, b: usize| {
+                if b == 0 {
+                    0.0
+                } else {
+                    100.0 * (a as f64 - b as f64) / b as f64
+                }
+            };
             println!(
                 "{:<16} {:>5} {:<11} | {:>6} {:>6} {:>6.1} | {:>5} {:>5} {:>6.1} | {:>6} {:>5.1}",
-                name, r.len(), provider.as_str(), ax, be.resident_tokens, err(be.resident_tokens, ax), cx, be.catalog_tokens, err(be.catalog_tokens, cx), bx.resident_tokens, err(bx.resident_tokens, ax)
+                name,
+                r.len(),
+                provider.as_str(),
+                ax,
+                be.resident_tokens,
+                err(be.resident_tokens, ax),
+                cx,
+                be.catalog_tokens,
+                err(be.catalog_tokens, cx),
+                bx.resident_tokens,
+                err(bx.resident_tokens, ax)
             );
             halves.push((format!("{name}/{}/array", provider.as_str()), array, ax));
             if cx > 0 {
@@ -61,10 +101,16 @@ fn main() {
     for word_first in 4..=12 {
         for word_rest in 2..=8 {
             for punct in 1..=5 {
-                let p = EstimatorParams { word_first, word_rest, punct };
+                let p = EstimatorParams {
+                    word_first,
+                    word_rest,
+                    punct,
+                };
                 let worst = halves
                     .iter()
-                    .map(|(_, text, x)| ((estimate_tokens_with(text, p) as f64 - *x as f64) / *x as f64).abs())
+                    .map(|(_, text, x)| {
+                        ((estimate_tokens_with(text, p) as f64 - *x as f64) / *x as f64).abs()
+                    })
                     .fold(0.0, f64::max);
                 if best.is_none_or(|(b, _)| worst < b) {
                     best = Some((worst, p));
@@ -73,5 +119,9 @@ fn main() {
         }
     }
     let (worst, p) = best.unwrap();
-    println!("\nbest constants: {p:?}, worst error {:.1}% (current {:?})", worst * 100.0, ESTIMATOR_PARAMS);
+    println!(
+        "\nbest constants: {p:?}, worst error {:.1}% (current {:?})",
+        worst * 100.0,
+        ESTIMATOR_PARAMS
+    );
 }

@@ -63,7 +63,10 @@ impl CounterKind {
             "estimate" => Ok(CounterKind::Estimate),
             "o200k" | "o200k_base" => Ok(CounterKind::O200k),
             "cl100k" | "cl100k_base" => Ok(CounterKind::Cl100k),
-            other => Err(Error::argument("counter", format!("{other:?} is not one of estimate, o200k, cl100k"))),
+            other => Err(Error::argument(
+                "counter",
+                format!("{other:?} is not one of estimate, o200k, cl100k"),
+            )),
         }
     }
 }
@@ -101,7 +104,11 @@ pub struct EstimatorParams {
 }
 
 /// The fitted constants.
-pub const ESTIMATOR_PARAMS: EstimatorParams = EstimatorParams { word_first: 7, word_rest: 6, punct: 5 };
+pub const ESTIMATOR_PARAMS: EstimatorParams = EstimatorParams {
+    word_first: 7,
+    word_rest: 6,
+    punct: 5,
+};
 
 impl TokenCounter for Estimator {
     fn name(&self) -> &'static str {
@@ -191,7 +198,10 @@ pub fn estimate_tokens_with(text: &str, params: EstimatorParams) -> usize {
         }
         // Whitespace run.
         let mut j = i;
-        while j < n && chars[j].is_whitespace() && !(chars[j] == ' ' && j + 1 < n && !chars[j + 1].is_whitespace() && j > i) {
+        while j < n
+            && chars[j].is_whitespace()
+            && !(chars[j] == ' ' && j + 1 < n && !chars[j + 1].is_whitespace() && j > i)
+        {
             j += 1;
         }
         tokens += 1;
@@ -211,14 +221,22 @@ pub struct BpeCounter {
 impl BpeCounter {
     /// `o200k_base` (GPT-4o and later; the closest public proxy for current tokenizers).
     pub fn o200k() -> Result<Self> {
-        let bpe = tiktoken_rs::o200k_base().map_err(|e| Error::argument("counter", format!("cannot build o200k_base: {e}")))?;
-        Ok(BpeCounter { name: "o200k_base", bpe })
+        let bpe = tiktoken_rs::o200k_base()
+            .map_err(|e| Error::argument("counter", format!("cannot build o200k_base: {e}")))?;
+        Ok(BpeCounter {
+            name: "o200k_base",
+            bpe,
+        })
     }
 
     /// `cl100k_base` (GPT-4, GPT-3.5).
     pub fn cl100k() -> Result<Self> {
-        let bpe = tiktoken_rs::cl100k_base().map_err(|e| Error::argument("counter", format!("cannot build cl100k_base: {e}")))?;
-        Ok(BpeCounter { name: "cl100k_base", bpe })
+        let bpe = tiktoken_rs::cl100k_base()
+            .map_err(|e| Error::argument("counter", format!("cannot build cl100k_base: {e}")))?;
+        Ok(BpeCounter {
+            name: "cl100k_base",
+            bpe,
+        })
     }
 }
 
@@ -254,6 +272,7 @@ impl Placement {
 
 /// One tool's cost.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct BudgetRow {
     pub name: String,
     pub placement: Placement,
@@ -265,6 +284,7 @@ pub struct BudgetRow {
 
 /// The budget of one request.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Budget {
     pub counter: &'static str,
     pub provider: Provider,
@@ -321,7 +341,11 @@ pub fn estimate(
         array_sum += tokens;
         rows.push(BudgetRow {
             name: registry.tools()[i].name.clone(),
-            placement: if split.promoted.contains(&i) { Placement::Promoted } else { Placement::Resident },
+            placement: if split.promoted.contains(&i) {
+                Placement::Promoted
+            } else {
+                Placement::Resident
+            },
             tokens,
             resident_tokens: tokens,
         });
@@ -365,38 +389,83 @@ pub fn estimate(
 }
 
 /// The budget of a preview request (CLI and wasm convenience).
-pub fn budget_for_request(registry: &Registry, request: &PreviewRequest, kind: CounterKind) -> Result<Budget> {
+pub fn budget_for_request(
+    registry: &Registry,
+    request: &PreviewRequest,
+    kind: CounterKind,
+) -> Result<Budget> {
     let counter = counter(kind)?;
     budget_with_counter(registry, request, counter.as_ref())
 }
 
 /// The budget of a preview request with a counter the caller keeps (built once).
-pub fn budget_with_counter(registry: &Registry, request: &PreviewRequest, counter: &dyn TokenCounter) -> Result<Budget> {
+pub fn budget_with_counter(
+    registry: &Registry,
+    request: &PreviewRequest,
+    counter: &dyn TokenCounter,
+) -> Result<Budget> {
     let expansion = expand(
         registry,
         &request.tools_override,
-        ExpandContext { profile: request.profile.as_ref(), source: request.source.as_deref() },
+        ExpandContext {
+            profile: request.profile.as_ref(),
+            source: request.source.as_deref(),
+        },
     )?;
-    estimate(&expansion, &effective_state(request), request.view, request.provider, counter)
+    estimate(
+        &expansion,
+        &effective_state(request),
+        request.view,
+        request.provider,
+        counter,
+    )
 }
 
 /// The exact texts a budget prices, for checking it: (provider array JSON, catalog text).
-pub fn rendered_halves(expansion: &Expansion<'_>, state: &TurnState, view: View, provider: Provider) -> Result<(String, String)> {
+pub fn rendered_halves(
+    expansion: &Expansion<'_>,
+    state: &TurnState,
+    view: View,
+    provider: Provider,
+) -> Result<(String, String)> {
     let payload = render::render(
         expansion,
         state,
-        render::RenderOptions { provider, view, ..Default::default() },
+        render::RenderOptions {
+            provider,
+            view,
+            ..Default::default()
+        },
     )?;
     let split = split_for_dispatch(expansion, state, view);
-    Ok((payload.json, catalog_text(expansion.registry(), &split.catalog)))
+    Ok((
+        payload.json,
+        catalog_text(expansion.registry(), &split.catalog),
+    ))
 }
 
 /// A readable table of a budget.
 pub fn render_table(budget: &Budget) -> String {
-    let width = budget.rows.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
-    let mut out = format!("counter: {}   provider: {}\n\n", budget.counter, budget.provider.as_str());
-    out.push_str(&format!("  {:<width$}  {:<9}  {:>7}  {:>13}\n", "tool", "placement", "tokens", "if resident"));
-    out.push_str(&format!("  {:-<width$}  {:-<9}  {:->7}  {:->13}\n", "", "", "", ""));
+    let width = budget
+        .rows
+        .iter()
+        .map(|r| r.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut out = format!(
+        "counter: {}   provider: {}\n\n",
+        budget.counter,
+        budget.provider.as_str()
+    );
+    out.push_str(&format!(
+        "  {:<width$}  {:<9}  {:>7}  {:>13}\n",
+        "tool", "placement", "tokens", "if resident"
+    ));
+    out.push_str(&format!(
+        "  {:-<width$}  {:-<9}  {:->7}  {:->13}\n",
+        "", "", "", ""
+    ));
     for r in &budget.rows {
         out.push_str(&format!(
             "  {:<width$}  {:<9}  {:>7}  {:>13}\n",
@@ -436,8 +505,19 @@ mod tests {
     fn deferred_tools_are_priced_by_name_not_description() {
         let r = Registry::embedded();
         let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
-        let b = estimate(&e, &TurnState::default(), View::Live, Provider::Anthropic, &Estimator).unwrap();
-        let pw = b.rows.iter().find(|r| r.name == "playwright_browser").unwrap();
+        let b = estimate(
+            &e,
+            &TurnState::default(),
+            View::Live,
+            Provider::Anthropic,
+            &Estimator,
+        )
+        .unwrap();
+        let pw = b
+            .rows
+            .iter()
+            .find(|r| r.name == "playwright_browser")
+            .unwrap();
         assert_eq!(pw.placement, Placement::Deferred);
         assert!(pw.tokens <= 4, "{pw:?}");
         assert!(pw.resident_tokens > 500, "{pw:?}");

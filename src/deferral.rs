@@ -85,7 +85,8 @@ pub struct TurnState {
 }
 
 /// Which loaded set a caller reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum View {
     /// The set frozen at the last turn boundary: what every provider call of a turn uses.
     #[default]
@@ -154,7 +155,10 @@ pub fn split_for_dispatch(expansion: &Expansion<'_>, state: &TurnState, view: Vi
         }
     }
     provider_tools.extend(promoted.iter().copied());
-    let catalog = expansion.deferred().filter(|i| !is_promoted.contains(*i)).collect();
+    let catalog = expansion
+        .deferred()
+        .filter(|i| !is_promoted.contains(*i))
+        .collect();
     Split {
         provider_tools,
         catalog,

@@ -90,7 +90,10 @@ impl<'r> Expansion<'r> {
         self.positions(|s| s == ToolStatus::Deferred)
     }
 
-    fn positions(&self, keep: impl Fn(ToolStatus) -> bool + 'static) -> impl Iterator<Item = usize> + '_ {
+    fn positions(
+        &self,
+        keep: impl Fn(ToolStatus) -> bool + 'static,
+    ) -> impl Iterator<Item = usize> + '_ {
         self.status
             .iter()
             .enumerate()
@@ -108,7 +111,10 @@ impl<'r> Expansion<'r> {
     }
 
     pub fn is_available(&self, index: usize) -> bool {
-        matches!(self.status(index), Some(ToolStatus::Resident | ToolStatus::Deferred))
+        matches!(
+            self.status(index),
+            Some(ToolStatus::Resident | ToolStatus::Deferred)
+        )
     }
 
     pub fn warnings(&self) -> &[Warning] {
@@ -199,16 +205,18 @@ pub fn expand<'r>(
     let n = registry.len();
     let mut status = vec![ToolStatus::NotSelected; n];
     let ceiling = match source {
-        Some(SourcePolicy { deny, .. }) if !deny.is_empty() => registry.match_patterns_ignore_case(deny),
+        Some(SourcePolicy { deny, .. }) if !deny.is_empty() => {
+            registry.match_patterns_ignore_case(deny)
+        }
         _ => ToolSet::empty(n),
     };
     let available = registry.available_set();
-    for i in 0..n {
+    for (i, s) in status.iter_mut().enumerate() {
         if ceiling.contains(i) {
-            status[i] = ToolStatus::DeniedBySource;
+            *s = ToolStatus::DeniedBySource;
             chosen.remove(i);
         } else if !available.contains(i) {
-            status[i] = ToolStatus::Unavailable;
+            *s = ToolStatus::Unavailable;
             chosen.remove(i);
         }
     }
@@ -220,13 +228,11 @@ pub fn expand<'r>(
         None => true,
     };
     let split = deferral::classify(registry, &chosen, tool_search_blocked);
-    for i in 0..n {
+    for (i, s) in status.iter_mut().enumerate() {
         if split.resident.contains(i) {
-            status[i] = ToolStatus::Resident;
+            *s = ToolStatus::Resident;
         } else if split.deferred.contains(i) {
-            status[i] = ToolStatus::Deferred;
-        } else if status[i] == ToolStatus::Resident || status[i] == ToolStatus::Deferred {
-            status[i] = ToolStatus::NotSelected;
+            *s = ToolStatus::Deferred;
         }
     }
     Ok(Expansion {
@@ -254,7 +260,12 @@ impl Selection {
 
 /// Resolves the first level; a level that "follows" defers to the next, and the last
 /// fallback is `default_tools`.
-fn select(registry: &Registry, levels: &[(&ToolsOverride, String)], out: &mut Selection, warnings: &mut Vec<Warning>) {
+fn select(
+    registry: &Registry,
+    levels: &[(&ToolsOverride, String)],
+    out: &mut Selection,
+    warnings: &mut Vec<Warning>,
+) {
     let Some(((level, origin), rest)) = levels.split_first() else {
         out.chosen = registry.default_set().clone();
         return;
@@ -269,13 +280,17 @@ fn select(registry: &Registry, levels: &[(&ToolsOverride, String)], out: &mut Se
                     None => warnings.push(Warning {
                         code: "unknown_tool",
                         origin: origin.clone(),
-                        message: format!("hand-picked tool {name:?} is not in the registry; skipped"),
+                        message: format!(
+                            "hand-picked tool {name:?} is not in the registry; skipped"
+                        ),
                     }),
                 }
             }
             out.chosen = set;
         }
-        ToolsOverride::Intent(intent) => select_intent(registry, intent, origin, rest, out, warnings),
+        ToolsOverride::Intent(intent) => {
+            select_intent(registry, intent, origin, rest, out, warnings)
+        }
     }
 }
 
@@ -348,39 +363,44 @@ fn select_intent(
         None => ToolSet::empty(registry.len()),
     };
     base.subtract(&disabled);
-    match intent.web_search {
-        Some(on) => {
-            let mut overlay = registry.overlay(WEB_SEARCH_OVERLAY);
-            if overlay.is_empty() {
-                if on {
-                    warn(
-                        warnings,
-                        "no_web_search_overlay",
-                        "web_search: true but the registry defines no web_search overlay".to_string(),
-                    );
-                }
-            } else if on {
-                overlay.subtract(&disabled);
-                overlay.subtract(&out.denied);
-                base.union_with(&overlay);
-            } else {
-                base.subtract(&overlay);
+    if let Some(on) = intent.web_search {
+        let mut overlay = registry.overlay(WEB_SEARCH_OVERLAY);
+        if overlay.is_empty() {
+            if on {
+                warn(
+                    warnings,
+                    "no_web_search_overlay",
+                    "web_search: true but the registry defines no web_search overlay".to_string(),
+                );
             }
+        } else if on {
+            overlay.subtract(&disabled);
+            overlay.subtract(&out.denied);
+            base.union_with(&overlay);
+        } else {
+            base.subtract(&overlay);
         }
-        None => {}
     }
     base.subtract(&out.denied);
     out.denied.union_with(&disabled);
     out.chosen = base;
 }
 
-fn warn_unmatched(registry: &Registry, patterns: &[String], origin: &str, key: &str, warnings: &mut Vec<Warning>) {
+fn warn_unmatched(
+    registry: &Registry,
+    patterns: &[String],
+    origin: &str,
+    key: &str,
+    warnings: &mut Vec<Warning>,
+) {
     for p in patterns {
         if crate::glob::is_glob(p) || registry.index_of(p).is_some() {
             continue;
         }
         let hint = match registry.index_of_folded(p) {
-            Some(j) if key == "disabled" => format!(" (matched {:?} ignoring case)", registry.tools()[j].name),
+            Some(j) if key == "disabled" => {
+                format!(" (matched {:?} ignoring case)", registry.tools()[j].name)
+            }
             _ => String::new(),
         };
         warnings.push(Warning {
@@ -434,16 +454,28 @@ mod tests {
     #[test]
     fn deny_beats_allow_for_overlay() {
         let r = registry();
-        let (res, _) = names(&r, json!({"enabled": true, "web_search": true, "disabled": ["web_search"]}), ExpandContext::default());
+        let (res, _) = names(
+            &r,
+            json!({"enabled": true, "web_search": true, "disabled": ["web_search"]}),
+            ExpandContext::default(),
+        );
         assert!(!res.contains(&"web_search".to_string()));
-        let (res, _) = names(&r, json!({"enabled": true, "web_search": true}), ExpandContext::default());
+        let (res, _) = names(
+            &r,
+            json!({"enabled": true, "web_search": true}),
+            ExpandContext::default(),
+        );
         assert!(res.contains(&"web_search".to_string()));
     }
 
     #[test]
     fn allowed_filters_and_never_adds() {
         let r = registry();
-        let (res, def) = names(&r, json!({"enabled": true, "allowed": ["read", "memory"]}), ExpandContext::default());
+        let (res, def) = names(
+            &r,
+            json!({"enabled": true, "allowed": ["read", "memory"]}),
+            ExpandContext::default(),
+        );
         assert_eq!(res, ["read"]);
         assert!(def.is_empty());
     }
@@ -451,18 +483,36 @@ mod tests {
     #[test]
     fn source_default_and_ceiling() {
         let r = registry();
-        let webui = ExpandContext { source: Some("webui"), ..Default::default() };
+        let webui = ExpandContext {
+            source: Some("webui"),
+            ..Default::default()
+        };
         let (res, def) = names(&r, json!(null), webui);
         assert_eq!(res, ["read", "web_search", "tool_search"]);
         assert_eq!(def, ["memory"]);
-        let channel = ExpandContext { source: Some("channel"), ..Default::default() };
+        let channel = ExpandContext {
+            source: Some("channel"),
+            ..Default::default()
+        };
         let (res, _) = names(&r, json!(["shell", "read", "SHELL"]), channel);
         assert_eq!(res, ["read"]);
         let o = ToolsOverride::from_value(&json!(["shell"])).unwrap();
         let e = expand(&r, &o, channel).unwrap();
         assert_eq!(e.resolve("shell").unwrap_err().code(), "tool_not_available");
-        assert!(e.resolve("shell").unwrap_err().to_string().contains("channel"));
-        let err = expand(&r, &o, ExpandContext { source: Some("nope"), ..Default::default() }).unwrap_err();
+        assert!(e
+            .resolve("shell")
+            .unwrap_err()
+            .to_string()
+            .contains("channel"));
+        let err = expand(
+            &r,
+            &o,
+            ExpandContext {
+                source: Some("nope"),
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
         assert_eq!(err.code(), "unknown_source");
     }
 
@@ -470,7 +520,10 @@ mod tests {
     fn profile_is_consulted_before_defaults() {
         let r = registry();
         let profile = ToolsOverride::from_value(&json!({"toolset": "research"})).unwrap();
-        let ctx = ExpandContext { profile: Some(&profile), ..Default::default() };
+        let ctx = ExpandContext {
+            profile: Some(&profile),
+            ..Default::default()
+        };
         let (res, _) = names(&r, json!({"disabled": ["web_search"]}), ctx);
         assert_eq!(res, ["read", "tool_search"]);
     }
@@ -482,13 +535,20 @@ mod tests {
         let e = expand(&r, &o, ExpandContext::default()).unwrap();
         let codes: Vec<&str> = e.warnings().iter().map(|w| w.code).collect();
         assert_eq!(codes, ["unknown_intent_key", "unknown_toolset"]);
-        assert_eq!(e.summary().resident, ["read", "write", "shell", "tool_search"]);
+        assert_eq!(
+            e.summary().resident,
+            ["read", "write", "shell", "tool_search"]
+        );
     }
 
     #[test]
     fn disabling_tool_search_makes_deferred_resident() {
         let r = registry();
-        let (res, def) = names(&r, json!({"enabled": true, "disabled": ["tool_search"]}), ExpandContext::default());
+        let (res, def) = names(
+            &r,
+            json!({"enabled": true, "disabled": ["tool_search"]}),
+            ExpandContext::default(),
+        );
         assert_eq!(res, ["read", "write", "shell", "big"]);
         assert!(def.is_empty());
     }

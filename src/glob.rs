@@ -37,7 +37,9 @@ fn match_bytes(pattern: &[u8], name: &[u8], fold: bool) -> bool {
     let mut star: Option<usize> = None;
     let mut star_n = 0usize;
     while n < name.len() {
-        if p < pattern.len() && (pattern[p] == b'?' || (pattern[p] != b'*' && eq(pattern[p], name[n]))) {
+        if p < pattern.len()
+            && (pattern[p] == b'?' || (pattern[p] != b'*' && eq(pattern[p], name[n])))
+        {
             p += 1;
             n += 1;
         } else if p < pattern.len() && pattern[p] == b'*' {

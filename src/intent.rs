@@ -39,9 +39,10 @@ pub struct Intent {
 }
 
 /// What a request or session carries (SPEC §2 "Tools override").
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub enum ToolsOverride {
     /// `null`: follow the profile / source default / `default_tools`.
+    #[default]
     Follow,
     /// A hand-picked list of tool names (`[]` = no tools). Entries are literal names.
     Picked(Vec<String>),
@@ -51,12 +52,6 @@ pub enum ToolsOverride {
 
 /// Known intent keys, in canonical (lexicographic) order.
 pub const INTENT_KEYS: [&str; 5] = ["allowed", "disabled", "enabled", "toolset", "web_search"];
-
-impl Default for ToolsOverride {
-    fn default() -> Self {
-        ToolsOverride::Follow
-    }
-}
 
 impl ToolsOverride {
     /// Parses an override from JSON text (`null`, a list or an intent object).
@@ -141,7 +136,10 @@ impl Intent {
                             return Err(Error::value(
                                 "override",
                                 &p,
-                                format!("expected a preset name string or null, found {}", describe(other)),
+                                format!(
+                                    "expected a preset name string or null, found {}",
+                                    describe(other)
+                                ),
                             ))
                         }
                     }
@@ -246,14 +244,24 @@ mod tests {
 
     #[test]
     fn parses_the_four_shapes() {
-        assert_eq!(ToolsOverride::from_value(&json!(null)).unwrap(), ToolsOverride::Follow);
+        assert_eq!(
+            ToolsOverride::from_value(&json!(null)).unwrap(),
+            ToolsOverride::Follow
+        );
         assert!(ToolsOverride::from_value(&json!([])).unwrap().is_nothing());
         assert_eq!(
             ToolsOverride::from_value(&json!(["b", "a"])).unwrap(),
             ToolsOverride::Picked(vec!["b".into(), "a".into()])
         );
         let i = ToolsOverride::from_value(&json!({"enabled": true, "web_search": true})).unwrap();
-        assert!(matches!(i, ToolsOverride::Intent(Intent { enabled: Some(true), web_search: Some(true), .. })));
+        assert!(matches!(
+            i,
+            ToolsOverride::Intent(Intent {
+                enabled: Some(true),
+                web_search: Some(true),
+                ..
+            })
+        ));
     }
 
     #[test]
@@ -287,14 +295,18 @@ mod tests {
         .unwrap();
         assert_eq!(a.to_canonical_json(), b.to_canonical_json());
         assert_eq!(
-            ToolsOverride::from_json_str(r#"{"enabled":null}"#).unwrap().to_canonical_json(),
+            ToolsOverride::from_json_str(r#"{"enabled":null}"#)
+                .unwrap()
+                .to_canonical_json(),
             "{}"
         );
     }
 
     #[test]
     fn unknown_keys_survive_round_trip() {
-        let o = ToolsOverride::from_json_str(r#"{"enabled":true,"channel_limits":{"slack":["a"]}}"#).unwrap();
+        let o =
+            ToolsOverride::from_json_str(r#"{"enabled":true,"channel_limits":{"slack":["a"]}}"#)
+                .unwrap();
         let again = ToolsOverride::from_json_str(&o.to_canonical_json()).unwrap();
         assert_eq!(o, again);
         assert!(o.to_canonical_json().contains("channel_limits"));

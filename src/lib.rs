@@ -53,4 +53,6 @@ pub use intent::{Intent, ToolsOverride};
 pub use preview::{preview, Preview, PreviewRequest};
 pub use registry::{Registry, Tool};
 pub use render::{fingerprint, render, DeferralMode, Payload, Provider, RenderOptions};
-pub use session::{build_intent, normalize_tools_value, tools_override_from_config, SessionRunConfig, Toggles};
+pub use session::{
+    build_intent, normalize_tools_value, tools_override_from_config, SessionRunConfig, Toggles,
+};

@@ -29,12 +29,23 @@ pub struct AuditRow {
     pub intent: String,
 }
 
-pub fn migrate(_db: &Path, _registry: &Registry, _o: &MigrateOptions, _p: &mut dyn FnMut(u64, u64)) -> Result<Report> {
-    Err(Error::Database { message: "not implemented yet".into() })
+pub fn migrate(
+    _db: &Path,
+    _registry: &Registry,
+    _o: &MigrateOptions,
+    _p: &mut dyn FnMut(u64, u64),
+) -> Result<Report> {
+    Err(Error::Database {
+        message: "not implemented yet".into(),
+    })
 }
 pub fn undo(_db: &Path, _table: &str) -> Result<Report> {
-    Err(Error::Database { message: "not implemented yet".into() })
+    Err(Error::Database {
+        message: "not implemented yet".into(),
+    })
 }
 pub fn audit(_db: &Path, _table: &str, _registry: &Registry) -> Result<Vec<AuditRow>> {
-    Err(Error::Database { message: "not implemented yet".into() })
+    Err(Error::Database {
+        message: "not implemented yet".into(),
+    })
 }

@@ -3,10 +3,11 @@
 //! The CLI's `expand` / `payload` commands and the wasm `registry.expand(...)` are thin
 //! translations of [`preview`], so all three print the same values for the same input.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::deferral::{begin_turn, record_loaded, TurnState, View};
-use crate::error::Result;
+use crate::error::{Error, JsonPath, Result};
 use crate::expand::{expand, ExpandContext, Warning};
 use crate::intent::ToolsOverride;
 use crate::registry::Registry;
@@ -26,6 +27,55 @@ pub struct PreviewRequest {
     pub mode: DeferralMode,
     pub cache_control: bool,
     pub view: View,
+}
+
+/// Options of a request as JS callers and JSON configs write them (camelCase keys):
+/// `{source, profile, loaded, state, provider, mode, cacheControl, view}`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct RequestOptions {
+    pub source: Option<String>,
+    pub profile: Option<Value>,
+    pub loaded: Vec<String>,
+    pub state: Option<TurnState>,
+    pub provider: Option<Provider>,
+    pub mode: Option<DeferralMode>,
+    pub cache_control: bool,
+    pub view: Option<View>,
+}
+
+impl PreviewRequest {
+    /// Builds a request from an override value and an options value (`null` = defaults).
+    /// Errors name the path (`$.profile.disabled[0]`, `options`).
+    pub fn from_values(tools_override: &Value, options: &Value) -> Result<PreviewRequest> {
+        let tools_override = ToolsOverride::from_value(tools_override)?;
+        let options: RequestOptions = if options.is_null() {
+            RequestOptions::default()
+        } else {
+            serde_json::from_value(options.clone()).map_err(|e| Error::InvalidArgument {
+                path: JsonPath::from_raw("options"),
+                message: e.to_string(),
+            })?
+        };
+        let profile = match &options.profile {
+            None | Some(Value::Null) => None,
+            Some(p) => Some(ToolsOverride::from_value_at(
+                p,
+                &JsonPath::from_raw("options.profile"),
+            )?),
+        };
+        Ok(PreviewRequest {
+            tools_override,
+            profile,
+            source: options.source,
+            state: options.state,
+            loaded: options.loaded,
+            provider: options.provider.unwrap_or_default(),
+            mode: options.mode.unwrap_or_default(),
+            cache_control: options.cache_control,
+            view: options.view.unwrap_or_default(),
+        })
+    }
 }
 
 /// The preview of one request.
@@ -83,11 +133,16 @@ pub fn preview(registry: &Registry, request: &PreviewRequest) -> Result<Preview>
     let split = crate::deferral::split_for_dispatch(&expansion, &state, request.view);
     let mut warnings = expansion.warnings().to_vec();
     for name in state.loaded_for(request.view) {
-        if registry.index_of(name).is_none_or(|i| !expansion.is_deferred(i)) {
+        if registry
+            .index_of(name)
+            .is_none_or(|i| !expansion.is_deferred(i))
+        {
             warnings.push(Warning {
                 code: "unknown_loaded_tool",
                 origin: "loaded".to_string(),
-                message: format!("loaded tool {name:?} is not a deferred tool of this expansion; ignored"),
+                message: format!(
+                    "loaded tool {name:?} is not a deferred tool of this expansion; ignored"
+                ),
             });
         }
     }
@@ -103,4 +158,45 @@ pub fn preview(registry: &Registry, request: &PreviewRequest) -> Result<Preview>
         payload: payload.json,
         catalog: payload.catalog,
     })
+}
+
+/// A registry tool as a UI lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolInfo {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub description: String,
+    /// In `default_tools`.
+    pub default: bool,
+    /// Deferred when available (before the `tool_search` rule).
+    pub deferrable: bool,
+    /// An overlay tool (switched by `web_search`).
+    pub overlay: bool,
+}
+
+/// Every registry tool, in registry order.
+pub fn tool_infos(registry: &Registry) -> Vec<ToolInfo> {
+    registry
+        .tools()
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ToolInfo {
+            name: t.name.clone(),
+            title: t.title.clone(),
+            description: t.description.clone(),
+            default: registry.default_set().contains(i),
+            deferrable: crate::deferral::is_deferrable(registry, i),
+            overlay: registry.overlay_set().contains(i),
+        })
+        .collect()
+}
+
+/// A `tool_search` result with the turn state that records its loads.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchOutcome {
+    #[serde(flatten)]
+    pub result: crate::search::SearchResult,
+    pub state: TurnState,
 }

@@ -143,7 +143,11 @@ impl ToolSet {
     }
     /// Members in registry order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i)
+        self.0
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b)
+            .map(|(i, _)| i)
     }
 }
 
@@ -258,10 +262,18 @@ impl Registry {
                     )
                 })?;
                 let name = obj.get("name").and_then(Value::as_str).ok_or_else(|| {
-                    Error::value("registry", &p.key("name"), "expected the server name as a string")
+                    Error::value(
+                        "registry",
+                        &p.key("name"),
+                        "expected the server name as a string",
+                    )
                 })?;
                 let server_tools = obj.get("tools").unwrap_or(&Value::Null);
-                tools.extend(parse_tools(server_tools, &p.key("tools"), Some((name, &p.key("name"))))?);
+                tools.extend(parse_tools(
+                    server_tools,
+                    &p.key("tools"),
+                    Some((name, &p.key("name"))),
+                )?);
                 servers.push(name.to_string());
             }
         }
@@ -337,7 +349,11 @@ impl Registry {
         Registry::from_value(&doc)
     }
 
-    fn finish(&mut self, tools: Vec<(Tool, JsonPath)>, sources_value: Option<&Value>) -> Result<()> {
+    fn finish(
+        &mut self,
+        tools: Vec<(Tool, JsonPath)>,
+        sources_value: Option<&Value>,
+    ) -> Result<()> {
         let root = JsonPath::root();
         let (tools, mut paths): (Vec<Tool>, Vec<JsonPath>) = tools.into_iter().unzip();
         self.tools = tools;
@@ -375,7 +391,10 @@ impl Registry {
         }
         let n = self.tools.len();
         self.check_patterns(&self.default_tools, &root.key("default_tools"))?;
-        self.check_patterns(&self.deferred_default_tools, &root.key("deferred_default_tools"))?;
+        self.check_patterns(
+            &self.deferred_default_tools,
+            &root.key("deferred_default_tools"),
+        )?;
         for (name, list) in &self.toolsets {
             self.check_patterns(list, &root.key("toolsets").key(name))?;
         }
@@ -386,7 +405,10 @@ impl Registry {
             self.sources = parse_sources(v, &root.key("sources"))?;
         }
         for source in &self.sources {
-            self.check_patterns(&source.deny, &root.key("sources").key(&source.name).key("deny"))?;
+            self.check_patterns(
+                &source.deny,
+                &root.key("sources").key(&source.name).key("deny"),
+            )?;
         }
 
         let default = if self.explicit_defaults {
@@ -632,7 +654,8 @@ impl Registry {
 /// The embedded registry document.
 pub const EMBEDDED_REGISTRY_JSON: &str = include_str!("default_registry.json");
 
-fn tool_to_value(t: &Tool) -> Value {
+/// A tool as JSON in our format (`parameters`, MCP fields kept).
+pub fn tool_to_value(t: &Tool) -> Value {
     let mut o = t.extra.clone();
     o.insert("name".into(), Value::String(t.name.clone()));
     o.insert("description".into(), Value::String(t.description.clone()));
@@ -659,12 +682,18 @@ pub fn is_provider_safe_name(name: &str) -> bool {
 }
 
 /// Parses a tool array; each tool comes with the path it was read from (for later errors).
-fn parse_tools(value: &Value, path: &JsonPath, server: Option<(&str, &JsonPath)>) -> Result<Vec<(Tool, JsonPath)>> {
+fn parse_tools(
+    value: &Value,
+    path: &JsonPath,
+    server: Option<(&str, &JsonPath)>,
+) -> Result<Vec<(Tool, JsonPath)>> {
     // An MCP `tools/list` result object may stand where the array is expected.
     let (items, path) = match value {
         Value::Array(items) => (items, path.clone()),
         Value::Object(o) if o.get("tools").is_some_and(Value::is_array) => (
-            o.get("tools").and_then(Value::as_array).unwrap_or_else(|| unreachable_empty()),
+            o.get("tools")
+                .and_then(Value::as_array)
+                .unwrap_or_else(|| unreachable_empty()),
             path.key("tools"),
         ),
         Value::Null => return Ok(Vec::new()),
@@ -679,12 +708,18 @@ fn parse_tools(value: &Value, path: &JsonPath, server: Option<(&str, &JsonPath)>
     if items.len() > LIMITS.max_tools {
         return Err(Error::limit(
             &path,
-            format!("{} tools, at most {} are accepted", items.len(), LIMITS.max_tools),
+            format!(
+                "{} tools, at most {} are accepted",
+                items.len(),
+                LIMITS.max_tools
+            ),
         ));
     }
     if let Some((server, server_path)) = server {
         let ok = !server.is_empty()
-            && server.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            && server
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
             && !server.contains("__");
         if !ok {
             return Err(Error::registry(
@@ -734,9 +769,7 @@ fn parse_tool(value: &Value, path: &JsonPath, server: Option<&str>) -> Result<To
     if !is_provider_safe_name(&name) {
         return Err(Error::registry(
             &path.key("name"),
-            format!(
-                "tool name {name:?} is not provider-safe (must match ^[a-zA-Z0-9_-]{{1,64}}$)"
-            ),
+            format!("tool name {name:?} is not provider-safe (must match ^[a-zA-Z0-9_-]{{1,64}}$)"),
         ));
     }
     let description = match obj.get("description") {
@@ -849,10 +882,15 @@ fn check_schema_size(schema: &Value, path: &JsonPath) -> Result<()> {
     if d > LIMITS.max_schema_depth {
         return Err(Error::limit(
             path,
-            format!("schema nests {d} levels deep, at most {} are accepted", LIMITS.max_schema_depth),
+            format!(
+                "schema nests {d} levels deep, at most {} are accepted",
+                LIMITS.max_schema_depth
+            ),
         ));
     }
-    let bytes = serde_json::to_string(schema).map(|s| s.len()).unwrap_or(usize::MAX);
+    let bytes = serde_json::to_string(schema)
+        .map(|s| s.len())
+        .unwrap_or(usize::MAX);
     if bytes > LIMITS.max_schema_bytes {
         return Err(Error::limit(
             path,
@@ -866,7 +904,11 @@ fn check_schema_size(schema: &Value, path: &JsonPath) -> Result<()> {
 }
 
 /// Parses an array of name/glob strings.
-pub(crate) fn parse_pattern_list(value: &Value, path: &JsonPath, what: &'static str) -> Result<Vec<String>> {
+pub(crate) fn parse_pattern_list(
+    value: &Value,
+    path: &JsonPath,
+    what: &'static str,
+) -> Result<Vec<String>> {
     let items = value.as_array().ok_or_else(|| {
         Error::value(
             what,
@@ -880,7 +922,11 @@ pub(crate) fn parse_pattern_list(value: &Value, path: &JsonPath, what: &'static 
     if items.len() > LIMITS.max_patterns {
         return Err(Error::limit(
             path,
-            format!("{} entries, at most {} are accepted", items.len(), LIMITS.max_patterns),
+            format!(
+                "{} entries, at most {} are accepted",
+                items.len(),
+                LIMITS.max_patterns
+            ),
         ));
     }
     items
@@ -895,12 +941,17 @@ pub(crate) fn parse_pattern_list(value: &Value, path: &JsonPath, what: &'static 
                     glob::MAX_PATTERN_LEN
                 ),
             )),
-            Value::String(s) if s.is_empty() => Err(Error::value(what, &path.index(i), "empty tool name")),
+            Value::String(s) if s.is_empty() => {
+                Err(Error::value(what, &path.index(i), "empty tool name"))
+            }
             Value::String(s) => Ok(s.clone()),
             other => Err(Error::value(
                 what,
                 &path.index(i),
-                format!("expected a tool name or glob string, found {}", describe(other)),
+                format!(
+                    "expected a tool name or glob string, found {}",
+                    describe(other)
+                ),
             )),
         })
         .collect()
@@ -911,7 +962,10 @@ fn parse_named_lists(value: &Value, path: &JsonPath) -> Result<Vec<(String, Vec<
         Error::value(
             "registry",
             path,
-            format!("expected an object of name → list, found {}", describe(value)),
+            format!(
+                "expected an object of name → list, found {}",
+                describe(value)
+            ),
         )
     })?;
     obj.iter()
@@ -924,7 +978,10 @@ fn parse_overlays(value: &Value, path: &JsonPath) -> Result<Vec<(String, Vec<Str
         Error::value(
             "registry",
             path,
-            format!("expected an object of overlay → tools, found {}", describe(value)),
+            format!(
+                "expected an object of overlay → tools, found {}",
+                describe(value)
+            ),
         )
     })?;
     obj.iter()
@@ -950,7 +1007,10 @@ fn parse_sources(value: &Value, path: &JsonPath) -> Result<Vec<SourcePolicy>> {
         Error::value(
             "registry",
             path,
-            format!("expected an object of source → policy, found {}", describe(value)),
+            format!(
+                "expected an object of source → policy, found {}",
+                describe(value)
+            ),
         )
     })?;
     obj.iter()
@@ -1002,7 +1062,11 @@ fn parse_history(value: &Value, path: &JsonPath) -> Result<Vec<HistoryVersion>> 
         .map(|(i, v)| {
             let p = path.index(i);
             let o = v.as_object().ok_or_else(|| {
-                Error::value("registry", &p, format!("expected an object, found {}", describe(v)))
+                Error::value(
+                    "registry",
+                    &p,
+                    format!("expected an object, found {}", describe(v)),
+                )
             })?;
             let version = match o.get("version") {
                 Some(Value::String(s)) => s.clone(),
@@ -1085,13 +1149,16 @@ mod tests {
 
     #[test]
     fn references_must_be_known_or_globs() {
-        let e = Registry::from_value(&json!({"tools": [tool("a")], "toolsets": {"r": ["a", "nope"]}}))
-            .unwrap_err();
+        let e =
+            Registry::from_value(&json!({"tools": [tool("a")], "toolsets": {"r": ["a", "nope"]}}))
+                .unwrap_err();
         assert_eq!(e.path(), Some("$.toolsets.r[1]"));
         let ok = Registry::from_value(&json!({"tools": [tool("a")], "default_tools": ["a*"]}));
         assert!(ok.is_ok());
-        let e = Registry::from_value(&json!({"tools": [tool("a")], "sources": {"s": {"deny": ["zz"]}}}))
-            .unwrap_err();
+        let e = Registry::from_value(
+            &json!({"tools": [tool("a")], "sources": {"s": {"deny": ["zz"]}}}),
+        )
+        .unwrap_err();
         assert_eq!(e.path(), Some("$.sources.s.deny[0]"));
         let e = Registry::from_value(&json!({"tools": [tool("a")], "defaults": []})).unwrap_err();
         assert_eq!(e.path(), Some("$.defaults"));
@@ -1107,10 +1174,13 @@ mod tests {
         let r = Registry::from_value(&doc).unwrap();
         let i = r.index_of("mcp__github__create_issue").unwrap();
         assert!(r.available_set().contains(i));
-        let merged = r.merge_mcp_server("time", &json!({"tools": [tool("now")]})).unwrap();
+        let merged = r
+            .merge_mcp_server("time", &json!({"tools": [tool("now")]}))
+            .unwrap();
         assert!(merged.index_of("mcp__time__now").is_some());
         assert!(merged.index_of("mcp__github__create_issue").is_some());
-        let e = Registry::from_value(&json!({"mcp_servers": [{"name": "a__b", "tools": []}]})).unwrap_err();
+        let e = Registry::from_value(&json!({"mcp_servers": [{"name": "a__b", "tools": []}]}))
+            .unwrap_err();
         assert_eq!(e.path(), Some("$.mcp_servers[0].name"));
     }
 
@@ -1129,9 +1199,15 @@ mod tests {
 
     #[test]
     fn toolset_masks_follow_registry_order() {
-        let r = Registry::from_value(&json!({"tools": [tool("b"), tool("a"), tool("c")], "default_tools": ["c", "b"]}))
-            .unwrap();
-        let names: Vec<&str> = r.default_set().iter().map(|i| r.tools()[i].name.as_str()).collect();
+        let r = Registry::from_value(
+            &json!({"tools": [tool("b"), tool("a"), tool("c")], "default_tools": ["c", "b"]}),
+        )
+        .unwrap();
+        let names: Vec<&str> = r
+            .default_set()
+            .iter()
+            .map(|i| r.tools()[i].name.as_str())
+            .collect();
         assert_eq!(names, ["b", "c"]);
     }
 }

@@ -33,7 +33,7 @@ use crate::expand::Expansion;
 use crate::registry::{Tool, TOOL_SEARCH};
 
 /// Target API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
 pub enum Provider {
     #[default]
     #[serde(rename = "anthropic")]
@@ -45,7 +45,11 @@ pub enum Provider {
 }
 
 impl Provider {
-    pub const ALL: [Provider; 3] = [Provider::Anthropic, Provider::OpenAiChat, Provider::OpenAiResponses];
+    pub const ALL: [Provider; 3] = [
+        Provider::Anthropic,
+        Provider::OpenAiChat,
+        Provider::OpenAiResponses,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -59,12 +63,17 @@ impl Provider {
         Provider::ALL
             .into_iter()
             .find(|p| p.as_str() == text)
-            .ok_or_else(|| Error::argument("provider", format!("{text:?} is not one of anthropic, openai-chat, openai-responses")))
+            .ok_or_else(|| {
+                Error::argument(
+                    "provider",
+                    format!("{text:?} is not one of anthropic, openai-chat, openai-responses"),
+                )
+            })
     }
 }
 
 /// How deferred tools reach the model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DeferralMode {
     #[default]
@@ -84,7 +93,10 @@ impl DeferralMode {
         match text {
             "catalog" => Ok(DeferralMode::Catalog),
             "native" => Ok(DeferralMode::Native),
-            other => Err(Error::argument("mode", format!("{other:?} is not one of catalog, native"))),
+            other => Err(Error::argument(
+                "mode",
+                format!("{other:?} is not one of catalog, native"),
+            )),
         }
     }
 }
@@ -196,7 +208,11 @@ enum Entry<'a> {
 }
 
 /// Renders the provider tool array for an expansion and turn state.
-pub fn render(expansion: &Expansion<'_>, state: &TurnState, options: RenderOptions) -> Result<Payload> {
+pub fn render(
+    expansion: &Expansion<'_>,
+    state: &TurnState,
+    options: RenderOptions,
+) -> Result<Payload> {
     let registry = expansion.registry();
     let mut entries: Vec<Entry> = Vec::new();
     let catalog;
@@ -206,7 +222,10 @@ pub fn render(expansion: &Expansion<'_>, state: &TurnState, options: RenderOptio
             let split = split_for_dispatch(expansion, state, options.view);
             for &i in &split.provider_tools {
                 if let Some(tool) = registry.tool(i) {
-                    entries.push(Entry::Tool { tool, deferred: false });
+                    entries.push(Entry::Tool {
+                        tool,
+                        deferred: false,
+                    });
                 }
             }
             catalog = catalog_text(registry, &split.catalog);
@@ -221,7 +240,9 @@ pub fn render(expansion: &Expansion<'_>, state: &TurnState, options: RenderOptio
             }
             let mut any_deferred = false;
             for i in expansion.tools() {
-                let Some(tool) = registry.tool(i) else { continue };
+                let Some(tool) = registry.tool(i) else {
+                    continue;
+                };
                 if tool.name == TOOL_SEARCH {
                     continue;
                 }
@@ -246,7 +267,9 @@ pub fn render(expansion: &Expansion<'_>, state: &TurnState, options: RenderOptio
         if pos > 0 {
             json.push(',');
         }
-        let cache = options.cache_control && options.provider == Provider::Anthropic && Some(pos) == last_resident;
+        let cache = options.cache_control
+            && options.provider == Provider::Anthropic
+            && Some(pos) == last_resident;
         let piece = render_entry(entry, options.provider, cache)?;
         json.push_str(&piece);
         names.push(match entry {
@@ -268,7 +291,8 @@ pub fn render(expansion: &Expansion<'_>, state: &TurnState, options: RenderOptio
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string(value).map_err(|e| Error::argument("payload", format!("serialisation failed: {e}")))
+    serde_json::to_string(value)
+        .map_err(|e| Error::argument("payload", format!("serialisation failed: {e}")))
 }
 
 fn render_entry(entry: &Entry<'_>, provider: Provider, cache: bool) -> Result<String> {
@@ -289,26 +313,37 @@ fn render_entry(entry: &Entry<'_>, provider: Provider, cache: bool) -> Result<St
                 parameters: &tool.parameters,
             },
         }),
-        (Entry::Tool { tool, deferred }, Provider::OpenAiResponses) => to_json(&OpenAiResponsesTool {
-            kind: "function",
-            name: &tool.name,
-            description: &tool.description,
-            parameters: &tool.parameters,
-            defer_loading: deferred.then_some(true),
-        }),
+        (Entry::Tool { tool, deferred }, Provider::OpenAiResponses) => {
+            to_json(&OpenAiResponsesTool {
+                kind: "function",
+                name: &tool.name,
+                description: &tool.description,
+                parameters: &tool.parameters,
+                defer_loading: deferred.then_some(true),
+            })
+        }
         (Entry::ProviderSearch, Provider::Anthropic) => to_json(&AnthropicServerTool {
             kind: ANTHROPIC_TOOL_SEARCH_TYPE,
             name: ANTHROPIC_TOOL_SEARCH_NAME,
             cache_control,
         }),
-        (Entry::ProviderSearch, _) => to_json(&OpenAiToolSearch { kind: "tool_search" }),
+        (Entry::ProviderSearch, _) => to_json(&OpenAiToolSearch {
+            kind: "tool_search",
+        }),
     }
 }
 
 /// The exact bytes of one tool as it appears in a provider array (catalog mode, no cache
 /// control). The budget prices resident tools with this.
 pub fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
-    render_entry(&Entry::Tool { tool, deferred: false }, provider, false)
+    render_entry(
+        &Entry::Tool {
+            tool,
+            deferred: false,
+        },
+        provider,
+        false,
+    )
 }
 
 #[cfg(test)]
@@ -332,28 +367,42 @@ mod tests {
         let r = Registry::from_value(&serde_json::json!([{"name": "t", "description": "d", "parameters": {"type": "object", "properties": {"b": {}, "a": {}}}}])).unwrap();
         let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
         let p = render(&e, &TurnState::default(), RenderOptions::default()).unwrap();
-        assert_eq!(p.json, r#"[{"name":"t","description":"d","input_schema":{"properties":{"a":{},"b":{}},"type":"object"}}]"#);
+        assert_eq!(
+            p.json,
+            r#"[{"name":"t","description":"d","input_schema":{"properties":{"a":{},"b":{}},"type":"object"}}]"#
+        );
     }
 
     #[test]
     fn cache_control_lands_on_last_non_deferred_tool() {
         let r = Registry::embedded();
         let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
-        let opts = RenderOptions { cache_control: true, mode: DeferralMode::Native, ..Default::default() };
+        let opts = RenderOptions {
+            cache_control: true,
+            mode: DeferralMode::Native,
+            ..Default::default()
+        };
         let p = render(&e, &TurnState::default(), opts).unwrap();
         let v: Value = serde_json::from_str(&p.json).unwrap();
         let arr = v.as_array().unwrap();
-        let marked: Vec<usize> = (0..arr.len()).filter(|&i| arr[i].get("cache_control").is_some()).collect();
+        let marked: Vec<usize> = (0..arr.len())
+            .filter(|&i| arr[i].get("cache_control").is_some())
+            .collect();
         assert_eq!(marked.len(), 1);
         assert!(arr[marked[0]].get("defer_loading").is_none());
-        assert!(arr[marked[0] + 1..].iter().all(|t| t.get("defer_loading").is_some()));
+        assert!(arr[marked[0] + 1..]
+            .iter()
+            .all(|t| t.get("defer_loading").is_some()));
     }
 
     #[test]
     fn promoted_tools_append_after_resident() {
         let r = Registry::embedded();
         let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
-        let s = begin_turn(&record_loaded(&TurnState::default(), &["send_message", "enter_plan_mode"]));
+        let s = begin_turn(&record_loaded(
+            &TurnState::default(),
+            &["send_message", "enter_plan_mode"],
+        ));
         let p = render(&e, &s, RenderOptions::default()).unwrap();
         let n = p.tools.len();
         assert_eq!(&p.tools[n - 2..], ["send_message", "enter_plan_mode"]);
@@ -364,7 +413,14 @@ mod tests {
     fn native_is_refused_for_chat_completions() {
         let r = Registry::embedded();
         let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
-        let opts = RenderOptions { provider: Provider::OpenAiChat, mode: DeferralMode::Native, ..Default::default() };
-        assert_eq!(render(&e, &TurnState::default(), opts).unwrap_err().code(), "invalid_argument");
+        let opts = RenderOptions {
+            provider: Provider::OpenAiChat,
+            mode: DeferralMode::Native,
+            ..Default::default()
+        };
+        assert_eq!(
+            render(&e, &TurnState::default(), opts).unwrap_err().code(),
+            "invalid_argument"
+        );
     }
 }

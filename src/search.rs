@@ -61,7 +61,10 @@ pub fn tool_search_definition() -> Tool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Query {
     Select(Vec<String>),
-    Keywords { required: Vec<String>, optional: Vec<String> },
+    Keywords {
+        required: Vec<String>,
+        optional: Vec<String>,
+    },
 }
 
 impl Query {
@@ -81,7 +84,11 @@ impl Query {
                 .map(str::to_string)
                 .collect();
             if names.is_empty() {
-                return Err(Error::value("tool_search query", &JsonPath::root().key("query"), "select: needs at least one tool name"));
+                return Err(Error::value(
+                    "tool_search query",
+                    &JsonPath::root().key("query"),
+                    "select: needs at least one tool name",
+                ));
             }
             return Ok(Query::Select(names));
         }
@@ -95,7 +102,11 @@ impl Query {
             }
         }
         if required.is_empty() && optional.is_empty() {
-            return Err(Error::value("tool_search query", &JsonPath::root().key("query"), "the query is empty"));
+            return Err(Error::value(
+                "tool_search query",
+                &JsonPath::root().key("query"),
+                "the query is empty",
+            ));
         }
         Ok(Query::Keywords { required, optional })
     }
@@ -103,6 +114,7 @@ impl Query {
 
 /// The outcome of one `tool_search` call.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SearchResult {
     /// Names of the tools loaded, in result order.
     pub hits: Vec<String>,
@@ -135,7 +147,9 @@ pub fn search(expansion: &Expansion<'_>, query: &Query, limit: usize) -> SearchR
         Query::Keywords { required, optional } => {
             let mut scored: Vec<(u32, usize)> = Vec::new();
             for i in expansion.deferred() {
-                let Some(tool) = registry.tool(i) else { continue };
+                let Some(tool) = registry.tool(i) else {
+                    continue;
+                };
                 let doc = Document::new(tool);
                 if required.iter().any(|t| doc.score(t) == 0) {
                     continue;
@@ -160,17 +174,35 @@ pub fn search(expansion: &Expansion<'_>, query: &Query, limit: usize) -> SearchR
 
 /// Executes a `tool_search` call from its JSON arguments (`{"query": "...", "limit": 5}`),
 /// returning the result and the turn state with the loads recorded.
-pub fn execute(expansion: &Expansion<'_>, state: &TurnState, arguments: &Value) -> Result<(SearchResult, TurnState)> {
+pub fn execute(
+    expansion: &Expansion<'_>,
+    state: &TurnState,
+    arguments: &Value,
+) -> Result<(SearchResult, TurnState)> {
     let root = JsonPath::root();
     let obj = arguments.as_object().ok_or_else(|| {
-        Error::value("tool_search arguments", &root, format!("expected an object, found {}", describe(arguments)))
+        Error::value(
+            "tool_search arguments",
+            &root,
+            format!("expected an object, found {}", describe(arguments)),
+        )
     })?;
     let query = match obj.get("query") {
         Some(Value::String(q)) => Query::parse(q)?,
         Some(other) => {
-            return Err(Error::value("tool_search arguments", &root.key("query"), format!("expected a string, found {}", describe(other))))
+            return Err(Error::value(
+                "tool_search arguments",
+                &root.key("query"),
+                format!("expected a string, found {}", describe(other)),
+            ))
         }
-        None => return Err(Error::value("tool_search arguments", &root, "missing \"query\"")),
+        None => {
+            return Err(Error::value(
+                "tool_search arguments",
+                &root,
+                "missing \"query\"",
+            ))
+        }
     };
     let limit = match obj.get("limit") {
         None | Some(Value::Null) => DEFAULT_LIMIT,
@@ -180,7 +212,10 @@ pub fn execute(expansion: &Expansion<'_>, state: &TurnState, arguments: &Value) 
                 return Err(Error::value(
                     "tool_search arguments",
                     &root.key("limit"),
-                    format!("expected an integer from 1 to {MAX_LIMIT}, found {}", describe(v)),
+                    format!(
+                        "expected an integer from 1 to {MAX_LIMIT}, found {}",
+                        describe(v)
+                    ),
                 ))
             }
         },
@@ -201,7 +236,8 @@ fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
             if tools.len() == 1 { "" } else { "s" }
         ));
         for t in tools {
-            let def = json!({"name": t.name, "description": t.description, "parameters": t.parameters});
+            let def =
+                json!({"name": t.name, "description": t.description, "parameters": t.parameters});
             text.push_str(&def.to_string());
             text.push('\n');
         }
@@ -210,7 +246,10 @@ fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
         if !text.ends_with('\n') {
             text.push('\n');
         }
-        text.push_str(&format!("Not available as deferred tools of this session: {}\n", not_found.join(", ")));
+        text.push_str(&format!(
+            "Not available as deferred tools of this session: {}\n",
+            not_found.join(", ")
+        ));
     }
     text
 }
@@ -283,10 +322,16 @@ mod tests {
 
     #[test]
     fn query_parsing() {
-        assert_eq!(Query::parse("select: a, b").unwrap(), Query::Select(vec!["a".into(), "b".into()]));
+        assert_eq!(
+            Query::parse("select: a, b").unwrap(),
+            Query::Select(vec!["a".into(), "b".into()])
+        );
         assert_eq!(
             Query::parse("+GitHub issue").unwrap(),
-            Query::Keywords { required: vec!["github".into()], optional: vec!["issue".into()] }
+            Query::Keywords {
+                required: vec!["github".into()],
+                optional: vec!["issue".into()]
+            }
         );
         assert!(Query::parse("   ").is_err());
         assert!(Query::parse("select:").is_err());
@@ -294,15 +339,25 @@ mod tests {
 
     #[test]
     fn name_splitting() {
-        assert_eq!(split_name("mcp__github__createIssue"), ["mcp", "github", "create", "issue"]);
-        assert_eq!(split_name("browser_take-screenshot"), ["browser", "take", "screenshot"]);
+        assert_eq!(
+            split_name("mcp__github__createIssue"),
+            ["mcp", "github", "create", "issue"]
+        );
+        assert_eq!(
+            split_name("browser_take-screenshot"),
+            ["browser", "take", "screenshot"]
+        );
     }
 
     #[test]
     fn select_only_finds_deferred_tools() {
         let r = Registry::embedded();
         let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
-        let res = search(&e, &Query::parse("select:enter_plan_mode,read_file,nope").unwrap(), 5);
+        let res = search(
+            &e,
+            &Query::parse("select:enter_plan_mode,read_file,nope").unwrap(),
+            5,
+        );
         assert_eq!(res.hits, ["enter_plan_mode"]);
         assert_eq!(res.not_found, ["read_file", "nope"]);
         assert!(res.text.contains("can be called at once"));
@@ -314,9 +369,15 @@ mod tests {
         let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
         let err = execute(&e, &TurnState::default(), &json!({"query": 3})).unwrap_err();
         assert_eq!(err.path(), Some("$.query"));
-        let err = execute(&e, &TurnState::default(), &json!({"query": "x", "limit": 0})).unwrap_err();
+        let err = execute(
+            &e,
+            &TurnState::default(),
+            &json!({"query": "x", "limit": 0}),
+        )
+        .unwrap_err();
         assert_eq!(err.path(), Some("$.limit"));
-        let (res, state) = execute(&e, &TurnState::default(), &json!({"query": "plan mode"})).unwrap();
+        let (res, state) =
+            execute(&e, &TurnState::default(), &json!({"query": "plan mode"})).unwrap();
         assert_eq!(res.hits[0], "enter_plan_mode");
         assert_eq!(state.loaded, res.hits);
     }

@@ -31,10 +31,12 @@ pub struct SessionRunConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct Toggles {
     /// The master switch: `false` turns every tool off.
+    #[serde(alias = "toolsEnabled")]
     pub tools_enabled: Option<bool>,
     /// A preset chip (`research`, `full`, ...).
     pub toolset: Option<String>,
     /// The web-search switch.
+    #[serde(alias = "webSearch")]
     pub web_search: Option<bool>,
     /// Per-tool or glob disables.
     pub disabled: Vec<String>,
@@ -56,7 +58,11 @@ pub fn build_intent(toggles: &Toggles) -> ToolsOverride {
         enabled: toggles.tools_enabled,
         toolset: toggles.toolset.clone().filter(|t| !t.is_empty()),
         allowed: toggles.allowed.clone(),
-        disabled: if toggles.disabled.is_empty() { None } else { Some(toggles.disabled.clone()) },
+        disabled: if toggles.disabled.is_empty() {
+            None
+        } else {
+            Some(toggles.disabled.clone())
+        },
         web_search: toggles.web_search,
         unknown: Default::default(),
     };
@@ -139,7 +145,11 @@ impl SessionRunConfig {
     pub fn from_value(value: &Value) -> Result<SessionRunConfig> {
         let root = JsonPath::root();
         let obj = value.as_object().ok_or_else(|| {
-            Error::value("session config", &root, format!("expected an object of columns, found {}", describe(value)))
+            Error::value(
+                "session config",
+                &root,
+                format!("expected an object of columns, found {}", describe(value)),
+            )
         })?;
         let get = |k: &str| obj.get(k).unwrap_or(&Value::Null);
         let opt_bool = |k: &str| -> Result<Option<bool>> {
@@ -149,26 +159,43 @@ impl SessionRunConfig {
                 // SQLite stores booleans as 0/1.
                 Value::Number(n) if n.as_u64() == Some(0) => Ok(Some(false)),
                 Value::Number(n) if n.as_u64() == Some(1) => Ok(Some(true)),
-                other => Err(Error::value("session config", &root.key(k), format!("expected a boolean or null, found {}", describe(other)))),
+                other => Err(Error::value(
+                    "session config",
+                    &root.key(k),
+                    format!("expected a boolean or null, found {}", describe(other)),
+                )),
             }
         };
         let tools_override = match get("tools_override") {
             Value::Null => None,
             // A column of JSON text, as databases store it.
             Value::String(text) => {
-                let parsed: Value = serde_json::from_str(text).map_err(|e| Error::InvalidValue {
-                    what: "session config",
-                    path: root.key("tools_override"),
-                    message: format!("stored JSON text does not parse: {e}"),
-                })?;
-                Some(ToolsOverride::from_value_at(&parsed, &root.key("tools_override"))?)
+                let parsed: Value =
+                    serde_json::from_str(text).map_err(|e| Error::InvalidValue {
+                        what: "session config",
+                        path: root.key("tools_override"),
+                        message: format!("stored JSON text does not parse: {e}"),
+                    })?;
+                Some(ToolsOverride::from_value_at(
+                    &parsed,
+                    &root.key("tools_override"),
+                )?)
             }
-            v => Some(ToolsOverride::from_value_at(v, &root.key("tools_override"))?),
+            v => Some(ToolsOverride::from_value_at(
+                v,
+                &root.key("tools_override"),
+            )?),
         };
         let toolset = match get("toolset") {
             Value::Null => None,
             Value::String(s) => Some(s.clone()),
-            other => return Err(Error::value("session config", &root.key("toolset"), format!("expected a string or null, found {}", describe(other)))),
+            other => {
+                return Err(Error::value(
+                    "session config",
+                    &root.key("toolset"),
+                    format!("expected a string or null, found {}", describe(other)),
+                ))
+            }
         };
         Ok(SessionRunConfig {
             tools_enabled: opt_bool("tools_enabled")?,
@@ -179,7 +206,8 @@ impl SessionRunConfig {
     }
 
     pub fn from_json_str(text: &str) -> Result<SessionRunConfig> {
-        let value: Value = serde_json::from_str(text).map_err(|e| Error::invalid_json("session config", &e))?;
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| Error::invalid_json("session config", &e))?;
         Self::from_value(&value)
     }
 
@@ -187,13 +215,28 @@ impl SessionRunConfig {
     /// every column).
     pub fn to_value(&self) -> Value {
         let mut o = Map::new();
-        o.insert("tools_enabled".into(), self.tools_enabled.map(Value::Bool).unwrap_or(Value::Null));
+        o.insert(
+            "tools_enabled".into(),
+            self.tools_enabled.map(Value::Bool).unwrap_or(Value::Null),
+        );
         o.insert(
             "tools_override".into(),
-            self.tools_override.as_ref().map(ToolsOverride::to_canonical_value).unwrap_or(Value::Null),
+            self.tools_override
+                .as_ref()
+                .map(ToolsOverride::to_canonical_value)
+                .unwrap_or(Value::Null),
         );
-        o.insert("web_search".into(), self.web_search.map(Value::Bool).unwrap_or(Value::Null));
-        o.insert("toolset".into(), self.toolset.clone().map(Value::String).unwrap_or(Value::Null));
+        o.insert(
+            "web_search".into(),
+            self.web_search.map(Value::Bool).unwrap_or(Value::Null),
+        );
+        o.insert(
+            "toolset".into(),
+            self.toolset
+                .clone()
+                .map(Value::String)
+                .unwrap_or(Value::Null),
+        );
         Value::Object(o)
     }
 }
@@ -205,9 +248,15 @@ mod tests {
 
     #[test]
     fn normalize_maps_writer_values() {
-        assert_eq!(normalize_tools_value(&json!(true)).unwrap(), (Some(true), None));
+        assert_eq!(
+            normalize_tools_value(&json!(true)).unwrap(),
+            (Some(true), None)
+        );
         assert_eq!(normalize_tools_value(&json!(null)).unwrap(), (None, None));
-        assert_eq!(normalize_tools_value(&json!([])).unwrap(), (Some(false), None));
+        assert_eq!(
+            normalize_tools_value(&json!([])).unwrap(),
+            (Some(false), None)
+        );
         let (e, o) = normalize_tools_value(&json!(["web_search"])).unwrap();
         assert_eq!(e, Some(true));
         assert_eq!(o, Some(ToolsOverride::Picked(vec!["web_search".into()])));
@@ -218,7 +267,9 @@ mod tests {
     fn row_round_trip_keeps_every_field() {
         let row = SessionRunConfig {
             tools_enabled: Some(true),
-            tools_override: Some(ToolsOverride::from_value(&json!({"disabled": ["shell"], "x": 1})).unwrap()),
+            tools_override: Some(
+                ToolsOverride::from_value(&json!({"disabled": ["shell"], "x": 1})).unwrap(),
+            ),
             web_search: Some(true),
             toolset: Some("research".into()),
         };
@@ -236,9 +287,17 @@ mod tests {
 
     #[test]
     fn build_intent_prefers_hand_pick_and_master_switch() {
-        let picked = Toggles { picked: Some(vec!["b".into(), "a".into()]), web_search: Some(true), ..Default::default() };
+        let picked = Toggles {
+            picked: Some(vec!["b".into(), "a".into()]),
+            web_search: Some(true),
+            ..Default::default()
+        };
         assert_eq!(build_intent(&picked).to_canonical_json(), r#"["a","b"]"#);
-        let off = Toggles { tools_enabled: Some(false), web_search: Some(true), ..Default::default() };
+        let off = Toggles {
+            tools_enabled: Some(false),
+            web_search: Some(true),
+            ..Default::default()
+        };
         assert_eq!(build_intent(&off).to_canonical_json(), "[]");
         assert_eq!(build_intent(&Toggles::default()), ToolsOverride::Follow);
     }

@@ -23,12 +23,16 @@ mod cli {
     use tool_intent::migrate;
     use tool_intent::preview::effective_state;
     use tool_intent::{
-        build_intent, expand, preview, search, DeferralMode, Error, ExpandContext, PreviewRequest, Provider,
-        Registry, SessionRunConfig, Toggles, ToolsOverride, View,
+        build_intent, expand, preview, search, DeferralMode, Error, ExpandContext, PreviewRequest,
+        Provider, Registry, SessionRunConfig, Toggles, ToolsOverride, View,
     };
 
     #[derive(Parser)]
-    #[command(name = "tool-intent", version, about = "Expand stored tool intent against a live registry, split resident/deferred tools, render provider payloads.")]
+    #[command(
+        name = "tool-intent",
+        version,
+        about = "Expand stored tool intent against a live registry, split resident/deferred tools, render provider payloads."
+    )]
     struct Cli {
         #[command(subcommand)]
         command: Command,
@@ -230,7 +234,8 @@ mod cli {
     }
 
     fn read_file(path: &PathBuf) -> Result<String, CliError> {
-        std::fs::read_to_string(path).map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))
+        std::fs::read_to_string(path)
+            .map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))
     }
 
     /// JSON given inline or as @FILE.
@@ -268,18 +273,23 @@ mod cli {
 
     fn request(args: &RequestArgs) -> Result<PreviewRequest, CliError> {
         let tools_override = match &args.tools_override {
-            Some(text) => ToolsOverride::from_json_str(&inline_or_file(text)?).map_err(|e| with_flag("override", e))?,
+            Some(text) => ToolsOverride::from_json_str(&inline_or_file(text)?)
+                .map_err(|e| with_flag("override", e))?,
             None => ToolsOverride::Follow,
         };
         let profile = match &args.profile {
-            Some(text) => Some(ToolsOverride::from_json_str(&inline_or_file(text)?).map_err(|e| with_flag("profile", e))?),
+            Some(text) => Some(
+                ToolsOverride::from_json_str(&inline_or_file(text)?)
+                    .map_err(|e| with_flag("profile", e))?,
+            ),
             None => None,
         };
         let state = match &args.state {
-            Some(text) => Some(
-                serde_json::from_str(&inline_or_file(text)?)
-                    .map_err(|e| CliError::Io(format!("--state: not a turn state ({{loaded, frozen, turn}}): {e}")))?,
-            ),
+            Some(text) => Some(serde_json::from_str(&inline_or_file(text)?).map_err(|e| {
+                CliError::Io(format!(
+                    "--state: not a turn state ({{loaded, frozen, turn}}): {e}"
+                ))
+            })?),
             None => None,
         };
         Ok(PreviewRequest {
@@ -287,7 +297,12 @@ mod cli {
             profile,
             source: args.source.clone(),
             state,
-            loaded: args.loaded.iter().filter(|s| !s.is_empty()).cloned().collect(),
+            loaded: args
+                .loaded
+                .iter()
+                .filter(|s| !s.is_empty())
+                .cloned()
+                .collect(),
             provider: match args.provider {
                 ProviderArg::Anthropic => Provider::Anthropic,
                 ProviderArg::OpenaiChat => Provider::OpenAiChat,
@@ -322,30 +337,45 @@ mod cli {
                 let b = budget::budget_for_request(&registry, &req, CounterKind::Estimate)?;
                 Ok(preview_table(&registry, &req, &p, &b))
             }
-            Command::Payload { request: args, catalog } => {
+            Command::Payload {
+                request: args,
+                catalog,
+            } => {
                 let registry = load_registry(&args.registry)?;
                 let p = preview(&registry, &request(&args)?)?;
                 Ok(if catalog { p.catalog } else { p.payload })
             }
-            Command::Search { request: args, query, limit, json } => {
+            Command::Search {
+                request: args,
+                query,
+                limit,
+                json,
+            } => {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
                 let expansion = expand(
                     &registry,
                     &req.tools_override,
-                    ExpandContext { profile: req.profile.as_ref(), source: req.source.as_deref() },
+                    ExpandContext {
+                        profile: req.profile.as_ref(),
+                        source: req.source.as_deref(),
+                    },
                 )?;
                 let state = effective_state(&req);
-                let (result, next) = search::execute(&expansion, &state, &json!({"query": query, "limit": limit}))
-                    .map_err(|e| with_flag("query", e))?;
+                let (result, next) =
+                    search::execute(&expansion, &state, &json!({"query": query, "limit": limit}))
+                        .map_err(|e| with_flag("query", e))?;
                 if json {
-                    Ok(pretty(&json!({"hits": result.hits, "not_found": result.not_found, "text": result.text, "state": next})))
+                    Ok(pretty(
+                        &json!({"hits": result.hits, "not_found": result.not_found, "text": result.text, "state": next}),
+                    ))
                 } else {
                     Ok(result.text)
                 }
             }
             Command::Canonical { tools_override } => {
-                let o = ToolsOverride::from_json_str(&inline_or_file(&tools_override)?).map_err(|e| with_flag("override", e))?;
+                let o = ToolsOverride::from_json_str(&inline_or_file(&tools_override)?)
+                    .map_err(|e| with_flag("override", e))?;
                 Ok(format!("{}\n", o.to_canonical_json()))
             }
             Command::BuildIntent { toggles } => {
@@ -353,9 +383,15 @@ mod cli {
                     .map_err(|e| CliError::Io(format!("--toggles: {e}")))?;
                 let intent = build_intent(&toggles);
                 let row = SessionRunConfig::from_override(&intent);
-                Ok(pretty(&json!({"intent": intent.to_canonical_value(), "row": row.to_value()})))
+                Ok(pretty(
+                    &json!({"intent": intent.to_canonical_value(), "row": row.to_value()}),
+                ))
             }
-            Command::Budget { request: args, counter, json } => {
+            Command::Budget {
+                request: args,
+                counter,
+                json,
+            } => {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
                 let kind = match counter {
@@ -364,11 +400,16 @@ mod cli {
                     CounterArg::Cl100k => CounterKind::Cl100k,
                 };
                 let b = budget::budget_for_request(&registry, &req, kind)?;
-                Ok(if json { pretty(&b) } else { budget::render_table(&b) })
+                Ok(if json {
+                    pretty(&b)
+                } else {
+                    budget::render_table(&b)
+                })
             }
             Command::Migrate(args) => {
                 let registry = load_registry(&args.registry)?;
-                let progress = std::io::stderr().is_terminal() || std::env::var_os("TOOL_INTENT_PROGRESS").is_some();
+                let progress = std::io::stderr().is_terminal()
+                    || std::env::var_os("TOOL_INTENT_PROGRESS").is_some();
                 let mut on_progress = |done: u64, total: u64| {
                     if progress {
                         eprint!("\rmigrate: {done}/{total} rows");
@@ -380,12 +421,24 @@ mod cli {
                 let report = if args.undo {
                     migrate::undo(&args.db, &args.table)?
                 } else {
-                    let options = migrate::MigrateOptions { table: args.table.clone(), dry_run: args.dry_run };
+                    let options = migrate::MigrateOptions {
+                        table: args.table.clone(),
+                        dry_run: args.dry_run,
+                    };
                     migrate::migrate(&args.db, &registry, &options, &mut on_progress)?
                 };
-                Ok(if args.json { pretty(&report) } else { report.to_text() })
+                Ok(if args.json {
+                    pretty(&report)
+                } else {
+                    report.to_text()
+                })
             }
-            Command::Audit { db, table, registry, json } => {
+            Command::Audit {
+                db,
+                table,
+                registry,
+                json,
+            } => {
                 let registry = load_registry(&registry)?;
                 let rows = migrate::audit(&db, &table, &registry)?;
                 if json {
@@ -393,10 +446,15 @@ mod cli {
                 }
                 let mut out = String::new();
                 if rows.is_empty() {
-                    out.push_str(&format!("audit: no row of {table} holds a legacy snapshot\n"));
+                    out.push_str(&format!(
+                        "audit: no row of {table} holds a legacy snapshot\n"
+                    ));
                 }
                 for r in &rows {
-                    out.push_str(&format!("row {}: snapshot of {} -> {}\n", r.rowid, r.matched, r.intent));
+                    out.push_str(&format!(
+                        "row {}: snapshot of {} -> {}\n",
+                        r.rowid, r.matched, r.intent
+                    ));
                 }
                 if !rows.is_empty() {
                     out.push_str(&format!("audit: {} row(s) still hold legacy snapshots; run `tool-intent migrate --db ...`\n", rows.len()));
@@ -406,7 +464,12 @@ mod cli {
         }
     }
 
-    fn preview_table(registry: &Registry, req: &PreviewRequest, p: &tool_intent::Preview, b: &budget::Budget) -> String {
+    fn preview_table(
+        registry: &Registry,
+        req: &PreviewRequest,
+        p: &tool_intent::Preview,
+        b: &budget::Budget,
+    ) -> String {
         let mut out = String::new();
         out.push_str(&format!(
             "registry: {} tools   intent: {}   source: {}\n",
@@ -414,13 +477,28 @@ mod cli {
             req.tools_override.to_canonical_json(),
             req.source.as_deref().unwrap_or("-")
         ));
-        out.push_str(&format!("provider: {}   mode: {}   fingerprint: {}\n\n", p.provider.as_str(), p.mode.as_str(), p.fingerprint));
+        out.push_str(&format!(
+            "provider: {}   mode: {}   fingerprint: {}\n\n",
+            p.provider.as_str(),
+            p.mode.as_str(),
+            p.fingerprint
+        ));
         let width = p.tools.iter().map(String::len).max().unwrap_or(4).max(4);
-        out.push_str(&format!("  {:<width$}  {:<9}  {:>7}\n", "tool", "state", "tokens"));
+        out.push_str(&format!(
+            "  {:<width$}  {:<9}  {:>7}\n",
+            "tool", "state", "tokens"
+        ));
         out.push_str(&format!("  {:-<width$}  {:-<9}  {:->7}\n", "", "", ""));
         for row in &b.rows {
-            let state = if p.promoted.contains(&row.name) { "promoted" } else { row.placement.as_str() };
-            out.push_str(&format!("  {:<width$}  {:<9}  {:>7}\n", row.name, state, row.tokens));
+            let state = if p.promoted.contains(&row.name) {
+                "promoted"
+            } else {
+                row.placement.as_str()
+            };
+            out.push_str(&format!(
+                "  {:<width$}  {:<9}  {:>7}\n",
+                row.name, state, row.tokens
+            ));
         }
         out.push('\n');
         out.push_str(&format!(
@@ -433,7 +511,10 @@ mod cli {
             b.saving_percent()
         ));
         for w in &p.warnings {
-            out.push_str(&format!("warning [{}] ({}): {}\n", w.code, w.origin, w.message));
+            out.push_str(&format!(
+                "warning [{}] ({}): {}\n",
+                w.code, w.origin, w.message
+            ));
         }
         out
     }

@@ -1,0 +1,184 @@
+/** What a request or session carries: null (follow), a hand-picked list ([] = no tools), or an intent. */
+export type ToolsOverride = null | string[] | ToolsIntent;
+
+/** The toggles of an intent object. Unknown keys are kept on round trips and reported as warnings. */
+export interface ToolsIntent {
+  /** true: base is default_tools; false: no tools at all; null: follow the profile. */
+  enabled?: boolean | null;
+  /** A preset name (full, research, ...). */
+  toolset?: string | null;
+  /** Names or globs that filter the base (never add). */
+  allowed?: string[] | null;
+  /** Names or globs removed from the result (deny beats allow). */
+  disabled?: string[] | null;
+  /** true adds the web-search overlay, false removes it. */
+  web_search?: boolean | null;
+  [unknownKey: string]: unknown;
+}
+
+export type Provider = "anthropic" | "openai-chat" | "openai-responses";
+export type DeferralMode = "catalog" | "native";
+export type TurnView = "frozen" | "live";
+
+/** Per-session deferral state; persist it with the session and pass it back in. */
+export interface TurnState {
+  /** Tools loaded by tool_search, in load order. */
+  loaded: string[];
+  /** The loaded set frozen at the last turn boundary (what the array shows this turn). */
+  frozen: string[];
+  /** Turn boundaries passed. */
+  turn: number;
+}
+
+export interface ExpandOptions {
+  /** Request source (webui, tui, channel, ...); must exist in the registry. */
+  source?: string | null;
+  /** The agent profile's tools setting. */
+  profile?: ToolsOverride;
+  /** Tools loaded earlier, promoted as at the start of a turn. */
+  loaded?: string[];
+  /** The session's turn state. */
+  state?: TurnState | null;
+  provider?: Provider;
+  mode?: DeferralMode;
+  /** Anthropic explicit caching: cache_control on the last non-deferred tool. */
+  cacheControl?: boolean;
+  /** "frozen" (default) reads the set frozen at the last turn boundary; "live" the live one. */
+  view?: TurnView;
+}
+
+export interface SearchOptions extends ExpandOptions {
+  /** Maximum hits for a keyword query (1-50, default 5). */
+  limit?: number;
+}
+
+export interface BudgetOptions extends ExpandOptions {
+  /** "estimate" (default); "o200k" or "cl100k" in the tool-intent/exact build. */
+  counter?: "estimate" | "o200k" | "cl100k";
+}
+
+export interface ExpansionWarning {
+  code: "unknown_tool" | "unknown_toolset" | "unknown_intent_key" | "no_web_search_overlay" | "ignored_when_disabled" | "unknown_loaded_tool";
+  /** override, profile, source:<name> or loaded. */
+  origin: string;
+  message: string;
+}
+
+export interface ExpandResult {
+  /** Every available tool, registry order. */
+  tools: string[];
+  /** The provider array's tools, array order (resident, then promoted). */
+  resident: string[];
+  /** The catalog's tools (deferred, not promoted), registry order. */
+  deferred: string[];
+  /** Promoted tools (a suffix of resident), load order. */
+  promoted: string[];
+  warnings: ExpansionWarning[];
+  provider: Provider;
+  mode: DeferralMode;
+  /** sha256:<hex> of the exact payload bytes. */
+  fingerprint: string;
+}
+
+export interface PayloadResult {
+  /** The exact JSON bytes of the provider tools array. */
+  json: string;
+  fingerprint: string;
+  /** Catalog text for the system prompt ("" in native mode or when nothing is deferred). */
+  catalog: string;
+  /** Tool names in array order. */
+  tools: string[];
+  deferred: string[];
+}
+
+export interface SearchResult {
+  hits: string[];
+  notFound: string[];
+  /** The tool-result text handed back to the model. */
+  text: string;
+  /** The turn state with the hits recorded as loaded. */
+  state: TurnState;
+}
+
+export interface BudgetRow {
+  name: string;
+  placement: "resident" | "promoted" | "deferred";
+  tokens: number;
+  residentTokens: number;
+}
+
+export interface Budget {
+  counter: "estimate" | "o200k_base" | "cl100k_base";
+  provider: Provider;
+  rows: BudgetRow[];
+  residentTokens: number;
+  catalogTokens: number;
+  allResidentTokens: number;
+  savingTokens: number;
+}
+
+/** UI toggles handed to buildIntent. Absent = not touched. */
+export interface Toggles {
+  toolsEnabled?: boolean | null;
+  toolset?: string | null;
+  webSearch?: boolean | null;
+  disabled?: string[];
+  allowed?: string[] | null;
+  /** An explicit hand-pick; when set, the other toggles are ignored. */
+  picked?: string[] | null;
+}
+
+/** A stored session row (database column names). tools_override may be JSON text. */
+export interface SessionRunConfig {
+  tools_enabled?: boolean | 0 | 1 | null;
+  tools_override?: ToolsOverride | string;
+  web_search?: boolean | 0 | 1 | null;
+  toolset?: string | null;
+}
+
+export interface NormalizedTools {
+  toolsEnabled: boolean | null;
+  toolsOverride: ToolsOverride;
+}
+
+export interface ToolInfo {
+  name: string;
+  title?: string;
+  description: string;
+  default: boolean;
+  deferrable: boolean;
+  overlay: boolean;
+}
+
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  parameters?: Record<string, unknown>;
+  inputSchema?: Record<string, unknown>;
+  title?: string;
+  annotations?: Record<string, unknown>;
+  defer?: boolean;
+  [field: string]: unknown;
+}
+
+export interface RegistryDocument {
+  tools?: ToolDefinition[];
+  default_tools?: string[];
+  deferred_default_tools?: string[];
+  toolsets?: Record<string, string[]>;
+  overlays?: { web_search?: string | string[] };
+  sources?: Record<string, { default?: ToolsOverride; deny?: string[] }>;
+  history?: { version?: string; default_tools?: string[]; toolsets?: Record<string, string[]> }[];
+  mcp_servers?: { name: string; tools: ToolDefinition[] | { tools: ToolDefinition[] } }[];
+}
+
+export type ToolIntentErrorCode =
+  | "invalid_json" | "invalid_value" | "invalid_registry" | "limit_exceeded" | "unknown_source"
+  | "invalid_argument" | "tool_not_available" | "database";
+
+/** Every function throws this: an Error with a stable code and, where known, the JSON path. */
+export interface ToolIntentError extends Error {
+  name: "ToolIntentError";
+  code: ToolIntentErrorCode;
+  path?: string;
+}

@@ -1,0 +1,201 @@
+//! The native CLI as a user runs it.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tool-intent"))
+        .args(args)
+        .output()
+        .expect("run tool-intent")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/data/mcp/{name}.json", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn expand_prints_one_json_object() {
+    let o = run(&["expand"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for key in ["tools", "resident", "deferred", "warnings", "fingerprint"] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert!(v["deferred"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n == "playwright_browser"));
+    assert!(v["fingerprint"].as_str().unwrap().starts_with("sha256:"));
+}
+
+#[test]
+fn expand_matches_the_library() {
+    let o = run(&[
+        "expand",
+        "--override",
+        r#"{"enabled":true,"web_search":true}"#,
+        "--provider",
+        "openai-responses",
+        "--loaded",
+        "send_message",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let r = tool_intent::Registry::embedded();
+    let p = tool_intent::preview(
+        &r,
+        &tool_intent::PreviewRequest {
+            tools_override: tool_intent::ToolsOverride::from_json_str(
+                r#"{"enabled":true,"web_search":true}"#,
+            )
+            .unwrap(),
+            provider: tool_intent::Provider::OpenAiResponses,
+            loaded: vec!["send_message".into()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(v["fingerprint"], serde_json::json!(p.fingerprint));
+    assert_eq!(
+        v["resident"].as_array().unwrap().last().unwrap(),
+        "send_message"
+    );
+}
+
+#[test]
+fn malformed_override_exits_2_and_names_the_path() {
+    let o = run(&["expand", "--override", r#"{"disabled":[1]}"#]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let err = stderr(&o);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("disabled"), "{err}");
+    assert!(err.contains("$.disabled[0]"), "{err}");
+}
+
+#[test]
+fn bad_inputs_exit_2_with_one_line() {
+    for args in [
+        vec!["expand", "--override", "{not json"],
+        vec!["expand", "--override", "42"],
+        vec!["expand", "--source", "nope"],
+        vec!["expand", "--registry", "/no/such/file.json"],
+        vec!["payload", "--provider", "openai-chat", "--mode", "native"],
+        vec!["canonical", "--override", r#"{"enabled":"yes"}"#],
+        vec!["expand", "--state", "{\"loaded\": 3}"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert_eq!(
+            stderr(&o).trim_end().lines().count(),
+            1,
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    let o = run(&["expand", "--source", "nope"]);
+    assert!(stderr(&o).contains("unknown source \"nope\""));
+}
+
+#[test]
+fn canonical_prints_canonical_intent() {
+    let o = run(&[
+        "canonical",
+        "--override",
+        r#"{"web_search":true,"disabled":["b","a","a"],"enabled":null}"#,
+    ]);
+    assert_eq!(
+        stdout(&o),
+        "{\"disabled\":[\"a\",\"b\"],\"web_search\":true}\n"
+    );
+}
+
+#[test]
+fn payload_prints_exact_bytes_and_catalog() {
+    let o = run(&["payload"]);
+    let golden = std::fs::read_to_string(format!(
+        "{}/tests/golden/anthropic.default.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    assert_eq!(stdout(&o), golden);
+    let o = run(&["payload", "--catalog"]);
+    assert!(stdout(&o).lines().any(|l| l == "enter_plan_mode"));
+}
+
+#[test]
+fn search_runs_tool_search() {
+    let o = run(&[
+        "search",
+        "--mcp",
+        &format!("github={}", fixture("github")),
+        "--override",
+        r#"{"toolset":"full"}"#,
+        "--query",
+        "+github pull request",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let hits = v["hits"].as_array().unwrap();
+    assert!(!hits.is_empty() && hits.len() <= 5);
+    assert!(hits
+        .iter()
+        .all(|h| h.as_str().unwrap().starts_with("mcp__github__")));
+    assert_eq!(v["state"]["loaded"], v["hits"]);
+}
+
+#[test]
+fn preview_is_a_readable_table() {
+    let o = run(&[
+        "preview",
+        "--override",
+        r#"{"toolset":"research","web_search":true}"#,
+    ]);
+    let text = stdout(&o);
+    assert!(text.contains("fingerprint: sha256:"));
+    assert!(text
+        .lines()
+        .any(|l| l.trim_start().starts_with("web_search") && l.contains("resident")));
+    assert!(text.contains("deferral saves"));
+}
+
+#[test]
+fn registry_file_and_mcp_merge() {
+    let o = run(&["expand", "--registry", &fixture("time")]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        v["tools"],
+        serde_json::json!(["get_current_time", "convert_time"])
+    );
+    let bad = std::env::temp_dir().join("tool-intent-bad-registry.json");
+    std::fs::write(&bad, r#"{"tools":[{"name":"a b","parameters":{}}]}"#).unwrap();
+    let o = run(&["expand", "--registry", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("$.tools[0].name"), "{}", stderr(&o));
+}
+
+#[test]
+fn build_intent_prints_intent_and_row() {
+    let o = run(&[
+        "build-intent",
+        "--toggles",
+        r#"{"toolset":"research","web_search":true}"#,
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        v["intent"],
+        serde_json::json!({"toolset": "research", "web_search": true})
+    );
+    assert_eq!(v["row"]["tools_override"], serde_json::Value::Null);
+    assert_eq!(v["row"]["toolset"], "research");
+}

@@ -1,0 +1,89 @@
+//! Golden payloads of the embedded registry for the three providers, checked in under
+//! `tests/golden/`. A change of bytes is a change of every user's prompt-cache key, so it
+//! must be deliberate: regenerate with `UPDATE_GOLDEN=1 cargo test --test golden_payloads`
+//! and review the diff.
+
+use std::path::PathBuf;
+
+use tool_intent::{
+    begin_turn, preview, record_loaded, DeferralMode, PreviewRequest, Provider, Registry,
+    ToolsOverride,
+};
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+fn check(name: &str, actual: &str) {
+    let path = golden_dir().join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "missing golden file {}; run with UPDATE_GOLDEN=1",
+            path.display()
+        )
+    });
+    assert!(
+        expected == actual,
+        "{name} differs from its golden file (run with UPDATE_GOLDEN=1 and review the diff)"
+    );
+}
+
+#[test]
+fn golden_payloads_of_the_embedded_registry() {
+    let r = Registry::embedded();
+    let cases: [(&str, &str, DeferralMode, bool, &[&str]); 4] = [
+        ("default", "null", DeferralMode::Catalog, false, &[]),
+        (
+            "web-search-cached",
+            r#"{"enabled":true,"web_search":true}"#,
+            DeferralMode::Catalog,
+            true,
+            &[],
+        ),
+        (
+            "promoted",
+            "null",
+            DeferralMode::Catalog,
+            false,
+            &["exit_plan_mode", "send_message"],
+        ),
+        (
+            "native",
+            r#"{"toolset":"full"}"#,
+            DeferralMode::Native,
+            true,
+            &[],
+        ),
+    ];
+    let mut fingerprints = String::new();
+    for provider in Provider::ALL {
+        for (case, o, mode, cache, loaded) in cases {
+            if mode == DeferralMode::Native && provider == Provider::OpenAiChat {
+                continue;
+            }
+            let req = PreviewRequest {
+                tools_override: ToolsOverride::from_json_str(o).unwrap(),
+                state: Some(begin_turn(&record_loaded(&Default::default(), loaded))),
+                provider,
+                mode,
+                cache_control: cache,
+                ..Default::default()
+            };
+            let p = preview(&r, &req).unwrap();
+            let file = format!("{}.{case}.json", provider.as_str());
+            check(&file, &p.payload);
+            if case == "default" {
+                check(
+                    &format!("{}.default.catalog.txt", provider.as_str()),
+                    &p.catalog,
+                );
+            }
+            fingerprints.push_str(&format!("{file} {}\n", p.fingerprint));
+        }
+    }
+    check("fingerprints.txt", &fingerprints);
+}

@@ -1,0 +1,266 @@
+//! The seed note's §6 properties, one named test each.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+use tool_intent::{
+    build_intent, expand, preview, tools_override_from_config, ExpandContext, PreviewRequest,
+    Registry, SessionRunConfig, Toggles, ToolsOverride,
+};
+
+/// The embedded registry with `extra` added to `default_tools` (a tool shipped later).
+fn registry_with_new_default_tool(extra: &str) -> Registry {
+    let mut doc = Registry::embedded().to_value();
+    let o = doc.as_object_mut().unwrap();
+    o["tools"].as_array_mut().unwrap().push(json!({
+        "name": extra, "description": "A tool added after the sessions were written.",
+        "parameters": {"type": "object", "properties": {}}
+    }));
+    o["default_tools"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!(extra));
+    o["toolsets"]["full"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!(extra));
+    o["toolsets"]["research"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!(extra));
+    Registry::from_value(&doc).unwrap()
+}
+
+#[test]
+fn deterministic_expansion() {
+    let r = all_merged();
+    for text in [
+        r#"null"#,
+        r#"{"enabled":true,"web_search":true}"#,
+        r#"{"toolset":"full","disabled":["mcp__git*"]}"#,
+    ] {
+        let req = PreviewRequest {
+            tools_override: intent(text),
+            ..Default::default()
+        };
+        let a = preview(&r, &req).unwrap();
+        let b = preview(&r, &req).unwrap();
+        assert_eq!(a.payload.as_bytes(), b.payload.as_bytes());
+        assert_eq!(a.fingerprint, b.fingerprint);
+        // Independent registry loads give the same bytes too (no per-process state).
+        let c = preview(&all_merged(), &req).unwrap();
+        assert_eq!(a.payload, c.payload);
+    }
+}
+
+#[test]
+fn intent_round_trip_web_search_true_reads_back_true() {
+    let intent = build_intent(&Toggles {
+        web_search: Some(true),
+        ..Default::default()
+    });
+    let row = SessionRunConfig::from_override(&intent);
+    let stored = row.to_value().to_string();
+    let loaded = SessionRunConfig::from_json_str(&stored).unwrap();
+    assert_eq!(loaded.web_search, Some(true));
+    assert_eq!(
+        tools_override_from_config(&loaded).to_canonical_json(),
+        r#"{"web_search":true}"#
+    );
+}
+
+#[test]
+fn intent_round_trip_row_without_field_reads_back_null() {
+    // A row written before web_search / toolset existed.
+    let old_row = json!({"tools_enabled": true, "tools_override": null});
+    let loaded = SessionRunConfig::from_value(&old_row).unwrap();
+    assert_eq!(loaded.web_search, None);
+    assert_eq!(loaded.toolset, None);
+    let empty = SessionRunConfig::from_value(&json!({})).unwrap();
+    assert_eq!(empty, SessionRunConfig::default());
+}
+
+#[test]
+fn dict_output_of_tools_override_from_config() {
+    let off = SessionRunConfig {
+        tools_enabled: Some(false),
+        web_search: Some(true),
+        ..Default::default()
+    };
+    assert_eq!(
+        tools_override_from_config(&off),
+        ToolsOverride::Picked(vec![])
+    );
+
+    let on = SessionRunConfig {
+        tools_enabled: Some(true),
+        web_search: Some(true),
+        ..Default::default()
+    };
+    let o = tools_override_from_config(&on);
+    let v = o.to_canonical_value();
+    assert_eq!(v, json!({"enabled": true, "web_search": true}));
+    let r = Registry::embedded();
+    let e = expand(&r, &o, ExpandContext::default()).unwrap();
+    assert!(names(&e).contains(&"web_search".to_string()));
+}
+
+#[test]
+fn writes_never_materialise() {
+    let r = Registry::embedded();
+    let writers = [
+        Toggles {
+            web_search: Some(true),
+            ..Default::default()
+        },
+        Toggles {
+            tools_enabled: Some(true),
+            web_search: Some(true),
+            ..Default::default()
+        },
+        Toggles {
+            toolset: Some("research".into()),
+            ..Default::default()
+        },
+        Toggles {
+            toolset: Some("research".into()),
+            web_search: Some(true),
+            disabled: vec!["memory".into()],
+            ..Default::default()
+        },
+        Toggles {
+            tools_enabled: None,
+            web_search: Some(true),
+            ..Default::default()
+        },
+    ];
+    for toggles in writers {
+        let row = SessionRunConfig::from_override(&build_intent(&toggles));
+        let stored = row.to_value();
+        match &stored["tools_override"] {
+            Value::Null | Value::Object(_) => {}
+            other => panic!("{toggles:?} stored a list: {other}"),
+        }
+        // And the row, read back, expands to something non-empty that is not stored.
+        let o = tools_override_from_config(&SessionRunConfig::from_value(&stored).unwrap());
+        assert!(!matches!(o, ToolsOverride::Picked(_)), "{toggles:?}");
+        assert!(
+            expand(&r, &o, ExpandContext::default())
+                .unwrap()
+                .tools()
+                .count()
+                > 3
+        );
+    }
+}
+
+#[test]
+fn new_default_tool_appears_in_every_intent_form_expansion() {
+    let new = registry_with_new_default_tool("summarize_diff");
+    let intents = [
+        "null",
+        "{}",
+        r#"{"enabled":true}"#,
+        r#"{"enabled":true,"web_search":true}"#,
+        r#"{"web_search":true}"#,
+        r#"{"disabled":["shell"]}"#,
+        r#"{"toolset":"research"}"#,
+    ];
+    for text in intents {
+        let e = expand_json(&new, text);
+        assert!(
+            names(&e).contains(&"summarize_diff".to_string()),
+            "{text}: {:?}",
+            names(&e)
+        );
+        // ... and it is in the provider array, not hidden: a new default is resident.
+        assert!(
+            e.summary().resident.contains(&"summarize_diff".to_string()),
+            "{text}"
+        );
+    }
+    // Unless the intent disables it.
+    let e = expand_json(&new, r#"{"enabled":true,"disabled":["summarize_*"]}"#);
+    assert!(!names(&e).contains(&"summarize_diff".to_string()));
+}
+
+#[test]
+fn hand_picked_lists_pass_through_unchanged() {
+    let picked = ToolsOverride::Picked(vec![
+        "web_search".into(),
+        "read_file".into(),
+        "gone_tool".into(),
+    ]);
+    let row = SessionRunConfig::from_override(&picked);
+    let loaded = SessionRunConfig::from_json_str(&row.to_value().to_string()).unwrap();
+    let o = tools_override_from_config(&loaded);
+    assert_eq!(
+        o,
+        ToolsOverride::Picked(vec![
+            "gone_tool".into(),
+            "read_file".into(),
+            "web_search".into()
+        ])
+    );
+    // Expanded in registry order, unknown names as warnings, nothing added.
+    let r = Registry::embedded();
+    let e = expand(&r, &o, ExpandContext::default()).unwrap();
+    assert_eq!(names(&e), ["read_file", "web_search"]);
+    assert_eq!(e.warnings().len(), 1);
+    assert_eq!(e.warnings()[0].code, "unknown_tool");
+    // A stored list is returned as it was stored (order included).
+    let raw = SessionRunConfig::from_value(
+        &json!({"tools_enabled": true, "tools_override": "[\"b_tool\",\"a_tool\"]"}),
+    )
+    .unwrap();
+    assert_eq!(
+        tools_override_from_config(&raw),
+        ToolsOverride::Picked(vec!["b_tool".into(), "a_tool".into()])
+    );
+}
+
+#[test]
+fn cache_stable_for_unchanged_intent_across_turns() {
+    let r = Registry::embedded();
+    let req = PreviewRequest {
+        tools_override: intent(r#"{"enabled":true,"web_search":true}"#),
+        ..Default::default()
+    };
+    let first = preview(&r, &req).unwrap();
+    let second = preview(
+        &r,
+        &PreviewRequest {
+            state: Some(tool_intent::begin_turn(&Default::default())),
+            ..req.clone()
+        },
+    )
+    .unwrap();
+    assert_eq!(first.fingerprint, second.fingerprint);
+}
+
+#[test]
+fn every_writer_builds_intent_not_list() {
+    // Every combination of the toggles a UI offers, except an explicit hand-pick.
+    let r = Registry::embedded();
+    for enabled in [None, Some(true), Some(false)] {
+        for web in [None, Some(true), Some(false)] {
+            for toolset in [None, Some("research"), Some("full")] {
+                let t = Toggles {
+                    tools_enabled: enabled,
+                    web_search: web,
+                    toolset: toolset.map(String::from),
+                    ..Default::default()
+                };
+                let o = build_intent(&t);
+                match &o {
+                    ToolsOverride::Picked(list) => {
+                        assert!(list.is_empty() && enabled == Some(false), "{t:?} -> {o:?}")
+                    }
+                    _ => {}
+                }
+                expand(&r, &o, ExpandContext::default()).unwrap();
+            }
+        }
+    }
+}
