@@ -43,8 +43,9 @@ pub mod session;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod migrate;
 
+/// The wasm-bindgen adapter (only on wasm32). Public so the wasm test suites can call it.
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use deferral::{begin_turn, record_loaded, split_for_dispatch, Split, TurnState, View};
 pub use error::{Error, JsonPath, Result};

@@ -2,6 +2,8 @@
 //! Needs the `exact-tokens` feature (the README's test command enables it).
 #![cfg(feature = "exact-tokens")]
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use common::*;

@@ -1,5 +1,7 @@
 //! The native CLI as a user runs it.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::process::{Command, Output};
 
 fn run(args: &[&str]) -> Output {

@@ -1,5 +1,7 @@
 //! The seed note's §7.6 deferral properties, one named test each, and a simulated session.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use common::*;

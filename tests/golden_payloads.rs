@@ -3,6 +3,8 @@
 //! must be deliberate: regenerate with `UPDATE_GOLDEN=1 cargo test --test golden_payloads`
 //! and review the diff.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::path::PathBuf;
 
 use tool_intent::{

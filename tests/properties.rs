@@ -1,5 +1,7 @@
 //! Property tests over random registries, overrides and arbitrary JSON.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use tool_intent::{

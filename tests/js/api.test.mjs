@@ -1,0 +1,172 @@
+// The JS API of the core package, imported by name as a consumer would.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import init, {
+  ToolRegistry, buildIntent, canonicalIntent, toolsOverrideFromConfig, normalizeToolsValue,
+  sessionConfigFromOverride, beginTurn, recordLoaded, fingerprint, countTokens, buildFlavor,
+} from "tool-intent";
+
+await init(); // a no-op in Node; kept to show browser-compatible code
+
+const github = readFileSync(new URL("../data/mcp/github.json", import.meta.url), "utf8");
+
+function throwsCode(fn, code, path) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof Error, "not an Error");
+    assert.equal(e.name, "ToolIntentError");
+    assert.equal(e.code, code, e.message);
+    if (path !== undefined) assert.equal(e.path, path, e.message);
+    return true;
+  });
+}
+
+test("default registry expands like the CLI", () => {
+  const r = ToolRegistry.default();
+  assert.equal(r.size, 17);
+  const e = r.expand(null);
+  assert.deepEqual(e.deferred, ["send_message", "playwright_browser", "enter_plan_mode", "exit_plan_mode"]);
+  assert.ok(e.resident.includes("tool_search"));
+  assert.match(e.fingerprint, /^sha256:[0-9a-f]{64}$/);
+  assert.deepEqual(Object.keys(e).sort(), ["deferred", "fingerprint", "mode", "promoted", "provider", "resident", "tools", "warnings"]);
+  assert.equal(buildFlavor(), "core");
+});
+
+test("overrides may be JSON text or plain values", () => {
+  const r = ToolRegistry.default();
+  assert.deepEqual(r.expand('{"enabled":true,"web_search":true}'), r.expand({ enabled: true, web_search: true }));
+  assert.ok(r.expand({ web_search: true }).resident.includes("web_search"));
+  assert.deepEqual(r.expand([]).tools, []);
+});
+
+test("errors are Errors with a stable code and the JSON path", () => {
+  const r = ToolRegistry.default();
+  throwsCode(() => r.expand({ disabled: [1] }), "invalid_value", "$.disabled[0]");
+  throwsCode(() => r.expand("{oops"), "invalid_json", "$");
+  throwsCode(() => r.expand(42), "invalid_value", "$");
+  throwsCode(() => r.expand(null, { source: "nope" }), "unknown_source");
+  throwsCode(() => r.expand(null, { provider: "gemini" }), "invalid_argument", "options");
+  throwsCode(() => r.expand(null, { bogus: 1 }), "invalid_argument", "options");
+  throwsCode(() => r.payload(null, { provider: "openai-chat", mode: "native" }), "invalid_argument", "mode");
+  throwsCode(() => ToolRegistry.fromJson('{"tools":[{"name":"a b","parameters":{}}]}'), "invalid_registry", "$.tools[0].name");
+  throwsCode(() => ToolRegistry.fromJson({ tools: [{ name: "x", parameters: [] }] }), "invalid_value", "$.tools[0].parameters");
+  throwsCode(() => r.resolve({ enabled: true, disabled: ["shell"] }, "shell"), "tool_not_available");
+  throwsCode(() => r.budget(null, { counter: "o200k" }), "invalid_argument");
+  throwsCode(() => r.expand(null, { profile: { enabled: "x" } }), "invalid_value", "options.profile.enabled");
+});
+
+test("payload returns exact bytes and their fingerprint", () => {
+  const r = ToolRegistry.default();
+  const p = r.payload({ enabled: true }, { provider: "openai-responses" });
+  assert.equal(fingerprint(p.json), p.fingerprint);
+  const parsed = JSON.parse(p.json);
+  assert.equal(parsed[0].type, "function");
+  assert.equal(p.tools.length, parsed.length);
+  assert.ok(p.catalog.includes("\nplaywright_browser\n"));
+  assert.equal(r.catalogText({ enabled: true }), p.catalog);
+});
+
+test("turn state: a mid-turn search leaves the array alone, the next turn promotes", () => {
+  const r = ToolRegistry.default().mergeMcpServer("github", github);
+  const intent = { toolset: "full" };
+  let state = beginTurn(null);
+  const before = r.payload(intent, { state });
+  const found = r.search(intent, "+github issue create", { state, limit: 3 });
+  assert.ok(found.hits.length >= 1 && found.hits.length <= 3);
+  assert.ok(found.hits.every((h) => h.startsWith("mcp__github__")));
+  assert.match(found.text, /can be called at once/);
+  state = found.state;
+  assert.deepEqual(state.loaded, found.hits);
+  assert.equal(r.payload(intent, { state }).fingerprint, before.fingerprint);
+  assert.ok(r.resolve(intent, found.hits[0], { state }).parameters);
+  state = beginTurn(state);
+  const after = r.expand(intent, { state });
+  assert.notEqual(after.fingerprint, before.fingerprint);
+  assert.deepEqual(after.promoted, found.hits);
+  assert.deepEqual(after.resident.slice(-found.hits.length), found.hits);
+  assert.deepEqual(recordLoaded(state, ["a", "a", "b"]).loaded, [...found.hits, "a", "b"]);
+  // live view reads loads without a boundary
+  const live = r.expand(intent, { state: recordLoaded(state, ["memory"]), view: "live" });
+  assert.equal(live.promoted.at(-1), "memory");
+});
+
+test("session config helpers never materialise lists", () => {
+  assert.deepEqual(buildIntent({ webSearch: true }), { web_search: true });
+  assert.deepEqual(buildIntent({ toolset: "research", disabled: ["b", "a"] }), { disabled: ["a", "b"], toolset: "research" });
+  assert.deepEqual(buildIntent({ toolsEnabled: false }), []);
+  assert.deepEqual(buildIntent({ picked: ["web_search"] }), ["web_search"]);
+  assert.equal(buildIntent({}), null);
+  assert.equal(canonicalIntent({ web_search: true, disabled: ["b", "a", "a"], enabled: null }), '{"disabled":["a","b"],"web_search":true}');
+  assert.deepEqual(toolsOverrideFromConfig({ tools_enabled: false }), []);
+  assert.deepEqual(toolsOverrideFromConfig({ tools_enabled: true, web_search: true }), { enabled: true, web_search: true });
+  assert.deepEqual(toolsOverrideFromConfig({ tools_enabled: 1, tools_override: '["x"]' }), ["x"]);
+  assert.deepEqual(toolsOverrideFromConfig({}), {});
+  const row = sessionConfigFromOverride({ toolset: "research", web_search: true });
+  assert.deepEqual(row, { tools_enabled: null, tools_override: null, web_search: true, toolset: "research" });
+  assert.deepEqual(normalizeToolsValue(["a"]), { toolsEnabled: true, toolsOverride: ["a"] });
+  assert.deepEqual(normalizeToolsValue(true), { toolsEnabled: true, toolsOverride: null });
+  throwsCode(() => buildIntent({ webserch: true }), "invalid_argument", "toggles");
+});
+
+test("registry helpers", () => {
+  const r = ToolRegistry.default();
+  const info = r.toolInfo();
+  assert.equal(info.length, 17);
+  assert.deepEqual(info.find((t) => t.name === "web_search"), info.find((t) => t.overlay));
+  assert.ok(r.toolsetNames().includes("research"));
+  assert.deepEqual(r.sourceNames(), ["channel", "tui", "webui"]);
+  assert.equal(r.toolDefinition("grep").name, "grep");
+  const again = ToolRegistry.fromJson(r.toJson());
+  assert.equal(again.expand(null).fingerprint, r.expand(null).fingerprint);
+  assert.ok(countTokens("hello world") >= 2);
+});
+
+test("budget prices both halves", () => {
+  const b = ToolRegistry.default().budget(null);
+  assert.equal(b.counter, "estimate");
+  assert.ok(b.residentTokens > 3000 && b.catalogTokens < 100);
+  assert.ok(b.savingTokens > 0);
+  const pw = b.rows.find((r) => r.name === "playwright_browser");
+  assert.equal(pw.placement, "deferred");
+  assert.ok(pw.tokens < 8 && pw.residentTokens > 1000);
+});
+
+test("CommonJS require works too", () => {
+  const require = createRequire(import.meta.url);
+  const cjs = require("tool-intent");
+  assert.equal(cjs.ToolRegistry.default().expand(null).fingerprint, ToolRegistry.default().expand(null).fingerprint);
+});
+
+test("hostile input at the boundary throws ToolIntentError, never traps", () => {
+  const r = ToolRegistry.default();
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const atoms = [null, undefined, true, false, 0, -1, 1.5, 2 ** 60, NaN, "", "*", "select:", "{", "[1]", "read_file", "\u0000", "é".repeat(300), [], {}, () => 1, Symbol.iterator, 10n];
+  const gen = (d = 0) => {
+    const k = rnd();
+    if (d > 3 || k < 0.4) return atoms[Math.floor(rnd() * atoms.length)];
+    if (k < 0.7) return Array.from({ length: Math.floor(rnd() * 4) }, () => gen(d + 1));
+    const keys = ["enabled", "disabled", "allowed", "toolset", "web_search", "source", "loaded", "state", "provider", "mode", "tools", "name", "parameters", "limit", "counter", "view", "picked", "webSearch"];
+    return Object.fromEntries(Array.from({ length: Math.floor(rnd() * 4) }, () => [keys[Math.floor(rnd() * keys.length)], gen(d + 1)]));
+  };
+  const calls = [
+    (a, b) => r.expand(a, b), (a, b) => r.payload(a, b), (a, b) => r.search(a, String(b), {}), (a, b) => r.budget(a, b),
+    (a) => ToolRegistry.fromJson(a), (a) => buildIntent(a), (a) => canonicalIntent(a), (a) => toolsOverrideFromConfig(a),
+    (a) => normalizeToolsValue(a), (a) => beginTurn(a), (a, b) => recordLoaded(a, Array.isArray(b) ? b.map(String) : []),
+    (a, b) => r.catalogText(a, b), (a, b) => r.resolve(a, String(b)),
+  ];
+  for (let i = 0; i < 3000; i++) {
+    const call = calls[i % calls.length];
+    try {
+      call(gen(), gen());
+    } catch (e) {
+      if (e instanceof TypeError && /wasm|Symbol|BigInt|convert/i.test(e.message)) continue; // rejected by the generated glue before Rust runs
+      assert.ok(e instanceof Error, String(e));
+      assert.equal(e.name, "ToolIntentError", `${e.name}: ${e.message}`);
+      assert.equal(typeof e.code, "string");
+    }
+  }
+  // The module still works after all of it.
+  assert.equal(r.expand(null).deferred.length, 4);
+});

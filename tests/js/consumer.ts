@@ -1,0 +1,35 @@
+// Type-checks the shipped .d.ts as a consumer writes code (tsc --noEmit, strict).
+// Nothing here may need `any`; the @ts-expect-error lines must stay errors.
+import init, {
+  ToolRegistry, buildIntent, canonicalIntent, beginTurn, recordLoaded,
+  type ExpandResult, type PayloadResult, type SearchResult, type Budget, type TurnState,
+  type ToolsOverride, type ToolIntentError, type Toggles,
+} from "tool-intent";
+
+await init();
+const registry: ToolRegistry = ToolRegistry.default();
+const toggles: Toggles = { webSearch: true, toolset: "research", disabled: ["memory"] };
+const intent: ToolsOverride = buildIntent(toggles);
+let state: TurnState = beginTurn(null);
+const expansion: ExpandResult = registry.expand(intent, { source: "webui", state, provider: "anthropic", mode: "catalog" });
+const names: string[] = expansion.resident.concat(expansion.deferred);
+const payload: PayloadResult = registry.payload(intent, { provider: "openai-responses", cacheControl: false });
+const bytes: string = payload.json;
+const found: SearchResult = registry.search(intent, "select:memory", { state, limit: 2 });
+state = recordLoaded(found.state, found.hits);
+const budget: Budget = registry.budget(intent);
+const half: number = budget.residentTokens + budget.catalogTokens;
+const canonical: string = canonicalIntent({ enabled: true, disabled: ["a"] });
+try {
+  registry.expand({ disabled: [] });
+} catch (e) {
+  const err = e as ToolIntentError;
+  const code: "invalid_json" | "invalid_value" | "invalid_registry" | "limit_exceeded" | "unknown_source" | "invalid_argument" | "tool_not_available" | "database" = err.code;
+  const path: string | undefined = err.path;
+  console.log(code, path);
+}
+// @ts-expect-error provider is a closed set
+registry.expand(null, { provider: "gemini" });
+// @ts-expect-error an intent's enabled is a boolean
+registry.expand({ enabled: "yes" });
+console.log(names.length, bytes.length, half, canonical, state.turn);

@@ -1,0 +1,124 @@
+//! Tests of the wasm build, shared by `tests/node.rs` (wasm-pack test --node) and
+//! `tests/web.rs` (wasm-pack test --headless --chrome). They call the exported binding
+//! functions with JS values, and run the cross-target golden cases inside the wasm module.
+
+use serde_json::{json, Value};
+use tool_intent::preview::PreviewRequest;
+use tool_intent::wasm;
+use tool_intent::{expand, preview, ExpandContext, Registry, ToolsOverride};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+const CASES: &str = include_str!("../golden/cross-target-cases.json");
+const EXPECTED: &str = include_str!("../golden/cross-target.json");
+const MCP: [(&str, &str); 9] = [
+    ("everything", include_str!("../data/mcp/everything.json")),
+    ("fetch", include_str!("../data/mcp/fetch.json")),
+    ("filesystem", include_str!("../data/mcp/filesystem.json")),
+    ("git", include_str!("../data/mcp/git.json")),
+    ("github", include_str!("../data/mcp/github.json")),
+    ("memory", include_str!("../data/mcp/memory.json")),
+    ("playwright", include_str!("../data/mcp/playwright.json")),
+    ("seqthink", include_str!("../data/mcp/seqthink.json")),
+    ("time", include_str!("../data/mcp/time.json")),
+];
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(v, &key.into()).unwrap()
+}
+
+fn js(text: &str) -> JsValue {
+    js_sys::JSON::parse(text).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn cross_target_fingerprints_inside_wasm() {
+    let cases: Value = serde_json::from_str(CASES).unwrap();
+    let expected: Vec<Value> = serde_json::from_str(EXPECTED).unwrap();
+    let mut registries = vec![("embedded".to_string(), Registry::embedded())];
+    for (name, text) in MCP {
+        registries.push((format!("mcp:{name}"), Registry::from_json_str(text).unwrap()));
+    }
+    let mut all = Registry::embedded();
+    for (name, text) in MCP {
+        let v: Value = serde_json::from_str(text).unwrap();
+        registries.push((format!("embedded+{name}"), Registry::embedded().merge_mcp_server(name, &v).unwrap()));
+        all = all.merge_mcp_server(name, &v).unwrap();
+    }
+    registries.push(("all".to_string(), all));
+    let mut i = 0;
+    for (rname, r) in &registries {
+        for (oi, o) in cases["overrides"].as_array().unwrap().iter().enumerate() {
+            for (vi, variant) in cases["variants"].as_array().unwrap().iter().enumerate() {
+                let mut options = variant.clone();
+                if options.as_object_mut().unwrap().remove("loadFirstDeferred").is_some() {
+                    let e = expand(r, &ToolsOverride::from_value(o).unwrap(), ExpandContext::default()).unwrap();
+                    options["loaded"] = json!(e.names(e.deferred()).into_iter().take(1).collect::<Vec<_>>());
+                }
+                let p = preview(r, &PreviewRequest::from_values(o, &options).unwrap()).unwrap();
+                let want = &expected[i];
+                assert_eq!(want["case"], json!(format!("{rname}|o{oi}|v{vi}")));
+                assert_eq!(want["fingerprint"], json!(p.fingerprint), "{}", want["case"]);
+                assert_eq!(want["bytes"], json!(p.payload.len()));
+                i += 1;
+            }
+        }
+    }
+    assert_eq!(i, expected.len());
+}
+
+#[wasm_bindgen_test]
+fn registry_expand_through_the_binding() {
+    let r = wasm::ToolRegistry::embedded();
+    let result: JsValue = r.expand(JsValue::NULL.unchecked_ref(), None).unwrap().into();
+    let deferred: Vec<String> = serde_wasm_bindgen::from_value(get(&result, "deferred")).unwrap();
+    assert_eq!(deferred, ["send_message", "playwright_browser", "enter_plan_mode", "exit_plan_mode"]);
+    let fp = get(&result, "fingerprint").as_string().unwrap();
+    let golden = include_str!("../golden/fingerprints.txt");
+    assert!(golden.contains(&format!("anthropic.default.json {fp}")), "{fp}");
+}
+
+#[wasm_bindgen_test]
+fn errors_reach_js_with_code_and_path() {
+    let r = wasm::ToolRegistry::embedded();
+    let bad = js(r#"{"disabled":[1]}"#);
+    let err = r.expand(bad.unchecked_ref(), None).err().unwrap();
+    assert!(err.is_instance_of::<js_sys::Error>());
+    assert_eq!(get(&err, "code").as_string().as_deref(), Some("invalid_value"));
+    assert_eq!(get(&err, "path").as_string().as_deref(), Some("$.disabled[0]"));
+    assert_eq!(get(&err, "name").as_string().as_deref(), Some("ToolIntentError"));
+    let err = wasm::ToolRegistry::from_json(JsValue::from_str("{\"tools\": 3}").unchecked_ref()).err().unwrap();
+    assert_eq!(get(&err, "path").as_string().as_deref(), Some("$.tools"));
+}
+
+#[wasm_bindgen_test]
+fn turn_state_and_search_through_the_binding() {
+    let r = wasm::ToolRegistry::embedded();
+    let intent = js("null");
+    let state: JsValue = wasm::begin_turn(JsValue::NULL.unchecked_ref()).unwrap().into();
+    let options = js("{}");
+    js_sys::Reflect::set(&options, &"state".into(), &state).unwrap();
+    let before = get(&r.payload(intent.unchecked_ref(), Some(options.clone().unchecked_into())).unwrap().into(), "fingerprint");
+    let found: JsValue = r.search(intent.unchecked_ref(), "select:exit_plan_mode", Some(options.clone().unchecked_into())).unwrap().into();
+    let after_search = get(&found, "state");
+    js_sys::Reflect::set(&options, &"state".into(), &after_search).unwrap();
+    let mid = get(&r.payload(intent.unchecked_ref(), Some(options.clone().unchecked_into())).unwrap().into(), "fingerprint");
+    assert_eq!(before, mid, "mid-turn search moved the array");
+    let next: JsValue = wasm::begin_turn(after_search.unchecked_ref()).unwrap().into();
+    js_sys::Reflect::set(&options, &"state".into(), &next).unwrap();
+    let expanded: JsValue = r.expand(intent.unchecked_ref(), Some(options.unchecked_into())).unwrap().into();
+    let promoted: Vec<String> = serde_wasm_bindgen::from_value(get(&expanded, "promoted")).unwrap();
+    assert_eq!(promoted, ["exit_plan_mode"]);
+    assert_ne!(get(&expanded, "fingerprint"), before);
+}
+
+#[wasm_bindgen_test]
+fn intent_helpers_through_the_binding() {
+    let toggles = js(r#"{"webSearch":true,"toolset":"research"}"#);
+    let intent: JsValue = wasm::build_intent(toggles.unchecked_ref()).unwrap().into();
+    assert_eq!(js_sys::JSON::stringify(&intent).unwrap().as_string().unwrap(), r#"{"toolset":"research","web_search":true}"#);
+    let canonical = wasm::canonical_intent(JsValue::from_str(r#"{"web_search":true,"disabled":["b","a"]}"#).unchecked_ref()).unwrap();
+    assert_eq!(canonical, r#"{"disabled":["a","b"],"web_search":true}"#);
+    let o: JsValue = wasm::tools_override_from_config(js(r#"{"tools_enabled":false}"#).unchecked_ref()).unwrap().into();
+    assert_eq!(js_sys::JSON::stringify(&o).unwrap().as_string().unwrap(), "[]");
+}
