@@ -13,7 +13,8 @@
 //! `annotations`; everything else such as `outputSchema` or `execution` is kept as it is).
 //! Tools of `mcp_servers` entries (and of [`Registry::merge_mcp_server`]) are namespaced as
 //! `mcp__<server>__<tool>`, appended in the order given, made available (added to the `full`
-//! whitelist) and, being outside `default_tools`, deferred.
+//! whitelist) and added to `default_tools` as deferred defaults (when the document lists
+//! `default_tools`): available to every session, schemas loaded on demand.
 //!
 //! Rules the loader enforces (each error names the JSON path):
 //! - tool names match `^[a-zA-Z0-9_-]{1,64}$` (the strictest provider rule) and are unique,
@@ -166,7 +167,6 @@ pub struct Registry {
     sources: Vec<SourcePolicy>,
     history: Vec<HistoryVersion>,
     explicit_defaults: bool,
-    explicit_full: bool,
     builtin_tool_search: bool,
     masks: Masks,
 }
@@ -304,7 +304,6 @@ impl Registry {
             explicit_defaults: default_tools.is_some(),
             default_tools: default_tools.unwrap_or_default(),
             deferred_default_tools,
-            explicit_full: toolsets.iter().any(|(n, _)| n == "full"),
             toolsets,
             overlays,
             sources: Vec::new(),
@@ -315,11 +314,17 @@ impl Registry {
             builtin_tool_search: false,
             masks: Masks::default(),
         };
-        // Namespaced MCP tools are exposed: a registry with an explicit `full` gets them added.
-        if registry.explicit_full && !servers.is_empty() {
+        // Namespaced MCP tools are exposed (added to an explicit `full`) and available by
+        // default but deferred (added to explicit `default_tools` and
+        // `deferred_default_tools`): a server's schemas cost nothing until the model loads them.
+        if !servers.is_empty() {
             let added: Vec<String> = servers.iter().map(|s| format!("mcp__{s}__*")).collect();
             if let Some((_, full)) = registry.toolsets.iter_mut().find(|(n, _)| n == "full") {
-                full.extend(added);
+                full.extend(added.iter().cloned());
+            }
+            if registry.explicit_defaults {
+                registry.default_tools.extend(added.iter().cloned());
+                registry.deferred_default_tools.extend(added);
             }
         }
         registry.finish(tools, sources_value.as_ref())?;

@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// An example terminal client: it takes the user's toggles as flags, builds the intent it
+// would send to the agent server (and the session row the server stores), and previews the
+// expansion with the same core the server links natively.
+//
+//   node examples/tui-client.mjs --web-search on --toolset research --disable memory
+//   node examples/tui-client.mjs --mcp github=tests/data/mcp/github.json --search "+github issue"
+//   node examples/tui-client.mjs --help
+import { parseArgs } from "node:util";
+import { readFileSync } from "node:fs";
+import {
+  ToolRegistry, buildIntent, sessionConfigFromOverride, beginTurn,
+} from "tool-intent";
+
+const usage = `usage: tui-client [options]
+  --tools on|off          master switch (off = no tools at all)
+  --toolset NAME          preset chip (full, research, readonly, ...)
+  --web-search on|off     the web-search switch
+  --disable A,B           per-tool or glob disables (e.g. "mcp__github__*")
+  --pick A,B              hand-pick exactly these tools (other toggles ignored)
+  --source NAME           request source (default tui)
+  --provider P            anthropic | openai-chat | openai-responses (default anthropic)
+  --mode M                catalog | native (default catalog)
+  --registry FILE         registry JSON (default: the embedded registry)
+  --mcp NAME=FILE         merge an MCP server's tools/list result (repeatable)
+  --loaded A,B            tools loaded earlier by tool_search
+  --search QUERY          also run a tool_search query
+  --json                  print one JSON object instead of text`;
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      tools: { type: "string" }, toolset: { type: "string" }, "web-search": { type: "string" },
+      disable: { type: "string" }, pick: { type: "string" }, source: { type: "string", default: "tui" },
+      provider: { type: "string", default: "anthropic" }, mode: { type: "string", default: "catalog" },
+      registry: { type: "string" }, mcp: { type: "string", multiple: true, default: [] },
+      loaded: { type: "string" }, search: { type: "string" }, json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  }).values;
+} catch (e) {
+  console.error(`tui-client: ${e.message}\n${usage}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(usage);
+  process.exit(0);
+}
+
+const list = (s) => (s ? s.split(",").map((x) => x.trim()).filter(Boolean) : undefined);
+function onOff(flag, value) {
+  if (value === undefined) return undefined;
+  if (value === "on") return true;
+  if (value === "off") return false;
+  console.error(`tui-client: --${flag} takes on or off, not ${JSON.stringify(value)}`);
+  process.exit(2);
+}
+
+try {
+  let registry = args.registry ? ToolRegistry.fromJson(readFileSync(args.registry, "utf8")) : ToolRegistry.default();
+  for (const spec of args.mcp) {
+    const [name, file] = spec.split("=");
+    if (!name || !file) throw Object.assign(new Error(`--mcp ${spec}: expected NAME=FILE`), { code: "usage" });
+    registry = registry.mergeMcpServer(name, readFileSync(file, "utf8"));
+  }
+  const toggles = {
+    toolsEnabled: onOff("tools", args.tools),
+    toolset: args.toolset,
+    webSearch: onOff("web-search", args["web-search"]),
+    disabled: list(args.disable) ?? [],
+    picked: list(args.pick),
+  };
+  const intent = buildIntent(toggles);
+  const row = sessionConfigFromOverride(intent);
+  const options = { source: args.source, provider: args.provider, mode: args.mode, loaded: list(args.loaded) ?? [] };
+  const expansion = registry.expand(intent, options);
+  const budget = registry.budget(intent, options);
+  const search = args.search ? registry.search(intent, args.search, { ...options, state: beginTurn(null) }) : null;
+
+  if (args.json) {
+    console.log(JSON.stringify({ intent, row, expansion, budget: { residentTokens: budget.residentTokens, catalogTokens: budget.catalogTokens, allResidentTokens: budget.allResidentTokens }, search }, null, 2));
+    process.exit(0);
+  }
+  console.log(`intent sent to the server: ${JSON.stringify(intent)}`);
+  console.log(`session row stored:        ${JSON.stringify(row)}`);
+  console.log(`provider ${expansion.provider}, mode ${expansion.mode}, fingerprint ${expansion.fingerprint}\n`);
+  const width = Math.max(4, ...budget.rows.map((r) => r.name.length));
+  console.log(`  ${"tool".padEnd(width)}  ${"state".padEnd(9)}  tokens`);
+  for (const r of budget.rows) console.log(`  ${r.name.padEnd(width)}  ${r.placement.padEnd(9)}  ${String(r.tokens).padStart(6)}`);
+  console.log(`\nresident ~${budget.residentTokens} tokens, catalog ~${budget.catalogTokens} tokens; everything resident would be ~${budget.allResidentTokens} (${(100 * budget.savingTokens / Math.max(1, budget.allResidentTokens)).toFixed(0)}% saved)`);
+  for (const w of expansion.warnings) console.log(`warning [${w.code}] ${w.message}`);
+  if (search) console.log(`\ntool_search ${JSON.stringify(args.search)} -> ${search.hits.join(", ") || "(no hits)"}`);
+} catch (e) {
+  console.error(`tui-client: ${e.code ? `[${e.code}] ` : ""}${e.message}`);
+  process.exit(2);
+}

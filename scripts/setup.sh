@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs what the project's commands need, idempotently: each step is skipped when its
+# result is already there. Sourced by scripts/demo.sh and scripts/test.sh.
+#   setup_rust     wasm32 target, wasm-bindgen-cli (= Cargo.lock's wasm-bindgen), wasm-pack
+#   setup_node     npm ci (binaryen's wasm-opt, vite, playwright-core, typescript)
+#   setup_chromium Debian's chromium and chromium-driver (no browser download)
+set -euo pipefail
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+lock_version() { # crate name -> version in Cargo.lock
+  awk -v n="$1" '$0 == "name = \"" n "\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+setup_rust() {
+  if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    log "rustup target add wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+  local want
+  want=$(lock_version wasm-bindgen)
+  [ -n "$want" ] || { echo "setup: wasm-bindgen not found in Cargo.lock" >&2; exit 1; }
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
+    log "cargo install wasm-bindgen-cli $want (about 2 minutes, once)"
+    cargo install wasm-bindgen-cli --version "$want" --force
+  fi
+  if ! command -v wasm-pack >/dev/null 2>&1; then
+    log "cargo install wasm-pack (about 2 minutes, once)"
+    cargo install wasm-pack
+  fi
+}
+
+setup_node() {
+  if [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    log "npm ci"
+    npm ci --no-audit --no-fund
+  fi
+}
+
+setup_chromium() {
+  if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+    log "apt-get install chromium chromium-driver"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+}

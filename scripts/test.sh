@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs every test of the project, installing what it needs first (see scripts/setup.sh).
+#   1. Rust: unit, integration, property, golden and CLI tests, with the exact o200k counter
+#   2. wasm: the npm package build (core + exact), then wasm-bindgen tests in Node and Chrome
+#   3. JS: node --test on the built package imported by name, and tsc on a consumer file
+#   4. www: the demo page built with Vite, driven in headless Chromium by playwright-core
+#   5. fuzz smoke: the fuzz targets' inputs replayed (scripts/fuzz.sh runs real fuzzing)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+
+setup_rust
+setup_node
+setup_chromium
+
+log "cargo fmt --check, clippy"
+cargo fmt --check
+cargo clippy --quiet --all-targets --features exact-tokens -- -D warnings
+cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
+
+log "cargo test (native, exact-tokens)"
+cargo test --features exact-tokens
+
+log "build the npm package (pkg/)"
+bash scripts/build-wasm.sh
+
+log "wasm-pack test --node"
+wasm-pack test --node --mode no-install -- --test node
+
+log "wasm-pack test --headless --chrome"
+out=$(CHROMEDRIVER=$(command -v chromedriver) wasm-pack test --headless --chrome --mode no-install -- --test web 2>&1) || { echo "$out"; exit 1; }
+echo "$out"
+# A browser test file without run_in_browser prints "skipping" and passes: refuse that.
+grep -q "Running headless tests in Chrome" <<<"$out" || { echo "test: the web suite did not run in Chrome" >&2; exit 1; }
+grep -Eq "test result: ok\. [1-9][0-9]* passed" <<<"$out" || { echo "test: no browser test passed" >&2; exit 1; }
+
+log "node --test (package imported by name) and tsc"
+node --test tests/js/
+npx tsc -p tests/js/tsconfig.json
+
+if [ -f www/tests/page.test.mjs ]; then
+  log "www: vite build + playwright-core in headless Chromium"
+  npx vite build www --logLevel warn
+  node --test www/tests/
+fi
+
+if [ -f scripts/fuzz.sh ]; then
+  log "fuzz smoke"
+  bash scripts/fuzz.sh smoke
+fi
+log "all tests passed"

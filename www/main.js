@@ -1,0 +1,370 @@
+// The demo page: every value shown is computed by the tool-intent wasm package. This file only
+// keeps the page's state (toggles, registry, turn state) and renders what the library returns.
+import init, { ToolRegistry, buildIntent, canonicalIntent, beginTurn } from "tool-intent";
+
+const $ = (id) => document.getElementById(id);
+const PROVIDERS = ["anthropic", "openai-chat", "openai-responses"];
+const NEW_TOOL = "summarize_diff";
+
+const state = {
+  registry: null,
+  registryLabel: "",
+  toggles: { toolsEnabled: true, toolset: null, webSearch: null, disabled: [] },
+  globs: [],
+  source: "",
+  provider: "anthropic",
+  mode: "catalog",
+  cacheControl: false,
+  turn: { loaded: [], frozen: [], turn: 0 },
+  log: [],
+  // The old design's stored value: the expanded list, frozen when the toggles were saved.
+  snapshot: null,
+  snapshotRegistryVersion: 0,
+  registryVersion: 0,
+};
+
+function beginTurnSafe(s) {
+  try {
+    return beginTurn(s);
+  } catch {
+    return { loaded: [], frozen: [], turn: 0 };
+  }
+}
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v === true) e.setAttribute(k, "");
+    else if (v !== false && v != null) e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function showError(box, err) {
+  box.hidden = !err;
+  box.textContent = err ? `${err.code ? `[${err.code}] ` : ""}${err.message}` : "";
+}
+
+function currentIntent() {
+  const disabled = [...state.toggles.disabled, ...state.globs];
+  return buildIntent({ ...state.toggles, disabled });
+}
+
+function requestOptions(extra = {}) {
+  return { source: state.source || null, provider: state.provider, mode: state.mode, cacheControl: state.cacheControl, state: state.turn, ...extra };
+}
+
+function setRegistry(registry, label) {
+  state.registry = registry;
+  state.registryLabel = label;
+  state.registryVersion += 1;
+  // A new registry is a new deployment: start a fresh session and re-save the toggles.
+  state.turn = beginTurnSafe(null);
+  state.log = [];
+  state.snapshot = null;
+  const sources = registry.sourceNames();
+  if (!sources.includes(state.source)) state.source = "";
+  if (state.toggles.toolset && !registry.toolsetNames().includes(state.toggles.toolset)) state.toggles.toolset = null;
+  renderControls();
+  saveToggles();
+}
+
+// "Saving" the toggles: the intent design stores the intent; the old design would store
+// the expansion as a list. Called on every toggle change (that is when writers write).
+function saveToggles() {
+  try {
+    const e = state.registry.expand(currentIntent(), requestOptions({ state: null }));
+    state.snapshot = e.tools;
+    state.snapshotRegistryVersion = state.registryVersion;
+  } catch {
+    state.snapshot = null;
+  }
+  $("registry-change-result").textContent = "";
+  render();
+}
+
+function renderControls() {
+  const r = state.registry;
+  $("registry-status").textContent = `${state.registryLabel}: ${r.size} tools, presets ${r.toolsetNames().join(", ") || "none"}`;
+
+  const presets = $("presets");
+  presets.replaceChildren();
+  const names = [null, ...r.toolsetNames()];
+  for (const name of names) {
+    const input = el("input", { type: "radio", name: "preset", value: name ?? "", checked: state.toggles.toolset === name });
+    input.addEventListener("change", () => {
+      state.toggles.toolset = name;
+      saveToggles();
+    });
+    presets.append(el("label", {}, input, name ?? "default"));
+  }
+
+  const source = $("source");
+  source.replaceChildren(el("option", { value: "" }, "(none)"), ...r.sourceNames().map((s) => el("option", { value: s }, s)));
+  source.value = state.source;
+
+  const list = $("tool-list");
+  list.replaceChildren();
+  const info = r.toolInfo();
+  $("tool-count").textContent = String(info.length);
+  for (const t of info) {
+    const id = `tool-${t.name}`;
+    const input = el("input", { type: "checkbox", id, checked: !state.toggles.disabled.includes(t.name) });
+    input.addEventListener("change", () => {
+      const d = new Set(state.toggles.disabled);
+      if (input.checked) d.delete(t.name);
+      else d.add(t.name);
+      state.toggles.disabled = [...d].sort();
+      saveToggles();
+    });
+    const tags = [];
+    if (t.default) tags.push(el("span", { class: "tag" }, t.deferrable ? "default, deferred" : "default"));
+    else if (t.overlay) tags.push(el("span", { class: "tag" }, "overlay"));
+    else if (t.deferrable) tags.push(el("span", { class: "tag" }, "deferred"));
+    list.append(el("li", { title: t.description.split("\n")[0] }, input, el("label", { for: id }, t.name), ...tags));
+  }
+  renderGlobs();
+}
+
+function renderGlobs() {
+  const ul = $("globs");
+  ul.replaceChildren();
+  for (const g of state.globs) {
+    const remove = el("button", { type: "button", "aria-label": `Enable ${g} again` }, "×");
+    remove.addEventListener("click", () => {
+      state.globs = state.globs.filter((x) => x !== g);
+      renderGlobs();
+      saveToggles();
+    });
+    ul.append(el("li", {}, el("code", {}, g), remove));
+  }
+}
+
+function bytes(s) {
+  return new TextEncoder().encode(s).length;
+}
+
+function render() {
+  const r = state.registry;
+  const errorBox = $("expand-error");
+  let intent, e, b;
+  try {
+    intent = currentIntent();
+    e = r.expand(intent, requestOptions());
+    b = r.budget(intent, requestOptions());
+    showError(errorBox, null);
+  } catch (err) {
+    showError(errorBox, err);
+    return;
+  }
+
+  const stored = canonicalIntent(intent);
+  $("stored-intent").textContent = stored;
+  $("intent-bytes").textContent = `${bytes(stored)} bytes`;
+  const snapshotText = state.snapshot ? JSON.stringify(state.snapshot) : "(nothing)";
+  $("stored-snapshot").textContent = snapshotText;
+  $("snapshot-bytes").textContent = `${bytes(snapshotText)} bytes`;
+
+  $("fingerprint").textContent = e.fingerprint;
+  const tokens = new Map(b.rows.map((row) => [row.name, row.tokens]));
+  const resident = $("resident");
+  resident.replaceChildren(...e.resident.map((n) => el("li", { class: e.promoted.includes(n) ? "promoted" : "" }, n, el("span", { class: "tok" }, ` · ${tokens.get(n) ?? "?"} tok`))));
+  const deferred = $("deferred");
+  deferred.replaceChildren(...(e.deferred.length ? e.deferred.map((n) => el("li", {}, n)) : [el("li", {}, "(nothing deferred)")]));
+  $("resident-count").textContent = `${e.resident.length} tools`;
+  $("deferred-count").textContent = `${e.deferred.length} names`;
+  $("warnings").replaceChildren(...e.warnings.map((w) => el("li", {}, `[${w.code}] ${w.message}`)));
+
+  const max = Math.max(1, b.allResidentTokens, b.residentTokens + b.catalogTokens);
+  $("bar-resident").style.width = `${(100 * b.residentTokens) / max}%`;
+  $("bar-catalog").style.width = `${(100 * b.catalogTokens) / max}%`;
+  $("bar-all").style.width = `${(100 * b.allResidentTokens) / max}%`;
+  $("bar-total").textContent = `${b.residentTokens + b.catalogTokens} tok`;
+  $("bar-all-total").textContent = `${b.allResidentTokens} tok`;
+  const pct = b.allResidentTokens ? Math.round((100 * b.savingTokens) / b.allResidentTokens) : 0;
+  const summary = `Resident array ~${b.residentTokens} tokens + catalog ~${b.catalogTokens} tokens; with every tool resident the array would be ~${b.allResidentTokens} tokens. Deferral saves ~${b.savingTokens} tokens (${pct}%) on every request.`;
+  $("budget-summary").textContent = summary;
+  $("budget-bars").setAttribute("aria-label", summary);
+
+  const rows = PROVIDERS.map((p) => {
+    const cell = (mode) => {
+      try {
+        return el("code", {}, r.payload(intent, requestOptions({ provider: p, mode })).fingerprint.slice(0, 23) + "…");
+      } catch (err) {
+        return el("span", { class: "hint" }, err.code === "invalid_argument" ? "n/a (no native deferral)" : err.message);
+      }
+    };
+    return el("tr", {}, el("th", { scope: "row" }, p), el("td", {}, cell("catalog")), el("td", {}, cell("native")));
+  });
+  $("fingerprints").replaceChildren(...rows);
+
+  $("turn-number").textContent = String(state.turn.turn);
+  $("loaded-list").textContent = state.turn.loaded.length ? state.turn.loaded.join(", ") : "none";
+  $("turn-log").replaceChildren(...state.log.map((entry) => el("li", { class: entry.kind }, entry.text)));
+}
+
+function logTurn(kind, text) {
+  state.log.push({ kind, text });
+  if (state.log.length > 40) state.log.shift();
+}
+
+function loadRegistryFromText(text, serverName) {
+  const errorBox = $("registry-error");
+  try {
+    if (!text.trim()) throw Object.assign(new Error("paste a registry or a tools/list result first"), { code: "empty" });
+    if (serverName) setRegistry(state.registry.mergeMcpServer(serverName, text), `${state.registryLabel} + ${serverName}`);
+    else setRegistry(ToolRegistry.fromJson(text), "pasted registry");
+    showError(errorBox, null);
+  } catch (err) {
+    // The previous registry and toggles stay as they were.
+    showError(errorBox, err);
+  }
+}
+
+function wire() {
+  $("use-embedded").addEventListener("click", () => {
+    showError($("registry-error"), null);
+    setRegistry(ToolRegistry.default(), "embedded registry");
+  });
+  $("load-registry").addEventListener("click", () => loadRegistryFromText($("registry-text").value, $("mcp-name").value.trim()));
+  $("registry-file").addEventListener("change", async (ev) => {
+    const file = ev.target.files?.[0];
+    if (!file) return;
+    const text = await file.text();
+    $("registry-text").value = text;
+    loadRegistryFromText(text, $("mcp-name").value.trim() || file.name.replace(/\.json$/i, "").replace(/[^A-Za-z0-9_-]/g, "-"));
+  });
+  const area = $("registry-text");
+  area.addEventListener("dragover", (ev) => {
+    ev.preventDefault();
+    area.classList.add("drop");
+  });
+  area.addEventListener("dragleave", () => area.classList.remove("drop"));
+  area.addEventListener("drop", async (ev) => {
+    ev.preventDefault();
+    area.classList.remove("drop");
+    const file = ev.dataTransfer?.files?.[0];
+    if (file) {
+      area.value = await file.text();
+      loadRegistryFromText(area.value, $("mcp-name").value.trim() || file.name.replace(/\.json$/i, "").replace(/[^A-Za-z0-9_-]/g, "-"));
+    }
+  });
+
+  $("tools-enabled").addEventListener("change", (ev) => {
+    state.toggles.toolsEnabled = ev.target.checked ? true : false;
+    saveToggles();
+  });
+  for (const radio of document.querySelectorAll('input[name="web-search"]')) {
+    radio.addEventListener("change", () => {
+      state.toggles.webSearch = radio.value === "on" ? true : radio.value === "off" ? false : null;
+      saveToggles();
+    });
+  }
+  $("source").addEventListener("change", (ev) => {
+    state.source = ev.target.value;
+    saveToggles();
+  });
+  $("provider").addEventListener("change", (ev) => {
+    state.provider = ev.target.value;
+    render();
+  });
+  $("mode").addEventListener("change", (ev) => {
+    state.mode = ev.target.value;
+    render();
+  });
+  $("cache-control").addEventListener("change", (ev) => {
+    state.cacheControl = ev.target.checked;
+    render();
+  });
+  const addGlob = () => {
+    const g = $("glob").value.trim();
+    if (g && !state.globs.includes(g)) state.globs.push(g);
+    $("glob").value = "";
+    renderGlobs();
+    saveToggles();
+  };
+  $("add-glob").addEventListener("click", addGlob);
+  $("glob").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") addGlob();
+  });
+
+  $("next-turn").addEventListener("click", () => {
+    const before = safeFingerprint();
+    state.turn = beginTurn(state.turn);
+    const after = safeFingerprint();
+    logTurn(before === after ? "same" : "changed", `turn ${state.turn.turn} starts: array ${before === after ? "unchanged" : `changed (${short(before)} → ${short(after)})`}`);
+    render();
+  });
+  const runSearch = () => {
+    const q = $("search-query").value.trim();
+    if (!q) return;
+    try {
+      const before = safeFingerprint();
+      const res = state.registry.search(currentIntent(), q, requestOptions());
+      state.turn = res.state;
+      const after = safeFingerprint();
+      const hits = res.hits.length ? res.hits.join(", ") : "no hits";
+      logTurn(before === after ? "same" : "changed", `turn ${state.turn.turn}: tool_search "${q}" → ${hits}; array ${before === after ? "unchanged until the next turn" : "changed"}`);
+      showError($("expand-error"), null);
+    } catch (err) {
+      showError($("expand-error"), err);
+    }
+    render();
+  };
+  $("run-search").addEventListener("click", runSearch);
+  $("search-query").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") runSearch();
+  });
+  $("reset-session").addEventListener("click", () => {
+    state.turn = beginTurnSafe(null);
+    state.log = [];
+    render();
+  });
+
+  $("registry-changed").addEventListener("click", () => {
+    const doc = JSON.parse(state.registry.toJson());
+    if (!doc.tools.some((t) => t.name === NEW_TOOL)) {
+      doc.tools.push({
+        name: NEW_TOOL,
+        description: "Summarize the working tree's uncommitted changes as a short review note.",
+        parameters: { type: "object", properties: { path: { type: "string", description: "Limit the summary to this path." } } },
+      });
+    }
+    doc.default_tools = [...(doc.default_tools ?? doc.tools.map((t) => t.name)), NEW_TOOL].filter((v, i, a) => a.indexOf(v) === i);
+    for (const ts of Object.values(doc.toolsets ?? {})) if (!ts.includes(NEW_TOOL)) ts.push(NEW_TOOL);
+    const snapshot = state.snapshot;
+    const label = state.registryLabel;
+    state.registry = ToolRegistry.fromJson(JSON.stringify(doc));
+    state.registryVersion += 1;
+    state.registryLabel = `${label} + ${NEW_TOOL}`;
+    renderControls();
+    state.snapshot = snapshot; // the old design's row is not rewritten
+    const now = state.registry.expand(currentIntent(), requestOptions());
+    const intentSees = now.tools.includes(NEW_TOOL);
+    const snapshotSees = (snapshot ?? []).includes(NEW_TOOL);
+    $("registry-change-result").textContent =
+      `Registry now ships ${NEW_TOOL}. Intent session: ${intentSees ? `picks it up on its next request (${now.resident.includes(NEW_TOOL) ? "resident" : "deferred"})` : "does not get it (its intent excludes it)"}. ` +
+      `Old snapshot session: ${snapshotSees ? "has it" : "never sees it — its stored list is frozen"}.`;
+    render();
+  });
+}
+
+function safeFingerprint() {
+  try {
+    return state.registry.expand(currentIntent(), requestOptions()).fingerprint;
+  } catch {
+    return "";
+  }
+}
+
+function short(fp) {
+  return fp ? fp.slice(7, 15) : "?";
+}
+
+await init();
+wire();
+setRegistry(ToolRegistry.default(), "embedded registry");
+document.body.dataset.ready = "true";

@@ -1,0 +1,170 @@
+// End-to-end tests of the demo page: the Vite build (www/dist) served on 127.0.0.1 and driven
+// in Debian's headless Chromium by playwright-core (no browser download). Screenshots of the
+// main states go to test-output/screenshots/.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { readFile, mkdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const dist = fileURLToPath(new URL("../dist/", import.meta.url));
+const shots = fileURLToPath(new URL("../../test-output/screenshots/", import.meta.url));
+const githubJson = fileURLToPath(new URL("../../tests/data/mcp/github.json", import.meta.url));
+const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
+
+let server, browser, base;
+
+before(async () => {
+  assert.ok(existsSync(join(dist, "index.html")), "www/dist missing: run `npx vite build www` first");
+  await mkdir(shots, { recursive: true });
+  server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    const file = join(dist, path.endsWith("/") ? `${path}index.html` : path);
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end("not found");
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+async function openPage() {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1500 } });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  await page.goto(base);
+  await page.waitForSelector("body[data-ready=true]", { timeout: 15000 });
+  page.errors = errors;
+  return page;
+}
+
+const text = (page, sel) => page.locator(sel).innerText();
+const names = (page, sel) => page.locator(`${sel} > li`).evaluateAll((lis) => lis.map((li) => li.firstChild.textContent));
+
+test("page loads the embedded registry and shows the split", async () => {
+  const page = await openPage();
+  assert.match(await text(page, "#registry-status"), /embedded registry: 17 tools/);
+  assert.deepEqual(await names(page, "#deferred"), ["send_message", "playwright_browser", "enter_plan_mode", "exit_plan_mode"]);
+  assert.ok((await names(page, "#resident")).includes("tool_search"));
+  assert.match(await text(page, "#fingerprint"), /^sha256:[0-9a-f]{64}$/);
+  assert.match(await text(page, "#budget-summary"), /Deferral saves ~\d+ tokens/);
+  await page.screenshot({ path: join(shots, "01-default.png"), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("toggling web search changes the stored intent and the resident list", async () => {
+  const page = await openPage();
+  assert.equal(await text(page, "#stored-intent"), '{"enabled":true}');
+  assert.ok(!(await names(page, "#resident")).includes("web_search"));
+  await page.getByRole("radio", { name: "on", exact: true }).check();
+  assert.equal(await text(page, "#stored-intent"), '{"enabled":true,"web_search":true}');
+  assert.ok((await names(page, "#resident")).includes("web_search"));
+  // The old design would store the whole expanded list instead.
+  const snapshot = JSON.parse(await text(page, "#stored-snapshot"));
+  assert.ok(snapshot.includes("web_search") && snapshot.length > 10);
+  // Keyboard: a preset chip chosen with the keyboard.
+  await page.getByRole("radio", { name: "research" }).focus();
+  await page.keyboard.press("Space");
+  assert.equal(await text(page, "#stored-intent"), '{"enabled":true,"toolset":"research","web_search":true}');
+  await page.screenshot({ path: join(shots, "02-web-search-research.png"), fullPage: true });
+  await page.close();
+});
+
+test("a mid-turn search leaves the fingerprint unchanged; the next turn changes it", async () => {
+  const page = await openPage();
+  await page.getByRole("button", { name: "Start next turn" }).click();
+  const start = await text(page, "#fingerprint");
+  await page.getByRole("textbox", { name: "tool_search query" }).fill("select:enter_plan_mode");
+  await page.getByRole("button", { name: "Run search" }).click();
+  assert.equal(await text(page, "#fingerprint"), start, "fingerprint moved mid-turn");
+  assert.ok((await names(page, "#deferred")).includes("enter_plan_mode"), "promoted before the boundary");
+  assert.match(await text(page, "#turn-log"), /enter_plan_mode; array unchanged until the next turn/);
+  await page.screenshot({ path: join(shots, "03-mid-turn-search.png"), fullPage: true });
+  await page.getByRole("button", { name: "Start next turn" }).click();
+  const next = await text(page, "#fingerprint");
+  assert.notEqual(next, start);
+  const resident = await names(page, "#resident");
+  assert.equal(resident.at(-1), "enter_plan_mode", "promoted tool joins at the end");
+  assert.ok(!(await names(page, "#deferred")).includes("enter_plan_mode"));
+  assert.equal(await page.locator("#resident li.promoted").count(), 1);
+  await page.screenshot({ path: join(shots, "04-next-turn-promoted.png"), fullPage: true });
+  await page.close();
+});
+
+test("loading github.json shows its tools", async () => {
+  const page = await openPage();
+  await page.getByLabel("as MCP server").fill("github");
+  await page.locator("#registry-file").setInputFiles(githubJson);
+  await page.waitForFunction(() => document.querySelector("#registry-status").textContent.includes("github"));
+  assert.match(await text(page, "#registry-status"), /43 tools/);
+  const deferred = await names(page, "#deferred");
+  assert.ok(deferred.includes("mcp__github__create_issue"), deferred.join(","));
+  assert.equal(deferred.filter((n) => n.startsWith("mcp__github__")).length, 26);
+  assert.equal(await page.locator("#tool-list li").count(), 43);
+  // Disable the whole server with a glob.
+  await page.getByRole("textbox", { name: "Disable by glob" }).fill("mcp__github__*");
+  await page.getByRole("button", { name: "Disable", exact: true }).click();
+  assert.equal((await names(page, "#deferred")).filter((n) => n.startsWith("mcp__github__")).length, 0);
+  assert.match(await text(page, "#stored-intent"), /"disabled":\["mcp__github__\*"\]/);
+  await page.screenshot({ path: join(shots, "05-github-merged.png"), fullPage: true });
+  // Pasting the same file alone replaces the registry.
+  await page.getByLabel("as MCP server").fill("");
+  await page.locator("#registry-text").fill(await readFile(githubJson, "utf8"));
+  await page.getByRole("button", { name: "Load", exact: true }).click();
+  assert.match(await text(page, "#registry-status"), /pasted registry: 27 tools/);
+  assert.ok((await names(page, "#resident")).includes("create_issue"));
+  await page.close();
+});
+
+test("bad JSON shows a readable error and keeps the previous state", async () => {
+  const page = await openPage();
+  await page.getByRole("radio", { name: "on", exact: true }).check();
+  const before = { fp: await text(page, "#fingerprint"), intent: await text(page, "#stored-intent"), status: await text(page, "#registry-status") };
+  await page.locator("#registry-text").fill('{"tools": [{"name": "ok"}, ');
+  await page.getByRole("button", { name: "Load", exact: true }).click();
+  const alert = page.getByRole("alert").filter({ hasText: "invalid_json" });
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /\[invalid_json\] registry is not valid JSON \(line 1, column \d+\)/);
+  assert.equal(await text(page, "#fingerprint"), before.fp);
+  assert.equal(await text(page, "#stored-intent"), before.intent);
+  assert.equal(await text(page, "#registry-status"), before.status);
+  // A well-formed registry that breaks a rule names the bad value's path.
+  await page.locator("#registry-text").fill('[{"name": "has space", "inputSchema": {"type": "object"}}]');
+  await page.getByRole("button", { name: "Load", exact: true }).click();
+  await page.getByRole("alert").filter({ hasText: "$[0].name" }).waitFor();
+  await page.screenshot({ path: join(shots, "06-bad-json.png"), fullPage: true });
+  assert.equal(await text(page, "#fingerprint"), before.fp);
+  await page.close();
+});
+
+test("registry changed: the intent session picks up the new tool, the snapshot does not", async () => {
+  const page = await openPage();
+  await page.getByRole("radio", { name: "on", exact: true }).check();
+  await page.getByRole("button", { name: /Registry changed/ }).click();
+  const result = await text(page, "#registry-change-result");
+  assert.match(result, /Intent session: picks it up on its next request \(resident\)/);
+  assert.match(result, /Old snapshot session: never sees it/);
+  assert.ok((await names(page, "#resident")).includes("summarize_diff"));
+  assert.ok(!JSON.parse(await text(page, "#stored-snapshot")).includes("summarize_diff"));
+  await page.screenshot({ path: join(shots, "07-registry-changed.png"), fullPage: true });
+  await page.close();
+});
