@@ -1,51 +1,660 @@
-//! Legacy snapshot migration (native only). Filled in by the migration work.
+//! Legacy snapshot recovery (native only; not in the wasm build).
+//!
+//! Sessions written by the old code hold materialised tool lists (seed §1.2–1.3): a writer
+//! expanded `default_tools` (or a preset) into `list[str]` and stored it, so those sessions
+//! never see a tool added later. A stored list is a **snapshot** when, compared as a set, it
+//! equals a known expansion — any `history` version or the current version of
+//! `default_tools`, or of a toolset's available tools — with or without `web_search`. A
+//! snapshot becomes the equivalent intent (`{"enabled":true}`, `{"toolset":"research"}`, plus
+//! `"web_search":true` where the list held web_search and the base did not). Every other list
+//! is a real hand-pick and stays byte-identical.
+//!
+//! [`migrate`] works on a real SQLite table with the seed's columns (`tools_enabled`,
+//! `tools_override` as JSON text, optionally `web_search` and `toolset`): it adds the missing
+//! columns, rewrites snapshot rows' `tools_override` in **one transaction**, keeps each row's
+//! original values in a backup table (`<table>__tool_intent_backup`, keyed by rowid), and is
+//! idempotent. `dry_run` changes nothing and reports the same. [`undo`] restores every backed-up
+//! row and drops the backup. [`audit`] lists rows that still hold snapshots.
+//!
+//! Test hooks (environment variables, for the fault tests): `TOOL_INTENT_MIGRATE_ABORT_AFTER=N`
+//! aborts the process after N row updates inside the transaction;
+//! `TOOL_INTENT_MIGRATE_ROW_DELAY_MS=N` sleeps N ms after each update so a test can kill it.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::registry::Registry;
+use crate::expand::{expand, ExpandContext};
+use crate::intent::{Intent, ToolsOverride};
+use crate::registry::{Registry, WEB_SEARCH_OVERLAY};
 
+/// What a stored `tools_override` value is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StoredKind {
+    /// NULL / JSON null: follows the profile.
+    Null,
+    /// An intent object (already the new form).
+    Intent,
+    /// A real hand-pick: left alone.
+    HandPick,
+    /// A legacy snapshot and the intent it stands for.
+    Snapshot {
+        matched: String,
+        intent: ToolsOverride,
+    },
+    /// Not JSON, or not an override shape.
+    Unreadable { reason: String },
+}
+
+/// The known expansions of a registry, by their sorted, deduplicated name sets.
+pub struct SnapshotIndex {
+    known: BTreeMap<Vec<String>, (String, ToolsOverride)>,
+}
+
+fn sorted(names: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut v: Vec<String> = names.into_iter().collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+impl SnapshotIndex {
+    /// Every version of `default_tools` and of each toolset, with and without web_search.
+    pub fn new(registry: &Registry) -> SnapshotIndex {
+        let mut bases: Vec<(String, Vec<String>, Intent)> = Vec::new();
+        let resolve = |patterns: &[String]| -> Vec<String> {
+            // History may name tools that no longer exist: keep literal names as they are,
+            // resolve globs against today's registry.
+            let mut out: Vec<String> = patterns
+                .iter()
+                .filter(|p| !crate::glob::is_glob(p))
+                .cloned()
+                .collect();
+            let globs: Vec<String> = patterns
+                .iter()
+                .filter(|p| crate::glob::is_glob(p))
+                .cloned()
+                .collect();
+            let set = registry.match_patterns(&globs);
+            out.extend(set.iter().map(|i| registry.tools()[i].name.clone()));
+            sorted(out)
+        };
+        let enabled = Intent {
+            enabled: Some(true),
+            ..Default::default()
+        };
+        for h in registry.history() {
+            if let Some(d) = &h.default_tools {
+                bases.push((
+                    format!("default_tools@{}", h.version),
+                    resolve(d),
+                    enabled.clone(),
+                ));
+            }
+            for (name, list) in &h.toolsets {
+                bases.push((
+                    format!("toolset:{name}@{}", h.version),
+                    resolve(list),
+                    Intent {
+                        toolset: Some(name.clone()),
+                        ..Default::default()
+                    },
+                ));
+            }
+        }
+        // The current version: what the expander gives today (only available tools).
+        let expand_names = |o: &ToolsOverride| -> Vec<String> {
+            match expand(registry, o, ExpandContext::default()) {
+                Ok(e) => sorted(e.names(e.tools())),
+                Err(_) => Vec::new(),
+            }
+        };
+        bases.push((
+            "default_tools@current".to_string(),
+            resolve(registry.default_tools()),
+            enabled.clone(),
+        ));
+        bases.push((
+            "default_tools@current".to_string(),
+            expand_names(&ToolsOverride::Intent(enabled.clone())),
+            enabled,
+        ));
+        let names: Vec<String> = registry.toolset_names().map(String::from).collect();
+        for name in names {
+            let intent = Intent {
+                toolset: Some(name.clone()),
+                ..Default::default()
+            };
+            if let Some(list) = registry.toolset(&name) {
+                bases.push((
+                    format!("toolset:{name}@current"),
+                    resolve(list),
+                    intent.clone(),
+                ));
+            }
+            bases.push((
+                format!("toolset:{name}@current"),
+                expand_names(&ToolsOverride::Intent(intent.clone())),
+                intent,
+            ));
+        }
+        let mut known = BTreeMap::new();
+        for (label, set, intent) in bases {
+            if set.is_empty() {
+                continue;
+            }
+            // First match wins: older history before newer, defaults before toolsets.
+            known
+                .entry(set.clone())
+                .or_insert_with(|| (label.clone(), ToolsOverride::Intent(intent.clone())));
+            if !set.iter().any(|n| n == WEB_SEARCH_OVERLAY) {
+                let mut with = set;
+                with.push(WEB_SEARCH_OVERLAY.to_string());
+                let with = sorted(with);
+                let mut i = intent;
+                i.web_search = Some(true);
+                known
+                    .entry(with)
+                    .or_insert_with(|| (format!("{label}+web_search"), ToolsOverride::Intent(i)));
+            }
+        }
+        SnapshotIndex { known }
+    }
+
+    /// Classifies a stored `tools_override` column value (JSON text or NULL).
+    pub fn classify_text(&self, text: Option<&str>) -> StoredKind {
+        let Some(text) = text else {
+            return StoredKind::Null;
+        };
+        match serde_json::from_str::<Value>(text) {
+            Ok(v) => self.classify(&v),
+            Err(e) => StoredKind::Unreadable {
+                reason: format!("not JSON: {e}"),
+            },
+        }
+    }
+
+    /// Classifies a parsed `tools_override` value.
+    pub fn classify(&self, value: &Value) -> StoredKind {
+        match ToolsOverride::from_value(value) {
+            Err(e) => StoredKind::Unreadable {
+                reason: e.to_string(),
+            },
+            Ok(ToolsOverride::Follow) => StoredKind::Null,
+            Ok(ToolsOverride::Intent(_)) => StoredKind::Intent,
+            Ok(ToolsOverride::Picked(list)) => match self.known.get(&sorted(list)) {
+                Some((label, intent)) => StoredKind::Snapshot {
+                    matched: label.clone(),
+                    intent: intent.clone(),
+                },
+                None => StoredKind::HandPick,
+            },
+        }
+    }
+}
+
+/// Options of a migration run.
 #[derive(Debug, Clone)]
 pub struct MigrateOptions {
     pub table: String,
     pub dry_run: bool,
 }
 
-#[derive(Debug, Clone, Serialize, Default)]
-pub struct Report {}
+/// What a run found and did.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub table: String,
+    pub dry_run: bool,
+    pub undo: bool,
+    pub rows_read: u64,
+    pub null_rows: u64,
+    pub intents_kept: u64,
+    pub hand_picks_kept: u64,
+    /// Snapshot rows rewritten (or, in a dry run, that would be), by what they matched.
+    pub snapshots_rewritten: BTreeMap<String, u64>,
+    pub unreadable_rows: Vec<UnreadableRow>,
+    pub columns_added: Vec<String>,
+    pub backup_table: String,
+    pub rows_restored: u64,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct UnreadableRow {
+    pub rowid: i64,
+    pub reason: String,
+}
 
 impl Report {
+    pub fn snapshots_total(&self) -> u64 {
+        self.snapshots_rewritten.values().sum()
+    }
+
+    /// The report as people read it.
     pub fn to_text(&self) -> String {
-        String::new()
+        let mut out = String::new();
+        if self.undo {
+            out.push_str(&format!(
+                "undo: restored {} row(s) of {} from {}\n",
+                self.rows_restored, self.table, self.backup_table
+            ));
+            return out;
+        }
+        let line =
+            |out: &mut String, label: &str, n: u64| out.push_str(&format!("  {label:<22}{n:>8}\n"));
+        let header = if self.dry_run {
+            " (dry run, nothing changed)"
+        } else {
+            ""
+        };
+        out.push_str(&format!("migrate{header}: table {}\n", self.table));
+        line(&mut out, "rows read", self.rows_read);
+        line(&mut out, "null (follow)", self.null_rows);
+        line(&mut out, "intents kept", self.intents_kept);
+        line(&mut out, "hand-picks kept", self.hand_picks_kept);
+        let rewritten = if self.dry_run {
+            "snapshots to rewrite"
+        } else {
+            "snapshots rewritten"
+        };
+        line(&mut out, rewritten, self.snapshots_total());
+        for (k, n) in &self.snapshots_rewritten {
+            out.push_str(&format!("    {k:<36}{n:>8}\n"));
+        }
+        line(&mut out, "unreadable", self.unreadable_rows.len() as u64);
+        for r in self.unreadable_rows.iter().take(20) {
+            out.push_str(&format!("    row {}: {}\n", r.rowid, r.reason));
+        }
+        if self.unreadable_rows.len() > 20 {
+            out.push_str(&format!(
+                "    ... and {} more (see --json)\n",
+                self.unreadable_rows.len() - 20
+            ));
+        }
+        if !self.columns_added.is_empty() {
+            out.push_str(&format!(
+                "  columns {}: {}\n",
+                if self.dry_run { "to add" } else { "added" },
+                self.columns_added.join(", ")
+            ));
+        }
+        if !self.dry_run && self.snapshots_total() > 0 {
+            out.push_str(&format!(
+                "  originals kept in {} (undo: tool-intent migrate --undo)\n",
+                self.backup_table
+            ));
+        }
+        out
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A row that still holds a snapshot.
+#[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct AuditRow {
     pub rowid: i64,
     pub matched: String,
     pub intent: String,
 }
 
+fn db_error(e: rusqlite::Error) -> Error {
+    Error::Database {
+        message: e.to_string(),
+    }
+}
+
+fn check_table_name(table: &str) -> Result<()> {
+    let ok = !table.is_empty()
+        && table.len() <= 128
+        && table
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !table.starts_with(|c: char| c.is_ascii_digit());
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::argument(
+            "table",
+            format!("{table:?} is not a plain table name (letters, digits, _)"),
+        ))
+    }
+}
+
+fn backup_name(table: &str) -> String {
+    format!("{table}__tool_intent_backup")
+}
+
+fn open(db: &Path) -> Result<Connection> {
+    if !db.exists() {
+        return Err(Error::Database {
+            message: format!("no database at {}", db.display()),
+        });
+    }
+    Connection::open(db).map_err(db_error)
+}
+
+fn columns(conn: &Connection, table: &str) -> Result<Vec<String>> {
+    let mut stmt = conn
+        .prepare(&format!("PRAGMA table_info(\"{table}\")"))
+        .map_err(db_error)?;
+    let cols = stmt
+        .query_map([], |r| r.get::<_, String>(1))
+        .map_err(db_error)?
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(db_error)?;
+    if cols.is_empty() {
+        return Err(Error::Database {
+            message: format!("no table {table:?} in the database"),
+        });
+    }
+    for needed in ["tools_enabled", "tools_override"] {
+        if !cols.iter().any(|c| c == needed) {
+            return Err(Error::Database {
+                message: format!("table {table:?} has no {needed} column"),
+            });
+        }
+    }
+    Ok(cols)
+}
+
+/// One stored row.
+struct Row {
+    rowid: i64,
+    tools_enabled: Option<i64>,
+    tools_override: Option<String>,
+    web_search: Option<i64>,
+    toolset: Option<String>,
+}
+
+fn read_rows(conn: &Connection, table: &str, cols: &[String]) -> Result<Vec<Row>> {
+    let has = |c: &str| cols.iter().any(|x| x == c);
+    let sql = format!(
+        "SELECT rowid, tools_enabled, tools_override, {}, {} FROM \"{table}\" ORDER BY rowid",
+        if has("web_search") {
+            "web_search"
+        } else {
+            "NULL"
+        },
+        if has("toolset") { "toolset" } else { "NULL" },
+    );
+    let mut stmt = conn.prepare(&sql).map_err(db_error)?;
+    let rows = stmt
+        .query_map([], |r| {
+            // Values of the wrong storage class read as unreadable text rather than failing.
+            let text = |i: usize| -> rusqlite::Result<Option<String>> {
+                Ok(match r.get_ref(i)? {
+                    rusqlite::types::ValueRef::Null => None,
+                    rusqlite::types::ValueRef::Text(t) => {
+                        Some(String::from_utf8_lossy(t).into_owned())
+                    }
+                    rusqlite::types::ValueRef::Blob(b) => {
+                        Some(String::from_utf8_lossy(b).into_owned())
+                    }
+                    rusqlite::types::ValueRef::Integer(n) => Some(n.to_string()),
+                    rusqlite::types::ValueRef::Real(f) => Some(f.to_string()),
+                })
+            };
+            let int = |i: usize| -> rusqlite::Result<Option<i64>> {
+                Ok(match r.get_ref(i)? {
+                    rusqlite::types::ValueRef::Integer(n) => Some(n),
+                    _ => None,
+                })
+            };
+            Ok(Row {
+                rowid: r.get(0)?,
+                tools_enabled: int(1)?,
+                tools_override: text(2)?,
+                web_search: int(3)?,
+                toolset: text(4)?,
+            })
+        })
+        .map_err(db_error)?
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(db_error)?;
+    Ok(rows)
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
+}
+
+/// Migrates snapshot rows of `options.table` to intents (see the module docs).
+/// `progress(done, total)` is called as rows are processed.
 pub fn migrate(
-    _db: &Path,
-    _registry: &Registry,
-    _o: &MigrateOptions,
-    _p: &mut dyn FnMut(u64, u64),
+    db: &Path,
+    registry: &Registry,
+    options: &MigrateOptions,
+    progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Report> {
-    Err(Error::Database {
-        message: "not implemented yet".into(),
+    check_table_name(&options.table)?;
+    let mut conn = open(db)?;
+    let table = options.table.as_str();
+    let backup = backup_name(table);
+    let index = SnapshotIndex::new(registry);
+    let abort_after = env_u64("TOOL_INTENT_MIGRATE_ABORT_AFTER");
+    let delay = env_u64("TOOL_INTENT_MIGRATE_ROW_DELAY_MS");
+
+    // IMMEDIATE: take the write lock before reading, so no writer slips in between.
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(db_error)?;
+    let cols = columns(&tx, table)?;
+    let mut report = Report {
+        table: table.to_string(),
+        dry_run: options.dry_run,
+        backup_table: backup.clone(),
+        ..Default::default()
+    };
+    for (col, ty) in [("web_search", "INTEGER"), ("toolset", "TEXT")] {
+        if !cols.iter().any(|c| c == col) {
+            report.columns_added.push(col.to_string());
+            if !options.dry_run {
+                tx.execute_batch(&format!("ALTER TABLE \"{table}\" ADD COLUMN {col} {ty}"))
+                    .map_err(db_error)?;
+            }
+        }
+    }
+    let rows = read_rows(&tx, table, &cols)?;
+    let total = rows.len() as u64;
+    if !options.dry_run {
+        tx.execute_batch(&format!(
+            "CREATE TABLE IF NOT EXISTS \"{backup}\" (rowid INTEGER PRIMARY KEY, tools_enabled, tools_override, web_search, toolset, matched TEXT, migrated_at TEXT)"
+        ))
+        .map_err(db_error)?;
+    }
+    let step = (total / 100).max(1);
+    let mut updates = 0u64;
+    {
+        let mut save = tx
+            .prepare(&format!("INSERT OR IGNORE INTO \"{backup}\" (rowid, tools_enabled, tools_override, web_search, toolset, matched, migrated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, datetime('now'))"))
+            .ok();
+        let mut update = tx
+            .prepare(&format!(
+                "UPDATE \"{table}\" SET tools_override = ?1 WHERE rowid = ?2"
+            ))
+            .map_err(db_error)?;
+        for (n, row) in rows.iter().enumerate() {
+            report.rows_read += 1;
+            match index.classify_text(row.tools_override.as_deref()) {
+                StoredKind::Null => report.null_rows += 1,
+                StoredKind::Intent => report.intents_kept += 1,
+                StoredKind::HandPick => report.hand_picks_kept += 1,
+                StoredKind::Unreadable { reason } => report.unreadable_rows.push(UnreadableRow {
+                    rowid: row.rowid,
+                    reason,
+                }),
+                StoredKind::Snapshot { matched, intent } => {
+                    *report
+                        .snapshots_rewritten
+                        .entry(matched.clone())
+                        .or_default() += 1;
+                    if !options.dry_run {
+                        if let Some(save) = save.as_mut() {
+                            save.execute(params![
+                                row.rowid,
+                                row.tools_enabled,
+                                row.tools_override,
+                                row.web_search,
+                                row.toolset,
+                                matched
+                            ])
+                            .map_err(db_error)?;
+                        }
+                        update
+                            .execute(params![intent.to_canonical_json(), row.rowid])
+                            .map_err(db_error)?;
+                        updates += 1;
+                        if abort_after == Some(updates) {
+                            std::process::abort();
+                        }
+                        if let Some(ms) = delay {
+                            std::thread::sleep(std::time::Duration::from_millis(ms));
+                        }
+                    }
+                }
+            }
+            let done = n as u64 + 1;
+            if done % step == 0 || done == total {
+                progress(done, total);
+            }
+        }
+    }
+    if options.dry_run {
+        tx.rollback().map_err(db_error)?;
+    } else {
+        tx.commit().map_err(db_error)?;
+    }
+    Ok(report)
+}
+
+/// Restores every backed-up row of `table` and drops the backup table, in one transaction.
+pub fn undo(db: &Path, table: &str) -> Result<Report> {
+    check_table_name(table)?;
+    let mut conn = open(db)?;
+    let backup = backup_name(table);
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(db_error)?;
+    columns(&tx, table)?;
+    let exists: Option<String> = tx
+        .query_row(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1",
+            [&backup],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(db_error)?;
+    if exists.is_none() {
+        return Err(Error::Database {
+            message: format!("no backup table {backup:?}: nothing to undo"),
+        });
+    }
+    let restored = tx
+        .execute(
+            &format!(
+                "UPDATE \"{table}\" SET tools_enabled = b.tools_enabled, tools_override = b.tools_override, web_search = b.web_search, toolset = b.toolset FROM \"{backup}\" AS b WHERE \"{table}\".rowid = b.rowid"
+            ),
+            [],
+        )
+        .map_err(db_error)?;
+    tx.execute_batch(&format!("DROP TABLE \"{backup}\""))
+        .map_err(db_error)?;
+    tx.commit().map_err(db_error)?;
+    Ok(Report {
+        table: table.to_string(),
+        undo: true,
+        backup_table: backup,
+        rows_restored: restored as u64,
+        ..Default::default()
     })
 }
-pub fn undo(_db: &Path, _table: &str) -> Result<Report> {
-    Err(Error::Database {
-        message: "not implemented yet".into(),
-    })
+
+/// Rows of `table` that still hold legacy snapshots (read-only).
+pub fn audit(db: &Path, table: &str, registry: &Registry) -> Result<Vec<AuditRow>> {
+    check_table_name(table)?;
+    let conn = open(db)?;
+    let cols = columns(&conn, table)?;
+    let index = SnapshotIndex::new(registry);
+    Ok(read_rows(&conn, table, &cols)?
+        .into_iter()
+        .filter_map(
+            |row| match index.classify_text(row.tools_override.as_deref()) {
+                StoredKind::Snapshot { matched, intent } => Some(AuditRow {
+                    rowid: row.rowid,
+                    matched,
+                    intent: intent.to_canonical_json(),
+                }),
+                _ => None,
+            },
+        )
+        .collect())
 }
-pub fn audit(_db: &Path, _table: &str, _registry: &Registry) -> Result<Vec<AuditRow>> {
-    Err(Error::Database {
-        message: "not implemented yet".into(),
-    })
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn classifies_snapshots_of_history_and_current() {
+        let r = Registry::embedded();
+        let idx = SnapshotIndex::new(&r);
+        let v1 = json!([
+            "read_file",
+            "write_file",
+            "edit_file",
+            "shell",
+            "grep",
+            "glob",
+            "tool_search",
+            "playwright_browser",
+            "enter_plan_mode",
+            "exit_plan_mode"
+        ]);
+        match idx.classify(&v1) {
+            StoredKind::Snapshot { matched, intent } => {
+                assert_eq!(matched, "default_tools@2025-03");
+                assert_eq!(intent.to_canonical_json(), r#"{"enabled":true}"#);
+            }
+            other => panic!("{other:?}"),
+        }
+        let mut with_web = v1.as_array().unwrap().clone();
+        with_web.insert(3, json!("web_search"));
+        match idx.classify(&Value::Array(with_web)) {
+            StoredKind::Snapshot { intent, .. } => assert_eq!(
+                intent.to_canonical_json(),
+                r#"{"enabled":true,"web_search":true}"#
+            ),
+            other => panic!("{other:?}"),
+        }
+        let research = json!(["read_file", "grep", "glob", "web_search", "browser"]);
+        match idx.classify(&research) {
+            StoredKind::Snapshot { intent, .. } => {
+                assert_eq!(intent.to_canonical_json(), r#"{"toolset":"research"}"#)
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(idx.classify(&json!(["web_search"])), StoredKind::HandPick);
+        assert_eq!(idx.classify(&json!([])), StoredKind::HandPick);
+        assert_eq!(idx.classify(&json!({"enabled": true})), StoredKind::Intent);
+        assert_eq!(idx.classify_text(None), StoredKind::Null);
+        assert!(matches!(
+            idx.classify_text(Some("[oops")),
+            StoredKind::Unreadable { .. }
+        ));
+        assert!(matches!(
+            idx.classify_text(Some("42")),
+            StoredKind::Unreadable { .. }
+        ));
+    }
+
+    #[test]
+    fn table_names_are_plain_identifiers() {
+        assert!(check_table_name("sessions").is_ok());
+        assert!(check_table_name("x\"; DROP TABLE y; --").is_err());
+        assert!(check_table_name("").is_err());
+    }
 }

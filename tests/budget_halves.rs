@@ -1,7 +1,6 @@
 //! The budget, half by half, against the exact o200k count of the rendered bytes.
 //! Needs the `exact-tokens` feature (the README's test command enables it).
 #![cfg(feature = "exact-tokens")]
-
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

@@ -16,16 +16,24 @@ use tool_intent::preview::PreviewRequest;
 use tool_intent::{expand, preview, ExpandContext, Registry, ToolsOverride};
 
 fn golden(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name)
 }
 
 fn registries() -> Vec<(String, Registry)> {
     let mut out = vec![("embedded".to_string(), Registry::embedded())];
     for (name, v) in mcp_files() {
-        out.push((format!("mcp:{name}"), Registry::from_json_str(&v.to_string()).unwrap()));
+        out.push((
+            format!("mcp:{name}"),
+            Registry::from_json_str(&v.to_string()).unwrap(),
+        ));
     }
     for (name, v) in mcp_files() {
-        out.push((format!("embedded+{name}"), Registry::embedded().merge_mcp_server(&name, &v).unwrap()));
+        out.push((
+            format!("embedded+{name}"),
+            Registry::embedded().merge_mcp_server(&name, &v).unwrap(),
+        ));
     }
     out.push(("all".to_string(), all_merged()));
     out
@@ -33,15 +41,26 @@ fn registries() -> Vec<(String, Registry)> {
 
 #[test]
 fn cross_target_fingerprints() {
-    let cases: Value = serde_json::from_str(&std::fs::read_to_string(golden("cross-target-cases.json")).unwrap()).unwrap();
+    let cases: Value =
+        serde_json::from_str(&std::fs::read_to_string(golden("cross-target-cases.json")).unwrap())
+            .unwrap();
     let mut rows = Vec::new();
     for (rname, r) in registries() {
         for (oi, o) in cases["overrides"].as_array().unwrap().iter().enumerate() {
             for (vi, variant) in cases["variants"].as_array().unwrap().iter().enumerate() {
                 let mut options = variant.clone();
-                let load_first = options.as_object_mut().unwrap().remove("loadFirstDeferred").is_some();
+                let load_first = options
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("loadFirstDeferred")
+                    .is_some();
                 if load_first {
-                    let e = expand(&r, &ToolsOverride::from_value(o).unwrap(), ExpandContext::default()).unwrap();
+                    let e = expand(
+                        &r,
+                        &ToolsOverride::from_value(o).unwrap(),
+                        ExpandContext::default(),
+                    )
+                    .unwrap();
                     let first: Vec<String> = e.names(e.deferred()).into_iter().take(1).collect();
                     options["loaded"] = json!(first);
                 }
@@ -61,7 +80,11 @@ fn cross_target_fingerprints() {
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&path, &text).unwrap();
     }
-    let expected = std::fs::read_to_string(&path).expect("cross-target.json; run with UPDATE_GOLDEN=1");
-    assert!(expected == text, "native fingerprints differ from tests/golden/cross-target.json");
+    let expected =
+        std::fs::read_to_string(&path).expect("cross-target.json; run with UPDATE_GOLDEN=1");
+    assert!(
+        expected == text,
+        "native fingerprints differ from tests/golden/cross-target.json"
+    );
     assert_eq!(rows.len(), 20 * 7 * 6);
 }

@@ -37,12 +37,18 @@ fn cross_target_fingerprints_inside_wasm() {
     let expected: Vec<Value> = serde_json::from_str(EXPECTED).unwrap();
     let mut registries = vec![("embedded".to_string(), Registry::embedded())];
     for (name, text) in MCP {
-        registries.push((format!("mcp:{name}"), Registry::from_json_str(text).unwrap()));
+        registries.push((
+            format!("mcp:{name}"),
+            Registry::from_json_str(text).unwrap(),
+        ));
     }
     let mut all = Registry::embedded();
     for (name, text) in MCP {
         let v: Value = serde_json::from_str(text).unwrap();
-        registries.push((format!("embedded+{name}"), Registry::embedded().merge_mcp_server(name, &v).unwrap()));
+        registries.push((
+            format!("embedded+{name}"),
+            Registry::embedded().merge_mcp_server(name, &v).unwrap(),
+        ));
         all = all.merge_mcp_server(name, &v).unwrap();
     }
     registries.push(("all".to_string(), all));
@@ -51,14 +57,33 @@ fn cross_target_fingerprints_inside_wasm() {
         for (oi, o) in cases["overrides"].as_array().unwrap().iter().enumerate() {
             for (vi, variant) in cases["variants"].as_array().unwrap().iter().enumerate() {
                 let mut options = variant.clone();
-                if options.as_object_mut().unwrap().remove("loadFirstDeferred").is_some() {
-                    let e = expand(r, &ToolsOverride::from_value(o).unwrap(), ExpandContext::default()).unwrap();
-                    options["loaded"] = json!(e.names(e.deferred()).into_iter().take(1).collect::<Vec<_>>());
+                if options
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("loadFirstDeferred")
+                    .is_some()
+                {
+                    let e = expand(
+                        r,
+                        &ToolsOverride::from_value(o).unwrap(),
+                        ExpandContext::default(),
+                    )
+                    .unwrap();
+                    options["loaded"] = json!(e
+                        .names(e.deferred())
+                        .into_iter()
+                        .take(1)
+                        .collect::<Vec<_>>());
                 }
                 let p = preview(r, &PreviewRequest::from_values(o, &options).unwrap()).unwrap();
                 let want = &expected[i];
                 assert_eq!(want["case"], json!(format!("{rname}|o{oi}|v{vi}")));
-                assert_eq!(want["fingerprint"], json!(p.fingerprint), "{}", want["case"]);
+                assert_eq!(
+                    want["fingerprint"],
+                    json!(p.fingerprint),
+                    "{}",
+                    want["case"]
+                );
                 assert_eq!(want["bytes"], json!(p.payload.len()));
                 i += 1;
             }
@@ -70,12 +95,26 @@ fn cross_target_fingerprints_inside_wasm() {
 #[wasm_bindgen_test]
 fn registry_expand_through_the_binding() {
     let r = wasm::ToolRegistry::embedded();
-    let result: JsValue = r.expand(JsValue::NULL.unchecked_ref(), None).unwrap().into();
+    let result: JsValue = r
+        .expand(JsValue::NULL.unchecked_ref(), None)
+        .unwrap()
+        .into();
     let deferred: Vec<String> = serde_wasm_bindgen::from_value(get(&result, "deferred")).unwrap();
-    assert_eq!(deferred, ["send_message", "playwright_browser", "enter_plan_mode", "exit_plan_mode"]);
+    assert_eq!(
+        deferred,
+        [
+            "send_message",
+            "playwright_browser",
+            "enter_plan_mode",
+            "exit_plan_mode"
+        ]
+    );
     let fp = get(&result, "fingerprint").as_string().unwrap();
     let golden = include_str!("../golden/fingerprints.txt");
-    assert!(golden.contains(&format!("anthropic.default.json {fp}")), "{fp}");
+    assert!(
+        golden.contains(&format!("anthropic.default.json {fp}")),
+        "{fp}"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -84,10 +123,21 @@ fn errors_reach_js_with_code_and_path() {
     let bad = js(r#"{"disabled":[1]}"#);
     let err = r.expand(bad.unchecked_ref(), None).err().unwrap();
     assert!(err.is_instance_of::<js_sys::Error>());
-    assert_eq!(get(&err, "code").as_string().as_deref(), Some("invalid_value"));
-    assert_eq!(get(&err, "path").as_string().as_deref(), Some("$.disabled[0]"));
-    assert_eq!(get(&err, "name").as_string().as_deref(), Some("ToolIntentError"));
-    let err = wasm::ToolRegistry::from_json(JsValue::from_str("{\"tools\": 3}").unchecked_ref()).err().unwrap();
+    assert_eq!(
+        get(&err, "code").as_string().as_deref(),
+        Some("invalid_value")
+    );
+    assert_eq!(
+        get(&err, "path").as_string().as_deref(),
+        Some("$.disabled[0]")
+    );
+    assert_eq!(
+        get(&err, "name").as_string().as_deref(),
+        Some("ToolIntentError")
+    );
+    let err = wasm::ToolRegistry::from_json(JsValue::from_str("{\"tools\": 3}").unchecked_ref())
+        .err()
+        .unwrap();
     assert_eq!(get(&err, "path").as_string().as_deref(), Some("$.tools"));
 }
 
@@ -95,18 +145,48 @@ fn errors_reach_js_with_code_and_path() {
 fn turn_state_and_search_through_the_binding() {
     let r = wasm::ToolRegistry::embedded();
     let intent = js("null");
-    let state: JsValue = wasm::begin_turn(JsValue::NULL.unchecked_ref()).unwrap().into();
+    let state: JsValue = wasm::begin_turn(JsValue::NULL.unchecked_ref())
+        .unwrap()
+        .into();
     let options = js("{}");
     js_sys::Reflect::set(&options, &"state".into(), &state).unwrap();
-    let before = get(&r.payload(intent.unchecked_ref(), Some(options.clone().unchecked_into())).unwrap().into(), "fingerprint");
-    let found: JsValue = r.search(intent.unchecked_ref(), "select:exit_plan_mode", Some(options.clone().unchecked_into())).unwrap().into();
+    let before = get(
+        &r.payload(
+            intent.unchecked_ref(),
+            Some(options.clone().unchecked_into()),
+        )
+        .unwrap()
+        .into(),
+        "fingerprint",
+    );
+    let found: JsValue = r
+        .search(
+            intent.unchecked_ref(),
+            "select:exit_plan_mode",
+            Some(options.clone().unchecked_into()),
+        )
+        .unwrap()
+        .into();
     let after_search = get(&found, "state");
     js_sys::Reflect::set(&options, &"state".into(), &after_search).unwrap();
-    let mid = get(&r.payload(intent.unchecked_ref(), Some(options.clone().unchecked_into())).unwrap().into(), "fingerprint");
+    let mid = get(
+        &r.payload(
+            intent.unchecked_ref(),
+            Some(options.clone().unchecked_into()),
+        )
+        .unwrap()
+        .into(),
+        "fingerprint",
+    );
     assert_eq!(before, mid, "mid-turn search moved the array");
-    let next: JsValue = wasm::begin_turn(after_search.unchecked_ref()).unwrap().into();
+    let next: JsValue = wasm::begin_turn(after_search.unchecked_ref())
+        .unwrap()
+        .into();
     js_sys::Reflect::set(&options, &"state".into(), &next).unwrap();
-    let expanded: JsValue = r.expand(intent.unchecked_ref(), Some(options.unchecked_into())).unwrap().into();
+    let expanded: JsValue = r
+        .expand(intent.unchecked_ref(), Some(options.unchecked_into()))
+        .unwrap()
+        .into();
     let promoted: Vec<String> = serde_wasm_bindgen::from_value(get(&expanded, "promoted")).unwrap();
     assert_eq!(promoted, ["exit_plan_mode"]);
     assert_ne!(get(&expanded, "fingerprint"), before);
@@ -116,9 +196,24 @@ fn turn_state_and_search_through_the_binding() {
 fn intent_helpers_through_the_binding() {
     let toggles = js(r#"{"webSearch":true,"toolset":"research"}"#);
     let intent: JsValue = wasm::build_intent(toggles.unchecked_ref()).unwrap().into();
-    assert_eq!(js_sys::JSON::stringify(&intent).unwrap().as_string().unwrap(), r#"{"toolset":"research","web_search":true}"#);
-    let canonical = wasm::canonical_intent(JsValue::from_str(r#"{"web_search":true,"disabled":["b","a"]}"#).unchecked_ref()).unwrap();
+    assert_eq!(
+        js_sys::JSON::stringify(&intent)
+            .unwrap()
+            .as_string()
+            .unwrap(),
+        r#"{"toolset":"research","web_search":true}"#
+    );
+    let canonical = wasm::canonical_intent(
+        JsValue::from_str(r#"{"web_search":true,"disabled":["b","a"]}"#).unchecked_ref(),
+    )
+    .unwrap();
     assert_eq!(canonical, r#"{"disabled":["a","b"],"web_search":true}"#);
-    let o: JsValue = wasm::tools_override_from_config(js(r#"{"tools_enabled":false}"#).unchecked_ref()).unwrap().into();
-    assert_eq!(js_sys::JSON::stringify(&o).unwrap().as_string().unwrap(), "[]");
+    let o: JsValue =
+        wasm::tools_override_from_config(js(r#"{"tools_enabled":false}"#).unchecked_ref())
+            .unwrap()
+            .into();
+    assert_eq!(
+        js_sys::JSON::stringify(&o).unwrap().as_string().unwrap(),
+        "[]"
+    );
 }
