@@ -13,7 +13,7 @@ WASM_OPT=node_modules/.bin/wasm-opt
 OPT_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
 
-# Size over speed for the browser bundle (the native release profile stays at "s").
+# Size over speed for the browser bundle (the native release profile is opt-level 3).
 export CARGO_PROFILE_RELEASE_OPT_LEVEL=z
 
 build() { # out-dir target [cargo args...]

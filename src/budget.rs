@@ -65,7 +65,7 @@ impl CounterKind {
             "cl100k" | "cl100k_base" => Ok(CounterKind::Cl100k),
             other => Err(Error::argument(
                 "counter",
-                format!("{other:?} is not one of estimate, o200k, cl100k"),
+                format!("\"{other}\" is not one of estimate, o200k, cl100k"),
             )),
         }
     }
@@ -129,8 +129,19 @@ fn is_newline(c: char) -> bool {
     c == '\n' || c == '\r'
 }
 
+// ASCII classes only: tool registries are overwhelmingly ASCII, and Unicode class tables
+// would cost the small wasm package kilobytes. A non-ASCII character counts as a letter
+// (priced one token per character below), except the common non-ASCII spaces.
+fn is_space(c: char) -> bool {
+    c.is_ascii_whitespace() || matches!(c, '\u{a0}' | '\u{2000}'..='\u{200b}' | '\u{3000}')
+}
+
+fn is_letter(c: char) -> bool {
+    c.is_ascii_alphabetic() || (!c.is_ascii() && !is_space(c))
+}
+
 fn is_punct(c: char) -> bool {
-    !c.is_whitespace() && !c.is_alphabetic() && !c.is_numeric()
+    !is_space(c) && !is_letter(c) && !c.is_ascii_digit()
 }
 
 /// Splits text into the pieces o200k's pre-tokenizer would make and prices each piece:
@@ -146,19 +157,19 @@ pub fn estimate_tokens_with(text: &str, params: EstimatorParams) -> usize {
     let n = chars.len();
     let mut i = 0usize;
     let mut tokens = 0usize;
-    let letters_at = |j: usize| j < n && chars[j].is_alphabetic();
+    let letters_at = |j: usize| j < n && is_letter(chars[j]);
     while i < n {
         let c = chars[i];
         // Word piece (with an optional one-character prefix that is not a letter/digit/newline).
-        let prefix = !c.is_alphabetic() && !c.is_numeric() && !is_newline(c) && letters_at(i + 1);
-        if c.is_alphabetic() || prefix {
+        let prefix = !is_letter(c) && !c.is_ascii_digit() && !is_newline(c) && letters_at(i + 1);
+        if is_letter(c) || prefix {
             let mut j = if prefix { i + 1 } else { i };
             let start = j;
             // Upper* Lower+  |  Upper+ Lower*
-            while j < n && chars[j].is_alphabetic() && chars[j].is_uppercase() {
+            while j < n && chars[j].is_ascii_uppercase() {
                 j += 1;
             }
-            while j < n && chars[j].is_alphabetic() && !chars[j].is_uppercase() {
+            while j < n && is_letter(chars[j]) && !chars[j].is_ascii_uppercase() {
                 j += 1;
             }
             let len = j - start;
@@ -174,9 +185,9 @@ pub fn estimate_tokens_with(text: &str, params: EstimatorParams) -> usize {
             i = j;
             continue;
         }
-        if c.is_numeric() {
+        if c.is_ascii_digit() {
             let mut j = i;
-            while j < n && j - i < 3 && chars[j].is_numeric() {
+            while j < n && j - i < 3 && chars[j].is_ascii_digit() {
                 j += 1;
             }
             tokens += 1;
@@ -199,8 +210,8 @@ pub fn estimate_tokens_with(text: &str, params: EstimatorParams) -> usize {
         // Whitespace run.
         let mut j = i;
         while j < n
-            && chars[j].is_whitespace()
-            && !(chars[j] == ' ' && j + 1 < n && !chars[j + 1].is_whitespace() && j > i)
+            && is_space(chars[j])
+            && !(chars[j] == ' ' && j + 1 < n && !is_space(chars[j + 1]) && j > i)
         {
             j += 1;
         }
@@ -329,10 +340,7 @@ pub fn estimate(
     let registry = expansion.registry();
     let split = split_for_dispatch(expansion, state, view);
     let price = |i: usize| -> Result<usize> {
-        match registry.tool(i) {
-            Some(t) => Ok(counter.count(&render::render_tool(t, provider)?)),
-            None => Ok(0),
-        }
+        Ok(counter.count(render::tool_entry(registry, i, provider)?))
     };
     let mut rows = Vec::new();
     let mut array_sum = 0usize;
@@ -340,7 +348,7 @@ pub fn estimate(
         let tokens = price(i)?;
         array_sum += tokens;
         rows.push(BudgetRow {
-            name: registry.tools()[i].name.clone(),
+            name: registry.name(i).to_string(),
             placement: if split.promoted.contains(&i) {
                 Placement::Promoted
             } else {
@@ -355,11 +363,11 @@ pub fn estimate(
         catalog_tokens += counter.count(&format!("{CATALOG_HEADER}\n"));
     }
     for &i in &split.catalog {
-        let name = &registry.tools()[i].name;
+        let name = registry.name(i);
         let tokens = counter.count(&format!("{name}\n"));
         catalog_tokens += tokens;
         rows.push(BudgetRow {
-            name: name.clone(),
+            name: name.to_string(),
             placement: Placement::Deferred,
             tokens,
             resident_tokens: price(i)?,

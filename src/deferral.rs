@@ -179,10 +179,8 @@ pub fn catalog_text(registry: &Registry, catalog: &[usize]) -> String {
     text.push_str(CATALOG_HEADER);
     text.push('\n');
     for &i in catalog {
-        if let Some(t) = registry.tool(i) {
-            text.push_str(&t.name);
-            text.push('\n');
-        }
+        text.push_str(registry.name(i));
+        text.push('\n');
     }
     text
 }

@@ -36,13 +36,13 @@ pub enum Error {
     #[error("limit exceeded at {path}: {message}")]
     LimitExceeded { path: JsonPath, message: String },
     /// The request names a source the registry does not define.
-    #[error("unknown source {name:?} (known: {known})")]
+    #[error("unknown source \"{name}\" (known: {known})")]
     UnknownSource { name: String, known: String },
     /// A caller-supplied option is not one of the accepted values.
     #[error("invalid argument {path}: {message}")]
     InvalidArgument { path: JsonPath, message: String },
     /// A tool call names a tool that is not available to this session.
-    #[error("tool not available: {name:?} ({reason})")]
+    #[error("tool not available: \"{name}\" ({reason})")]
     ToolNotAvailable { name: String, reason: String },
     /// The database layer failed (native only).
     #[error("database error: {message}")]

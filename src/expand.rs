@@ -124,9 +124,15 @@ impl<'r> Expansion<'r> {
     /// Names of a list of registry positions.
     pub fn names(&self, positions: impl Iterator<Item = usize>) -> Vec<String> {
         positions
-            .filter_map(|i| self.registry.tool(i))
-            .map(|t| t.name.clone())
+            .map(|i| self.registry.name(i).to_string())
             .collect()
+    }
+
+    /// Names of a list of registry positions, borrowed from the registry (no allocation per
+    /// name: previews of 10,000-tool registries list every name).
+    pub fn name_refs(&self, positions: impl Iterator<Item = usize>) -> Vec<&'r str> {
+        let registry = self.registry;
+        positions.map(|i| registry.name(i)).collect()
     }
 
     /// Dispatch lookup: the tool a call names, searched in the whole available set (resident
@@ -139,7 +145,7 @@ impl<'r> Expansion<'r> {
         let Some(i) = self.registry.index_of(name) else {
             return Err(not_available(match self.registry.index_of_folded(name) {
                 Some(j) => format!(
-                    "no tool of that name; names are case-sensitive (did you mean {:?}?)",
+                    "no tool of that name; names are case-sensitive (did you mean \"{}\"?)",
                     self.registry.tools()[j].name
                 ),
                 None => "no tool of that name in the registry".to_string(),
@@ -151,7 +157,7 @@ impl<'r> Expansion<'r> {
                 "not enabled for this session (disabled or not selected by its intent)".to_string(),
             )),
             ToolStatus::DeniedBySource => Err(not_available(format!(
-                "denied for source {:?}",
+                "denied for source \"{}\"",
                 self.source.as_deref().unwrap_or("")
             ))),
             ToolStatus::Unavailable => Err(not_available(
@@ -281,7 +287,7 @@ fn select(
                         code: "unknown_tool",
                         origin: origin.clone(),
                         message: format!(
-                            "hand-picked tool {name:?} is not in the registry; skipped"
+                            "hand-picked tool \"{name}\" is not in the registry; skipped"
                         ),
                     }),
                 }
@@ -314,7 +320,7 @@ fn select_intent(
             warnings,
             "unknown_intent_key",
             format!(
-                "intent key {key:?} is not known to this version (known: {}); kept, ignored",
+                "intent key \"{key}\" is not known to this version (known: {}); kept, ignored",
                 INTENT_KEYS.join(", ")
             ),
         );
@@ -331,14 +337,14 @@ fn select_intent(
         return;
     }
     let mut base = match &intent.toolset {
-        Some(name) => match registry.toolset(name) {
-            Some(patterns) => registry.match_patterns(patterns),
+        Some(name) => match registry.toolset_set(name) {
+            Some(set) => set.clone(),
             None => {
                 warn(
                     warnings,
                     "unknown_toolset",
                     format!(
-                        "preset {name:?} is not in the registry (known: {}); using default_tools",
+                        "preset \"{name}\" is not in the registry (known: {}); using default_tools",
                         registry.toolset_names().collect::<Vec<_>>().join(", ")
                     ),
                 );
@@ -399,14 +405,14 @@ fn warn_unmatched(
         }
         let hint = match registry.index_of_folded(p) {
             Some(j) if key == "disabled" => {
-                format!(" (matched {:?} ignoring case)", registry.tools()[j].name)
+                format!(" (matched \"{}\" ignoring case)", registry.tools()[j].name)
             }
             _ => String::new(),
         };
         warnings.push(Warning {
             code: "unknown_tool",
             origin: origin.to_string(),
-            message: format!("{key} entry {p:?} names no tool in the registry{hint}"),
+            message: format!("{key} entry \"{p}\" names no tool in the registry{hint}"),
         });
     }
 }

@@ -11,7 +11,7 @@ use crate::error::{Error, JsonPath, Result};
 use crate::expand::{expand, ExpandContext, Warning};
 use crate::intent::ToolsOverride;
 use crate::registry::Registry;
-use crate::render::{render, DeferralMode, Provider, RenderOptions};
+use crate::render::{render_split, DeferralMode, Provider, RenderOptions};
 
 /// Everything a preview needs besides the registry.
 #[derive(Debug, Clone, Default)]
@@ -78,17 +78,17 @@ impl PreviewRequest {
     }
 }
 
-/// The preview of one request.
+/// The preview of one request. Names borrow from the registry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Preview {
+pub struct Preview<'r> {
     /// Every available tool, registry order.
-    pub tools: Vec<String>,
+    pub tools: Vec<&'r str>,
     /// Names in the provider array, array order (resident, then promoted).
-    pub resident: Vec<String>,
+    pub resident: Vec<&'r str>,
     /// Names in the catalog (deferred, not promoted), registry order.
-    pub deferred: Vec<String>,
+    pub deferred: Vec<&'r str>,
     /// Promoted tools (a suffix of `resident`), load order.
-    pub promoted: Vec<String>,
+    pub promoted: Vec<&'r str>,
     pub warnings: Vec<Warning>,
     pub provider: Provider,
     pub mode: DeferralMode,
@@ -113,7 +113,7 @@ pub fn effective_state(request: &PreviewRequest) -> TurnState {
 }
 
 /// Expands, splits and renders one request.
-pub fn preview(registry: &Registry, request: &PreviewRequest) -> Result<Preview> {
+pub fn preview<'r>(registry: &'r Registry, request: &PreviewRequest) -> Result<Preview<'r>> {
     let expansion = expand(
         registry,
         &request.tools_override,
@@ -129,8 +129,8 @@ pub fn preview(registry: &Registry, request: &PreviewRequest) -> Result<Preview>
         cache_control: request.cache_control,
         view: request.view,
     };
-    let payload = render(&expansion, &state, options)?;
     let split = crate::deferral::split_for_dispatch(&expansion, &state, request.view);
+    let payload = render_split(&expansion, &split, options)?;
     let mut warnings = expansion.warnings().to_vec();
     for name in state.loaded_for(request.view) {
         if registry
@@ -141,16 +141,16 @@ pub fn preview(registry: &Registry, request: &PreviewRequest) -> Result<Preview>
                 code: "unknown_loaded_tool",
                 origin: "loaded".to_string(),
                 message: format!(
-                    "loaded tool {name:?} is not a deferred tool of this expansion; ignored"
+                    "loaded tool \"{name}\" is not a deferred tool of this expansion; ignored"
                 ),
             });
         }
     }
     Ok(Preview {
-        tools: expansion.names(expansion.tools()),
-        resident: expansion.names(split.provider_tools.iter().copied()),
-        deferred: expansion.names(split.catalog.iter().copied()),
-        promoted: expansion.names(split.promoted.iter().copied()),
+        tools: expansion.name_refs(expansion.tools()),
+        resident: expansion.name_refs(split.provider_tools.iter().copied()),
+        deferred: expansion.name_refs(split.catalog.iter().copied()),
+        promoted: expansion.name_refs(split.promoted.iter().copied()),
         warnings,
         provider: request.provider,
         mode: request.mode,

@@ -29,6 +29,7 @@
 //! always available (only an intent's `disabled` or a source ceiling can remove it).
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
@@ -169,6 +170,38 @@ pub struct Registry {
     explicit_defaults: bool,
     builtin_tool_search: bool,
     masks: Masks,
+    /// All names in one buffer, so glob scans over 10,000 tools read contiguous memory.
+    names: NameTable,
+    /// Each preset's tools, matched once at load time.
+    toolset_masks: Vec<(String, ToolSet)>,
+    /// Each tool's rendered array entry per provider, filled on first use. Rendering is a
+    /// pure function of the immutable tool, so caching cannot change any byte.
+    render_cache: Vec<[OnceLock<String>; 3]>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct NameTable {
+    blob: String,
+    ends: Vec<usize>,
+}
+
+impl NameTable {
+    fn new<'a>(names: impl Iterator<Item = &'a str>) -> Self {
+        let mut t = NameTable::default();
+        for n in names {
+            t.blob.push_str(n);
+            t.ends.push(t.blob.len());
+        }
+        t
+    }
+    fn iter(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
+        let mut start = 0;
+        self.ends.iter().enumerate().map(move |(i, &end)| {
+            let s = &self.blob[start..end];
+            start = end;
+            (i, s)
+        })
+    }
 }
 
 /// Sets derived once at load time so expansion is a few passes over bit masks.
@@ -215,7 +248,7 @@ impl Registry {
                         return Err(Error::registry(
                             &root.key(key),
                             format!(
-                                "unknown registry key {key:?} (expected one of: {})",
+                                "unknown registry key \"{key}\" (expected one of: {})",
                                 TOP_LEVEL_KEYS[..8].join(", ")
                             ),
                         ));
@@ -313,6 +346,9 @@ impl Registry {
             by_folded: BTreeMap::new(),
             builtin_tool_search: false,
             masks: Masks::default(),
+            names: NameTable::default(),
+            toolset_masks: Vec::new(),
+            render_cache: Vec::new(),
         };
         // Namespaced MCP tools are exposed (added to an explicit `full`) and available by
         // default but deferred (added to explicit `default_tools` and
@@ -382,10 +418,10 @@ impl Registry {
             if let Some(&j) = self.by_folded.get(&folded) {
                 let other = &self.tools[j].name;
                 let what = if *other == tool.name {
-                    format!("duplicate tool name {:?}", tool.name)
+                    format!("duplicate tool name \"{}\"", tool.name)
                 } else {
                     format!(
-                        "tool name {:?} differs from {:?} only in case",
+                        "tool name \"{}\" differs from \"{}\" only in case",
                         tool.name, other
                     )
                 };
@@ -395,6 +431,8 @@ impl Registry {
             self.by_name.insert(tool.name.clone(), i);
         }
         let n = self.tools.len();
+        self.names = NameTable::new(self.tools.iter().map(|t| t.name.as_str()));
+        self.render_cache = (0..n).map(|_| Default::default()).collect();
         self.check_patterns(&self.default_tools, &root.key("default_tools"))?;
         self.check_patterns(
             &self.deferred_default_tools,
@@ -440,6 +478,11 @@ impl Registry {
             available,
             overlay,
         };
+        self.toolset_masks = self
+            .toolsets
+            .iter()
+            .map(|(name, list)| (name.clone(), self.match_patterns(list)))
+            .collect();
         Ok(())
     }
 
@@ -448,7 +491,7 @@ impl Registry {
             if !glob::is_glob(p) && !self.by_name.contains_key(p) {
                 return Err(Error::registry(
                     &path.index(i),
-                    format!("unknown tool {p:?} (not in `tools`, and not a glob)"),
+                    format!("unknown tool \"{p}\" (not in `tools`, and not a glob)"),
                 ));
             }
         }
@@ -463,6 +506,21 @@ impl Registry {
     /// The tool at a registry position.
     pub fn tool(&self, index: usize) -> Option<&Tool> {
         self.tools.get(index)
+    }
+
+    /// The name of the tool at a registry position ("" when out of range), read from one
+    /// contiguous buffer.
+    pub fn name(&self, index: usize) -> &str {
+        let end = match self.names.ends.get(index) {
+            Some(&e) => e,
+            None => return "",
+        };
+        let start = if index == 0 {
+            0
+        } else {
+            self.names.ends[index - 1]
+        };
+        &self.names.blob[start..end]
     }
 
     /// Registry position of a tool by exact name.
@@ -488,8 +546,8 @@ impl Registry {
         let mut set = ToolSet::empty(self.tools.len());
         for p in patterns {
             if glob::is_glob(p) {
-                for (i, t) in self.tools.iter().enumerate() {
-                    if glob::matches(p, &t.name) {
+                for (i, name) in self.names.iter() {
+                    if glob::matches(p, name) {
                         set.insert(i);
                     }
                 }
@@ -505,8 +563,8 @@ impl Registry {
         let mut set = ToolSet::empty(self.tools.len());
         for p in patterns {
             if glob::is_glob(p) {
-                for (i, t) in self.tools.iter().enumerate() {
-                    if glob::matches_ignore_case(p, &t.name) {
+                for (i, name) in self.names.iter() {
+                    if glob::matches_ignore_case(p, name) {
                         set.insert(i);
                     }
                 }
@@ -561,6 +619,34 @@ impl Registry {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, l)| l.as_slice())
+    }
+
+    /// The tools of a preset, matched at load time.
+    pub fn toolset_set(&self, name: &str) -> Option<&ToolSet> {
+        self.toolset_masks
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s)
+    }
+
+    /// A tool's rendered entry for a provider slot, computed once per registry.
+    pub(crate) fn cached_render(
+        &self,
+        index: usize,
+        slot: usize,
+        render: impl FnOnce() -> Result<String>,
+    ) -> Result<&str> {
+        let Some(cell) = self.render_cache.get(index).and_then(|c| c.get(slot)) else {
+            return Err(Error::argument(
+                "tool",
+                format!("no tool at position {index}"),
+            ));
+        };
+        if let Some(s) = cell.get() {
+            return Ok(s);
+        }
+        let rendered = render()?;
+        Ok(cell.get_or_init(|| rendered))
     }
 
     /// The policy of a source.
@@ -729,7 +815,7 @@ fn parse_tools(
         if !ok {
             return Err(Error::registry(
                 server_path,
-                format!("server name {server:?} must be letters, digits, '-' or '_' (no \"__\")"),
+                format!("server name \"{server}\" must be letters, digits, '-' or '_' (no \"__\")"),
             ));
         }
     }
@@ -774,7 +860,9 @@ fn parse_tool(value: &Value, path: &JsonPath, server: Option<&str>) -> Result<To
     if !is_provider_safe_name(&name) {
         return Err(Error::registry(
             &path.key("name"),
-            format!("tool name {name:?} is not provider-safe (must match ^[a-zA-Z0-9_-]{{1,64}}$)"),
+            format!(
+                "tool name \"{name}\" is not provider-safe (must match ^[a-zA-Z0-9_-]{{1,64}}$)"
+            ),
         ));
     }
     let description = match obj.get("description") {
@@ -808,7 +896,10 @@ fn parse_tool(value: &Value, path: &JsonPath, server: Option<&str>) -> Result<To
         return Err(Error::value(
             "registry",
             &path.key(present[1]),
-            format!("both {:?} and {:?} given; use one", present[0], present[1]),
+            format!(
+                "both \"{}\" and \"{}\" given; use one",
+                present[0], present[1]
+            ),
         ));
     }
     let schema_key = present.first().copied().unwrap_or("parameters");
@@ -995,7 +1086,7 @@ fn parse_overlays(value: &Value, path: &JsonPath) -> Result<Vec<(String, Vec<Str
             if k != WEB_SEARCH_OVERLAY {
                 return Err(Error::registry(
                     &p,
-                    format!("unknown overlay {k:?} (intents can switch only \"web_search\")"),
+                    format!("unknown overlay \"{k}\" (intents can switch only \"web_search\")"),
                 ));
             }
             let list = match v {
@@ -1032,7 +1123,7 @@ fn parse_sources(value: &Value, path: &JsonPath) -> Result<Vec<SourcePolicy>> {
                 if key != "default" && key != "deny" {
                     return Err(Error::registry(
                         &p.key(key),
-                        format!("unknown source key {key:?} (expected \"default\" or \"deny\")"),
+                        format!("unknown source key \"{key}\" (expected \"default\" or \"deny\")"),
                     ));
                 }
             }

@@ -27,10 +27,10 @@ use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::deferral::{catalog_text, split_for_dispatch, TurnState, View};
+use crate::deferral::{catalog_text, split_for_dispatch, Split, TurnState};
 use crate::error::{Error, Result};
 use crate::expand::Expansion;
-use crate::registry::{Tool, TOOL_SEARCH};
+use crate::registry::{Registry, Tool, TOOL_SEARCH};
 
 /// Target API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
@@ -59,6 +59,15 @@ impl Provider {
         }
     }
 
+    /// Index of this provider in per-provider caches.
+    pub(crate) fn slot(self) -> usize {
+        match self {
+            Provider::Anthropic => 0,
+            Provider::OpenAiChat => 1,
+            Provider::OpenAiResponses => 2,
+        }
+    }
+
     pub fn parse(text: &str) -> Result<Provider> {
         Provider::ALL
             .into_iter()
@@ -66,7 +75,7 @@ impl Provider {
             .ok_or_else(|| {
                 Error::argument(
                     "provider",
-                    format!("{text:?} is not one of anthropic, openai-chat, openai-responses"),
+                    format!("\"{text}\" is not one of anthropic, openai-chat, openai-responses"),
                 )
             })
     }
@@ -95,7 +104,7 @@ impl DeferralMode {
             "native" => Ok(DeferralMode::Native),
             other => Err(Error::argument(
                 "mode",
-                format!("{other:?} is not one of catalog, native"),
+                format!("\"{other}\" is not one of catalog, native"),
             )),
         }
     }
@@ -108,7 +117,7 @@ pub struct RenderOptions {
     pub mode: DeferralMode,
     /// Anthropic explicit prompt caching: `cache_control` on the last non-deferred tool.
     pub cache_control: bool,
-    pub view: View,
+    pub view: crate::deferral::View,
 }
 
 /// One rendered tool array.
@@ -122,8 +131,6 @@ pub struct Payload {
     pub catalog: String,
     /// Tool names in array order (provider tool-search tool included as its name).
     pub tools: Vec<String>,
-    /// Names of deferred tools not in the array (catalog mode) or marked `defer_loading`.
-    pub deferred: Vec<String>,
 }
 
 /// `sha256:<hex>` of some bytes.
@@ -213,23 +220,25 @@ pub fn render(
     state: &TurnState,
     options: RenderOptions,
 ) -> Result<Payload> {
+    let split = split_for_dispatch(expansion, state, options.view);
+    render_split(expansion, &split, options)
+}
+
+/// Renders the provider tool array for a split the caller already made (the catalog-mode
+/// array is `split.provider_tools`; native mode declares every available tool).
+pub fn render_split(
+    expansion: &Expansion<'_>,
+    split: &Split,
+    options: RenderOptions,
+) -> Result<Payload> {
     let registry = expansion.registry();
-    let mut entries: Vec<Entry> = Vec::new();
+    // (registry position or None for the provider's search tool, deferred?)
+    let mut entries: Vec<(Option<usize>, bool)> = Vec::new();
     let catalog;
-    let deferred: Vec<String>;
     match options.mode {
         DeferralMode::Catalog => {
-            let split = split_for_dispatch(expansion, state, options.view);
-            for &i in &split.provider_tools {
-                if let Some(tool) = registry.tool(i) {
-                    entries.push(Entry::Tool {
-                        tool,
-                        deferred: false,
-                    });
-                }
-            }
+            entries.extend(split.provider_tools.iter().map(|&i| (Some(i), false)));
             catalog = catalog_text(registry, &split.catalog);
-            deferred = expansion.names(split.catalog.iter().copied());
         }
         DeferralMode::Native => {
             if options.provider == Provider::OpenAiChat {
@@ -240,45 +249,48 @@ pub fn render(
             }
             let mut any_deferred = false;
             for i in expansion.tools() {
-                let Some(tool) = registry.tool(i) else {
-                    continue;
-                };
-                if tool.name == TOOL_SEARCH {
+                if registry.tool(i).is_some_and(|t| t.name == TOOL_SEARCH) {
                     continue;
                 }
                 let d = expansion.is_deferred(i);
                 any_deferred |= d;
-                entries.push(Entry::Tool { tool, deferred: d });
+                entries.push((Some(i), d));
             }
             if any_deferred {
-                entries.push(Entry::ProviderSearch);
+                entries.push((None, false));
             }
             catalog = String::new();
-            deferred = expansion.names(expansion.deferred());
         }
     }
-    let last_resident = entries
-        .iter()
-        .rposition(|e| !matches!(e, Entry::Tool { deferred: true, .. }));
-    let mut json = String::with_capacity(entries.len() * 512);
+    let last_resident = entries.iter().rposition(|(_, d)| !*d);
+    let mut json = String::with_capacity(entries.len() * 1024);
     json.push('[');
     let mut names = Vec::with_capacity(entries.len());
-    for (pos, entry) in entries.iter().enumerate() {
+    for (pos, &(index, deferred)) in entries.iter().enumerate() {
         if pos > 0 {
             json.push(',');
         }
         let cache = options.cache_control
             && options.provider == Provider::Anthropic
             && Some(pos) == last_resident;
-        let piece = render_entry(entry, options.provider, cache)?;
-        json.push_str(&piece);
-        names.push(match entry {
-            Entry::Tool { tool, .. } => tool.name.clone(),
-            Entry::ProviderSearch => match options.provider {
-                Provider::Anthropic => ANTHROPIC_TOOL_SEARCH_NAME.to_string(),
-                _ => "tool_search".to_string(),
-            },
-        });
+        match index {
+            Some(i) => {
+                let base = tool_entry(registry, i, options.provider)?;
+                push_with_flags(&mut json, base, deferred, cache);
+                names.push(registry.name(i).to_string());
+            }
+            None => {
+                json.push_str(&render_entry(
+                    &Entry::ProviderSearch,
+                    options.provider,
+                    cache,
+                )?);
+                names.push(match options.provider {
+                    Provider::Anthropic => ANTHROPIC_TOOL_SEARCH_NAME.to_string(),
+                    _ => "tool_search".to_string(),
+                });
+            }
+        }
     }
     json.push(']');
     Ok(Payload {
@@ -286,8 +298,34 @@ pub fn render(
         json,
         catalog,
         tools: names,
-        deferred,
     })
+}
+
+/// Appends a cached entry, adding `defer_loading` and `cache_control` as the serialiser
+/// would: both are the last fields of their wrapper, so they go right before its final `}`.
+fn push_with_flags(json: &mut String, base: &str, deferred: bool, cache: bool) {
+    if !deferred && !cache {
+        json.push_str(base);
+        return;
+    }
+    let body = base.strip_suffix('}').unwrap_or(base);
+    json.push_str(body);
+    if deferred {
+        json.push_str(",\"defer_loading\":true");
+    }
+    if cache {
+        json.push_str(",\"cache_control\":{\"type\":\"ephemeral\"}");
+    }
+    json.push('}');
+}
+
+/// The exact bytes of one registry tool's array entry (catalog mode, no flags), rendered
+/// once per registry and provider.
+pub fn tool_entry(registry: &Registry, index: usize, provider: Provider) -> Result<&str> {
+    let tool = registry
+        .tool(index)
+        .ok_or_else(|| Error::argument("tool", format!("no tool at position {index}")))?;
+    registry.cached_render(index, provider.slot(), || render_tool(tool, provider))
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<String> {

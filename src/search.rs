@@ -96,9 +96,9 @@ impl Query {
         let mut optional = Vec::new();
         for word in trimmed.split_whitespace() {
             match word.strip_prefix('+') {
-                Some(w) if !w.is_empty() => required.push(w.to_lowercase()),
+                Some(w) if !w.is_empty() => required.push(w.to_ascii_lowercase()),
                 Some(_) => {}
-                None => optional.push(word.to_lowercase()),
+                None => optional.push(word.to_ascii_lowercase()),
             }
         }
         if required.is_empty() && optional.is_empty() {
@@ -263,12 +263,13 @@ struct Document {
 
 impl Document {
     fn new(tool: &Tool) -> Self {
-        let name = tool.name.to_lowercase();
-        let description = tool.description.to_lowercase();
+        let name = tool.name.to_ascii_lowercase();
+        // ASCII case folding: names are ASCII, and Unicode tables would bloat the wasm package.
+        let description = tool.description.to_ascii_lowercase();
         Document {
             name_parts: split_name(&tool.name),
             description_words: description
-                .split(|c: char| !c.is_alphanumeric())
+                .split(|c: char| c.is_ascii() && !c.is_ascii_alphanumeric())
                 .filter(|w| !w.is_empty())
                 .map(str::to_string)
                 .collect(),

@@ -119,6 +119,14 @@ fn out<T: Serialize + ?Sized, J: JsCast>(value: &T) -> Result<J, JsValue> {
         .map_err(|e| boundary_error("result", e.to_string()))
 }
 
+/// Large, string-heavy results (previews list every tool name) cross as one JSON string and
+/// are parsed by the engine's JSON.parse: measured faster than building the object field by
+/// field through serde-wasm-bindgen (see the Node benchmark's "boundary" table).
+fn out_json<T: Serialize + ?Sized, J: JsCast>(value: &T) -> Result<J, JsValue> {
+    let text = serde_json::to_string(value).map_err(|e| boundary_error("result", e.to_string()))?;
+    js_sys::JSON::parse(&text).map(JsCast::unchecked_into)
+}
+
 fn lib<T>(r: crate::error::Result<T>) -> Result<T, JsValue> {
     r.map_err(|e| js_error(&e))
 }
@@ -212,10 +220,34 @@ impl ToolRegistry {
         options: Option<JsExpandOptions>,
     ) -> Result<JsExpandResult, JsValue> {
         let request = self.request(tools_override, options.as_ref().map(|o| o.as_ref()))?;
+        out_json(&lib(preview_core(&self.inner, &request))?)
+    }
+
+    /// The same result as `expand`, as JSON text (for callers that forward or store it).
+    #[wasm_bindgen(js_name = expandJson)]
+    pub fn expand_json(
+        &self,
+        tools_override: &JsToolsOverride,
+        options: Option<JsExpandOptions>,
+    ) -> Result<String, JsValue> {
+        let request = self.request(tools_override, options.as_ref().map(|o| o.as_ref()))?;
+        serde_json::to_string(&lib(preview_core(&self.inner, &request))?)
+            .map_err(|e| boundary_error("result", e.to_string()))
+    }
+
+    /// Benchmark hook: `expand` with the result built by serde-wasm-bindgen instead of
+    /// JSON.parse, so the Node benchmark can report what the chosen route saves.
+    #[wasm_bindgen(js_name = _expandViaSerde, skip_typescript)]
+    pub fn expand_via_serde(
+        &self,
+        tools_override: &JsValue,
+        options: &JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let request = self.request(tools_override, Some(options))?;
         out(&lib(preview_core(&self.inner, &request))?)
     }
 
-    /// The exact provider payload: `{json, fingerprint, catalog, tools, deferred}`.
+    /// The exact provider payload: `{json, fingerprint, catalog, tools}`.
     pub fn payload(
         &self,
         tools_override: &JsToolsOverride,
@@ -336,7 +368,7 @@ impl ToolRegistry {
             &opts,
         ))?;
         let counter = counter_for(kind)?;
-        out(&lib(budget::budget_with_counter(
+        out_json(&lib(budget::budget_with_counter(
             &self.inner,
             &request,
             counter,

@@ -88,7 +88,6 @@ export interface PayloadResult {
   catalog: string;
   /** Tool names in array order. */
   tools: string[];
-  deferred: string[];
 }
 
 export interface SearchResult {

@@ -51,7 +51,8 @@ fn deterministic_expansion() {
         assert_eq!(a.payload.as_bytes(), b.payload.as_bytes());
         assert_eq!(a.fingerprint, b.fingerprint);
         // Independent registry loads give the same bytes too (no per-process state).
-        let c = preview(&all_merged(), &req).unwrap();
+        let other = all_merged();
+        let c = preview(&other, &req).unwrap();
         assert_eq!(a.payload, c.payload);
     }
 }

@@ -483,14 +483,14 @@ mod cli {
             p.mode.as_str(),
             p.fingerprint
         ));
-        let width = p.tools.iter().map(String::len).max().unwrap_or(4).max(4);
+        let width = p.tools.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
         out.push_str(&format!(
             "  {:<width$}  {:<9}  {:>7}\n",
             "tool", "state", "tokens"
         ));
         out.push_str(&format!("  {:-<width$}  {:-<9}  {:->7}\n", "", "", ""));
         for row in &b.rows {
-            let state = if p.promoted.contains(&row.name) {
+            let state = if p.promoted.contains(&row.name.as_str()) {
                 "promoted"
             } else {
                 row.placement.as_str()

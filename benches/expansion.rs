@@ -1,0 +1,106 @@
+//! Native benchmarks per registry size (50, 1,000, 10,000 tools), so growth with size is
+//! visible: registry load, expand, split, payload render + fingerprint, tool_search, budget,
+//! and the full preview the CLI and wasm expose. `scripts/bench.sh` runs this and collects
+//! criterion's estimates into a table and `bench-results/native.json`.
+
+#[path = "support/generator.rs"]
+mod generator;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use tool_intent::budget::{estimate, Estimator};
+use tool_intent::{
+    begin_turn, expand, preview, record_loaded, render, search, split_for_dispatch, ExpandContext,
+    PreviewRequest, Provider, Registry, RenderOptions, ToolsOverride, TurnState, View,
+};
+
+const SIZES: [usize; 3] = [50, 1_000, 10_000];
+
+fn fixtures() -> Vec<(usize, String, Registry, TurnState)> {
+    SIZES
+        .iter()
+        .map(|&n| {
+            let doc = generator::registry_document(n, 42);
+            let text = serde_json::to_string(&doc).unwrap();
+            let registry = Registry::from_json_str(&text).unwrap();
+            let state = begin_turn(&record_loaded(
+                &TurnState::default(),
+                &generator::bench_loaded(&doc),
+            ));
+            (n, text, registry, state)
+        })
+        .collect()
+}
+
+fn benches(c: &mut Criterion) {
+    let fixtures = fixtures();
+    let o = ToolsOverride::from_json_str(generator::BENCH_OVERRIDE).unwrap();
+    let ctx = ExpandContext::default();
+
+    let mut g = c.benchmark_group("load");
+    for (n, text, _, _) in &fixtures {
+        g.bench_with_input(BenchmarkId::from_parameter(n), text, |b, text| {
+            b.iter(|| Registry::from_json_str(black_box(text)).unwrap())
+        });
+    }
+    g.finish();
+
+    macro_rules! per_size {
+        ($name:literal, |$r:ident, $s:ident| $body:expr) => {{
+            let mut g = c.benchmark_group($name);
+            for (n, _, $r, $s) in &fixtures {
+                g.bench_function(BenchmarkId::from_parameter(n), |b| {
+                    b.iter(|| black_box($body))
+                });
+            }
+            g.finish();
+        }};
+    }
+    per_size!("expand", |r, _s| expand(r, &o, ctx)
+        .unwrap()
+        .tools()
+        .count());
+    per_size!("split", |r, s| {
+        let e = expand(r, &o, ctx).unwrap();
+        split_for_dispatch(&e, s, View::Frozen).catalog.len()
+    });
+    per_size!("payload", |r, s| {
+        let e = expand(r, &o, ctx).unwrap();
+        render(&e, s, RenderOptions::default()).unwrap().fingerprint
+    });
+    per_size!("tool_search", |r, s| {
+        let e = expand(r, &o, ctx).unwrap();
+        search::execute(
+            &e,
+            s,
+            &serde_json::json!({"query": "+issue create comment", "limit": 5}),
+        )
+        .unwrap()
+        .0
+        .hits
+        .len()
+    });
+    per_size!("budget", |r, s| {
+        let e = expand(r, &o, ctx).unwrap();
+        estimate(&e, s, View::Frozen, Provider::Anthropic, &Estimator)
+            .unwrap()
+            .catalog_tokens
+    });
+    per_size!("preview", |r, s| {
+        let req = PreviewRequest {
+            tools_override: o.clone(),
+            state: Some(s.clone()),
+            ..Default::default()
+        };
+        preview(r, &req).unwrap().fingerprint
+    });
+}
+
+criterion_group! {
+    name = expansion;
+    config = Criterion::default().sample_size(20).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
+    targets = benches
+}
+criterion_main!(expansion);

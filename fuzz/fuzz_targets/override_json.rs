@@ -1,0 +1,35 @@
+//! Override JSON: parsing never panics; canonical JSON is a fixed point; expansion against
+//! the embedded registry (with and without a restricted source) never panics and never lets
+//! a source-denied tool through.
+#![no_main]
+
+use std::sync::OnceLock;
+
+use libfuzzer_sys::fuzz_target;
+use tool_intent::budget::{estimate, Estimator};
+use tool_intent::{expand, render, ExpandContext, Provider, Registry, RenderOptions, ToolsOverride, TurnState, View};
+
+fn registry() -> &'static Registry {
+    static R: OnceLock<Registry> = OnceLock::new();
+    R.get_or_init(Registry::embedded)
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(o) = ToolsOverride::from_json_str(text) else { return };
+    let canonical = o.to_canonical_json();
+    let again = ToolsOverride::from_json_str(&canonical).expect("canonical JSON parses");
+    assert_eq!(again.to_canonical_json(), canonical);
+    let r = registry();
+    for source in [None, Some("channel")] {
+        let e = expand(r, &o, ExpandContext { profile: None, source }).expect("known source");
+        let p = render(&e, &TurnState::default(), RenderOptions::default()).expect("catalog render");
+        let _ = estimate(&e, &TurnState::default(), View::Live, Provider::Anthropic, &Estimator).expect("budget");
+        if source.is_some() {
+            for denied in &r.source("channel").unwrap().deny {
+                assert!(!p.tools.iter().any(|n| n.eq_ignore_ascii_case(denied)), "{denied} got through");
+                assert!(e.resolve(denied).is_err());
+            }
+        }
+    }
+});

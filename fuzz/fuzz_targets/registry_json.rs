@@ -1,0 +1,24 @@
+//! Registry JSON: loading never panics; a loaded registry expands, renders for every
+//! provider and mode, and survives its own round trip.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tool_intent::{expand, render, DeferralMode, ExpandContext, Provider, Registry, RenderOptions, ToolsOverride, TurnState};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(registry) = Registry::from_json_str(text) else { return };
+    let again = Registry::from_value(&registry.to_value()).expect("a loaded registry reloads from its own JSON");
+    assert_eq!(again.tools(), registry.tools());
+    for o in [ToolsOverride::Follow, ToolsOverride::from_json_str(r#"{"toolset":"full","web_search":true}"#).unwrap()] {
+        let e = expand(&registry, &o, ExpandContext::default()).expect("no source, no error");
+        for provider in Provider::ALL {
+            for mode in [DeferralMode::Catalog, DeferralMode::Native] {
+                let r = render(&e, &TurnState::default(), RenderOptions { provider, mode, cache_control: true, ..Default::default() });
+                if let Ok(p) = r {
+                    let _: serde_json::Value = serde_json::from_str(&p.json).expect("payload is JSON");
+                }
+            }
+        }
+    }
+});

@@ -1,0 +1,30 @@
+//! Session config rows and writer toggles: never panic; whatever parses expands.
+#![no_main]
+
+use std::sync::OnceLock;
+
+use libfuzzer_sys::fuzz_target;
+use tool_intent::{build_intent, expand, normalize_tools_value, tools_override_from_config, ExpandContext, Registry, SessionRunConfig, Toggles};
+
+fn registry() -> &'static Registry {
+    static R: OnceLock<Registry> = OnceLock::new();
+    R.get_or_init(Registry::embedded)
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let registry = registry();
+    if let Ok(row) = SessionRunConfig::from_json_str(text) {
+        let o = tools_override_from_config(&row);
+        expand(registry, &o, ExpandContext::default()).expect("expands");
+        let stored = SessionRunConfig::from_override(&o);
+        SessionRunConfig::from_value(&stored.to_value()).expect("a written row reads back");
+    }
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
+        let _ = normalize_tools_value(&v);
+    }
+    if let Ok(t) = serde_json::from_str::<Toggles>(text) {
+        let o = build_intent(&t);
+        expand(registry, &o, ExpandContext::default()).expect("expands");
+    }
+});
