@@ -234,11 +234,10 @@ pub fn render_split(
     let registry = expansion.registry();
     // (registry position or None for the provider's search tool, deferred?)
     let mut entries: Vec<(Option<usize>, bool)> = Vec::new();
-    let catalog;
-    match options.mode {
+    let catalog = match options.mode {
         DeferralMode::Catalog => {
             entries.extend(split.provider_tools.iter().map(|&i| (Some(i), false)));
-            catalog = catalog_text(registry, &split.catalog);
+            catalog_text(registry, &split.catalog)
         }
         DeferralMode::Native => {
             if options.provider == Provider::OpenAiChat {
@@ -259,9 +258,9 @@ pub fn render_split(
             if any_deferred {
                 entries.push((None, false));
             }
-            catalog = String::new();
+            String::new()
         }
-    }
+    };
     let last_resident = entries.iter().rposition(|(_, d)| !*d);
     let mut json = String::with_capacity(entries.len() * 1024);
     json.push('[');
