@@ -177,10 +177,10 @@ pub fn catalog_text(registry: &Registry, catalog: &[usize]) -> String {
     }
     let mut text = String::with_capacity(CATALOG_HEADER.len() + 1 + catalog.len() * 24);
     text.push_str(CATALOG_HEADER);
-    text.push('\n');
+    text.push_str("\n");
     for &i in catalog {
         text.push_str(registry.name(i));
-        text.push('\n');
+        text.push_str("\n");
     }
     text
 }

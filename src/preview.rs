@@ -102,6 +102,65 @@ pub struct Preview<'r> {
     pub catalog: String,
 }
 
+impl Preview<'_> {
+    /// Compact JSON, byte-identical to `serde_json::to_string(self)` but written directly:
+    /// previews of large registries list every tool name, and names are provider-safe
+    /// (`[a-zA-Z0-9_-]`, checked at load), so they need no escaping.
+    pub fn to_json(&self) -> String {
+        let names = self.tools.len() + self.resident.len() + self.deferred.len() + self.promoted.len();
+        let mut out = String::with_capacity(256 + names * 40);
+        let lists: [(&str, &[&str]); 4] = [
+            ("{\"tools\":", &self.tools),
+            (",\"resident\":", &self.resident),
+            (",\"deferred\":", &self.deferred),
+            (",\"promoted\":", &self.promoted),
+        ];
+        for (key, list) in lists {
+            out.push_str(key);
+            push_names(&mut out, list);
+        }
+        out.push_str(",\"warnings\":");
+        out.push_str(&serde_json::to_string(&self.warnings).unwrap_or_else(|_| "[]".to_string()));
+        out.push_str(",\"provider\":\"");
+        out.push_str(self.provider.as_str());
+        out.push_str("\",\"mode\":\"");
+        out.push_str(self.mode.as_str());
+        out.push_str("\",\"fingerprint\":\"");
+        out.push_str(&self.fingerprint);
+        out.push_str("\"}");
+        out
+    }
+}
+
+fn push_names(out: &mut String, names: &[&str]) {
+    out.push_str("[");
+    let mut first = true;
+    for name in names {
+        if !first {
+            out.push_str(",");
+        }
+        first = false;
+        if needs_escape(name) {
+            // Unreachable for registry names; kept total for any input.
+            out.push_str(&serde_json::Value::String((*name).to_string()).to_string());
+        } else {
+            out.push_str("\"");
+            out.push_str(name);
+            out.push_str("\"");
+        }
+    }
+    out.push_str("]");
+}
+
+fn needs_escape(s: &str) -> bool {
+    for &b in s.as_bytes() {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            return true;
+        }
+    }
+    false
+}
+
 /// The turn state a request stands for: its own state, plus `loaded` promoted at a boundary.
 pub fn effective_state(request: &PreviewRequest) -> TurnState {
     let base = request.state.clone().unwrap_or_default();
@@ -199,4 +258,19 @@ pub struct SearchOutcome {
     #[serde(flatten)]
     pub result: crate::search::SearchResult,
     pub state: TurnState,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn to_json_equals_the_serde_serialisation() {
+        let r = Registry::embedded();
+        for (o, loaded) in [("null", vec![]), (r#"{"toolset":"full","x":1}"#, vec!["memory".to_string(), "nope".to_string()]), ("[]", vec![])] {
+            let req = PreviewRequest { tools_override: ToolsOverride::from_json_str(o).unwrap(), loaded, ..Default::default() };
+            let p = preview(&r, &req).unwrap();
+            assert_eq!(p.to_json(), serde_json::to_string(&p).unwrap(), "{o}");
+        }
+    }
 }

@@ -119,9 +119,10 @@ fn out<T: Serialize + ?Sized, J: JsCast>(value: &T) -> Result<J, JsValue> {
         .map_err(|e| boundary_error("result", e.to_string()))
 }
 
-/// Large, string-heavy results (previews list every tool name) cross as one JSON string and
-/// are parsed by the engine's JSON.parse: measured faster than building the object field by
-/// field through serde-wasm-bindgen (see the Node benchmark's "boundary" table).
+/// Large, string-heavy results (previews list every tool name, budgets every tool) cross as
+/// one JSON string parsed by the engine's JSON.parse: measured faster than building the
+/// object field by field through serde-wasm-bindgen (see the Node benchmark's "boundary"
+/// table).
 fn out_json<T: Serialize + ?Sized, J: JsCast>(value: &T) -> Result<J, JsValue> {
     let text = serde_json::to_string(value).map_err(|e| boundary_error("result", e.to_string()))?;
     js_sys::JSON::parse(&text).map(JsCast::unchecked_into)
@@ -220,7 +221,8 @@ impl ToolRegistry {
         options: Option<JsExpandOptions>,
     ) -> Result<JsExpandResult, JsValue> {
         let request = self.request(tools_override, options.as_ref().map(|o| o.as_ref()))?;
-        out_json(&lib(preview_core(&self.inner, &request))?)
+        let preview = lib(preview_core(&self.inner, &request))?;
+        js_sys::JSON::parse(&preview.to_json()).map(JsCast::unchecked_into)
     }
 
     /// The same result as `expand`, as JSON text (for callers that forward or store it).
@@ -231,8 +233,7 @@ impl ToolRegistry {
         options: Option<JsExpandOptions>,
     ) -> Result<String, JsValue> {
         let request = self.request(tools_override, options.as_ref().map(|o| o.as_ref()))?;
-        serde_json::to_string(&lib(preview_core(&self.inner, &request))?)
-            .map_err(|e| boundary_error("result", e.to_string()))
+        Ok(lib(preview_core(&self.inner, &request))?.to_json())
     }
 
     /// Benchmark hook: `expand` with the result built by serde-wasm-bindgen instead of

@@ -1,0 +1,120 @@
+// wasm vs plain JS, in one run: the same preview (expand + split + payload + fingerprint) of
+// the same generated registries, through the tool-intent wasm package and through
+// bench/plain-js.mjs, alternating rounds, median per call. Also the cost of the data-passing
+// routes at the boundary. Prints tables and writes bench-results/wasm-vs-js.json.
+//
+//   node bench/wasm-vs-js.mjs bench-results/registry-50.json bench-results/registry-1000.json ...
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import assert from "node:assert/strict";
+import { ToolRegistry, beginTurn, recordLoaded } from "tool-intent";
+import { PlainRegistry } from "./plain-js.mjs";
+
+const INTENT = { toolset: "full", web_search: true, disabled: ["mcp__github0__*", "memory"] };
+const files = process.argv.slice(2);
+if (!files.length) {
+  console.error("usage: node bench/wasm-vs-js.mjs REGISTRY.json ...");
+  process.exit(2);
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Median µs per call of each function, measured in alternating rounds. */
+function race(fns, { rounds = 15, minMs = 40 } = {}) {
+  const per = fns.map(() => []);
+  const counts = fns.map((fn) => {
+    let n = 1;
+    for (;;) {
+      const t = performance.now();
+      for (let i = 0; i < n; i++) fn();
+      if (performance.now() - t > minMs / 4 || n > 1e6) return n;
+      n *= 2;
+    }
+  });
+  for (let r = 0; r < rounds; r++) {
+    fns.forEach((fn, k) => {
+      const t = performance.now();
+      for (let i = 0; i < counts[k]; i++) fn();
+      per[k].push(((performance.now() - t) * 1000) / counts[k]);
+    });
+  }
+  return per.map(median);
+}
+
+const results = { intent: INTENT, node: process.version, sizes: [], boundary: [] };
+let previous = null;
+console.log("preview = expand + split + payload + fingerprint, Anthropic catalog mode, 3 promoted tools\n");
+console.log("plain JS (browser) hashes with a JS SHA-256 as a web UI must; plain JS (node) uses node:crypto\n");
+console.log("  tools | wasm µs/call | plain JS (browser) | ratio JS÷wasm | plain JS (node) | ratio | wasm growth | JS growth");
+console.log("  ------+--------------+--------------------+---------------+-----------------+-------+-------------+----------");
+for (const file of files) {
+  const text = readFileSync(file, "utf8");
+  const wasm = ToolRegistry.fromJson(text);
+  const plain = new PlainRegistry(text);
+  const plainNode = new PlainRegistry(text, { hash: "node" });
+  const loaded = JSON.parse(text).tools.map((t) => t.name).filter((n) => n.startsWith("mcp__") && !n.startsWith("mcp__github0__")).slice(0, 3);
+  const state = beginTurn(recordLoaded(null, loaded));
+  const a = wasm.expand(INTENT, { state });
+  const b = plain.preview(INTENT, state);
+  // Same work, same answer: refuse to compare implementations that disagree.
+  assert.equal(b.fingerprint, a.fingerprint, `${file}: plain-JS fingerprint differs from wasm`);
+  assert.deepEqual(b.resident, a.resident);
+  assert.deepEqual(b.deferred, a.deferred);
+  assert.equal(plainNode.preview(INTENT, state).fingerprint, a.fingerprint);
+  const [w, j, jn] = race([() => wasm.expand(INTENT, { state }), () => plain.preview(INTENT, state), () => plainNode.preview(INTENT, state)]);
+  const row = {
+    tools: wasm.size,
+    wasmMicros: +w.toFixed(1),
+    plainJsMicros: +j.toFixed(1),
+    jsOverWasm: +(j / w).toFixed(2),
+    plainJsNodeCryptoMicros: +jn.toFixed(1),
+    jsNodeOverWasm: +(jn / w).toFixed(2),
+  };
+  if (previous) {
+    row.wasmGrowth = +(w / previous.wasmMicros).toFixed(2);
+    row.jsGrowth = +(j / previous.plainJsMicros).toFixed(2);
+    row.toolGrowth = +(wasm.size / previous.tools).toFixed(1);
+  }
+  results.sizes.push(row);
+  const g = (x) => (x === undefined ? "" : `×${x}`);
+  console.log(`  ${String(row.tools).padStart(5)} | ${w.toFixed(1).padStart(12)} | ${j.toFixed(1).padStart(18)} | ${row.jsOverWasm.toFixed(2).padStart(13)} | ${jn.toFixed(1).padStart(15)} | ${row.jsNodeOverWasm.toFixed(2).padStart(5)} | ${g(row.wasmGrowth).padStart(11)} | ${g(row.jsGrowth).padStart(8)}`);
+  previous = row;
+
+  // Data-passing routes at the boundary.
+  const doc = JSON.parse(text);
+  const intentText = JSON.stringify(INTENT);
+  const [loadStr, loadObj] = race([() => ToolRegistry.fromJson(text).free(), () => ToolRegistry.fromJson(doc).free()], { rounds: 5, minMs: 200 });
+  const [outParse, outSerde, outString] = race([
+    () => wasm.expand(INTENT, { state }),
+    () => wasm._expandViaSerde(INTENT, { state }),
+    () => wasm.expandJson(INTENT, { state }),
+  ]);
+  const [inObj, inStr] = race([() => wasm.expand(INTENT, { state }), () => wasm.expand(intentText, { state })]);
+  const plainLoad = race([() => new PlainRegistry(text)], { rounds: 5, minMs: 200 })[0];
+  results.boundary.push({
+    tools: wasm.size,
+    registryBytes: Buffer.byteLength(text),
+    loadFromStringMicros: +loadStr.toFixed(0),
+    loadFromObjectMicros: +loadObj.toFixed(0),
+    plainJsLoadMicros: +plainLoad.toFixed(0),
+    resultViaJsonParseMicros: +outParse.toFixed(1),
+    resultViaSerdeWasmBindgenMicros: +outSerde.toFixed(1),
+    resultAsJsonStringMicros: +outString.toFixed(1),
+    overrideAsObjectMicros: +inObj.toFixed(1),
+    overrideAsStringMicros: +inStr.toFixed(1),
+  });
+}
+
+console.log("\nboundary routes (µs per call)\n");
+console.log("  tools | registry in: string | object | (plain-JS load) | result: JSON.parse | serde-wasm-bindgen | string only | override: object | string");
+for (const b of results.boundary) {
+  console.log(
+    `  ${String(b.tools).padStart(5)} | ${String(b.loadFromStringMicros).padStart(19)} | ${String(b.loadFromObjectMicros).padStart(6)} | ${String(b.plainJsLoadMicros).padStart(15)} | ${b.resultViaJsonParseMicros.toFixed(1).padStart(18)} | ${b.resultViaSerdeWasmBindgenMicros.toFixed(1).padStart(18)} | ${b.resultAsJsonStringMicros.toFixed(1).padStart(11)} | ${b.overrideAsObjectMicros.toFixed(1).padStart(16)} | ${b.overrideAsStringMicros.toFixed(1).padStart(6)}`,
+  );
+}
+mkdirSync("bench-results", { recursive: true });
+writeFileSync("bench-results/wasm-vs-js.json", JSON.stringify(results, null, 2) + "\n");
+console.log("\nwrote bench-results/wasm-vs-js.json");
