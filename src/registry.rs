@@ -398,11 +398,7 @@ impl Registry {
         let root = JsonPath::root();
         let (tools, mut paths): (Vec<Tool>, Vec<JsonPath>) = tools.into_iter().unzip();
         self.tools = tools;
-        if !self.tools.iter().any(|t| t.name == TOOL_SEARCH) {
-            self.tools.push(search::tool_search_definition());
-            paths.push(JsonPath::from_raw("(built-in tool_search)"));
-            self.builtin_tool_search = true;
-        }
+        // The limit counts the registry's own tools; the built-in tool_search is extra.
         if self.tools.len() > LIMITS.max_tools {
             return Err(Error::limit(
                 &root.key("tools"),
@@ -412,6 +408,11 @@ impl Registry {
                     LIMITS.max_tools
                 ),
             ));
+        }
+        if !self.tools.iter().any(|t| t.name == TOOL_SEARCH) {
+            self.tools.push(search::tool_search_definition());
+            paths.push(JsonPath::from_raw("(built-in tool_search)"));
+            self.builtin_tool_search = true;
         }
         for (i, tool) in self.tools.iter().enumerate() {
             let folded = tool.name.to_ascii_lowercase();
