@@ -107,7 +107,8 @@ impl Preview<'_> {
     /// previews of large registries list every tool name, and names are provider-safe
     /// (`[a-zA-Z0-9_-]`, checked at load), so they need no escaping.
     pub fn to_json(&self) -> String {
-        let names = self.tools.len() + self.resident.len() + self.deferred.len() + self.promoted.len();
+        let names =
+            self.tools.len() + self.resident.len() + self.deferred.len() + self.promoted.len();
         let mut out = String::with_capacity(256 + names * 40);
         let lists: [(&str, &[&str]); 4] = [
             ("{\"tools\":", &self.tools),
@@ -267,8 +268,19 @@ mod tests {
     #[test]
     fn to_json_equals_the_serde_serialisation() {
         let r = Registry::embedded();
-        for (o, loaded) in [("null", vec![]), (r#"{"toolset":"full","x":1}"#, vec!["memory".to_string(), "nope".to_string()]), ("[]", vec![])] {
-            let req = PreviewRequest { tools_override: ToolsOverride::from_json_str(o).unwrap(), loaded, ..Default::default() };
+        for (o, loaded) in [
+            ("null", vec![]),
+            (
+                r#"{"toolset":"full","x":1}"#,
+                vec!["memory".to_string(), "nope".to_string()],
+            ),
+            ("[]", vec![]),
+        ] {
+            let req = PreviewRequest {
+                tools_override: ToolsOverride::from_json_str(o).unwrap(),
+                loaded,
+                ..Default::default()
+            };
             let p = preview(&r, &req).unwrap();
             assert_eq!(p.to_json(), serde_json::to_string(&p).unwrap(), "{o}");
         }

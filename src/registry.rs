@@ -232,17 +232,21 @@ impl Registry {
     pub fn from_json_str(text: &str) -> Result<Self> {
         let value: Value =
             serde_json::from_str(text).map_err(|e| Error::invalid_json("registry", &e))?;
-        Self::from_value(&value)
+        Self::from_owned_value(value)
     }
 
     /// Builds a registry from a parsed JSON value.
     pub fn from_value(value: &Value) -> Result<Self> {
+        Self::from_owned_value(value.clone())
+    }
+
+    /// Builds a registry from a JSON value it may take apart: schemas move into the tools
+    /// instead of being copied (about half the work of loading a 10,000-tool registry).
+    pub fn from_owned_value(value: Value) -> Result<Self> {
         let root = JsonPath::root();
-        let empty = Map::new();
-        let no_tools = Value::Array(Vec::new());
-        let (doc, tools_value, tools_path) = match value {
-            Value::Array(_) => (&empty, value, root.clone()),
-            Value::Object(map) => {
+        let (mut doc, tools_value, tools_path) = match value {
+            Value::Array(items) => (Map::new(), Value::Array(items), root.clone()),
+            Value::Object(mut map) => {
                 for key in map.keys() {
                     if !TOP_LEVEL_KEYS.contains(&key.as_str()) {
                         return Err(Error::registry(
@@ -254,11 +258,12 @@ impl Registry {
                         ));
                     }
                 }
-                let tools = map.get("tools").unwrap_or(&Value::Null);
-                let tools = if tools.is_null() && map.contains_key("mcp_servers") {
-                    &no_tools
-                } else {
-                    tools
+                let tools = match map.remove("tools") {
+                    None | Some(Value::Null) if map.contains_key("mcp_servers") => {
+                        Value::Array(Vec::new())
+                    }
+                    None => Value::Null,
+                    Some(t) => t,
                 };
                 (map, tools, root.key("tools"))
             }
@@ -268,7 +273,7 @@ impl Registry {
                     &root,
                     format!(
                         "expected an object or an array of tools, found {}",
-                        describe(other)
+                        describe(&other)
                     ),
                 ))
             }
@@ -276,38 +281,45 @@ impl Registry {
         let mut tools = parse_tools(tools_value, &tools_path, None)?;
 
         let mut servers: Vec<String> = Vec::new();
-        if let Some(list) = doc.get("mcp_servers") {
+        if let Some(list) = doc.remove("mcp_servers") {
             let path = root.key("mcp_servers");
-            let items = list.as_array().ok_or_else(|| {
-                Error::value(
+            let Value::Array(items) = list else {
+                return Err(Error::value(
                     "registry",
                     &path,
-                    format!("expected an array of servers, found {}", describe(list)),
-                )
-            })?;
-            for (i, item) in items.iter().enumerate() {
+                    format!("expected an array of servers, found {}", describe(&list)),
+                ));
+            };
+            for (i, item) in items.into_iter().enumerate() {
                 let p = path.index(i);
-                let obj = item.as_object().ok_or_else(|| {
-                    Error::value(
+                let Value::Object(mut obj) = item else {
+                    return Err(Error::value(
                         "registry",
                         &p,
-                        format!("expected {{\"name\", \"tools\"}}, found {}", describe(item)),
-                    )
-                })?;
-                let name = obj.get("name").and_then(Value::as_str).ok_or_else(|| {
-                    Error::value(
-                        "registry",
-                        &p.key("name"),
-                        "expected the server name as a string",
-                    )
-                })?;
-                let server_tools = obj.get("tools").unwrap_or(&Value::Null);
+                        format!(
+                            "expected {{\"name\", \"tools\"}}, found {}",
+                            describe(&item)
+                        ),
+                    ));
+                };
+                let name = obj
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .map(String::from)
+                    .ok_or_else(|| {
+                        Error::value(
+                            "registry",
+                            &p.key("name"),
+                            "expected the server name as a string",
+                        )
+                    })?;
+                let server_tools = obj.remove("tools").unwrap_or(Value::Null);
                 tools.extend(parse_tools(
                     server_tools,
                     &p.key("tools"),
-                    Some((name, &p.key("name"))),
+                    Some((&name, &p.key("name"))),
                 )?);
-                servers.push(name.to_string());
+                servers.push(name);
             }
         }
 
@@ -387,7 +399,7 @@ impl Registry {
             })
             .ok_or_else(|| Error::argument("mcp_servers", "registry document is not an object"))?;
         servers.push(serde_json::json!({"name": server, "tools": tools_list}));
-        Registry::from_value(&doc)
+        Registry::from_owned_value(doc)
     }
 
     fn finish(
@@ -775,25 +787,25 @@ pub fn is_provider_safe_name(name: &str) -> bool {
 
 /// Parses a tool array; each tool comes with the path it was read from (for later errors).
 fn parse_tools(
-    value: &Value,
+    value: Value,
     path: &JsonPath,
     server: Option<(&str, &JsonPath)>,
 ) -> Result<Vec<(Tool, JsonPath)>> {
     // An MCP `tools/list` result object may stand where the array is expected.
     let (items, path) = match value {
         Value::Array(items) => (items, path.clone()),
-        Value::Object(o) if o.get("tools").is_some_and(Value::is_array) => (
-            o.get("tools")
-                .and_then(Value::as_array)
-                .unwrap_or_else(|| unreachable_empty()),
-            path.key("tools"),
-        ),
+        Value::Object(mut o) if o.get("tools").is_some_and(Value::is_array) => {
+            match o.remove("tools") {
+                Some(Value::Array(items)) => (items, path.key("tools")),
+                _ => (Vec::new(), path.key("tools")),
+            }
+        }
         Value::Null => return Ok(Vec::new()),
         other => {
             return Err(Error::value(
                 "registry",
                 path,
-                format!("expected an array of tools, found {}", describe(other)),
+                format!("expected an array of tools, found {}", describe(&other)),
             ))
         }
     };
@@ -821,7 +833,7 @@ fn parse_tools(
         }
     }
     items
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(i, item)| {
             let p = path.index(i);
@@ -830,19 +842,14 @@ fn parse_tools(
         .collect()
 }
 
-fn unreachable_empty() -> &'static Vec<Value> {
-    static EMPTY: Vec<Value> = Vec::new();
-    &EMPTY
-}
-
-fn parse_tool(value: &Value, path: &JsonPath, server: Option<&str>) -> Result<Tool> {
-    let obj = value.as_object().ok_or_else(|| {
-        Error::value(
+fn parse_tool(value: Value, path: &JsonPath, server: Option<&str>) -> Result<Tool> {
+    let Value::Object(mut obj) = value else {
+        return Err(Error::value(
             "registry",
             path,
-            format!("expected a tool object, found {}", describe(value)),
-        )
-    })?;
+            format!("expected a tool object, found {}", describe(&value)),
+        ));
+    };
     let raw_name = match obj.get("name") {
         Some(Value::String(s)) => s.as_str(),
         Some(other) => {
@@ -905,13 +912,13 @@ fn parse_tool(value: &Value, path: &JsonPath, server: Option<&str>) -> Result<To
     }
     let schema_key = present.first().copied().unwrap_or("parameters");
     let schema_path = path.key(schema_key);
-    let parameters = match obj.get(schema_key) {
-        Some(v @ Value::Object(_)) => v.clone(),
+    let parameters = match obj.remove(schema_key) {
+        Some(v @ Value::Object(_)) => v,
         Some(other) => {
             return Err(Error::value(
                 "registry",
                 &schema_path,
-                format!("expected a JSON Schema object, found {}", describe(other)),
+                format!("expected a JSON Schema object, found {}", describe(&other)),
             ))
         }
         None => {
@@ -945,15 +952,13 @@ fn parse_tool(value: &Value, path: &JsonPath, server: Option<&str>) -> Result<To
             ))
         }
     };
-    let annotations = obj.get("annotations").filter(|v| !v.is_null()).cloned();
+    let annotations = obj.remove("annotations").filter(|v| !v.is_null());
     let mut extra = Map::new();
     for (k, v) in obj {
-        let known = matches!(
-            k.as_str(),
-            "name" | "description" | "title" | "annotations" | "defer"
-        ) || schema_keys.contains(&k.as_str());
+        let known = matches!(k.as_str(), "name" | "description" | "title" | "defer")
+            || schema_keys.contains(&k.as_str());
         if !known {
-            extra.insert(k.clone(), v.clone());
+            extra.insert(k, v);
         }
     }
     Ok(Tool {
@@ -967,15 +972,39 @@ fn parse_tool(value: &Value, path: &JsonPath, server: Option<&str>) -> Result<To
     })
 }
 
-fn check_schema_size(schema: &Value, path: &JsonPath) -> Result<()> {
-    fn depth(v: &Value) -> usize {
+/// (nesting depth, compact JSON length) of a value in one walk, without serialising.
+fn measure_schema(v: &Value) -> (usize, usize) {
+    fn measure(v: &Value) -> (usize, usize) {
         match v {
-            Value::Array(a) => 1 + a.iter().map(depth).max().unwrap_or(0),
-            Value::Object(o) => 1 + o.values().map(depth).max().unwrap_or(0),
-            _ => 0,
+            Value::Null => (0, 4),
+            Value::Bool(b) => (0, if *b { 4 } else { 5 }),
+            Value::Number(n) => (0, n.to_string().len()),
+            Value::String(s) => (0, json_string_len(s)),
+            Value::Array(a) => {
+                let (mut depth, mut len) = (0, 2 + a.len().saturating_sub(1));
+                for x in a {
+                    let (d, l) = measure(x);
+                    depth = depth.max(d);
+                    len += l;
+                }
+                (depth + 1, len)
+            }
+            Value::Object(o) => {
+                let (mut depth, mut len) = (0, 2 + o.len().saturating_sub(1));
+                for (k, x) in o {
+                    let (d, l) = measure(x);
+                    depth = depth.max(d);
+                    len += json_string_len(k) + 1 + l;
+                }
+                (depth + 1, len)
+            }
         }
     }
-    let d = depth(schema);
+    measure(v)
+}
+
+fn check_schema_size(schema: &Value, path: &JsonPath) -> Result<()> {
+    let (d, bytes) = measure_schema(schema);
     if d > LIMITS.max_schema_depth {
         return Err(Error::limit(
             path,
@@ -985,9 +1014,6 @@ fn check_schema_size(schema: &Value, path: &JsonPath) -> Result<()> {
             ),
         ));
     }
-    let bytes = serde_json::to_string(schema)
-        .map(|s| s.len())
-        .unwrap_or(usize::MAX);
     if bytes > LIMITS.max_schema_bytes {
         return Err(Error::limit(
             path,
@@ -998,6 +1024,18 @@ fn check_schema_size(schema: &Value, path: &JsonPath) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Length of a string as serde_json writes it (quotes and escapes included).
+fn json_string_len(s: &str) -> usize {
+    2 + s
+        .bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0..=0x1f => 6,
+            _ => 1,
+        })
+        .sum::<usize>()
 }
 
 /// Parses an array of name/glob strings.
@@ -1279,6 +1317,23 @@ mod tests {
         let e = Registry::from_value(&json!({"mcp_servers": [{"name": "a__b", "tools": []}]}))
             .unwrap_err();
         assert_eq!(e.path(), Some("$.mcp_servers[0].name"));
+    }
+
+    #[test]
+    fn schema_length_walk_matches_serialisation() {
+        let samples = [
+            json!({"a": [1, -2.5, null, true, false, "x\"y\\z\n\u{1}\u{7f}é\t"], "b": {}, "": [], "c": 12345678901u64}),
+            json!({}),
+            json!({"type": "object", "properties": {"q": {"type": "string", "description": "line\r\nbreak \u{8}\u{c}"}}}),
+        ];
+        for v in samples {
+            assert_eq!(
+                measure_schema(&v).1,
+                serde_json::to_string(&v).unwrap().len(),
+                "{v}"
+            );
+        }
+        assert_eq!(measure_schema(&json!({"a": {"b": [1]}})).0, 3);
     }
 
     #[test]
