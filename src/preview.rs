@@ -133,6 +133,8 @@ impl Preview<'_> {
     }
 }
 
+// push_str over push(char): measured faster in the size-optimised wasm build.
+#[allow(clippy::single_char_add_str)]
 fn push_names(out: &mut String, names: &[&str]) {
     out.push_str("[");
     let mut first = true;
