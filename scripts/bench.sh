@@ -14,6 +14,9 @@ if [ "${1:-all}" != js ]; then
   log "cargo bench (criterion)"
   cargo bench --bench expansion -- --noplot >/dev/null
   node bench/collect-criterion.mjs
+  log "token counters: estimator vs exact BPE"
+  cargo bench --features exact-tokens --bench counters -- --noplot 2>&1 | grep -E "^count_|thrpt|counts"
+
 fi
 setup_rust
 setup_node

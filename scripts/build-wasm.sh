@@ -15,6 +15,7 @@ OPT_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-si
 
 # Size over speed for the browser bundle (the native release profile is opt-level 3).
 export CARGO_PROFILE_RELEASE_OPT_LEVEL=z
+export CARGO_PROFILE_RELEASE_PANIC=abort
 
 build() { # out-dir target [cargo args...]
   local out=$1 target=$2

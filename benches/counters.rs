@@ -1,0 +1,51 @@
+//! Token counter throughput: the vocabulary-free estimator against the exact o200k and
+//! cl100k BPE, on the rendered resident array and the catalog text of every MCP fixture
+//! merged into the embedded registry. Criterion reports time and bytes per second.
+//!
+//! cargo bench --features exact-tokens --bench counters
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use tool_intent::budget::{rendered_halves, BpeCounter, Estimator, TokenCounter};
+use tool_intent::{expand, ExpandContext, Provider, Registry, ToolsOverride, TurnState, View};
+
+fn texts() -> Vec<(&'static str, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mcp");
+    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+    files.sort();
+    let mut r = Registry::embedded();
+    for f in &files {
+        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        r = r.merge_mcp_server(&f.file_stem().unwrap().to_string_lossy(), &v).unwrap();
+    }
+    // Everything resident (no tool_search) gives the largest array to count.
+    let all = expand(&r, &ToolsOverride::from_json_str(r#"{"toolset":"full","disabled":["tool_search"]}"#).unwrap(), ExpandContext::default()).unwrap();
+    let (array, _) = rendered_halves(&all, &TurnState::default(), View::Live, Provider::Anthropic).unwrap();
+    let deferred = expand(&r, &ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(), ExpandContext::default()).unwrap();
+    let (_, catalog) = rendered_halves(&deferred, &TurnState::default(), View::Live, Provider::Anthropic).unwrap();
+    vec![("array", array), ("catalog", catalog)]
+}
+
+fn counters(c: &mut Criterion) {
+    let o200k = BpeCounter::o200k().unwrap();
+    let cl100k = BpeCounter::cl100k().unwrap();
+    let counters: [(&str, &dyn TokenCounter); 3] = [("estimate", &Estimator), ("o200k", &o200k), ("cl100k", &cl100k)];
+    for (what, text) in texts() {
+        let mut g = c.benchmark_group(format!("count_{what}"));
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        for (name, counter) in counters {
+            eprintln!("{what}: {} bytes, {name} counts {} tokens", text.len(), counter.count(&text));
+            g.bench_function(name, |b| b.iter(|| counter.count(black_box(&text))));
+        }
+        g.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
+    targets = counters
+}
+criterion_main!(benches);
