@@ -13,30 +13,63 @@ use tool_intent::{expand, ExpandContext, Provider, Registry, ToolsOverride, Turn
 
 fn texts() -> Vec<(&'static str, String)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mcp");
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
     files.sort();
     let mut r = Registry::embedded();
     for f in &files {
-        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
-        r = r.merge_mcp_server(&f.file_stem().unwrap().to_string_lossy(), &v).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        r = r
+            .merge_mcp_server(&f.file_stem().unwrap().to_string_lossy(), &v)
+            .unwrap();
     }
     // Everything resident (no tool_search) gives the largest array to count.
-    let all = expand(&r, &ToolsOverride::from_json_str(r#"{"toolset":"full","disabled":["tool_search"]}"#).unwrap(), ExpandContext::default()).unwrap();
-    let (array, _) = rendered_halves(&all, &TurnState::default(), View::Live, Provider::Anthropic).unwrap();
-    let deferred = expand(&r, &ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(), ExpandContext::default()).unwrap();
-    let (_, catalog) = rendered_halves(&deferred, &TurnState::default(), View::Live, Provider::Anthropic).unwrap();
+    let all = expand(
+        &r,
+        &ToolsOverride::from_json_str(r#"{"toolset":"full","disabled":["tool_search"]}"#).unwrap(),
+        ExpandContext::default(),
+    )
+    .unwrap();
+    let (array, _) =
+        rendered_halves(&all, &TurnState::default(), View::Live, Provider::Anthropic).unwrap();
+    let deferred = expand(
+        &r,
+        &ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(),
+        ExpandContext::default(),
+    )
+    .unwrap();
+    let (_, catalog) = rendered_halves(
+        &deferred,
+        &TurnState::default(),
+        View::Live,
+        Provider::Anthropic,
+    )
+    .unwrap();
     vec![("array", array), ("catalog", catalog)]
 }
 
 fn counters(c: &mut Criterion) {
     let o200k = BpeCounter::o200k().unwrap();
     let cl100k = BpeCounter::cl100k().unwrap();
-    let counters: [(&str, &dyn TokenCounter); 3] = [("estimate", &Estimator), ("o200k", &o200k), ("cl100k", &cl100k)];
+    let counters: [(&str, &dyn TokenCounter); 3] = [
+        ("estimate", &Estimator),
+        ("o200k", &o200k),
+        ("cl100k", &cl100k),
+    ];
     for (what, text) in texts() {
         let mut g = c.benchmark_group(format!("count_{what}"));
         g.throughput(Throughput::Bytes(text.len() as u64));
         for (name, counter) in counters {
-            eprintln!("{what}: {} bytes, {name} counts {} tokens", text.len(), counter.count(&text));
+            eprintln!(
+                "{what}: {} bytes, {name} counts {} tokens",
+                text.len(),
+                counter.count(&text)
+            );
             g.bench_function(name, |b| b.iter(|| counter.count(black_box(&text))));
         }
         g.finish();

@@ -31,7 +31,7 @@ use serde::Serialize;
 
 use crate::deferral::{catalog_text, split_for_dispatch, TurnState, View, CATALOG_HEADER};
 use crate::error::{Error, Result};
-use crate::expand::{expand, ExpandContext, Expansion};
+use crate::expand::Expansion;
 use crate::preview::{effective_state, PreviewRequest};
 use crate::registry::Registry;
 use crate::render::{self, Provider};
@@ -412,14 +412,7 @@ pub fn budget_with_counter(
     request: &PreviewRequest,
     counter: &dyn TokenCounter,
 ) -> Result<Budget> {
-    let expansion = expand(
-        registry,
-        &request.tools_override,
-        ExpandContext {
-            profile: request.profile.as_ref(),
-            source: request.source.as_deref(),
-        },
-    )?;
+    let expansion = request.expand(registry)?;
     estimate(
         &expansion,
         &effective_state(request),
@@ -498,6 +491,7 @@ pub fn render_table(budget: &Budget) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expand::{expand, ExpandContext};
     use crate::intent::ToolsOverride;
 
     #[test]

@@ -45,6 +45,18 @@ pub struct RequestOptions {
 }
 
 impl PreviewRequest {
+    /// Expands this request's override (with its profile and source) against a registry.
+    pub fn expand<'r>(&self, registry: &'r Registry) -> Result<crate::expand::Expansion<'r>> {
+        expand(
+            registry,
+            &self.tools_override,
+            ExpandContext {
+                profile: self.profile.as_ref(),
+                source: self.source.as_deref(),
+            },
+        )
+    }
+
     /// Builds a request from an override value and an options value (`null` = defaults).
     /// Errors name the path (`$.profile.disabled[0]`, `options`).
     pub fn from_values(tools_override: &Value, options: &Value) -> Result<PreviewRequest> {
@@ -176,14 +188,7 @@ pub fn effective_state(request: &PreviewRequest) -> TurnState {
 
 /// Expands, splits and renders one request.
 pub fn preview<'r>(registry: &'r Registry, request: &PreviewRequest) -> Result<Preview<'r>> {
-    let expansion = expand(
-        registry,
-        &request.tools_override,
-        ExpandContext {
-            profile: request.profile.as_ref(),
-            source: request.source.as_deref(),
-        },
-    )?;
+    let expansion = request.expand(registry)?;
     let state = effective_state(request);
     let options = RenderOptions {
         provider: request.provider,

@@ -16,7 +16,6 @@ use wasm_bindgen::JsCast;
 use crate::budget::{self, CounterKind};
 use crate::deferral::{self, TurnState};
 use crate::error::Error;
-use crate::expand::{expand as expand_core, ExpandContext};
 use crate::intent::ToolsOverride;
 use crate::preview::{effective_state, preview as preview_core, PreviewRequest};
 use crate::registry::Registry;
@@ -255,11 +254,7 @@ impl ToolRegistry {
         options: Option<JsExpandOptions>,
     ) -> Result<JsPayloadResult, JsValue> {
         let request = self.request(tools_override, options.as_ref().map(|o| o.as_ref()))?;
-        let expansion = lib(expand_core(
-            &self.inner,
-            &request.tools_override,
-            context(&request),
-        ))?;
+        let expansion = lib(request.expand(&self.inner))?;
         let opts = RenderOptions {
             provider: request.provider,
             mode: request.mode,
@@ -277,11 +272,7 @@ impl ToolRegistry {
         options: Option<JsExpandOptions>,
     ) -> Result<String, JsValue> {
         let request = self.request(tools_override, options.as_ref().map(|o| o.as_ref()))?;
-        let expansion = lib(expand_core(
-            &self.inner,
-            &request.tools_override,
-            context(&request),
-        ))?;
+        let expansion = lib(request.expand(&self.inner))?;
         let split =
             deferral::split_for_dispatch(&expansion, &effective_state(&request), request.view);
         Ok(deferral::catalog_text(&self.inner, &split.catalog))
@@ -308,11 +299,7 @@ impl ToolRegistry {
             &json_in(tools_override, "override")?,
             &opts,
         ))?;
-        let expansion = lib(expand_core(
-            &self.inner,
-            &request.tools_override,
-            context(&request),
-        ))?;
+        let expansion = lib(request.expand(&self.inner))?;
         let args = serde_json::json!({"query": query, "limit": limit});
         let (result, state) = lib(search_core::execute(
             &expansion,
@@ -331,11 +318,7 @@ impl ToolRegistry {
         options: Option<JsExpandOptions>,
     ) -> Result<JsToolDefinition, JsValue> {
         let request = self.request(tools_override, options.as_ref().map(|o| o.as_ref()))?;
-        let expansion = lib(expand_core(
-            &self.inner,
-            &request.tools_override,
-            context(&request),
-        ))?;
+        let expansion = lib(request.expand(&self.inner))?;
         out(&crate::registry::tool_to_value(lib(
             expansion.resolve(name)
         )?))
@@ -384,13 +367,6 @@ impl ToolRegistry {
         let o = json_in(tools_override, "override")?;
         let opts = options_in(options.unwrap_or(&JsValue::UNDEFINED))?;
         lib(PreviewRequest::from_values(&o, &opts))
-    }
-}
-
-fn context(request: &PreviewRequest) -> ExpandContext<'_> {
-    ExpandContext {
-        profile: request.profile.as_ref(),
-        source: request.source.as_deref(),
     }
 }
 

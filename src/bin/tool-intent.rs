@@ -23,8 +23,8 @@ mod cli {
     use tool_intent::migrate;
     use tool_intent::preview::effective_state;
     use tool_intent::{
-        build_intent, expand, preview, search, DeferralMode, Error, ExpandContext, PreviewRequest,
-        Provider, Registry, SessionRunConfig, Toggles, ToolsOverride, View,
+        build_intent, preview, search, DeferralMode, Error, PreviewRequest, Provider, Registry,
+        SessionRunConfig, Toggles, ToolsOverride, View,
     };
 
     #[derive(Parser)]
@@ -353,14 +353,7 @@ mod cli {
             } => {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
-                let expansion = expand(
-                    &registry,
-                    &req.tools_override,
-                    ExpandContext {
-                        profile: req.profile.as_ref(),
-                        source: req.source.as_deref(),
-                    },
-                )?;
+                let expansion = req.expand(&registry)?;
                 let state = effective_state(&req);
                 let (result, next) =
                     search::execute(&expansion, &state, &json!({"query": query, "limit": limit}))
