@@ -177,6 +177,8 @@ pub struct Registry {
     /// Each tool's rendered array entry per provider, filled on first use. Rendering is a
     /// pure function of the immutable tool, so caching cannot change any byte.
     render_cache: Vec<[OnceLock<String>; 3]>,
+    /// Keyword-search documents, built on the first keyword query (also pure per tool).
+    search_docs: OnceLock<Vec<search::Document>>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -361,6 +363,7 @@ impl Registry {
             names: NameTable::default(),
             toolset_masks: Vec::new(),
             render_cache: Vec::new(),
+            search_docs: OnceLock::new(),
         };
         // Namespaced MCP tools are exposed (added to an explicit `full`) and available by
         // default but deferred (added to explicit `default_tools` and
@@ -660,6 +663,12 @@ impl Registry {
         }
         let rendered = render()?;
         Ok(cell.get_or_init(|| rendered))
+    }
+
+    /// Every tool prepared for keyword search, in registry order.
+    pub(crate) fn search_documents(&self) -> &[search::Document] {
+        self.search_docs
+            .get_or_init(|| self.tools.iter().map(search::Document::new).collect())
     }
 
     /// The policy of a source.

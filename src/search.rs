@@ -146,11 +146,11 @@ pub fn search(expansion: &Expansion<'_>, query: &Query, limit: usize) -> SearchR
         }
         Query::Keywords { required, optional } => {
             let mut scored: Vec<(u32, usize)> = Vec::new();
+            let docs = registry.search_documents();
             for i in expansion.deferred() {
-                let Some(tool) = registry.tool(i) else {
+                let Some(doc) = docs.get(i) else {
                     continue;
                 };
-                let doc = Document::new(tool);
                 if required.iter().any(|t| doc.score(t) == 0) {
                     continue;
                 }
@@ -254,7 +254,10 @@ fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
     text
 }
 
-struct Document {
+/// A tool prepared for keyword search (lower-cased name, name parts, description words).
+/// Built once per registry on the first keyword query, see [`Registry::search_documents`].
+#[derive(Debug, Clone)]
+pub struct Document {
     name: String,
     name_parts: Vec<String>,
     description: String,
@@ -262,7 +265,7 @@ struct Document {
 }
 
 impl Document {
-    fn new(tool: &Tool) -> Self {
+    pub(crate) fn new(tool: &Tool) -> Self {
         let name = tool.name.to_ascii_lowercase();
         // ASCII case folding: names are ASCII, and Unicode tables would bloat the wasm package.
         let description = tool.description.to_ascii_lowercase();
