@@ -46,6 +46,11 @@ pub trait TokenCounter {
     /// `estimate`, `o200k_base`, `cl100k_base`.
     fn name(&self) -> &'static str;
     fn count(&self, text: &str) -> usize;
+    /// A stable slot (0..3) when the counter is a pure function of the text, so per-tool
+    /// counts can be cached on the registry; `None` disables caching.
+    fn cache_slot(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// Which counter to use.
@@ -117,6 +122,10 @@ impl TokenCounter for Estimator {
 
     fn count(&self, text: &str) -> usize {
         estimate_tokens(text)
+    }
+
+    fn cache_slot(&self) -> Option<usize> {
+        Some(0)
     }
 }
 
@@ -260,6 +269,10 @@ impl TokenCounter for BpeCounter {
     fn count(&self, text: &str) -> usize {
         self.bpe.encode_ordinary(text).len()
     }
+
+    fn cache_slot(&self) -> Option<usize> {
+        Some(if self.name == "o200k_base" { 1 } else { 2 })
+    }
 }
 
 /// Where a tool's tokens go.
@@ -340,7 +353,11 @@ pub fn estimate(
     let registry = expansion.registry();
     let split = split_for_dispatch(expansion, state, view);
     let price = |i: usize| -> Result<usize> {
-        Ok(counter.count(render::tool_entry(registry, i, provider)?))
+        let count = || Ok(counter.count(render::tool_entry(registry, i, provider)?));
+        match counter.cache_slot() {
+            Some(slot) => registry.cached_tokens(i, slot * 3 + provider.slot(), count),
+            None => count(),
+        }
     };
     let mut rows = Vec::new();
     let mut array_sum = 0usize;

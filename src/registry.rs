@@ -179,6 +179,8 @@ pub struct Registry {
     render_cache: Vec<[OnceLock<String>; 3]>,
     /// Keyword-search documents, built on the first keyword query (also pure per tool).
     search_docs: OnceLock<Vec<search::Document>>,
+    /// Token counts of rendered entries per (counter, provider) slot, filled on first use.
+    token_cache: Vec<[OnceLock<usize>; 9]>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -364,6 +366,7 @@ impl Registry {
             toolset_masks: Vec::new(),
             render_cache: Vec::new(),
             search_docs: OnceLock::new(),
+            token_cache: Vec::new(),
         };
         // Namespaced MCP tools are exposed (added to an explicit `full`) and available by
         // default but deferred (added to explicit `default_tools` and
@@ -449,6 +452,7 @@ impl Registry {
         let n = self.tools.len();
         self.names = NameTable::new(self.tools.iter().map(|t| t.name.as_str()));
         self.render_cache = (0..n).map(|_| Default::default()).collect();
+        self.token_cache = (0..n).map(|_| Default::default()).collect();
         self.check_patterns(&self.default_tools, &root.key("default_tools"))?;
         self.check_patterns(
             &self.deferred_default_tools,
@@ -663,6 +667,25 @@ impl Registry {
         }
         let rendered = render()?;
         Ok(cell.get_or_init(|| rendered))
+    }
+
+    /// A token count for a tool's rendered entry, computed once per (counter, provider) slot.
+    pub(crate) fn cached_tokens(
+        &self,
+        index: usize,
+        slot: usize,
+        count: impl FnOnce() -> Result<usize>,
+    ) -> Result<usize> {
+        match self.token_cache.get(index).and_then(|c| c.get(slot)) {
+            Some(cell) => match cell.get() {
+                Some(n) => Ok(*n),
+                None => {
+                    let n = count()?;
+                    Ok(*cell.get_or_init(|| n))
+                }
+            },
+            None => count(),
+        }
     }
 
     /// Every tool prepared for keyword search, in registry order.
