@@ -43,7 +43,13 @@ mod cli {
         /// Print the expansion as one JSON object (tools, resident, deferred, warnings, fingerprint).
         Expand(RequestArgs),
         /// Print a readable table of the expansion (the default view for people).
-        Preview(RequestArgs),
+        Preview {
+            #[command(flatten)]
+            request: RequestArgs,
+            /// Counter for the token column.
+            #[arg(long, value_enum, default_value_t = CounterArg::Estimate)]
+            counter: CounterArg,
+        },
         /// Print the exact provider payload bytes (or the catalog text with --catalog).
         Payload {
             #[command(flatten)]
@@ -180,6 +186,16 @@ mod cli {
         Estimate,
         O200k,
         Cl100k,
+    }
+
+    impl CounterArg {
+        fn kind(self) -> CounterKind {
+            match self {
+                CounterArg::Estimate => CounterKind::Estimate,
+                CounterArg::O200k => CounterKind::O200k,
+                CounterArg::Cl100k => CounterKind::Cl100k,
+            }
+        }
     }
 
     pub fn run() -> i32 {
@@ -330,11 +346,14 @@ mod cli {
                 let p = preview(&registry, &request(&args)?)?;
                 Ok(pretty(&p))
             }
-            Command::Preview(args) => {
+            Command::Preview {
+                request: args,
+                counter,
+            } => {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
                 let p = preview(&registry, &req)?;
-                let b = budget::budget_for_request(&registry, &req, CounterKind::Estimate)?;
+                let b = budget::budget_for_request(&registry, &req, counter.kind())?;
                 Ok(preview_table(&registry, &req, &p, &b))
             }
             Command::Payload {
@@ -387,12 +406,7 @@ mod cli {
             } => {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
-                let kind = match counter {
-                    CounterArg::Estimate => CounterKind::Estimate,
-                    CounterArg::O200k => CounterKind::O200k,
-                    CounterArg::Cl100k => CounterKind::Cl100k,
-                };
-                let b = budget::budget_for_request(&registry, &req, kind)?;
+                let b = budget::budget_for_request(&registry, &req, counter.kind())?;
                 Ok(if json {
                     pretty(&b)
                 } else {
@@ -494,14 +508,19 @@ mod cli {
             ));
         }
         out.push('\n');
+        let approx = if b.counter == "estimate" { "~" } else { "" };
         out.push_str(&format!(
-            "resident array: {} tools, ~{} tokens   catalog: {} names, ~{} tokens   all resident: ~{} tokens (deferral saves {:.0}%)\n",
+            "resident array: {} tools, {}{} tokens   catalog: {} names, {}{} tokens   all resident: {}{} tokens (deferral saves {:.0}%; counter {})\n",
             p.resident.len(),
+            approx,
             b.resident_tokens,
             p.deferred.len(),
+            approx,
             b.catalog_tokens,
+            approx,
             b.all_resident_tokens,
-            b.saving_percent()
+            b.saving_percent(),
+            b.counter
         ));
         for w in &p.warnings {
             out.push_str(&format!(
