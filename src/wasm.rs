@@ -102,6 +102,11 @@ fn json_in(value: &JsValue, what: &'static str) -> Result<Value, JsValue> {
     serde_wasm_bindgen::from_value(value.clone()).map_err(|e| boundary_error(what, e.to_string()))
 }
 
+/// An override given as JSON text or as a plain value.
+fn override_in(value: &JsValue) -> Result<ToolsOverride, JsValue> {
+    lib(ToolsOverride::from_value(&json_in(value, "override")?))
+}
+
 /// Options objects are never JSON text.
 fn options_in(value: &JsValue) -> Result<Value, JsValue> {
     if value.is_undefined() || value.is_null() {
@@ -433,11 +438,7 @@ pub fn build_intent(toggles: &JsToggles) -> Result<JsToolsOverrideOut, JsValue> 
 /// The canonical JSON text of an override (equal intents give equal bytes).
 #[wasm_bindgen(js_name = canonicalIntent)]
 pub fn canonical_intent(tools_override: &JsToolsOverride) -> Result<String, JsValue> {
-    Ok(lib(ToolsOverride::from_value(&json_in(
-        tools_override,
-        "override",
-    )?))?
-    .to_canonical_json())
+    Ok(override_in(tools_override)?.to_canonical_json())
 }
 
 /// The override a stored session row stands for.
@@ -457,10 +458,7 @@ pub fn tools_override_from_config(
 pub fn session_config_from_override(
     tools_override: &JsToolsOverride,
 ) -> Result<JsSessionRunConfigOut, JsValue> {
-    let o = lib(ToolsOverride::from_value(&json_in(
-        tools_override,
-        "override",
-    )?))?;
+    let o = override_in(tools_override)?;
     out(&SessionRunConfig::from_override(&o).to_value())
 }
 
