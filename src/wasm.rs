@@ -290,20 +290,12 @@ impl ToolRegistry {
         query: &str,
         options: Option<JsSearchOptions>,
     ) -> Result<JsSearchResult, JsValue> {
-        let mut opts = options_in(
-            options
-                .as_ref()
-                .map(|o| o.as_ref())
-                .unwrap_or(&JsValue::UNDEFINED),
+        let (request, limit) = self.request_taking(
+            tools_override,
+            options.as_ref().map(|o| o.as_ref()),
+            Some("limit"),
         )?;
-        let limit = match opts.as_object_mut().and_then(|o| o.remove("limit")) {
-            None | Some(Value::Null) => Value::from(search_core::DEFAULT_LIMIT),
-            Some(v) => v,
-        };
-        let request = lib(PreviewRequest::from_values(
-            &json_in(tools_override, "override")?,
-            &opts,
-        ))?;
+        let limit = limit.unwrap_or_else(|| Value::from(search_core::DEFAULT_LIMIT));
         let expansion = lib(request.expand(&self.inner))?;
         let args = serde_json::json!({"query": query, "limit": limit});
         let (result, state) = lib(search_core::execute(
@@ -336,14 +328,13 @@ impl ToolRegistry {
         tools_override: &JsToolsOverride,
         options: Option<JsBudgetOptions>,
     ) -> Result<JsBudget, JsValue> {
-        let mut opts = options_in(
-            options
-                .as_ref()
-                .map(|o| o.as_ref())
-                .unwrap_or(&JsValue::UNDEFINED),
+        let (request, counter) = self.request_taking(
+            tools_override,
+            options.as_ref().map(|o| o.as_ref()),
+            Some("counter"),
         )?;
-        let kind = match opts.as_object_mut().and_then(|o| o.remove("counter")) {
-            None | Some(Value::Null) => CounterKind::Estimate,
+        let kind = match counter {
+            None => CounterKind::Estimate,
             Some(Value::String(s)) => lib(CounterKind::parse(&s))?,
             Some(other) => {
                 return Err(boundary_error(
@@ -352,10 +343,6 @@ impl ToolRegistry {
                 ))
             }
         };
-        let request = lib(PreviewRequest::from_values(
-            &json_in(tools_override, "override")?,
-            &opts,
-        ))?;
         let counter = counter_for(kind)?;
         out_json(&lib(budget::budget_with_counter(
             &self.inner,
@@ -369,9 +356,25 @@ impl ToolRegistry {
         tools_override: &JsValue,
         options: Option<&JsValue>,
     ) -> Result<PreviewRequest, JsValue> {
+        Ok(self.request_taking(tools_override, options, None)?.0)
+    }
+
+    /// A request from JS arguments, with one method-specific option (`limit`, `counter`)
+    /// taken out first (`null` reads as absent).
+    fn request_taking(
+        &self,
+        tools_override: &JsValue,
+        options: Option<&JsValue>,
+        key: Option<&str>,
+    ) -> Result<(PreviewRequest, Option<Value>), JsValue> {
         let o = json_in(tools_override, "override")?;
-        let opts = options_in(options.unwrap_or(&JsValue::UNDEFINED))?;
-        lib(PreviewRequest::from_values(&o, &opts))
+        let mut opts = options_in(options.unwrap_or(&JsValue::UNDEFINED))?;
+        let taken = opts
+            .as_object_mut()
+            .zip(key)
+            .and_then(|(m, k)| m.remove(k))
+            .filter(|v| !v.is_null());
+        Ok((lib(PreviewRequest::from_values(&o, &opts))?, taken))
     }
 }
 
