@@ -8,8 +8,12 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use tool_intent::budget::{rendered_halves, BpeCounter, Estimator, TokenCounter};
+#[path = "support/halves.rs"]
+mod halves;
+
+use halves::rendered_halves;
 use tool_intent::{expand, ExpandContext, Provider, Registry, ToolsOverride, TurnState, View};
+use tool_intent::{BpeCounter, Estimator, TokenCounter};
 
 fn texts() -> Vec<(&'static str, String)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mcp");

@@ -10,10 +10,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use tool_intent::budget::{estimate, Estimator};
 use tool_intent::{
-    begin_turn, expand, preview, record_loaded, render, search, split_for_dispatch, ExpandContext,
-    PreviewRequest, Provider, Registry, RenderOptions, ToolsOverride, TurnState, View,
+    begin_turn, estimate_budget, expand, plan_turn, record_loaded, render, split, Estimator,
+    ExpandContext, Provider, Registry, RenderOptions, ToolsOverride, TurnRequest, TurnState, View,
 };
 
 const SIZES: [usize; 3] = [50, 1_000, 10_000];
@@ -64,7 +63,7 @@ fn benches(c: &mut Criterion) {
         .count());
     per_size!("split", |r, s| {
         let e = expand(r, &o, ctx).unwrap();
-        split_for_dispatch(&e, s, View::Frozen).catalog.len()
+        split(&e, s, View::Frozen).catalog.len()
     });
     per_size!("payload", |r, s| {
         let e = expand(r, &o, ctx).unwrap();
@@ -72,7 +71,7 @@ fn benches(c: &mut Criterion) {
     });
     per_size!("tool_search", |r, s| {
         let e = expand(r, &o, ctx).unwrap();
-        search::execute(
+        tool_intent::execute_tool_search(
             &e,
             s,
             &serde_json::json!({"query": "+issue create comment", "limit": 5}),
@@ -84,17 +83,17 @@ fn benches(c: &mut Criterion) {
     });
     per_size!("budget", |r, s| {
         let e = expand(r, &o, ctx).unwrap();
-        estimate(&e, s, View::Frozen, Provider::Anthropic, &Estimator)
+        estimate_budget(&e, s, View::Frozen, Provider::Anthropic, &Estimator)
             .unwrap()
             .catalog_tokens
     });
     per_size!("preview", |r, s| {
-        let req = PreviewRequest {
+        let req = TurnRequest {
             tools_override: o.clone(),
             state: Some(s.clone()),
             ..Default::default()
         };
-        preview(r, &req).unwrap().fingerprint
+        plan_turn(r, &req).unwrap().fingerprint
     });
 }
 

@@ -8,11 +8,15 @@
 //!
 //! cargo run --release --features exact-tokens --example calibrate_estimator [-- --fit]
 
-use tool_intent::budget::{
-    estimate, estimate_tokens_with, rendered_halves, BpeCounter, Estimator, EstimatorParams,
-    TokenCounter, ESTIMATOR_PARAMS,
+#[path = "../benches/support/halves.rs"]
+mod halves;
+
+use halves::rendered_halves;
+use tool_intent::{
+    estimate_budget as estimate, estimate_tokens_with, expand, BpeCounter, Estimator,
+    EstimatorParams, ExpandContext, Provider, Registry, TokenCounter, ToolsOverride, TurnState,
+    View, ESTIMATOR_PARAMS,
 };
-use tool_intent::{expand, ExpandContext, Provider, Registry, ToolsOverride, TurnState, View};
 
 fn registries() -> Vec<(String, Registry)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mcp");

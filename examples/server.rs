@@ -4,10 +4,9 @@
 //!
 //! cargo run --example server
 
-use serde_json::json;
 use tool_intent::{
-    begin_turn, build_intent, preview, search, tools_override_from_config, PreviewRequest,
-    Registry, SessionRunConfig, Toggles,
+    begin_turn, build_intent, plan_turn, resolve_tool, search_turn, tools_override_from_config,
+    Registry, SessionRunConfig, Toggles, TurnRequest,
 };
 
 fn main() -> Result<(), tool_intent::Error> {
@@ -26,31 +25,29 @@ fn main() -> Result<(), tool_intent::Error> {
     let mut state = Default::default();
     for turn in 1..=3 {
         state = begin_turn(&state);
-        let request = PreviewRequest {
+        let request = TurnRequest {
             tools_override: tools_override_from_config(&row),
             source: Some("webui".into()),
             state: Some(state.clone()),
             ..Default::default()
         };
-        let p = preview(&registry, &request)?;
+        let p = plan_turn(&registry, &request)?;
         println!(
             "turn {turn}: {} tools in the array, {} in the catalog, {}",
-            p.resident.len(),
-            p.deferred.len(),
+            p.array.len(),
+            p.catalog.len(),
             p.fingerprint
         );
 
         // The model calls tool_search mid-turn: the array stays, the tool is callable at once.
         if turn == 1 {
-            let expansion = request.expand(&registry)?;
-            let (result, next) =
-                search::execute(&expansion, &state, &json!({"query": "select:memory"}))?;
+            let found = search_turn(&registry, &request, "select:memory", None)?;
             println!(
                 "  tool_search -> {:?}; dispatch finds {}",
-                result.hits,
-                expansion.resolve("memory")?.name
+                found.result.hits,
+                resolve_tool(&registry, &request, "memory")?.name
             );
-            state = next;
+            state = found.state;
         }
     }
     Ok(())

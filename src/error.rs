@@ -1,53 +1,139 @@
 //! The one error type of the crate.
 //!
-//! Every variant that is caused by bad input carries the JSON path of the offending value
-//! (`$.tools[3].name`, `$.disabled[0]`), so a caller can point a user at it. Each variant has a
-//! stable machine-readable [`Error::code`]; the wasm layer copies it onto the JS `Error` as
-//! `error.code` and the path as `error.path`, the CLI prints the message on one line.
+//! Every error caused by bad input says which **input** it is about ([`Error::input`]:
+//! `override`, `registry`, `options`, `state`, ...) and, where the input is JSON, the JSON
+//! path of the offending value ([`Error::path`]: `$.tools[3].name`, `$.disabled[0]`). A path
+//! is always a JSON path rooted at that input; the input's name is never folded into it.
+//! Each variant has a stable machine-readable [`Error::code`]; the wasm layer copies code,
+//! input and path onto the JS `Error` (`error.code`, `error.argument`, `error.path`), the CLI
+//! prints the message on one line after the flag it came from.
 //!
 //! Warnings (unknown tool names, unknown preset, unknown intent keys) are not errors: they
-//! never fail a turn and live in [`crate::expand::Warning`].
+//! never fail a turn and live in [`crate::Warning`].
 
 use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
 
 /// Everything that can go wrong in this crate.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
     /// The text is not JSON at all.
-    #[error("{what} is not valid JSON (line {line}, column {column}): {message}")]
+    #[error("{input} is not valid JSON (line {line}, column {column}): {message}")]
     InvalidJson {
-        what: &'static str,
+        /// The input the text was given as (`override`, `registry`, ...).
+        input: &'static str,
+        /// 1-based line of the first bad character.
         line: usize,
+        /// 1-based column of the first bad character.
         column: usize,
+        /// What the parser expected.
         message: String,
     },
     /// The JSON parsed but a value has the wrong type or shape.
-    #[error("invalid {what} at {path}: {message}")]
+    #[error("invalid {input} at {path}: {message}")]
     InvalidValue {
-        what: &'static str,
+        /// The input holding the value.
+        input: &'static str,
+        /// Where in that input.
         path: JsonPath,
+        /// What was expected and found.
         message: String,
     },
     /// The registry is well-formed JSON but breaks a registry rule (duplicate or unsafe name,
     /// a reference to a tool that does not exist).
     #[error("invalid registry at {path}: {message}")]
-    InvalidRegistry { path: JsonPath, message: String },
+    InvalidRegistry {
+        /// Where in the registry document.
+        path: JsonPath,
+        /// The rule that was broken.
+        message: String,
+    },
     /// A size limit that keeps hostile input cheap was exceeded.
-    #[error("limit exceeded at {path}: {message}")]
-    LimitExceeded { path: JsonPath, message: String },
+    #[error("limit exceeded in {input} at {path}: {message}")]
+    LimitExceeded {
+        /// The input that is too large.
+        input: &'static str,
+        /// Where in that input.
+        path: JsonPath,
+        /// The size found and the limit.
+        message: String,
+    },
     /// The request names a source the registry does not define.
     #[error("unknown source \"{name}\" (known: {known})")]
-    UnknownSource { name: String, known: String },
+    UnknownSource {
+        /// The source asked for.
+        name: String,
+        /// The sources the registry defines, comma-separated.
+        known: String,
+    },
     /// A caller-supplied option is not one of the accepted values.
-    #[error("invalid argument {path}: {message}")]
-    InvalidArgument { path: JsonPath, message: String },
+    #[error("invalid {argument}{}: {message}", .path.as_ref().map(|p| format!(" at {p}")).unwrap_or_default())]
+    InvalidArgument {
+        /// The argument (`provider`, `mode`, `counter`, `options`, ...).
+        argument: &'static str,
+        /// Where inside the argument, when it is a JSON value.
+        path: Option<JsonPath>,
+        /// What is accepted.
+        message: String,
+    },
     /// A tool call names a tool that is not available to this session.
     #[error("tool not available: \"{name}\" ({reason})")]
-    ToolNotAvailable { name: String, reason: String },
+    ToolNotAvailable {
+        /// The name the call used.
+        name: String,
+        /// Why it is not available.
+        reason: String,
+    },
     /// The database layer failed (native only).
     #[error("database error: {message}")]
-    Database { message: String },
+    Database {
+        /// What was being done, and the driver's message.
+        message: String,
+        /// The driver's error, kept for callers that inspect it.
+        #[source]
+        source: Option<SourceError>,
+    },
+    /// A defect in this library (a broken internal invariant), never caused by input alone.
+    #[error("internal error: {message}")]
+    Internal {
+        /// What went wrong.
+        message: String,
+    },
 }
+
+/// An underlying error kept as the [`std::error::Error::source`] of an [`Error`]. Compared
+/// by message so that [`Error`] stays `PartialEq`.
+#[derive(Debug, Clone)]
+pub struct SourceError(Arc<dyn std::error::Error + Send + Sync>);
+
+impl SourceError {
+    /// Wraps an error.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        SourceError(Arc::new(error))
+    }
+}
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for SourceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
+    }
+}
+
+impl PartialEq for SourceError {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for SourceError {}
 
 impl Error {
     /// A stable identifier for the kind of error, safe to match on from JS and scripts.
@@ -61,37 +147,69 @@ impl Error {
             Error::InvalidArgument { .. } => "invalid_argument",
             Error::ToolNotAvailable { .. } => "tool_not_available",
             Error::Database { .. } => "database",
+            Error::Internal { .. } => "internal",
         }
     }
 
-    /// The JSON path of the bad value, where there is one.
+    /// The JSON path of the bad value inside [`Error::input`], where there is one.
     pub fn path(&self) -> Option<&str> {
         match self {
             Error::InvalidValue { path, .. }
             | Error::InvalidRegistry { path, .. }
-            | Error::LimitExceeded { path, .. }
-            | Error::InvalidArgument { path, .. } => Some(path.as_str()),
+            | Error::LimitExceeded { path, .. } => Some(path.as_str()),
+            Error::InvalidArgument { path, .. } => path.as_ref().map(JsonPath::as_str),
             Error::InvalidJson { .. } => Some("$"),
-            Error::UnknownSource { .. } => Some("source"),
-            Error::ToolNotAvailable { .. } | Error::Database { .. } => None,
+            Error::UnknownSource { .. }
+            | Error::ToolNotAvailable { .. }
+            | Error::Database { .. }
+            | Error::Internal { .. } => None,
         }
     }
 
-    pub(crate) fn invalid_json(what: &'static str, err: &serde_json::Error) -> Self {
+    /// The input or argument the error is about (`override`, `registry`, `source`, ...).
+    pub fn input(&self) -> Option<&'static str> {
+        match self {
+            Error::InvalidJson { input, .. }
+            | Error::InvalidValue { input, .. }
+            | Error::LimitExceeded { input, .. } => Some(input),
+            Error::InvalidRegistry { .. } => Some("registry"),
+            Error::InvalidArgument { argument, .. } => Some(argument),
+            Error::UnknownSource { .. } => Some("source"),
+            Error::ToolNotAvailable { .. } | Error::Database { .. } | Error::Internal { .. } => {
+                None
+            }
+        }
+    }
+
+    pub(crate) fn invalid_json(input: &'static str, err: &serde_json::Error) -> Self {
         Error::InvalidJson {
-            what,
+            input,
             line: err.line(),
             column: err.column(),
             message: strip_position(&err.to_string()),
         }
     }
 
-    pub(crate) fn value(what: &'static str, path: &JsonPath, message: impl Into<String>) -> Self {
+    pub(crate) fn value(input: &'static str, path: &JsonPath, message: impl Into<String>) -> Self {
         Error::InvalidValue {
-            what,
+            input,
             path: path.clone(),
             message: message.into(),
         }
+    }
+
+    /// "expected {expected}, found {what the value is}" at a path.
+    pub(crate) fn expected(
+        input: &'static str,
+        path: &JsonPath,
+        expected: &str,
+        found: &Value,
+    ) -> Self {
+        Error::value(
+            input,
+            path,
+            format!("expected {expected}, found {}", describe(found)),
+        )
     }
 
     pub(crate) fn registry(path: &JsonPath, message: impl Into<String>) -> Self {
@@ -101,16 +219,24 @@ impl Error {
         }
     }
 
-    pub(crate) fn limit(path: &JsonPath, message: impl Into<String>) -> Self {
+    pub(crate) fn limit(input: &'static str, path: &JsonPath, message: impl Into<String>) -> Self {
         Error::LimitExceeded {
+            input,
             path: path.clone(),
             message: message.into(),
         }
     }
 
-    pub(crate) fn argument(name: &str, message: impl Into<String>) -> Self {
+    pub(crate) fn argument(argument: &'static str, message: impl Into<String>) -> Self {
         Error::InvalidArgument {
-            path: JsonPath::from_raw(name),
+            argument,
+            path: None,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        Error::Internal {
             message: message.into(),
         }
     }
@@ -127,7 +253,8 @@ fn strip_position(message: &str) -> String {
 /// Crate-wide result alias.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// A JSONPath-style location (`$`, `$.tools[3].name`, `$.toolsets["my preset"]`).
+/// A JSONPath-style location (`$`, `$.tools[3].name`, `$.toolsets["my preset"]`). Built only
+/// from the root by [`JsonPath::key`] and [`JsonPath::index`], so it is always a path.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct JsonPath(String);
 
@@ -135,11 +262,6 @@ impl JsonPath {
     /// The document root, `$`.
     pub fn root() -> Self {
         JsonPath("$".to_string())
-    }
-
-    /// A path taken as it is (for CLI flags and option names).
-    pub fn from_raw(raw: &str) -> Self {
-        JsonPath(raw.to_string())
     }
 
     /// The path of a member of this object.
@@ -152,11 +274,7 @@ impl JsonPath {
         if plain {
             JsonPath(format!("{}.{}", self.0, key))
         } else {
-            JsonPath(format!(
-                "{}[{}]",
-                self.0,
-                serde_json::Value::String(key.to_string())
-            ))
+            JsonPath(format!("{}[{}]", self.0, Value::String(key.to_string())))
         }
     }
 
@@ -165,6 +283,7 @@ impl JsonPath {
         JsonPath(format!("{}[{}]", self.0, index))
     }
 
+    /// The path as text.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -176,9 +295,8 @@ impl fmt::Display for JsonPath {
     }
 }
 
-/// A short description of a JSON value's type for messages ("found number 1").
-pub(crate) fn describe(value: &serde_json::Value) -> String {
-    use serde_json::Value;
+/// A short description of a JSON value's type for messages ("number 1", "an object").
+pub(crate) fn describe(value: &Value) -> String {
     let shown = |v: &Value| {
         let s = v.to_string();
         if s.chars().count() > 40 {
@@ -217,16 +335,47 @@ mod tests {
         let e = Error::value("override", &JsonPath::root().key("disabled").index(0), "x");
         assert_eq!(e.code(), "invalid_value");
         assert_eq!(e.path(), Some("$.disabled[0]"));
+        assert_eq!(e.input(), Some("override"));
         assert_eq!(e.to_string(), "invalid override at $.disabled[0]: x");
+        let e = Error::argument("provider", "no");
+        assert_eq!(e.path(), None);
+        assert_eq!(e.input(), Some("provider"));
+        assert_eq!(e.to_string(), "invalid provider: no");
+        assert_eq!(Error::internal("x").code(), "internal");
+    }
+
+    #[test]
+    fn expected_helper_describes_the_value() {
+        let e = Error::expected(
+            "override",
+            &JsonPath::root().key("enabled"),
+            "true, false or null",
+            &Value::from("yes"),
+        );
+        assert_eq!(
+            e.to_string(),
+            "invalid override at $.enabled: expected true, false or null, found string \"yes\""
+        );
     }
 
     #[test]
     fn json_errors_report_line_and_column() {
-        let err = serde_json::from_str::<serde_json::Value>("{\n  \"a\": }").unwrap_err();
+        let err = serde_json::from_str::<Value>("{\n  \"a\": }").unwrap_err();
         let e = Error::invalid_json("override", &err);
         assert_eq!(e.code(), "invalid_json");
         let text = e.to_string();
         assert!(text.contains("line 2"), "{text}");
         assert!(!text.contains(" at line "), "{text}");
+    }
+
+    #[test]
+    fn source_error_is_kept() {
+        use std::error::Error as _;
+        let io = std::io::Error::other("disk on fire");
+        let e = Error::Database {
+            message: "open".into(),
+            source: Some(SourceError::new(io)),
+        };
+        assert!(e.source().unwrap().to_string().contains("disk on fire"));
     }
 }

@@ -5,7 +5,7 @@
 //! same output on every target. All sets are bit masks in registry order ([`ToolSet`]); no
 //! hash-map iteration decides any order.
 //!
-//! Order of application (SPEC §2): base → `allowed` → `disabled` → overlays → source ceiling
+//! Order of application (`docs/contract.md`, "Expansion"): base → `allowed` → `disabled` → overlays → source ceiling
 //! → availability. The base is
 //! - `[]` / a hand-picked list: the listed tools (unknown names are warnings);
 //! - `enabled: false`: nothing (overlays do not add to it);
@@ -17,25 +17,16 @@
 //! Deny beats allow: a tool matched by `disabled` is removed even if the `web_search` overlay
 //! would add it, and the source ceiling (`sources.<name>.deny`) removes tools whatever the
 //! override says. Denies match ignoring ASCII case. The result is then split into resident
-//! and deferred tools by [`crate::deferral::classify`].
+//! and deferred tools by [`crate::deferral`].
 
 use serde::Serialize;
 
 use crate::deferral;
 use crate::error::{Error, Result};
+use crate::glob;
 use crate::intent::{Intent, ToolsOverride, INTENT_KEYS};
 use crate::registry::{Registry, SourcePolicy, Tool, ToolSet, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
-
-/// A non-fatal remark about the expansion. Warnings never fail a turn.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Warning {
-    /// Stable identifier: `unknown_tool`, `unknown_toolset`, `unknown_intent_key`,
-    /// `no_web_search_overlay`, `ignored_when_disabled`, `unknown_loaded_tool`.
-    pub code: &'static str,
-    /// Where it came from: `override`, `profile`, `source:<name>`, `loaded`.
-    pub origin: String,
-    pub message: String,
-}
+use crate::warning::{Warning, WarningCode};
 
 /// What the caller knows besides the override.
 #[derive(Debug, Clone, Copy, Default)]
@@ -50,7 +41,9 @@ pub struct ExpandContext<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ToolStatus {
+    /// Available, full schema in the array every turn.
     Resident,
+    /// Available, name in the catalog until loaded.
     Deferred,
     /// Not chosen by the intent (disabled, filtered out, or never in the base).
     NotSelected,
@@ -106,10 +99,12 @@ impl<'r> Expansion<'r> {
         self.status.get(index).copied()
     }
 
+    /// Whether the tool at a position is deferred (loaded or not).
     pub fn is_deferred(&self, index: usize) -> bool {
         self.status(index) == Some(ToolStatus::Deferred)
     }
 
+    /// Whether the tool at a position is available to this session.
     pub fn is_available(&self, index: usize) -> bool {
         matches!(
             self.status(index),
@@ -117,6 +112,7 @@ impl<'r> Expansion<'r> {
         )
     }
 
+    /// Warnings of the expansion, in the order they arose.
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
     }
@@ -180,9 +176,13 @@ impl<'r> Expansion<'r> {
 /// Owned, serialisable names of an expansion.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ExpansionSummary {
+    /// Every available tool, registry order.
     pub tools: Vec<String>,
+    /// Resident tools, registry order.
     pub resident: Vec<String>,
+    /// Deferred tools (loaded or not), registry order.
     pub deferred: Vec<String>,
+    /// The expansion's warnings.
     pub warnings: Vec<Warning>,
 }
 
@@ -283,13 +283,11 @@ fn select(
             for name in names {
                 match registry.index_of(name) {
                     Some(i) => set.insert(i),
-                    None => warnings.push(Warning {
-                        code: "unknown_tool",
-                        origin: origin.clone(),
-                        message: format!(
-                            "hand-picked tool \"{name}\" is not in the registry; skipped"
-                        ),
-                    }),
+                    None => warnings.push(Warning::new(
+                        WarningCode::UnknownTool,
+                        origin.clone(),
+                        format!("hand-picked tool \"{name}\" is not in the registry; skipped"),
+                    )),
                 }
             }
             out.chosen = set;
@@ -308,17 +306,13 @@ fn select_intent(
     out: &mut Selection,
     warnings: &mut Vec<Warning>,
 ) {
-    let warn = |warnings: &mut Vec<Warning>, code: &'static str, message: String| {
-        warnings.push(Warning {
-            code,
-            origin: origin.to_string(),
-            message,
-        })
+    let warn = |warnings: &mut Vec<Warning>, code: WarningCode, message: String| {
+        warnings.push(Warning::new(code, origin, message))
     };
     for key in intent.unknown.keys() {
         warn(
             warnings,
-            "unknown_intent_key",
+            WarningCode::UnknownIntentKey,
             format!(
                 "intent key \"{key}\" is not known to this version (known: {}); kept, ignored",
                 INTENT_KEYS.join(", ")
@@ -330,7 +324,7 @@ fn select_intent(
         if intent.web_search == Some(true) {
             warn(
                 warnings,
-                "ignored_when_disabled",
+                WarningCode::IgnoredWhenDisabled,
                 "web_search: true is ignored because enabled is false".to_string(),
             );
         }
@@ -342,7 +336,7 @@ fn select_intent(
             None => {
                 warn(
                     warnings,
-                    "unknown_toolset",
+                    WarningCode::UnknownToolset,
                     format!(
                         "preset \"{name}\" is not in the registry (known: {}); using default_tools",
                         registry.toolset_names().collect::<Vec<_>>().join(", ")
@@ -375,7 +369,7 @@ fn select_intent(
             if on {
                 warn(
                     warnings,
-                    "no_web_search_overlay",
+                    WarningCode::NoWebSearchOverlay,
                     "web_search: true but the registry defines no web_search overlay".to_string(),
                 );
             }
@@ -400,7 +394,7 @@ fn warn_unmatched(
     warnings: &mut Vec<Warning>,
 ) {
     for p in patterns {
-        if crate::glob::is_glob(p) || registry.index_of(p).is_some() {
+        if glob::is_glob(p) || registry.index_of(p).is_some() {
             continue;
         }
         let hint = match registry.index_of_folded(p) {
@@ -409,11 +403,11 @@ fn warn_unmatched(
             }
             _ => String::new(),
         };
-        warnings.push(Warning {
-            code: "unknown_tool",
-            origin: origin.to_string(),
-            message: format!("{key} entry \"{p}\" names no tool in the registry{hint}"),
-        });
+        warnings.push(Warning::new(
+            WarningCode::UnknownTool,
+            origin,
+            format!("{key} entry \"{p}\" names no tool in the registry{hint}"),
+        ));
     }
 }
 
@@ -539,8 +533,11 @@ mod tests {
         let r = registry();
         let o = ToolsOverride::from_value(&json!({"toolset": "nope", "x": 1})).unwrap();
         let e = expand(&r, &o, ExpandContext::default()).unwrap();
-        let codes: Vec<&str> = e.warnings().iter().map(|w| w.code).collect();
-        assert_eq!(codes, ["unknown_intent_key", "unknown_toolset"]);
+        let codes: Vec<WarningCode> = e.warnings().iter().map(|w| w.code).collect();
+        assert_eq!(
+            codes,
+            [WarningCode::UnknownIntentKey, WarningCode::UnknownToolset]
+        );
         assert_eq!(
             e.summary().resident,
             ["read", "write", "shell", "tool_search"]
@@ -565,6 +562,6 @@ mod tests {
         let o = ToolsOverride::from_value(&json!({"enabled": false, "web_search": true})).unwrap();
         let e = expand(&r, &o, ExpandContext::default()).unwrap();
         assert_eq!(e.tools().count(), 0);
-        assert_eq!(e.warnings()[0].code, "ignored_when_disabled");
+        assert_eq!(e.warnings()[0].code, WarningCode::IgnoredWhenDisabled);
     }
 }

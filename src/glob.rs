@@ -3,24 +3,21 @@
 //!
 //! Matching uses the classic single-backtrack-point algorithm, so it runs in
 //! O(pattern × name) in the worst case and never recurses: a hostile `*a*a*a*…b` cannot blow
-//! up. Names are at most 64 bytes and patterns at most [`MAX_PATTERN_LEN`] bytes.
-
-/// The longest pattern accepted in an intent, a toolset or a source ceiling.
-pub const MAX_PATTERN_LEN: usize = 256;
+//! up. Names are at most 64 bytes and patterns at most `LIMITS.max_pattern_bytes` bytes.
 
 /// Whether a pattern contains glob metacharacters (otherwise it is a plain tool name).
-pub fn is_glob(pattern: &str) -> bool {
+pub(crate) fn is_glob(pattern: &str) -> bool {
     pattern.contains(['*', '?'])
 }
 
 /// Case-sensitive match of `name` against `pattern`.
-pub fn matches(pattern: &str, name: &str) -> bool {
+pub(crate) fn matches(pattern: &str, name: &str) -> bool {
     match_bytes(pattern.as_bytes(), name.as_bytes(), false)
 }
 
 /// ASCII-case-insensitive match, used where a pattern denies (a deny must not be dodged by
 /// spelling a name in another case).
-pub fn matches_ignore_case(pattern: &str, name: &str) -> bool {
+pub(crate) fn matches_ignore_case(pattern: &str, name: &str) -> bool {
     match_bytes(pattern.as_bytes(), name.as_bytes(), true)
 }
 
@@ -58,11 +55,6 @@ fn match_bytes(pattern: &[u8], name: &[u8], fold: bool) -> bool {
         p += 1;
     }
     p == pattern.len()
-}
-
-/// Whether any pattern of a list matches the name.
-pub fn any_matches<'a>(mut patterns: impl Iterator<Item = &'a str>, name: &str) -> bool {
-    patterns.any(|p| matches(p, name))
 }
 
 #[cfg(test)]

@@ -18,8 +18,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::error::{describe, Error, JsonPath, Result};
-use crate::registry::parse_pattern_list;
+use crate::error::{Error, JsonPath, Result};
+use crate::limits::LIMITS;
 
 /// The toggles of an intent object. Every field is optional; `None` means "not said".
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -38,7 +38,7 @@ pub struct Intent {
     pub unknown: BTreeMap<String, Value>,
 }
 
-/// What a request or session carries (SPEC §2 "Tools override").
+/// What a request or session carries about its tools (see `docs/contract.md`, "Intent").
 #[derive(Debug, Clone, Default, PartialEq)]
 pub enum ToolsOverride {
     /// `null`: follow the profile / source default / `default_tools`.
@@ -56,9 +56,7 @@ pub const INTENT_KEYS: [&str; 5] = ["allowed", "disabled", "enabled", "toolset",
 impl ToolsOverride {
     /// Parses an override from JSON text (`null`, a list or an intent object).
     pub fn from_json_str(text: &str) -> Result<Self> {
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| Error::invalid_json("override", &e))?;
-        Self::from_value(&value)
+        Self::from_value(&crate::json::parse("override", text)?)
     }
 
     /// Parses an override from a JSON value.
@@ -75,13 +73,11 @@ impl ToolsOverride {
                 Ok(ToolsOverride::Picked(names))
             }
             Value::Object(obj) => Intent::from_object(obj, path).map(ToolsOverride::Intent),
-            other => Err(Error::value(
+            other => Err(Error::expected(
                 "override",
                 path,
-                format!(
-                    "expected null, a list of tool names or an intent object, found {}",
-                    describe(other)
-                ),
+                "null, a list of tool names or an intent object",
+                other,
             )),
         }
     }
@@ -128,18 +124,24 @@ impl Intent {
                     intent.toolset = match value {
                         Value::Null => None,
                         Value::String(s) if s.is_empty() => None,
-                        Value::String(s) if s.len() > 256 => {
-                            return Err(Error::limit(&p, "preset name longer than 256 bytes"))
-                        }
-                        Value::String(s) => Some(s.clone()),
-                        other => {
-                            return Err(Error::value(
+                        Value::String(s) if s.len() > LIMITS.max_toolset_name_bytes => {
+                            return Err(Error::limit(
                                 "override",
                                 &p,
                                 format!(
-                                    "expected a preset name string or null, found {}",
-                                    describe(other)
+                                    "preset name of {} bytes, at most {} are accepted",
+                                    s.len(),
+                                    LIMITS.max_toolset_name_bytes
                                 ),
+                            ))
+                        }
+                        Value::String(s) => Some(s.clone()),
+                        other => {
+                            return Err(Error::expected(
+                                "override",
+                                &p,
+                                "a preset name string or null",
+                                other,
                             ))
                         }
                     }
@@ -156,8 +158,15 @@ impl Intent {
                     }
                 }
                 _ => {
-                    if intent.unknown.len() >= 64 {
-                        return Err(Error::limit(&p, "more than 64 unknown intent keys"));
+                    if intent.unknown.len() >= LIMITS.max_unknown_intent_keys {
+                        return Err(Error::limit(
+                            "override",
+                            &p,
+                            format!(
+                                "more than {} unknown intent keys",
+                                LIMITS.max_unknown_intent_keys
+                            ),
+                        ));
                     }
                     intent.unknown.insert(key.clone(), value.clone());
                 }
@@ -218,12 +227,60 @@ fn opt_bool(value: &Value, path: &JsonPath) -> Result<Option<bool>> {
     match value {
         Value::Null => Ok(None),
         Value::Bool(b) => Ok(Some(*b)),
-        other => Err(Error::value(
+        other => Err(Error::expected(
             "override",
             path,
-            format!("expected true, false or null, found {}", describe(other)),
+            "true, false or null",
+            other,
         )),
     }
+}
+
+/// Parses an array of tool names and globs (an intent's lists, a preset, a source ceiling).
+pub(crate) fn parse_pattern_list(
+    value: &Value,
+    path: &JsonPath,
+    input: &'static str,
+) -> Result<Vec<String>> {
+    let items = value
+        .as_array()
+        .ok_or_else(|| Error::expected(input, path, "an array of tool names or globs", value))?;
+    if items.len() > LIMITS.max_patterns {
+        return Err(Error::limit(
+            input,
+            path,
+            format!(
+                "{} entries, at most {} are accepted",
+                items.len(),
+                LIMITS.max_patterns
+            ),
+        ));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match v {
+            Value::String(s) if s.len() > LIMITS.max_pattern_bytes => Err(Error::limit(
+                input,
+                &path.index(i),
+                format!(
+                    "pattern of {} bytes, at most {} are accepted",
+                    s.len(),
+                    LIMITS.max_pattern_bytes
+                ),
+            )),
+            Value::String(s) if s.is_empty() => {
+                Err(Error::value(input, &path.index(i), "empty tool name"))
+            }
+            Value::String(s) => Ok(s.clone()),
+            other => Err(Error::expected(
+                input,
+                &path.index(i),
+                "a tool name or glob string",
+                other,
+            )),
+        })
+        .collect()
 }
 
 pub(crate) fn sorted_unique(list: &[String]) -> Vec<String> {

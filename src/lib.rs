@@ -3,57 +3,105 @@
 //! Decides which tools an LLM agent gets on each turn. Sessions store toggle **intent**
 //! ([`ToolsOverride`]), never an expanded list; every request expands the intent against the
 //! live [`Registry`] ([`expand()`]), splits the available tools into resident and deferred
-//! ([`deferral`]), and renders a byte-stable provider payload with a fingerprint
-//! ([`render()`]). The token cost of both halves is estimated in [`budget`].
+//! ([`split`]), and renders a byte-stable provider payload with a fingerprint ([`render()`]).
+//! [`plan_turn`] does all of that in the one call a server makes per request; the token cost
+//! of both halves is priced by [`estimate_budget`] / [`budget_turn`].
 //!
-//! Where things live:
-//! - [`intent`] — the override/intent model and its canonical JSON;
-//! - [`session`] — the stored run config and `build_intent` for writers;
-//! - [`registry`] — loading and validating registries (our format and MCP `tools/list`);
-//! - [`expand`](mod@expand) — the expander;
-//! - [`deferral`] — resident/deferred split, [`TurnState`], catalog text;
-//! - [`search`] — the `tool_search` tool;
-//! - [`render`](mod@render) — provider payloads and fingerprints;
-//! - [`budget`] — token budget and counters;
-//! - [`preview`] — one call that does all of the above (what the CLI and wasm expose);
+//! Where things live (each module private, its public items re-exported here):
+//! - `error`, `json`, `glob`, `limits`, `warning` — leaves: the error enum with JSON paths,
+//!   JSON reading, name globs, size limits, warning codes;
+//! - `intent` — the override/intent model and its canonical JSON;
+//! - `registry/` — loading, validating and writing back registries (our format, MCP
+//!   `tools/list`), one file per job;
+//! - `deferral` — which available tools are resident and which deferred;
+//! - `expand` — the expander ([`Expansion`], dispatch by [`Expansion::resolve`]);
+//! - `turn` — [`TurnState`], the array/catalog/promoted [`Split`], the catalog text;
+//! - `search` — the `tool_search` tool; `render` — provider payloads and fingerprints;
+//! - `counter`, `budget` — token counters and the budget;
+//! - `plan` — the per-turn facade ([`plan_turn`], [`search_turn`], [`resolve_tool`],
+//!   [`budget_turn`]);
+//! - `session` — the stored run config and [`build_intent`] for writers;
 //! - `migrate` (native only) — legacy snapshot recovery on SQLite.
 //!
+//! Dependencies point one way, down this list (`tests/module_graph.rs` fails on a cycle);
+//! the bindings (`wasm`, the CLI in `src/bin/`) only translate arguments and errors.
+//!
 //! ```
-//! use tool_intent::{expand, ExpandContext, Registry, ToolsOverride};
+//! use tool_intent::{plan_turn, Registry, ToolsOverride, TurnRequest};
 //! let registry = Registry::embedded();
-//! let intent = ToolsOverride::from_json_str(r#"{"enabled":true,"web_search":true}"#).unwrap();
-//! let expansion = expand(&registry, &intent, ExpandContext::default()).unwrap();
-//! let names = expansion.summary();
-//! assert!(names.resident.contains(&"web_search".to_string()));
-//! assert!(names.deferred.contains(&"playwright_browser".to_string()));
+//! let request = TurnRequest {
+//!     tools_override: ToolsOverride::from_json_str(r#"{"enabled":true,"web_search":true}"#)?,
+//!     ..Default::default()
+//! };
+//! let plan = plan_turn(&registry, &request)?;
+//! assert!(plan.array.contains(&"web_search"));
+//! assert!(plan.catalog.contains(&"playwright_browser"));
+//! assert!(plan.fingerprint.starts_with("sha256:"));
+//! # Ok::<(), tool_intent::Error>(())
 //! ```
 
-pub mod budget;
-pub mod deferral;
-pub mod error;
-pub mod expand;
-pub mod glob;
-pub mod intent;
-pub mod preview;
-pub mod registry;
-pub mod render;
-pub mod search;
-pub mod session;
+#![warn(missing_docs)]
+
+mod budget;
+mod counter;
+mod deferral;
+mod error;
+mod expand;
+mod glob;
+mod intent;
+mod json;
+mod limits;
+mod plan;
+mod registry;
+mod render;
+mod search;
+mod session;
+mod turn;
+mod warning;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod migrate;
 
 /// The wasm-bindgen adapter (only on wasm32). Public so the wasm test suites can call it.
+/// Its JS surface is documented by the TypeScript declarations (`src/wasm_types.d.ts`);
+/// `wasm_bindgen` generates undocumented glue items, hence the allow.
 #[cfg(target_arch = "wasm32")]
+#[allow(missing_docs)]
 pub mod wasm;
 
-pub use deferral::{begin_turn, record_loaded, split_for_dispatch, Split, TurnState, View};
-pub use error::{Error, JsonPath, Result};
-pub use expand::{expand, ExpandContext, Expansion, ExpansionSummary, ToolStatus, Warning};
-pub use intent::{Intent, ToolsOverride};
-pub use preview::{preview, Preview, PreviewRequest};
-pub use registry::{Registry, Tool};
-pub use render::{fingerprint, render, DeferralMode, Payload, Provider, RenderOptions};
+pub use budget::{
+    estimate as estimate_budget, render_table as budget_table, Budget, BudgetRow, Placement,
+    PER_ARRAY_OVERHEAD, PER_TOOL_OVERHEAD,
+};
+#[cfg(feature = "exact-tokens")]
+pub use counter::BpeCounter;
+pub use counter::{
+    estimate_tokens, estimate_tokens_with, shared_counter, CounterKind, Estimator, EstimatorParams,
+    TokenCounter, ESTIMATOR_PARAMS,
+};
+pub use deferral::is_deferrable;
+pub use error::{Error, JsonPath, Result, SourceError};
+pub use expand::{expand, ExpandContext, Expansion, ExpansionSummary, ToolStatus};
+pub use intent::{Intent, ToolsOverride, INTENT_KEYS};
+pub use limits::{Limits, LIMITS};
+pub use plan::{
+    budget_turn, plan_turn, resolve_tool, search_turn, tool_infos, Call, CallOptions,
+    SearchOutcome, ToolInfo, TurnPlan, TurnRequest,
+};
+pub use registry::{
+    tool_to_value, HistoryVersion, Registry, SourcePolicy, Tool, DEFAULT_SEARCH_LIMIT,
+    MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY,
+};
+pub use render::{
+    fingerprint, render, DeferralMode, Payload, Provider, RenderOptions,
+    ANTHROPIC_TOOL_SEARCH_NAME, ANTHROPIC_TOOL_SEARCH_TYPE,
+};
+pub use search::{execute as execute_tool_search, run as run_tool_search, Query, SearchResult};
 pub use session::{
     build_intent, normalize_tools_value, tools_override_from_config, SessionRunConfig, Toggles,
 };
+pub use turn::{
+    begin_turn, catalog_text, record_loaded, split, system_prompt_with_catalog, Split, TurnState,
+    View, CATALOG_HEADER,
+};
+pub use warning::{Warning, WarningCode};

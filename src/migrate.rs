@@ -1,6 +1,6 @@
 //! Legacy snapshot recovery (native only; not in the wasm build).
 //!
-//! Sessions written by the old code hold materialised tool lists (seed §1.2–1.3): a writer
+//! Sessions written by the old code hold materialised tool lists (`docs/contract.md`, "Legacy snapshots"): a writer
 //! expanded `default_tools` (or a preset) into `list[str]` and stored it, so those sessions
 //! never see a tool added later. A stored list is a **snapshot** when, compared as a set, it
 //! equals a known expansion — any `history` version or the current version of
@@ -9,7 +9,7 @@
 //! `"web_search":true` where the list held web_search and the base did not). Every other list
 //! is a real hand-pick and stays byte-identical.
 //!
-//! [`migrate`] works on a real SQLite table with the seed's columns (`tools_enabled`,
+//! [`migrate`] works on a real SQLite table with the session columns (`tools_enabled`,
 //! `tools_override` as JSON text, optionally `web_search` and `toolset`): it adds the missing
 //! columns, rewrites snapshot rows' `tools_override` in **one transaction**, keeps each row's
 //! original values in a backup table (`<table>__tool_intent_backup`, keyed by rowid), and is
@@ -43,11 +43,16 @@ pub enum StoredKind {
     HandPick,
     /// A legacy snapshot and the intent it stands for.
     Snapshot {
+        /// Which known expansion it equals (`default_tools@v1`, `toolset:research@current`).
         matched: String,
+        /// The intent to store instead.
         intent: ToolsOverride,
     },
     /// Not JSON, or not an override shape.
-    Unreadable { reason: String },
+    Unreadable {
+        /// Why it could not be read.
+        reason: String,
+    },
 }
 
 /// The known expansions of a registry, by their sorted, deduplicated name sets.
@@ -115,7 +120,7 @@ impl SnapshotIndex {
         };
         bases.push((
             "default_tools@current".to_string(),
-            resolve(registry.default_tools()),
+            resolve(registry.default_tools().unwrap_or(&[])),
             enabled.clone(),
         ));
         bases.push((
@@ -200,7 +205,9 @@ impl SnapshotIndex {
 /// Options of a migration run.
 #[derive(Debug, Clone)]
 pub struct MigrateOptions {
+    /// The session table.
     pub table: String,
+    /// Report only; change nothing.
     pub dry_run: bool,
 }
 
@@ -208,28 +215,43 @@ pub struct MigrateOptions {
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
+    /// The session table.
     pub table: String,
+    /// Whether nothing was changed.
     pub dry_run: bool,
+    /// Whether this was an undo run.
     pub undo: bool,
+    /// Rows read.
     pub rows_read: u64,
+    /// Rows whose override was null (nothing to do).
     pub null_rows: u64,
+    /// Rows that already held an intent object.
     pub intents_kept: u64,
+    /// Rows that held a real hand-pick (left byte-identical).
     pub hand_picks_kept: u64,
     /// Snapshot rows rewritten (or, in a dry run, that would be), by what they matched.
     pub snapshots_rewritten: BTreeMap<String, u64>,
+    /// Rows left alone because they could not be read.
     pub unreadable_rows: Vec<UnreadableRow>,
+    /// Columns the run added to the table (`web_search`, `toolset`).
     pub columns_added: Vec<String>,
+    /// Where the originals are kept.
     pub backup_table: String,
+    /// Rows restored by an undo run.
     pub rows_restored: u64,
 }
 
+/// A row a run could not read.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct UnreadableRow {
+    /// The row's rowid.
     pub rowid: i64,
+    /// Why.
     pub reason: String,
 }
 
 impl Report {
+    /// Snapshot rows rewritten in all.
     pub fn snapshots_total(&self) -> u64 {
         self.snapshots_rewritten.values().sum()
     }
@@ -295,14 +317,18 @@ impl Report {
 /// A row that still holds a snapshot.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct AuditRow {
+    /// The row's rowid.
     pub rowid: i64,
+    /// Which known expansion it equals.
     pub matched: String,
+    /// The canonical intent a migration would store.
     pub intent: String,
 }
 
 fn db_error(e: rusqlite::Error) -> Error {
     Error::Database {
         message: e.to_string(),
+        source: Some(crate::error::SourceError::new(e)),
     }
 }
 
@@ -331,6 +357,7 @@ fn open(db: &Path) -> Result<Connection> {
     if !db.exists() {
         return Err(Error::Database {
             message: format!("no database at {}", db.display()),
+            source: None,
         });
     }
     Connection::open(db).map_err(db_error)
@@ -348,12 +375,14 @@ fn columns(conn: &Connection, table: &str) -> Result<Vec<String>> {
     if cols.is_empty() {
         return Err(Error::Database {
             message: format!("no table {table:?} in the database"),
+            source: None,
         });
     }
     for needed in ["tools_enabled", "tools_override"] {
         if !cols.iter().any(|c| c == needed) {
             return Err(Error::Database {
                 message: format!("table {table:?} has no {needed} column"),
+                source: None,
             });
         }
     }
@@ -550,6 +579,7 @@ pub fn undo(db: &Path, table: &str) -> Result<Report> {
     if exists.is_none() {
         return Err(Error::Database {
             message: format!("no backup table {backup:?}: nothing to undo"),
+            source: None,
         });
     }
     let restored = tx

@@ -23,34 +23,41 @@
 //!
 //! An empty description is omitted rather than sent as `""`.
 
+use std::sync::OnceLock;
+
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::deferral::{catalog_text, split_for_dispatch, Split, TurnState};
 use crate::error::{Error, Result};
 use crate::expand::Expansion;
 use crate::registry::{Registry, Tool, TOOL_SEARCH};
+use crate::turn::{catalog_text, split, Split, TurnState, View};
 
 /// Target API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
 pub enum Provider {
+    /// Anthropic Messages (`tools[]` of `{name, description, input_schema}`).
     #[default]
     #[serde(rename = "anthropic")]
     Anthropic,
+    /// OpenAI Chat Completions (`{type: "function", function: {...}}`).
     #[serde(rename = "openai-chat")]
     OpenAiChat,
+    /// OpenAI Responses (`{type: "function", name, description, parameters}`).
     #[serde(rename = "openai-responses")]
     OpenAiResponses,
 }
 
 impl Provider {
+    /// Every provider, in declaration order.
     pub const ALL: [Provider; 3] = [
         Provider::Anthropic,
         Provider::OpenAiChat,
         Provider::OpenAiResponses,
     ];
 
+    /// The wire name (`anthropic`, `openai-chat`, `openai-responses`).
     pub fn as_str(self) -> &'static str {
         match self {
             Provider::Anthropic => "anthropic",
@@ -59,15 +66,12 @@ impl Provider {
         }
     }
 
-    /// Index of this provider in per-provider caches.
-    pub(crate) fn slot(self) -> usize {
-        match self {
-            Provider::Anthropic => 0,
-            Provider::OpenAiChat => 1,
-            Provider::OpenAiResponses => 2,
-        }
+    /// Index of this provider in per-provider tables sized `Provider::ALL.len()`.
+    pub(crate) fn index(self) -> usize {
+        self as usize
     }
 
+    /// Parses a wire name.
     pub fn parse(text: &str) -> Result<Provider> {
         Provider::ALL
             .into_iter()
@@ -85,12 +89,16 @@ impl Provider {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DeferralMode {
+    /// Deferred tools are names in a catalog in the system prompt; loads join the array.
     #[default]
     Catalog,
+    /// Every available tool is declared, deferred ones with `defer_loading`; the provider's
+    /// own search tool loads them.
     Native,
 }
 
 impl DeferralMode {
+    /// The wire name (`catalog`, `native`).
     pub fn as_str(self) -> &'static str {
         match self {
             DeferralMode::Catalog => "catalog",
@@ -98,6 +106,7 @@ impl DeferralMode {
         }
     }
 
+    /// Parses a wire name.
     pub fn parse(text: &str) -> Result<DeferralMode> {
         match text {
             "catalog" => Ok(DeferralMode::Catalog),
@@ -113,11 +122,14 @@ impl DeferralMode {
 /// Rendering options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RenderOptions {
+    /// The target API.
     pub provider: Provider,
+    /// How deferred tools reach the model.
     pub mode: DeferralMode,
     /// Anthropic explicit prompt caching: `cache_control` on the last non-deferred tool.
     pub cache_control: bool,
-    pub view: crate::deferral::View,
+    /// Which loaded set the array shows (the frozen one during a turn).
+    pub view: View,
 }
 
 /// One rendered tool array.
@@ -129,8 +141,8 @@ pub struct Payload {
     pub fingerprint: String,
     /// The catalog text for the system prompt (empty in native mode).
     pub catalog: String,
-    /// Tool names in array order (provider tool-search tool included as its name).
-    pub tools: Vec<String>,
+    /// Tool names in array order (the provider's tool-search tool included by its name).
+    pub array: Vec<String>,
 }
 
 /// `sha256:<hex>` of some bytes.
@@ -205,8 +217,9 @@ struct OpenAiToolSearch {
     kind: &'static str,
 }
 
-/// Anthropic's server-side tool search (regex variant).
+/// Anthropic's server-side tool search (regex variant): its `type`.
 pub const ANTHROPIC_TOOL_SEARCH_TYPE: &str = "tool_search_tool_regex_20251119";
+/// Anthropic's server-side tool search: its `name`.
 pub const ANTHROPIC_TOOL_SEARCH_NAME: &str = "tool_search_tool_regex";
 
 enum Entry<'a> {
@@ -220,13 +233,13 @@ pub fn render(
     state: &TurnState,
     options: RenderOptions,
 ) -> Result<Payload> {
-    let split = split_for_dispatch(expansion, state, options.view);
+    let split = split(expansion, state, options.view);
     render_split(expansion, &split, options)
 }
 
 /// Renders the provider tool array for a split the caller already made (the catalog-mode
-/// array is `split.provider_tools`; native mode declares every available tool).
-pub fn render_split(
+/// array is `split.array`; native mode declares every available tool).
+pub(crate) fn render_split(
     expansion: &Expansion<'_>,
     split: &Split,
     options: RenderOptions,
@@ -236,7 +249,7 @@ pub fn render_split(
     let mut entries: Vec<(Option<usize>, bool)> = Vec::new();
     let catalog = match options.mode {
         DeferralMode::Catalog => {
-            entries.extend(split.provider_tools.iter().map(|&i| (Some(i), false)));
+            entries.extend(split.array.iter().map(|&i| (Some(i), false)));
             catalog_text(registry, &split.catalog)
         }
         DeferralMode::Native => {
@@ -296,7 +309,7 @@ pub fn render_split(
         fingerprint: fingerprint(json.as_bytes()),
         json,
         catalog,
-        tools: names,
+        array: names,
     })
 }
 
@@ -318,18 +331,31 @@ fn push_with_flags(json: &mut String, base: &str, deferred: bool, cache: bool) {
     json.push('}');
 }
 
+/// Each tool's rendered array entry per provider, filled on first use. Rendering is a pure
+/// function of the immutable tool, so caching cannot change any byte.
+struct RenderCache(Vec<[OnceLock<String>; Provider::ALL.len()]>);
+
 /// The exact bytes of one registry tool's array entry (catalog mode, no flags), rendered
 /// once per registry and provider.
-pub fn tool_entry(registry: &Registry, index: usize, provider: Provider) -> Result<&str> {
+pub(crate) fn tool_entry(registry: &Registry, index: usize, provider: Provider) -> Result<&str> {
     let tool = registry
         .tool(index)
-        .ok_or_else(|| Error::argument("tool", format!("no tool at position {index}")))?;
-    registry.cached_render(index, provider.slot(), || render_tool(tool, provider))
+        .ok_or_else(|| Error::internal(format!("no tool at registry position {index}")))?;
+    let cache = registry.memo(|r| RenderCache((0..r.len()).map(|_| Default::default()).collect()));
+    let Some(cell) = cache.0.get(index).and_then(|c| c.get(provider.index())) else {
+        return Err(Error::internal(format!(
+            "no render cache for position {index}"
+        )));
+    };
+    if let Some(s) = cell.get() {
+        return Ok(s);
+    }
+    let rendered = render_tool(tool, provider)?;
+    Ok(cell.get_or_init(|| rendered))
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string(value)
-        .map_err(|e| Error::argument("payload", format!("serialisation failed: {e}")))
+    serde_json::to_string(value).map_err(|e| Error::internal(format!("serialising a payload: {e}")))
 }
 
 fn render_entry(entry: &Entry<'_>, provider: Provider, cache: bool) -> Result<String> {
@@ -338,7 +364,7 @@ fn render_entry(entry: &Entry<'_>, provider: Provider, cache: bool) -> Result<St
         (Entry::Tool { tool, deferred }, Provider::Anthropic) => to_json(&AnthropicTool {
             name: &tool.name,
             description: &tool.description,
-            input_schema: &tool.parameters,
+            input_schema: tool.parameters(),
             defer_loading: deferred.then_some(true),
             cache_control,
         }),
@@ -347,7 +373,7 @@ fn render_entry(entry: &Entry<'_>, provider: Provider, cache: bool) -> Result<St
             function: OpenAiFunction {
                 name: &tool.name,
                 description: &tool.description,
-                parameters: &tool.parameters,
+                parameters: tool.parameters(),
             },
         }),
         (Entry::Tool { tool, deferred }, Provider::OpenAiResponses) => {
@@ -355,7 +381,7 @@ fn render_entry(entry: &Entry<'_>, provider: Provider, cache: bool) -> Result<St
                 kind: "function",
                 name: &tool.name,
                 description: &tool.description,
-                parameters: &tool.parameters,
+                parameters: tool.parameters(),
                 defer_loading: deferred.then_some(true),
             })
         }
@@ -372,7 +398,7 @@ fn render_entry(entry: &Entry<'_>, provider: Provider, cache: bool) -> Result<St
 
 /// The exact bytes of one tool as it appears in a provider array (catalog mode, no cache
 /// control). The budget prices resident tools with this.
-pub fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
+pub(crate) fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
     render_entry(
         &Entry::Tool {
             tool,
@@ -386,10 +412,10 @@ pub fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deferral::{begin_turn, record_loaded};
     use crate::expand::{expand, ExpandContext};
     use crate::intent::ToolsOverride;
     use crate::registry::Registry;
+    use crate::turn::{begin_turn, record_loaded};
 
     #[test]
     fn fingerprint_of_known_bytes() {
@@ -441,8 +467,8 @@ mod tests {
             &["send_message", "enter_plan_mode"],
         ));
         let p = render(&e, &s, RenderOptions::default()).unwrap();
-        let n = p.tools.len();
-        assert_eq!(&p.tools[n - 2..], ["send_message", "enter_plan_mode"]);
+        let n = p.array.len();
+        assert_eq!(&p.array[n - 2..], ["send_message", "enter_plan_mode"]);
         assert!(!p.catalog.contains("\nsend_message\n"));
     }
 

@@ -14,63 +14,36 @@
 //! shows them in the provider array.
 
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use crate::deferral::{record_loaded, TurnState};
-use crate::error::{describe, Error, JsonPath, Result};
+use crate::error::{Error, JsonPath, Result};
 use crate::expand::Expansion;
-use crate::registry::{Tool, TOOL_SEARCH};
+use crate::registry::{Registry, Tool, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT};
+use crate::turn::{record_loaded, TurnState};
 
-/// Default and maximum number of hits.
-pub const DEFAULT_LIMIT: usize = 5;
-pub const MAX_LIMIT: usize = 50;
 /// Longest query accepted.
 pub const MAX_QUERY_LEN: usize = 2_000;
-
-/// The built-in definition of `tool_search`, used when a registry does not define its own.
-pub fn tool_search_definition() -> Tool {
-    let parameters = json!({
-        "type": "object",
-        "properties": {
-            "query": {
-                "type": "string",
-                "description": "Either \"select:name1,name2\" to load tools by exact name, or keywords matched against tool names and descriptions. Prefix a keyword with + to require it, e.g. \"+github issue comment\"."
-            },
-            "limit": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": MAX_LIMIT,
-                "description": "Maximum number of tools to return for a keyword query (default 5)."
-            }
-        },
-        "required": ["query"],
-        "additionalProperties": false
-    });
-    Tool {
-        name: TOOL_SEARCH.to_string(),
-        description: "Load the full schema of deferred tools. Deferred tools are listed by name only in the system prompt and cannot be called until loaded. Use \"select:<name>\" when you know the name, or keywords to search. The result contains each tool's complete definition; the loaded tools can be called immediately.".to_string(),
-        parameters,
-        title: None,
-        annotations: None,
-        defer: Some(false),
-        extra: Map::new(),
-    }
-}
 
 /// A parsed query.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Query {
+    /// `select:a,b`: exactly these tools, in this order.
     Select(Vec<String>),
+    /// Keywords, lower-cased.
     Keywords {
+        /// `+term`s: a hit must match each.
         required: Vec<String>,
+        /// Plain terms: they rank.
         optional: Vec<String>,
     },
 }
 
 impl Query {
+    /// Parses a query string (errors point at `$.query` of the tool call's arguments).
     pub fn parse(text: &str) -> Result<Query> {
         if text.len() > MAX_QUERY_LEN {
             return Err(Error::limit(
+                "tool_search arguments",
                 &JsonPath::root().key("query"),
                 format!("query of {} bytes, at most {MAX_QUERY_LEN}", text.len()),
             ));
@@ -128,7 +101,7 @@ pub struct SearchResult {
 /// (see [`execute`] for the call that does both).
 pub fn search(expansion: &Expansion<'_>, query: &Query, limit: usize) -> SearchResult {
     let registry = expansion.registry();
-    let limit = limit.clamp(1, MAX_LIMIT);
+    let limit = limit.clamp(1, MAX_SEARCH_LIMIT);
     let mut hits: Vec<usize> = Vec::new();
     let mut not_found = Vec::new();
     match query {
@@ -146,7 +119,7 @@ pub fn search(expansion: &Expansion<'_>, query: &Query, limit: usize) -> SearchR
         }
         Query::Keywords { required, optional } => {
             let mut scored: Vec<(u32, usize)> = Vec::new();
-            let docs = registry.search_documents();
+            let docs = &registry.memo(SearchIndex::build).0;
             for i in expansion.deferred() {
                 let Some(doc) = docs.get(i) else {
                     continue;
@@ -172,57 +145,72 @@ pub fn search(expansion: &Expansion<'_>, query: &Query, limit: usize) -> SearchR
     }
 }
 
-/// Executes a `tool_search` call from its JSON arguments (`{"query": "...", "limit": 5}`),
-/// returning the result and the turn state with the loads recorded.
+/// Runs one `tool_search` call given its query and limit (`None`: the default of 5),
+/// returning the result and the turn state with the loads recorded. Errors point into the
+/// call's arguments (`$.query`, `$.limit`).
+pub fn run(
+    expansion: &Expansion<'_>,
+    state: &TurnState,
+    query: &str,
+    limit: Option<usize>,
+) -> Result<(SearchResult, TurnState)> {
+    let limit = match limit {
+        None => DEFAULT_SEARCH_LIMIT,
+        Some(n) if (1..=MAX_SEARCH_LIMIT).contains(&n) => n,
+        Some(n) => {
+            return Err(Error::expected(
+                "tool_search arguments",
+                &JsonPath::root().key("limit"),
+                &format!("an integer from 1 to {MAX_SEARCH_LIMIT}"),
+                &Value::from(n),
+            ))
+        }
+    };
+    let query = Query::parse(query)?;
+    let result = search(expansion, &query, limit);
+    let next = record_loaded(state, &result.hits);
+    Ok((result, next))
+}
+
+/// Executes a `tool_search` call from the JSON arguments the model sent
+/// (`{"query": "...", "limit": 5}`); see [`run`].
 pub fn execute(
     expansion: &Expansion<'_>,
     state: &TurnState,
     arguments: &Value,
 ) -> Result<(SearchResult, TurnState)> {
+    const INPUT: &str = "tool_search arguments";
     let root = JsonPath::root();
-    let obj = arguments.as_object().ok_or_else(|| {
-        Error::value(
-            "tool_search arguments",
-            &root,
-            format!("expected an object, found {}", describe(arguments)),
-        )
-    })?;
+    let obj = arguments
+        .as_object()
+        .ok_or_else(|| Error::expected(INPUT, &root, "an object", arguments))?;
     let query = match obj.get("query") {
-        Some(Value::String(q)) => Query::parse(q)?,
+        Some(Value::String(q)) => q,
         Some(other) => {
-            return Err(Error::value(
-                "tool_search arguments",
+            return Err(Error::expected(
+                INPUT,
                 &root.key("query"),
-                format!("expected a string, found {}", describe(other)),
+                "a string",
+                other,
             ))
         }
-        None => {
-            return Err(Error::value(
-                "tool_search arguments",
-                &root,
-                "missing \"query\"",
-            ))
-        }
+        None => return Err(Error::value(INPUT, &root, "missing \"query\"")),
     };
     let limit = match obj.get("limit") {
-        None | Some(Value::Null) => DEFAULT_LIMIT,
+        None | Some(Value::Null) => None,
         Some(v) => match v.as_u64() {
-            Some(n) if (1..=MAX_LIMIT as u64).contains(&n) => n as usize,
+            Some(n) if (1..=MAX_SEARCH_LIMIT as u64).contains(&n) => Some(n as usize),
             _ => {
-                return Err(Error::value(
-                    "tool_search arguments",
+                return Err(Error::expected(
+                    INPUT,
                     &root.key("limit"),
-                    format!(
-                        "expected an integer from 1 to {MAX_LIMIT}, found {}",
-                        describe(v)
-                    ),
+                    &format!("an integer from 1 to {MAX_SEARCH_LIMIT}"),
+                    v,
                 ))
             }
         },
     };
-    let result = search(expansion, &query, limit);
-    let next = record_loaded(state, &result.hits);
-    Ok((result, next))
+    run(expansion, state, query, limit)
 }
 
 fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
@@ -237,7 +225,7 @@ fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
         ));
         for t in tools {
             let def =
-                json!({"name": t.name, "description": t.description, "parameters": t.parameters});
+                json!({"name": t.name, "description": t.description, "parameters": t.parameters()});
             text.push_str(&def.to_string());
             text.push('\n');
         }
@@ -254,10 +242,19 @@ fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
     text
 }
 
+/// Every tool prepared for keyword search, in registry order; built once per registry on
+/// the first keyword query and kept with it.
+struct SearchIndex(Vec<Document>);
+
+impl SearchIndex {
+    fn build(registry: &Registry) -> SearchIndex {
+        SearchIndex(registry.tools().iter().map(Document::new).collect())
+    }
+}
+
 /// A tool prepared for keyword search (lower-cased name, name parts, description words).
-/// Built once per registry on the first keyword query, see [`Registry::search_documents`].
 #[derive(Debug, Clone)]
-pub struct Document {
+struct Document {
     name: String,
     name_parts: Vec<String>,
     description: String,
@@ -265,7 +262,7 @@ pub struct Document {
 }
 
 impl Document {
-    pub(crate) fn new(tool: &Tool) -> Self {
+    fn new(tool: &Tool) -> Self {
         let name = tool.name.to_ascii_lowercase();
         // ASCII case folding: names are ASCII, and Unicode tables would bloat the wasm package.
         let description = tool.description.to_ascii_lowercase();

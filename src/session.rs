@@ -1,7 +1,7 @@
 //! Session run config: what a database row stores about a session's tools, and the one
 //! function every writer uses to build it.
 //!
-//! A row has four fields (seed §5B): `tools_enabled` (bool|null), `tools_override` (intent
+//! A row has four fields (`docs/contract.md`, "Session rows"): `tools_enabled` (bool|null), `tools_override` (intent
 //! object | hand-picked list | null), `web_search` (bool|null) and `toolset` (string|null).
 //! A row written before a field existed reads back as null without error.
 //!
@@ -14,15 +14,19 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::error::{describe, Error, JsonPath, Result};
+use crate::error::{Error, JsonPath, Result};
 use crate::intent::{Intent, ToolsOverride};
 
 /// The stored row (JSON field names are the column names).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SessionRunConfig {
+    /// The master switch column.
     pub tools_enabled: Option<bool>,
+    /// The intent column (an intent object or a hand-picked list).
     pub tools_override: Option<ToolsOverride>,
+    /// The web-search column.
     pub web_search: Option<bool>,
+    /// The preset column.
     pub toolset: Option<String>,
 }
 
@@ -44,6 +48,19 @@ pub struct Toggles {
     pub allowed: Option<Vec<String>>,
     /// An explicit hand-pick of a few tools; when set, the other toggles are ignored.
     pub picked: Option<Vec<String>>,
+}
+
+impl Toggles {
+    /// Reads toggles from a JSON value (snake_case or camelCase keys; unknown keys refused).
+    pub fn from_value(value: &Value) -> Result<Toggles> {
+        Toggles::deserialize(value)
+            .map_err(|e| Error::value("toggles", &JsonPath::root(), e.to_string()))
+    }
+
+    /// Reads toggles from JSON text.
+    pub fn from_json_str(text: &str) -> Result<Toggles> {
+        Toggles::from_value(&crate::json::parse("toggles", text)?)
+    }
 }
 
 /// Builds the canonical intent for a set of toggles. Never expands anything.
@@ -73,7 +90,7 @@ pub fn build_intent(toggles: &Toggles) -> ToolsOverride {
     }
 }
 
-/// The seed's `_normalize_tools_value`: maps a writer's `tools` value onto the
+/// The server's `_normalize_tools_value`: maps a writer's `tools` value onto the
 /// (`tools_enabled`, `tools_override`) columns.
 ///
 /// `null` → (null, null); `true`/`false` → (bool, null); a list → (true, list); an intent
@@ -90,7 +107,7 @@ pub fn normalize_tools_value(value: &Value) -> Result<(Option<bool>, Option<Tool
     }
 }
 
-/// The seed's `tools_override_from_config`: the override a stored row stands for.
+/// The server's `tools_override_from_config`: the override a stored row stands for.
 ///
 /// `tools_enabled = false` → `[]`; a hand-picked list → that list unchanged; otherwise an
 /// intent object built from the stored intent (if any) and the `toolset` / `web_search`
@@ -145,11 +162,7 @@ impl SessionRunConfig {
     pub fn from_value(value: &Value) -> Result<SessionRunConfig> {
         let root = JsonPath::root();
         let obj = value.as_object().ok_or_else(|| {
-            Error::value(
-                "session config",
-                &root,
-                format!("expected an object of columns, found {}", describe(value)),
-            )
+            Error::expected("session config", &root, "an object of columns", value)
         })?;
         let get = |k: &str| obj.get(k).unwrap_or(&Value::Null);
         let opt_bool = |k: &str| -> Result<Option<bool>> {
@@ -159,10 +172,11 @@ impl SessionRunConfig {
                 // SQLite stores booleans as 0/1.
                 Value::Number(n) if n.as_u64() == Some(0) => Ok(Some(false)),
                 Value::Number(n) if n.as_u64() == Some(1) => Ok(Some(true)),
-                other => Err(Error::value(
+                other => Err(Error::expected(
                     "session config",
                     &root.key(k),
-                    format!("expected a boolean or null, found {}", describe(other)),
+                    "a boolean or null",
+                    other,
                 )),
             }
         };
@@ -170,12 +184,13 @@ impl SessionRunConfig {
             Value::Null => None,
             // A column of JSON text, as databases store it.
             Value::String(text) => {
-                let parsed: Value =
-                    serde_json::from_str(text).map_err(|e| Error::InvalidValue {
-                        what: "session config",
-                        path: root.key("tools_override"),
-                        message: format!("stored JSON text does not parse: {e}"),
-                    })?;
+                let parsed: Value = serde_json::from_str(text).map_err(|e| {
+                    Error::value(
+                        "session config",
+                        &root.key("tools_override"),
+                        format!("stored JSON text does not parse: {e}"),
+                    )
+                })?;
                 Some(ToolsOverride::from_value_at(
                     &parsed,
                     &root.key("tools_override"),
@@ -190,10 +205,11 @@ impl SessionRunConfig {
             Value::Null => None,
             Value::String(s) => Some(s.clone()),
             other => {
-                return Err(Error::value(
+                return Err(Error::expected(
                     "session config",
                     &root.key("toolset"),
-                    format!("expected a string or null, found {}", describe(other)),
+                    "a string or null",
+                    other,
                 ))
             }
         };
@@ -205,10 +221,9 @@ impl SessionRunConfig {
         })
     }
 
+    /// Reads a row from JSON text.
     pub fn from_json_str(text: &str) -> Result<SessionRunConfig> {
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| Error::invalid_json("session config", &e))?;
-        Self::from_value(&value)
+        Self::from_value(&crate::json::parse("session config", text)?)
     }
 
     /// The row as a JSON object of the four columns (nulls included, so a writer can store

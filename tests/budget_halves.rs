@@ -6,10 +6,14 @@
 mod common;
 
 use common::*;
-use tool_intent::budget::{
-    estimate, rendered_halves, BpeCounter, Budget, Estimator, Placement, TokenCounter,
+#[path = "../benches/support/halves.rs"]
+mod halves;
+
+use halves::rendered_halves;
+use tool_intent::{
+    estimate_budget as estimate, expand, BpeCounter, Budget, Estimator, ExpandContext, Placement,
+    Provider, Registry, TokenCounter, TurnState, View,
 };
-use tool_intent::{expand, ExpandContext, Provider, Registry, TurnState, View};
 
 /// The registries of the acceptance: embedded, each MCP file alone (every tool resident), each
 /// merged into the embedded registry (every server tool deferred), and all merged.
@@ -139,7 +143,7 @@ fn mis_priced_halves_are_caught() {
     .is_err());
     let schema_only: usize = e
         .resident()
-        .map(|i| Estimator.count(&r.tools()[i].parameters.to_string()))
+        .map(|i| Estimator.count(&r.tools()[i].parameters().to_string()))
         .sum();
     assert!(check_half("array priced by schema only", schema_only, ax, 0.15).is_err());
     // The correct budget passes the same check.
@@ -160,7 +164,7 @@ fn embedded_registry_reproduces_the_seed_headline() {
         &exact,
     )
     .unwrap();
-    let deferred: Vec<&tool_intent::budget::BudgetRow> = b
+    let deferred: Vec<&tool_intent::BudgetRow> = b
         .rows
         .iter()
         .filter(|r| r.placement == Placement::Deferred)

@@ -28,10 +28,10 @@ fn expand_prints_one_json_object() {
     let o = run(&["expand"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    for key in ["tools", "resident", "deferred", "warnings", "fingerprint"] {
+    for key in ["available", "array", "catalog", "promoted", "warnings", "fingerprint"] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
-    assert!(v["deferred"]
+    assert!(v["catalog"]
         .as_array()
         .unwrap()
         .iter()
@@ -52,9 +52,9 @@ fn expand_matches_the_library() {
     ]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let r = tool_intent::Registry::embedded();
-    let p = tool_intent::preview(
+    let p = tool_intent::plan_turn(
         &r,
-        &tool_intent::PreviewRequest {
+        &tool_intent::TurnRequest {
             tools_override: tool_intent::ToolsOverride::from_json_str(
                 r#"{"enabled":true,"web_search":true}"#,
             )
@@ -67,7 +67,7 @@ fn expand_matches_the_library() {
     .unwrap();
     assert_eq!(v["fingerprint"], serde_json::json!(p.fingerprint));
     assert_eq!(
-        v["resident"].as_array().unwrap().last().unwrap(),
+        v["array"].as_array().unwrap().last().unwrap(),
         "send_message"
     );
 }
@@ -176,7 +176,7 @@ fn registry_file_and_mcp_merge() {
     let o = run(&["expand", "--registry", &fixture("time")]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(
-        v["tools"],
+        v["available"],
         serde_json::json!(["get_current_time", "convert_time"])
     );
     let bad = std::env::temp_dir().join("tool-intent-bad-registry.json");

@@ -6,12 +6,11 @@ mod common;
 
 use common::*;
 use serde_json::json;
-use tool_intent::deferral::{catalog_text, system_prompt_with_catalog, CATALOG_HEADER};
-use tool_intent::search;
 use tool_intent::{
-    begin_turn, expand, render, split_for_dispatch, DeferralMode, ExpandContext, Provider,
-    Registry, RenderOptions, ToolsOverride, TurnState, View,
+    begin_turn, expand, render, split, DeferralMode, ExpandContext, Provider, Registry,
+    RenderOptions, ToolsOverride, TurnState, View,
 };
+use tool_intent::{catalog_text, system_prompt_with_catalog, CATALOG_HEADER};
 
 const DEFERRED_DEFAULTS: [&str; 4] = [
     "playwright_browser",
@@ -26,7 +25,7 @@ fn catalog_names(
     s: &TurnState,
     view: View,
 ) -> Vec<String> {
-    let split = split_for_dispatch(e, s, view);
+    let split = split(e, s, view);
     split
         .catalog
         .iter()
@@ -61,7 +60,7 @@ fn no_deferred_default_in_new_session_resident_array() {
         let e = expand_json(&r, text);
         let p = array(&e, &TurnState::default(), DeferralMode::Catalog);
         for d in DEFERRED_DEFAULTS {
-            assert!(!p.tools.contains(&d.to_string()), "{d} resident for {text}");
+            assert!(!p.array.contains(&d.to_string()), "{d} resident for {text}");
             assert!(
                 !p.json.contains(&format!("\"name\":\"{d}\"")),
                 "{d} in bytes for {text}"
@@ -76,7 +75,7 @@ fn deferred_defaults_all_in_catalog_and_system_prompt() {
     let e = expand_json(&r, "null");
     let state = TurnState::default();
     let cat = catalog_names(&r, &e, &state, View::Frozen);
-    let split = split_for_dispatch(&e, &state, View::Frozen);
+    let split = split(&e, &state, View::Frozen);
     let text = catalog_text(&r, &split.catalog);
     let prompt = system_prompt_with_catalog("You are a coding agent.", &text);
     assert!(prompt.starts_with("You are a coding agent.\n\n"));
@@ -98,19 +97,20 @@ fn tool_search_moves_tool_from_catalog_to_array_at_next_turn_boundary() {
     let e = expand_json(&r, "null");
     let turn1 = begin_turn(&TurnState::default());
     let (result, after_search) =
-        search::execute(&e, &turn1, &json!({"query": "select:enter_plan_mode"})).unwrap();
+        tool_intent::execute_tool_search(&e, &turn1, &json!({"query": "select:enter_plan_mode"}))
+            .unwrap();
     assert_eq!(result.hits, ["enter_plan_mode"]);
     // Same turn: still in the catalog, not in the array.
     assert!(
         catalog_names(&r, &e, &after_search, View::Frozen).contains(&"enter_plan_mode".to_string())
     );
     assert!(!array(&e, &after_search, DeferralMode::Catalog)
-        .tools
+        .array
         .contains(&"enter_plan_mode".to_string()));
     // Next turn: in the array, out of the catalog.
     let turn2 = begin_turn(&after_search);
     let p = array(&e, &turn2, DeferralMode::Catalog);
-    assert_eq!(p.tools.last().map(String::as_str), Some("enter_plan_mode"));
+    assert_eq!(p.array.last().map(String::as_str), Some("enter_plan_mode"));
     assert!(!catalog_names(&r, &e, &turn2, View::Frozen).contains(&"enter_plan_mode".to_string()));
     assert!(!p.catalog.lines().any(|l| l == "enter_plan_mode"));
 }
@@ -166,7 +166,7 @@ fn mid_turn_tool_search_changes_neither_array_nor_catalog() {
         "+browser screenshot",
         "select:memory,worktree",
     ] {
-        let (_, next) = search::execute(&e, &state, &json!({"query": q})).unwrap();
+        let (_, next) = tool_intent::execute_tool_search(&e, &state, &json!({"query": q})).unwrap();
         state = next;
         let now = array(&e, &state, DeferralMode::Catalog);
         assert_eq!(now.json, before.json, "array moved after {q}");
@@ -180,7 +180,7 @@ fn mid_turn_tool_search_changes_neither_array_nor_catalog() {
 fn tool_search_result_carries_full_schema() {
     let r = all_merged();
     let e = expand_json(&r, r#"{"toolset":"full"}"#);
-    let (res, _) = search::execute(
+    let (res, _) = tool_intent::execute_tool_search(
         &e,
         &TurnState::default(),
         &json!({"query": "select:mcp__github__create_issue,playwright_browser"}),
@@ -202,7 +202,7 @@ fn tool_search_result_carries_full_schema() {
         let tool = &r.tools()[r.index_of(name).unwrap()];
         assert_eq!(def["name"], json!(tool.name));
         assert_eq!(def["description"], json!(tool.description));
-        assert_eq!(def["parameters"], tool.parameters);
+        assert_eq!(&def["parameters"], tool.parameters());
     }
 }
 
@@ -211,9 +211,11 @@ fn loaded_but_not_promoted_tool_resolves_for_dispatch() {
     let r = Registry::embedded();
     let e = expand_json(&r, "null");
     let turn = begin_turn(&TurnState::default());
-    let (_, state) = search::execute(&e, &turn, &json!({"query": "select:send_message"})).unwrap();
+    let (_, state) =
+        tool_intent::execute_tool_search(&e, &turn, &json!({"query": "select:send_message"}))
+            .unwrap();
     assert!(!array(&e, &state, DeferralMode::Catalog)
-        .tools
+        .array
         .contains(&"send_message".to_string()));
     assert_eq!(e.resolve("send_message").unwrap().name, "send_message");
     // A deferred tool never loaded resolves too: deferred is not disabled.
@@ -263,9 +265,12 @@ fn simulated_twenty_turn_session() {
                 let at_start = render(&e, &state, opts).unwrap();
                 // Several provider calls within the turn, with tool_search calls between them.
                 for (t, name) in loads.iter().filter(|(t, _)| *t == turn) {
-                    let (_, next) =
-                        search::execute(&e, &state, &json!({"query": format!("select:{name}")}))
-                            .unwrap();
+                    let (_, next) = tool_intent::execute_tool_search(
+                        &e,
+                        &state,
+                        &json!({"query": format!("select:{name}")}),
+                    )
+                    .unwrap();
                     state = next;
                     let mid = render(&e, &state, opts).unwrap();
                     assert_eq!(mid.json, at_start.json, "turn {t}: array changed mid-turn");
@@ -274,7 +279,7 @@ fn simulated_twenty_turn_session() {
                     if prev.json != at_start.json {
                         changes.push(turn);
                         assert!(
-                            at_start.tools.starts_with(&prev.tools),
+                            at_start.array.starts_with(&prev.array),
                             "turn {turn}: new array does not extend the old one"
                         );
                         let old = prev.json.trim_end_matches(']');

@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 
 use tool_intent::{
-    begin_turn, preview, record_loaded, DeferralMode, PreviewRequest, Provider, Registry,
-    ToolsOverride,
+    begin_turn, plan_turn, record_loaded, DeferralMode, Provider, Registry, ToolsOverride,
+    TurnRequest,
 };
 
 fn golden_dir() -> PathBuf {
@@ -67,7 +67,7 @@ fn golden_payloads_of_the_embedded_registry() {
             if mode == DeferralMode::Native && provider == Provider::OpenAiChat {
                 continue;
             }
-            let req = PreviewRequest {
+            let req = TurnRequest {
                 tools_override: ToolsOverride::from_json_str(o).unwrap(),
                 state: Some(begin_turn(&record_loaded(&Default::default(), loaded))),
                 provider,
@@ -75,13 +75,13 @@ fn golden_payloads_of_the_embedded_registry() {
                 cache_control: cache,
                 ..Default::default()
             };
-            let p = preview(&r, &req).unwrap();
+            let p = plan_turn(&r, &req).unwrap();
             let file = format!("{}.{case}.json", provider.as_str());
             check(&file, &p.payload);
             if case == "default" {
                 check(
                     &format!("{}.default.catalog.txt", provider.as_str()),
-                    &p.catalog,
+                    &p.catalog_text,
                 );
             }
             fingerprints.push_str(&format!("{file} {}\n", p.fingerprint));

@@ -4,10 +4,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::{json, Value};
-use tool_intent::search;
 use tool_intent::{
-    begin_turn, expand, record_loaded, render, split_for_dispatch, DeferralMode, ExpandContext,
-    Provider, Registry, RenderOptions, ToolsOverride, TurnState, View,
+    begin_turn, expand, record_loaded, render, split, DeferralMode, ExpandContext, Provider,
+    Registry, RenderOptions, ToolsOverride, TurnState, View,
 };
 
 /// The embedded tools plus a deferred MCP server, with a source that denies the shell, the
@@ -108,12 +107,13 @@ fn no_hostile_override_lifts_the_source_ceiling() {
             let e = expand(&r, &o, ExpandContext { profile, ..ctx }).unwrap();
             // A session that somehow recorded denied tools as loaded.
             let state = begin_turn(&record_loaded(&TurnState::default(), &DENIED));
-            let split = split_for_dispatch(&e, &state, View::Frozen);
-            let live = split_for_dispatch(&e, &state, View::Live);
+            let frozen = split(&e, &state, View::Frozen);
+            let live = split(&e, &state, View::Live);
             let select_all = format!("select:{}", DENIED.join(","));
             let (selected, after) =
-                search::execute(&e, &state, &json!({"query": select_all})).unwrap();
-            let (keyword, _) = search::execute(&e, &state, &json!({"query": "shell write edit web search browser drop database exec danger", "limit": 50})).unwrap();
+                tool_intent::execute_tool_search(&e, &state, &json!({"query": select_all}))
+                    .unwrap();
+            let (keyword, _) = tool_intent::execute_tool_search(&e, &state, &json!({"query": "shell write edit web search browser drop database exec danger", "limit": 50})).unwrap();
             for provider in Provider::ALL {
                 for mode in [DeferralMode::Catalog, DeferralMode::Native] {
                     let Ok(p) = render(
@@ -157,10 +157,10 @@ fn no_hostile_override_lifts_the_source_ceiling() {
                 let i = r.index_of(d).unwrap();
                 assert!(!e.is_available(i), "{value}: {d} available");
                 assert!(
-                    !split.provider_tools.contains(&i) && !split.catalog.contains(&i),
+                    !frozen.array.contains(&i) && !frozen.catalog.contains(&i),
                     "{value}: {d} in split"
                 );
-                assert!(!live.provider_tools.contains(&i) && !live.catalog.contains(&i));
+                assert!(!live.array.contains(&i) && !live.catalog.contains(&i));
                 assert!(
                     !selected.hits.iter().any(|h| h == d),
                     "{value}: select found {d}"
@@ -216,7 +216,7 @@ fn hostile_sizes_are_refused_with_clear_errors() {
     let many: Vec<String> = (0..1001).map(|i| format!("t{i}")).collect();
     let e = ToolsOverride::from_value(&json!({"allowed": many})).unwrap_err();
     assert_eq!((e.code(), e.path()), ("limit_exceeded", Some("$.allowed")));
-    let e = search::Query::parse(&"x ".repeat(1500)).unwrap_err();
+    let e = tool_intent::Query::parse(&"x ".repeat(1500)).unwrap_err();
     assert_eq!(e.code(), "limit_exceeded");
     // Deep JSON is refused by the parser's recursion limit, not by a stack overflow.
     let deep = "[".repeat(100_000) + &"]".repeat(100_000);
@@ -224,10 +224,9 @@ fn hostile_sizes_are_refused_with_clear_errors() {
         ToolsOverride::from_json_str(&deep).unwrap_err().code(),
         "invalid_json"
     );
-    assert_eq!(
-        Registry::from_json_str(&deep).unwrap_err().code(),
-        "invalid_json"
-    );
+    // The registry reader looks one level deep, so it refuses the first element as a tool.
+    let e = Registry::from_json_str(&deep).unwrap_err();
+    assert_eq!((e.code(), e.path()), ("invalid_value", Some("$[0]")));
     let big_desc =
         json!([{"name": "a", "description": "x".repeat(20_000), "parameters": {"type": "object"}}]);
     assert_eq!(

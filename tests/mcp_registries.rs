@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use tool_intent::{DeferralMode, PreviewRequest, Provider, Registry};
+use tool_intent::{DeferralMode, Provider, Registry, TurnRequest};
 
 #[test]
 fn every_mcp_file_loads_alone() {
@@ -20,7 +20,7 @@ fn every_mcp_file_loads_alone() {
         for (i, t) in value.as_array().unwrap().iter().enumerate() {
             assert_eq!(r.tools()[i].name, t["name"].as_str().unwrap());
             assert_eq!(
-                &r.tools()[i].parameters,
+                r.tools()[i].parameters(),
                 &t["inputSchema"],
                 "{name}: schema kept as sent"
             );
@@ -73,17 +73,17 @@ fn all_mcp_files_merge_into_one_namespaced_registry() {
     assert!(s.deferred.iter().any(|n| n.starts_with("mcp__github__")));
     assert!(!s.tools.iter().any(|n| n.starts_with("mcp__playwright__")));
     for provider in Provider::ALL {
-        let req = PreviewRequest {
+        let req = TurnRequest {
             tools_override: intent(r#"{"toolset":"full"}"#),
             provider,
             ..Default::default()
         };
-        let p = tool_intent::preview(&r, &req).unwrap();
-        assert_eq!(p.tools.len(), 17 + 103);
+        let p = tool_intent::plan_turn(&r, &req).unwrap();
+        assert_eq!(p.available.len(), 17 + 103);
         if provider != Provider::OpenAiChat {
-            let native = tool_intent::preview(
+            let native = tool_intent::plan_turn(
                 &r,
-                &PreviewRequest {
+                &TurnRequest {
                     mode: DeferralMode::Native,
                     ..req
                 },

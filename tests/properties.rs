@@ -5,8 +5,8 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use tool_intent::{
-    expand, render, search, split_for_dispatch, DeferralMode, ExpandContext, Registry,
-    RenderOptions, SessionRunConfig, ToolsOverride, TurnState, View,
+    expand, render, split, DeferralMode, ExpandContext, Registry, RenderOptions, SessionRunConfig,
+    ToolsOverride, TurnState, View,
 };
 
 const NAMES: [&str; 12] = [
@@ -139,12 +139,34 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
     })
 }
 
+/// An independent glob matcher (recursive, ASCII case folded) to check the library's.
+fn glob_fold(p: &[u8], n: &[u8]) -> bool {
+    match (p.first(), n.first()) {
+        (None, None) => true,
+        (Some(b'*'), _) => glob_fold(&p[1..], n) || (!n.is_empty() && glob_fold(p, &n[1..])),
+        (Some(b'?'), Some(_)) => glob_fold(&p[1..], &n[1..]),
+        (Some(a), Some(b)) if a.eq_ignore_ascii_case(b) => glob_fold(&p[1..], &n[1..]),
+        _ => false,
+    }
+}
+
+/// Registry positions any pattern matches, ignoring ASCII case.
+fn denied_by(r: &Registry, patterns: &[String]) -> Vec<usize> {
+    (0..r.len())
+        .filter(|&i| {
+            patterns
+                .iter()
+                .any(|p| glob_fold(p.as_bytes(), r.name(i).as_bytes()))
+        })
+        .collect()
+}
+
 fn disabled_set(r: &Registry, o: &ToolsOverride) -> Vec<usize> {
     match o {
         ToolsOverride::Intent(i) => i
             .disabled
             .as_ref()
-            .map(|d| r.match_patterns_ignore_case(d).iter().collect())
+            .map(|d| denied_by(r, d))
             .unwrap_or_default(),
         _ => Vec::new(),
     }
@@ -180,17 +202,17 @@ proptest! {
         let e = expand(&r, &o, ExpandContext { source: Some("channel"), ..Default::default() }).unwrap();
         let mut denied = disabled_set(&r, &o);
         let ceiling = r.source("channel").unwrap().deny.clone();
-        denied.extend(r.match_patterns_ignore_case(&ceiling).iter());
+        denied.extend(denied_by(&r, &ceiling));
         let state = tool_intent::begin_turn(&tool_intent::record_loaded(&TurnState::default(), &loads));
-        let split = split_for_dispatch(&e, &state, View::Frozen);
+        let split = split(&e, &state, View::Frozen);
         let payload = render(&e, &state, RenderOptions::default()).unwrap();
-        let (result, _) = search::execute(&e, &state, &json!({"query": format!("select:{}", NAMES.join(","))})).unwrap();
-        let (kw, _) = search::execute(&e, &state, &json!({"query": "tool file mcp", "limit": 50})).unwrap();
+        let (result, _) = tool_intent::execute_tool_search(&e, &state, &json!({"query": format!("select:{}", NAMES.join(","))})).unwrap();
+        let (kw, _) = tool_intent::execute_tool_search(&e, &state, &json!({"query": "tool file mcp", "limit": 50})).unwrap();
         for i in denied {
             let name = &r.tools()[i].name;
-            prop_assert!(!split.provider_tools.contains(&i));
+            prop_assert!(!split.array.contains(&i));
             prop_assert!(!split.catalog.contains(&i));
-            prop_assert!(!payload.tools.contains(name));
+            prop_assert!(!payload.array.contains(name));
             prop_assert!(!payload.catalog.lines().any(|l| l == name));
             prop_assert!(!result.hits.contains(name));
             prop_assert!(!kw.hits.contains(name));
@@ -214,7 +236,7 @@ proptest! {
         // Everything deferred can be loaded by select and then promoted.
         let names: Vec<String> = e.names(e.deferred());
         if !names.is_empty() {
-            let (res, state) = search::execute(&e, &TurnState::default(), &json!({"query": format!("select:{}", names.join(","))})).unwrap();
+            let (res, state) = tool_intent::execute_tool_search(&e, &TurnState::default(), &json!({"query": format!("select:{}", names.join(","))})).unwrap();
             prop_assert_eq!(&res.hits, &names);
             let p = render(&e, &tool_intent::begin_turn(&state), RenderOptions::default()).unwrap();
             prop_assert!(p.catalog.is_empty());
@@ -245,7 +267,7 @@ proptest! {
         let r = Registry::embedded();
         if let Ok(o) = ToolsOverride::from_value(&v) {
             let e = expand(&r, &o, ExpandContext::default()).unwrap();
-            let _ = search::execute(&e, &TurnState::default(), &v);
+            let _ = tool_intent::execute_tool_search(&e, &TurnState::default(), &v);
         }
     }
 
@@ -254,6 +276,6 @@ proptest! {
         let _ = ToolsOverride::from_json_str(&text);
         let _ = Registry::from_json_str(&text);
         let _ = SessionRunConfig::from_json_str(&text);
-        let _ = search::Query::parse(&text);
+        let _ = tool_intent::Query::parse(&text);
     }
 }

@@ -7,8 +7,8 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 use tool_intent::{
-    build_intent, expand, preview, tools_override_from_config, ExpandContext, PreviewRequest,
-    Registry, SessionRunConfig, Toggles, ToolsOverride,
+    build_intent, expand, plan_turn, tools_override_from_config, ExpandContext, Registry,
+    SessionRunConfig, Toggles, ToolsOverride, TurnRequest,
 };
 
 /// The embedded registry with `extra` added to `default_tools` (a tool shipped later).
@@ -42,17 +42,17 @@ fn deterministic_expansion() {
         r#"{"enabled":true,"web_search":true}"#,
         r#"{"toolset":"full","disabled":["mcp__git*"]}"#,
     ] {
-        let req = PreviewRequest {
+        let req = TurnRequest {
             tools_override: intent(text),
             ..Default::default()
         };
-        let a = preview(&r, &req).unwrap();
-        let b = preview(&r, &req).unwrap();
+        let a = plan_turn(&r, &req).unwrap();
+        let b = plan_turn(&r, &req).unwrap();
         assert_eq!(a.payload.as_bytes(), b.payload.as_bytes());
         assert_eq!(a.fingerprint, b.fingerprint);
         // Independent registry loads give the same bytes too (no per-process state).
         let other = all_merged();
-        let c = preview(&other, &req).unwrap();
+        let c = plan_turn(&other, &req).unwrap();
         assert_eq!(a.payload, c.payload);
     }
 }
@@ -211,7 +211,7 @@ fn hand_picked_lists_pass_through_unchanged() {
     let e = expand(&r, &o, ExpandContext::default()).unwrap();
     assert_eq!(names(&e), ["read_file", "web_search"]);
     assert_eq!(e.warnings().len(), 1);
-    assert_eq!(e.warnings()[0].code, "unknown_tool");
+    assert_eq!(e.warnings()[0].code.as_str(), "unknown_tool");
     // A stored list is returned as it was stored (order included).
     let raw = SessionRunConfig::from_value(
         &json!({"tools_enabled": true, "tools_override": "[\"b_tool\",\"a_tool\"]"}),
@@ -226,14 +226,14 @@ fn hand_picked_lists_pass_through_unchanged() {
 #[test]
 fn cache_stable_for_unchanged_intent_across_turns() {
     let r = Registry::embedded();
-    let req = PreviewRequest {
+    let req = TurnRequest {
         tools_override: intent(r#"{"enabled":true,"web_search":true}"#),
         ..Default::default()
     };
-    let first = preview(&r, &req).unwrap();
-    let second = preview(
+    let first = plan_turn(&r, &req).unwrap();
+    let second = plan_turn(
         &r,
-        &PreviewRequest {
+        &TurnRequest {
             state: Some(tool_intent::begin_turn(&Default::default())),
             ..req.clone()
         },

@@ -197,8 +197,7 @@ fn object_schema(rng: &mut Rng, depth: usize, max_props: usize) -> Value {
 /// A registry document of exactly `total` tools (at least the embedded registry's 17).
 pub fn registry_document(total: usize, seed: u64) -> Value {
     let mut rng = Rng::new(seed);
-    let embedded: Value = serde_json::from_str(tool_intent::registry::EMBEDDED_REGISTRY_JSON)
-        .expect("embedded registry");
+    let embedded: Value = tool_intent::Registry::embedded().to_value();
     let mut doc = embedded.clone();
     let tools = doc["tools"].as_array_mut().expect("tools");
     let builtin = tools.len();

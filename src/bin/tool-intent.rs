@@ -18,13 +18,12 @@ mod cli {
     use std::path::PathBuf;
 
     use clap::{Args, Parser, Subcommand, ValueEnum};
-    use serde_json::{json, Value};
-    use tool_intent::budget::{self, CounterKind};
+    use serde_json::json;
     use tool_intent::migrate;
-    use tool_intent::preview::effective_state;
     use tool_intent::{
-        build_intent, preview, search, DeferralMode, Error, PreviewRequest, Provider, Registry,
-        SessionRunConfig, Toggles, ToolsOverride, View,
+        budget_table, budget_turn, build_intent, plan_turn, search_turn, shared_counter, Budget,
+        CounterKind, DeferralMode, Error, Provider, Registry, SessionRunConfig, Toggles,
+        ToolsOverride, TurnPlan, TurnRequest, TurnState, View,
     };
 
     #[derive(Parser)]
@@ -68,7 +67,7 @@ mod cli {
             /// Maximum number of hits for a keyword query.
             #[arg(long, default_value_t = 5)]
             limit: usize,
-            /// Print {hits, not_found, text, state} as JSON instead of the result text.
+            /// Print {hits, notFound, text, state} as JSON instead of the result text.
             #[arg(long)]
             json: bool,
         },
@@ -221,10 +220,9 @@ mod cli {
         }
     }
 
-    /// Errors of the CLI: the library's, or I/O with the file named.
+    /// Errors of the CLI: a library error about one flag (named first), or I/O.
     enum CliError {
-        Lib(Error),
-        /// A library error about one flag or file, named first.
+        /// A library error; `.0` names the flag or file it came from.
         In(String, Error),
         Io(String),
     }
@@ -232,16 +230,9 @@ mod cli {
     impl std::fmt::Display for CliError {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             match self {
-                CliError::Lib(e) => write!(f, "error [{}]: {e}", e.code()),
                 CliError::In(place, e) => write!(f, "error [{}]: {place}: {e}", e.code()),
                 CliError::Io(m) => write!(f, "error [io]: {m}"),
             }
-        }
-    }
-
-    impl From<Error> for CliError {
-        fn from(e: Error) -> Self {
-            CliError::Lib(e)
         }
     }
 
@@ -262,53 +253,53 @@ mod cli {
         }
     }
 
-    fn with_flag(flag: &str, e: Error) -> CliError {
-        CliError::In(format!("--{flag}"), e)
+    /// Attaches the flag a library call was made for to its error.
+    trait Flag<T> {
+        fn flag(self, flag: &str) -> Result<T, CliError>;
+    }
+
+    impl<T> Flag<T> for Result<T, Error> {
+        fn flag(self, flag: &str) -> Result<T, CliError> {
+            self.map_err(|e| CliError::In(flag.to_string(), e))
+        }
     }
 
     fn load_registry(args: &RegistryArgs) -> Result<Registry, CliError> {
         let mut registry = match &args.registry {
             None => Registry::embedded(),
             Some(path) => Registry::from_json_str(&read_file(path)?)
-                .map_err(|e| CliError::In(path.display().to_string(), e))?,
+                .flag(&format!("--registry {}", path.display()))?,
         };
         for spec in &args.mcp {
             let (name, file) = spec
                 .split_once('=')
                 .ok_or_else(|| CliError::Io(format!("--mcp {spec:?}: expected NAME=FILE")))?;
-            let path = PathBuf::from(file);
-            let text = read_file(&path)?;
-            let value: Value = serde_json::from_str(&text)
-                .map_err(|e| CliError::Io(format!("{}: not valid JSON: {e}", path.display())))?;
+            let text = read_file(&PathBuf::from(file))?;
             registry = registry
-                .merge_mcp_server(name, &value)
-                .map_err(|e| CliError::In(format!("--mcp {name}={file}"), e))?;
+                .merge_mcp_server_json(name, &text)
+                .flag(&format!("--mcp {name}={file}"))?;
         }
         Ok(registry)
     }
 
-    fn request(args: &RequestArgs) -> Result<PreviewRequest, CliError> {
+    fn request(args: &RequestArgs) -> Result<TurnRequest, CliError> {
         let tools_override = match &args.tools_override {
-            Some(text) => ToolsOverride::from_json_str(&inline_or_file(text)?)
-                .map_err(|e| with_flag("override", e))?,
+            Some(text) => {
+                ToolsOverride::from_json_str(&inline_or_file(text)?).flag("--override")?
+            }
             None => ToolsOverride::Follow,
         };
         let profile = match &args.profile {
-            Some(text) => Some(
-                ToolsOverride::from_json_str(&inline_or_file(text)?)
-                    .map_err(|e| with_flag("profile", e))?,
-            ),
+            Some(text) => {
+                Some(ToolsOverride::from_json_str(&inline_or_file(text)?).flag("--profile")?)
+            }
             None => None,
         };
         let state = match &args.state {
-            Some(text) => Some(serde_json::from_str(&inline_or_file(text)?).map_err(|e| {
-                CliError::Io(format!(
-                    "--state: not a turn state ({{loaded, frozen, turn}}): {e}"
-                ))
-            })?),
+            Some(text) => Some(TurnState::from_json_str(&inline_or_file(text)?).flag("--state")?),
             None => None,
         };
-        Ok(PreviewRequest {
+        Ok(TurnRequest {
             tools_override,
             profile,
             source: args.source.clone(),
@@ -343,7 +334,7 @@ mod cli {
         match command {
             Command::Expand(args) => {
                 let registry = load_registry(&args.registry)?;
-                let p = preview(&registry, &request(&args)?)?;
+                let p = plan_turn(&registry, &request(&args)?).flag("--override")?;
                 Ok(pretty(&p))
             }
             Command::Preview {
@@ -352,8 +343,9 @@ mod cli {
             } => {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
-                let p = preview(&registry, &req)?;
-                let b = budget::budget_for_request(&registry, &req, counter.kind())?;
+                let p = plan_turn(&registry, &req).flag("--override")?;
+                let counter = shared_counter(counter.kind()).flag("--counter")?;
+                let b = budget_turn(&registry, &req, counter).flag("--override")?;
                 Ok(preview_table(&registry, &req, &p, &b))
             }
             Command::Payload {
@@ -361,8 +353,8 @@ mod cli {
                 catalog,
             } => {
                 let registry = load_registry(&args.registry)?;
-                let p = preview(&registry, &request(&args)?)?;
-                Ok(if catalog { p.catalog } else { p.payload })
+                let p = plan_turn(&registry, &request(&args)?).flag("--override")?;
+                Ok(if catalog { p.catalog_text } else { p.payload })
             }
             Command::Search {
                 request: args,
@@ -372,27 +364,21 @@ mod cli {
             } => {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
-                let expansion = req.expand(&registry)?;
-                let state = effective_state(&req);
-                let (result, next) =
-                    search::execute(&expansion, &state, &json!({"query": query, "limit": limit}))
-                        .map_err(|e| with_flag("query", e))?;
-                if json {
-                    Ok(pretty(
-                        &json!({"hits": result.hits, "not_found": result.not_found, "text": result.text, "state": next}),
-                    ))
+                let outcome = search_turn(&registry, &req, &query, Some(limit)).flag("--query")?;
+                Ok(if json {
+                    pretty(&outcome)
                 } else {
-                    Ok(result.text)
-                }
+                    outcome.result.text
+                })
             }
             Command::Canonical { tools_override } => {
                 let o = ToolsOverride::from_json_str(&inline_or_file(&tools_override)?)
-                    .map_err(|e| with_flag("override", e))?;
+                    .flag("--override")?;
                 Ok(format!("{}\n", o.to_canonical_json()))
             }
             Command::BuildIntent { toggles } => {
-                let toggles: Toggles = serde_json::from_str(&inline_or_file(&toggles)?)
-                    .map_err(|e| CliError::Io(format!("--toggles: {e}")))?;
+                let toggles =
+                    Toggles::from_json_str(&inline_or_file(&toggles)?).flag("--toggles")?;
                 let intent = build_intent(&toggles);
                 let row = SessionRunConfig::from_override(&intent);
                 Ok(pretty(
@@ -406,12 +392,9 @@ mod cli {
             } => {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
-                let b = budget::budget_for_request(&registry, &req, counter.kind())?;
-                Ok(if json {
-                    pretty(&b)
-                } else {
-                    budget::render_table(&b)
-                })
+                let counter = shared_counter(counter.kind()).flag("--counter")?;
+                let b = budget_turn(&registry, &req, counter).flag("--override")?;
+                Ok(if json { pretty(&b) } else { budget_table(&b) })
             }
             Command::Migrate(args) => {
                 let registry = load_registry(&args.registry)?;
@@ -425,14 +408,15 @@ mod cli {
                         }
                     }
                 };
+                let db = format!("--db {}", args.db.display());
                 let report = if args.undo {
-                    migrate::undo(&args.db, &args.table)?
+                    migrate::undo(&args.db, &args.table).flag(&db)?
                 } else {
                     let options = migrate::MigrateOptions {
                         table: args.table.clone(),
                         dry_run: args.dry_run,
                     };
-                    migrate::migrate(&args.db, &registry, &options, &mut on_progress)?
+                    migrate::migrate(&args.db, &registry, &options, &mut on_progress).flag(&db)?
                 };
                 Ok(if args.json {
                     pretty(&report)
@@ -447,7 +431,8 @@ mod cli {
                 json,
             } => {
                 let registry = load_registry(&registry)?;
-                let rows = migrate::audit(&db, &table, &registry)?;
+                let rows = migrate::audit(&db, &table, &registry)
+                    .flag(&format!("--db {}", db.display()))?;
                 if json {
                     return Ok(pretty(&rows));
                 }
@@ -471,12 +456,7 @@ mod cli {
         }
     }
 
-    fn preview_table(
-        registry: &Registry,
-        req: &PreviewRequest,
-        p: &tool_intent::Preview,
-        b: &budget::Budget,
-    ) -> String {
+    fn preview_table(registry: &Registry, req: &TurnRequest, p: &TurnPlan, b: &Budget) -> String {
         let mut out = String::new();
         out.push_str(&format!(
             "registry: {} tools   intent: {}   source: {}\n",
@@ -490,7 +470,13 @@ mod cli {
             p.mode.as_str(),
             p.fingerprint
         ));
-        let width = p.tools.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+        let width = p
+            .available
+            .iter()
+            .map(|n| n.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
         out.push_str(&format!(
             "  {:<width$}  {:<9}  {:>7}\n",
             "tool", "state", "tokens"
@@ -510,11 +496,11 @@ mod cli {
         out.push('\n');
         let approx = if b.counter == "estimate" { "~" } else { "" };
         out.push_str(&format!(
-            "resident array: {} tools, {}{} tokens   catalog: {} names, {}{} tokens   all resident: {}{} tokens (deferral saves {:.0}%; counter {})\n",
-            p.resident.len(),
+            "array: {} tools, {}{} tokens   catalog: {} names, {}{} tokens   all resident: {}{} tokens (deferral saves {:.0}%; counter {})\n",
+            p.array.len(),
             approx,
             b.resident_tokens,
-            p.deferred.len(),
+            p.catalog.len(),
             approx,
             b.catalog_tokens,
             approx,
@@ -525,7 +511,9 @@ mod cli {
         for w in &p.warnings {
             out.push_str(&format!(
                 "warning [{}] ({}): {}\n",
-                w.code, w.origin, w.message
+                w.code.as_str(),
+                w.origin,
+                w.message
             ));
         }
         out

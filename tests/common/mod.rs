@@ -1,4 +1,5 @@
-//! Shared helpers for integration tests.
+//! Shared helpers for integration tests: the one MCP fixture loader and the golden
+//! registry recipes (`embedded`, `mcp:<file>`, `embedded+<file>`, `all`).
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -6,9 +7,20 @@ use std::path::PathBuf;
 use serde_json::Value;
 use tool_intent::{expand, ExpandContext, Expansion, Registry, ToolsOverride};
 
-/// The MCP fixtures (copied from shared/data/mcp), sorted by file name.
-pub fn mcp_files() -> Vec<(String, Value)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/mcp");
+/// A path inside the repository.
+pub fn repo_path(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// A repository file as text.
+pub fn read_repo_file(relative: &str) -> String {
+    std::fs::read_to_string(repo_path(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
+}
+
+/// The MCP fixtures (copied from real servers, see tests/data/mcp/README.md) as
+/// (server name, JSON text), sorted by file name.
+pub fn mcp_texts() -> Vec<(String, String)> {
+    let dir = repo_path("tests/data/mcp");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("tests/data/mcp")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -19,29 +31,60 @@ pub fn mcp_files() -> Vec<(String, Value)> {
         .into_iter()
         .map(|p| {
             let name = p.file_stem().unwrap().to_string_lossy().to_string();
-            let value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
-            (name, value)
+            (name, std::fs::read_to_string(&p).unwrap())
         })
+        .collect()
+}
+
+/// The MCP fixtures parsed.
+pub fn mcp_files() -> Vec<(String, Value)> {
+    mcp_texts()
+        .into_iter()
+        .map(|(n, t)| (n, serde_json::from_str(&t).unwrap()))
         .collect()
 }
 
 /// The embedded registry with every MCP fixture merged in.
 pub fn all_merged() -> Registry {
     let mut r = Registry::embedded();
-    for (name, v) in mcp_files() {
-        r = r.merge_mcp_server(&name, &v).unwrap();
+    for (name, text) in mcp_texts() {
+        r = r.merge_mcp_server_json(&name, &text).unwrap();
     }
     r
 }
 
+/// The registries of the cross-target golden cases, by recipe name, in case order.
+pub fn golden_registries() -> Vec<(String, Registry)> {
+    let mut out = vec![("embedded".to_string(), Registry::embedded())];
+    for (name, text) in mcp_texts() {
+        out.push((
+            format!("mcp:{name}"),
+            Registry::from_json_str(&text).unwrap(),
+        ));
+    }
+    for (name, text) in mcp_texts() {
+        out.push((
+            format!("embedded+{name}"),
+            Registry::embedded()
+                .merge_mcp_server_json(&name, &text)
+                .unwrap(),
+        ));
+    }
+    out.push(("all".to_string(), all_merged()));
+    out
+}
+
+/// Parses an override or panics.
 pub fn intent(json: &str) -> ToolsOverride {
     ToolsOverride::from_json_str(json).unwrap()
 }
 
+/// Expands an override with no profile or source.
 pub fn expand_json<'r>(r: &'r Registry, json: &str) -> Expansion<'r> {
     expand(r, &intent(json), ExpandContext::default()).unwrap()
 }
 
+/// Every available tool's name.
 pub fn names(e: &Expansion<'_>) -> Vec<String> {
     e.names(e.tools())
 }

@@ -1,0 +1,92 @@
+//! MCP servers in a registry: their tools are namespaced `mcp__<server>__<tool>`, appended in
+//! the order given, exposed (added to an explicit `full`) and deferred by default (added to
+//! explicit `default_tools` and `deferred_default_tools`): available to every session, their
+//! schemas cost nothing until the model loads them.
+
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use super::load::{parse_tool_list, LocatedTool};
+use super::{Registry, Settings};
+use crate::error::{Error, JsonPath, Result};
+use crate::json::strip_bom;
+
+/// The name a server's tool gets in the registry.
+pub(crate) fn namespaced(server: &str, tool: &str) -> String {
+    format!("mcp__{server}__{tool}")
+}
+
+/// The glob that matches every tool of a server.
+pub(crate) fn server_glob(server: &str) -> String {
+    format!("mcp__{server}__*")
+}
+
+/// Server names are letters, digits, `-` and `_`, without `__` (the namespace separator).
+pub(crate) fn check_server_name(server: &str, path: &JsonPath) -> Result<()> {
+    let ok = !server.is_empty()
+        && server
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && !server.contains("__");
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::registry(
+            path,
+            format!("server name \"{server}\" must be letters, digits, '-' or '_' (no \"__\")"),
+        ))
+    }
+}
+
+impl Settings {
+    /// Makes a server's tools exposed and deferred by default.
+    pub(crate) fn add_server(&mut self, server: &str) {
+        let glob = server_glob(server);
+        if let Some((_, full)) = self.toolsets.iter_mut().find(|(n, _)| n == "full") {
+            full.push(glob.clone());
+        }
+        if let Some(defaults) = &mut self.default_tools {
+            defaults.push(glob.clone());
+            self.deferred_default_tools.push(glob);
+        }
+    }
+}
+
+impl Registry {
+    /// A new registry with the tools of one MCP server appended as `mcp__<server>__<tool>`.
+    /// `tools_list` is the server's `tools/list` result (`{"tools": [...]}` or an array) as
+    /// JSON text. Errors name paths inside `tools_list`. This registry is unchanged and the
+    /// new one shares its parsed schemas.
+    pub fn merge_mcp_server_json(&self, server: &str, tools_list: &str) -> Result<Registry> {
+        let root = JsonPath::root();
+        check_server_name(server, &root).map_err(|_| {
+            Error::argument(
+                "server",
+                format!("server name \"{server}\" must be letters, digits, '-' or '_' (no \"__\")"),
+            )
+        })?;
+        let raw: Box<RawValue> = serde_json::from_str(strip_bom(tools_list))
+            .map_err(|e| Error::invalid_json("tools list", &e))?;
+        let added = parse_tool_list(&raw, &root, Some(server))?;
+        self.with_server(server, added)
+    }
+
+    /// [`Registry::merge_mcp_server_json`] for a parsed value.
+    pub fn merge_mcp_server(&self, server: &str, tools_list: &Value) -> Result<Registry> {
+        self.merge_mcp_server_json(server, &tools_list.to_string())
+    }
+
+    fn with_server(&self, server: &str, added: Vec<LocatedTool>) -> Result<Registry> {
+        let mut settings = self.settings.clone();
+        settings.add_server(server);
+        let tools_path = JsonPath::root().key("tools");
+        let mut tools: Vec<LocatedTool> = self
+            .own_tools()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.clone(), tools_path.index(i)))
+            .collect();
+        tools.extend(added);
+        Registry::build(settings, tools)
+    }
+}

@@ -1,0 +1,451 @@
+//! The tool registry: the live list of tools an agent server offers, plus the presets and
+//! policies that intents refer to.
+//!
+//! A registry is loaded once from JSON and is then immutable; expansions borrow it. It accepts
+//! three shapes (see [`load`]): our format (`{"tools", "default_tools",
+//! "deferred_default_tools", "toolsets", "overlays", "sources", "history", "mcp_servers"}`),
+//! an MCP `tools/list` result object, or a bare array of tools. Tools may use our field names
+//! (`parameters`) or MCP's (`inputSchema`, `title`, `annotations`; every other field is kept).
+//!
+//! Rules the loader enforces (each error names the JSON path):
+//! - tool names match `^[a-zA-Z0-9_-]{1,64}$` and are unique, also ignoring ASCII case (so a
+//!   case-folded deny can never hit two tools);
+//! - a tool's schema is a JSON object within [`crate::Limits`];
+//! - every entry of `default_tools`, `deferred_default_tools`, `toolsets`, `overlays` and
+//!   `sources.*.deny` names a known tool or is a glob; `history` may name tools that are gone.
+//!
+//! Defaults when a key is absent: `default_tools` = every tool; `full` = every tool. The
+//! library's own `tool_search` is appended when the registry does not define it, and it is
+//! always available (only an intent's `disabled` or a source ceiling can remove it).
+
+mod builtin;
+mod load;
+mod mcp;
+mod memo;
+mod model;
+mod policy;
+mod schema;
+mod toolset;
+mod write;
+
+use std::collections::BTreeMap;
+
+pub(crate) use builtin::EMBEDDED_REGISTRY_JSON;
+pub use builtin::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
+pub use model::{HistoryVersion, SourcePolicy, Tool};
+pub(crate) use toolset::ToolSet;
+pub use write::tool_to_value;
+
+use crate::error::{Error, JsonPath, Result};
+use crate::glob;
+use crate::limits::LIMITS;
+use load::LocatedTool;
+use memo::Memos;
+use toolset::NameTable;
+
+/// The document-level settings of a registry: everything but the tools.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Settings {
+    /// `None` when the document does not say (then every tool is a default).
+    pub(crate) default_tools: Option<Vec<String>>,
+    pub(crate) deferred_default_tools: Vec<String>,
+    pub(crate) toolsets: Vec<(String, Vec<String>)>,
+    pub(crate) overlays: Vec<(String, Vec<String>)>,
+    pub(crate) sources: Vec<SourcePolicy>,
+    pub(crate) history: Vec<HistoryVersion>,
+}
+
+/// A loaded, validated registry.
+#[derive(Debug)]
+pub struct Registry {
+    settings: Settings,
+    tools: Vec<Tool>,
+    /// Whether the last tool is the library's own `tool_search` (not written back).
+    builtin_tool_search: bool,
+    /// Name → position; used for lookups only, never iterated to decide an order.
+    by_name: BTreeMap<String, usize>,
+    /// Lower-cased name → position, for case-folded deny checks and look-alike reporting.
+    by_folded: BTreeMap<String, usize>,
+    names: NameTable,
+    masks: Masks,
+    /// Each preset's tools, matched once at load time.
+    toolset_masks: Vec<(String, ToolSet)>,
+    memos: Memos,
+}
+
+impl Clone for Registry {
+    fn clone(&self) -> Self {
+        Registry {
+            settings: self.settings.clone(),
+            tools: self.tools.clone(),
+            builtin_tool_search: self.builtin_tool_search,
+            by_name: self.by_name.clone(),
+            by_folded: self.by_folded.clone(),
+            names: self.names.clone(),
+            masks: self.masks.clone(),
+            toolset_masks: self.toolset_masks.clone(),
+            // Memos are rebuilt on demand; they are pure functions of what is cloned.
+            memos: Memos::default(),
+        }
+    }
+}
+
+/// Sets derived once at load time so expansion is a few passes over bit masks.
+#[derive(Debug, Clone, Default)]
+struct Masks {
+    default: ToolSet,
+    deferred_default: ToolSet,
+    available: ToolSet,
+    overlay: ToolSet,
+}
+
+impl Registry {
+    /// Parses a registry from JSON text (a leading byte-order mark is accepted).
+    pub fn from_json_str(text: &str) -> Result<Self> {
+        let (settings, tools) = load::parse_document(text)?;
+        Registry::build(settings, tools)
+    }
+
+    /// Builds a registry from a parsed JSON value.
+    pub fn from_value(value: &serde_json::Value) -> Result<Self> {
+        Self::from_json_str(&value.to_string())
+    }
+
+    /// The registry compiled into the library (`src/default_registry.json`).
+    pub fn embedded() -> Self {
+        // The embedded document is tested to load (`embedded_registry_loads_and_round_trips`);
+        // should it ever fail, an empty registry with the built-in tool_search stands in.
+        Self::from_json_str(EMBEDDED_REGISTRY_JSON)
+            .or_else(|_| Registry::build(Settings::default(), Vec::new()))
+            .unwrap_or_else(|_| Registry::empty())
+    }
+
+    fn empty() -> Registry {
+        Registry {
+            settings: Settings::default(),
+            tools: Vec::new(),
+            builtin_tool_search: false,
+            by_name: BTreeMap::new(),
+            by_folded: BTreeMap::new(),
+            names: NameTable::default(),
+            masks: Masks::default(),
+            toolset_masks: Vec::new(),
+            memos: Memos::default(),
+        }
+    }
+
+    /// Indexes the tools, checks every name the settings mention and derives the masks.
+    fn build(settings: Settings, located: Vec<LocatedTool>) -> Result<Registry> {
+        let root = JsonPath::root();
+        if located.len() > LIMITS.max_tools {
+            return Err(Error::limit(
+                "registry",
+                &root.key("tools"),
+                format!(
+                    "{} tools, at most {} are accepted",
+                    located.len(),
+                    LIMITS.max_tools
+                ),
+            ));
+        }
+        let mut r = Registry::empty();
+        let mut paths = Vec::with_capacity(located.len());
+        for (tool, path) in located {
+            r.tools.push(tool);
+            paths.push(path);
+        }
+        for (i, tool) in r.tools.iter().enumerate() {
+            let folded = tool.name.to_ascii_lowercase();
+            if let Some(&j) = r.by_folded.get(&folded) {
+                let other = &r.tools[j].name;
+                let what = if *other == tool.name {
+                    format!("duplicate tool name \"{}\"", tool.name)
+                } else {
+                    format!(
+                        "tool name \"{}\" differs from \"{other}\" only in case",
+                        tool.name
+                    )
+                };
+                return Err(Error::registry(&paths[i].key("name"), what));
+            }
+            r.by_folded.insert(folded, i);
+            r.by_name.insert(tool.name.clone(), i);
+        }
+        if !r.by_name.contains_key(TOOL_SEARCH) {
+            if let Some(&j) = r.by_folded.get(TOOL_SEARCH) {
+                return Err(Error::registry(
+                    &paths[j].key("name"),
+                    format!(
+                        "tool name \"{}\" differs from the built-in \"{TOOL_SEARCH}\" only in case",
+                        r.tools[j].name
+                    ),
+                ));
+            }
+            let i = r.tools.len();
+            r.tools.push(builtin::tool_search_definition());
+            r.by_folded.insert(TOOL_SEARCH.to_string(), i);
+            r.by_name.insert(TOOL_SEARCH.to_string(), i);
+            r.builtin_tool_search = true;
+        }
+        r.names = NameTable::new(r.tools.iter().map(|t| t.name.as_str()));
+        r.settings = settings;
+        r.check_settings()?;
+        r.derive_masks();
+        Ok(r)
+    }
+
+    fn check_settings(&self) -> Result<()> {
+        let root = JsonPath::root();
+        let s = &self.settings;
+        if let Some(d) = &s.default_tools {
+            self.check_patterns(d, &root.key("default_tools"))?;
+        }
+        self.check_patterns(
+            &s.deferred_default_tools,
+            &root.key("deferred_default_tools"),
+        )?;
+        for (name, list) in &s.toolsets {
+            self.check_patterns(list, &root.key("toolsets").key(name))?;
+        }
+        for (key, list) in &s.overlays {
+            self.check_patterns(list, &root.key("overlays").key(key))?;
+        }
+        for source in &s.sources {
+            self.check_patterns(
+                &source.deny,
+                &root.key("sources").key(&source.name).key("deny"),
+            )?;
+        }
+        Ok(())
+    }
+
+    fn check_patterns(&self, patterns: &[String], path: &JsonPath) -> Result<()> {
+        for (i, p) in patterns.iter().enumerate() {
+            if !glob::is_glob(p) && !self.by_name.contains_key(p) {
+                return Err(Error::registry(
+                    &path.index(i),
+                    format!("unknown tool \"{p}\" (not in `tools`, and not a glob)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn derive_masks(&mut self) {
+        let n = self.tools.len();
+        let s = &self.settings;
+        let default = match &s.default_tools {
+            Some(list) => self.match_patterns(list),
+            None => ToolSet::full(n),
+        };
+        let deferred_default = self.match_patterns(&s.deferred_default_tools);
+        let mut overlay = ToolSet::empty(n);
+        for (_, list) in &s.overlays {
+            overlay.union_with(&self.match_patterns(list));
+        }
+        let mut available = match s.toolsets.iter().find(|(name, _)| name == "full") {
+            Some((_, list)) => self.match_patterns(list),
+            None => ToolSet::full(n),
+        };
+        available.union_with(&overlay);
+        if let Some(i) = self.index_of(TOOL_SEARCH) {
+            available.insert(i);
+        }
+        self.toolset_masks = s
+            .toolsets
+            .iter()
+            .map(|(name, list)| (name.clone(), self.match_patterns(list)))
+            .collect();
+        self.masks = Masks {
+            default,
+            deferred_default,
+            available,
+            overlay,
+        };
+    }
+
+    /// All tools, in registry order.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// The tools the document defined (without the built-in `tool_search`).
+    fn own_tools(&self) -> &[Tool] {
+        let n = self.tools.len() - usize::from(self.builtin_tool_search);
+        &self.tools[..n]
+    }
+
+    /// The tool at a registry position.
+    pub fn tool(&self, index: usize) -> Option<&Tool> {
+        self.tools.get(index)
+    }
+
+    /// The name of the tool at a registry position ("" when out of range), read from one
+    /// contiguous buffer.
+    pub fn name(&self, index: usize) -> &str {
+        self.names.get(index)
+    }
+
+    /// A tool by exact name, or a `tool_not_available` error.
+    pub fn tool_named(&self, name: &str) -> Result<&Tool> {
+        self.index_of(name)
+            .and_then(|i| self.tools.get(i))
+            .ok_or_else(|| Error::ToolNotAvailable {
+                name: name.to_string(),
+                reason: "no tool of that name in the registry".to_string(),
+            })
+    }
+
+    /// Registry position of a tool by exact name.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// A registry tool whose name equals `name` ignoring ASCII case.
+    pub fn index_of_folded(&self, name: &str) -> Option<usize> {
+        self.by_folded.get(&name.to_ascii_lowercase()).copied()
+    }
+
+    /// Number of tools (the built-in `tool_search` included).
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether the registry has no tools at all.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Tools matching any of the patterns (exact names or globs), case-sensitively.
+    pub(crate) fn match_patterns(&self, patterns: &[String]) -> ToolSet {
+        self.match_with(patterns, false)
+    }
+
+    /// Tools matching any of the patterns ignoring ASCII case (for denies).
+    pub(crate) fn match_patterns_ignore_case(&self, patterns: &[String]) -> ToolSet {
+        self.match_with(patterns, true)
+    }
+
+    fn match_with(&self, patterns: &[String], fold: bool) -> ToolSet {
+        let mut set = ToolSet::empty(self.tools.len());
+        for p in patterns {
+            if glob::is_glob(p) {
+                for (i, name) in self.names.iter() {
+                    let hit = if fold {
+                        glob::matches_ignore_case(p, name)
+                    } else {
+                        glob::matches(p, name)
+                    };
+                    if hit {
+                        set.insert(i);
+                    }
+                }
+            } else if let Some(i) = if fold {
+                self.index_of_folded(p)
+            } else {
+                self.index_of(p)
+            } {
+                set.insert(i);
+            }
+        }
+        set
+    }
+
+    /// `default_tools` as a set.
+    pub(crate) fn default_set(&self) -> &ToolSet {
+        &self.masks.default
+    }
+
+    /// Tools that may be exposed at all: `full` (or every tool), overlay tools, `tool_search`.
+    pub(crate) fn available_set(&self) -> &ToolSet {
+        &self.masks.available
+    }
+
+    /// Tools of one overlay key (e.g. `web_search`), empty when the registry has none.
+    pub(crate) fn overlay(&self, key: &str) -> ToolSet {
+        match self.settings.overlays.iter().find(|(k, _)| k == key) {
+            Some((_, list)) => self.match_patterns(list),
+            None => ToolSet::empty(self.tools.len()),
+        }
+    }
+
+    /// Whether a tool is in `default_tools`.
+    pub fn is_default(&self, index: usize) -> bool {
+        self.masks.default.contains(index)
+    }
+
+    /// Whether a tool belongs to an overlay (switched by `web_search`).
+    pub fn is_overlay(&self, index: usize) -> bool {
+        self.masks.overlay.contains(index)
+    }
+
+    /// Whether a tool is in `deferred_default_tools`.
+    pub fn is_deferred_default(&self, index: usize) -> bool {
+        self.masks.deferred_default.contains(index)
+    }
+
+    /// The `default_tools` list as written (names and globs); `None` when absent.
+    pub fn default_tools(&self) -> Option<&[String]> {
+        self.settings.default_tools.as_deref()
+    }
+
+    /// Preset names, in key order.
+    pub fn toolset_names(&self) -> impl Iterator<Item = &str> {
+        self.settings.toolsets.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// The patterns of a preset.
+    pub fn toolset(&self, name: &str) -> Option<&[String]> {
+        self.settings
+            .toolsets
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, l)| l.as_slice())
+    }
+
+    /// The tools of a preset, matched at load time.
+    pub(crate) fn toolset_set(&self, name: &str) -> Option<&ToolSet> {
+        self.toolset_masks
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s)
+    }
+
+    /// The policy of a source.
+    pub fn source(&self, name: &str) -> Result<&SourcePolicy> {
+        let sources = &self.settings.sources;
+        sources
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| Error::UnknownSource {
+                name: name.to_string(),
+                known: if sources.is_empty() {
+                    "none defined".to_string()
+                } else {
+                    self.source_names().collect::<Vec<_>>().join(", ")
+                },
+            })
+    }
+
+    /// Source names, in key order.
+    pub fn source_names(&self) -> impl Iterator<Item = &str> {
+        self.settings.sources.iter().map(|s| s.name.as_str())
+    }
+
+    /// Earlier versions of the defaults, oldest first.
+    pub fn history(&self) -> &[HistoryVersion] {
+        &self.settings.history
+    }
+
+    /// A value derived from this registry, built on first use and kept with it (see
+    /// [`memo`]). The deriving module owns `T`.
+    pub(crate) fn memo<T: std::any::Any + Send + Sync>(
+        &self,
+        build: impl Fn(&Registry) -> T,
+    ) -> &T {
+        self.memos.get_or_build(|| build(self))
+    }
+}
+
+#[cfg(test)]
+mod tests;

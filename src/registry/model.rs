@@ -1,0 +1,116 @@
+//! What a registry holds: tools, source policies and earlier versions of the defaults.
+
+use std::sync::{Arc, OnceLock};
+
+use serde_json::{Map, Value};
+
+use crate::intent::ToolsOverride;
+
+/// One tool definition.
+///
+/// The JSON Schema of the arguments is kept as the compact text it was loaded from and parsed
+/// on first use ([`Tool::parameters`]): most tools of a large registry are deferred and their
+/// schemas are never sent, so loading a registry only validates schemas (size, depth, an
+/// object at the root) without building them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tool {
+    /// The name the model calls the tool by.
+    pub name: String,
+    /// What the tool does, for the model.
+    pub description: String,
+    /// MCP `title`, kept for round trips and display.
+    pub title: Option<String>,
+    /// MCP `annotations`, kept for round trips.
+    pub annotations: Option<Value>,
+    /// Explicit deferral override (`"defer": true|false`); `None` follows the registry rule.
+    pub defer: Option<bool>,
+    /// Every other field of the input (`outputSchema`, `execution`, `_meta`, ...), kept.
+    pub extra: Map<String, Value>,
+    pub(crate) schema: Schema,
+}
+
+impl Tool {
+    /// A tool with a name, a description and an argument schema (a JSON object).
+    pub fn new(name: impl Into<String>, description: impl Into<String>, parameters: Value) -> Tool {
+        Tool {
+            name: name.into(),
+            description: description.into(),
+            title: None,
+            annotations: None,
+            defer: None,
+            extra: Map::new(),
+            schema: Schema::from_value(parameters),
+        }
+    }
+
+    /// The JSON Schema of the arguments (parsed on first use, then kept).
+    pub fn parameters(&self) -> &Value {
+        self.schema.value()
+    }
+}
+
+/// A tool's argument schema: its compact JSON text, and the parsed value once asked for.
+/// Shared between registries (a merged registry reuses the schemas of the one it came from).
+#[derive(Debug, Clone)]
+pub(crate) struct Schema(Arc<SchemaCell>);
+
+#[derive(Debug)]
+struct SchemaCell {
+    text: Box<str>,
+    value: OnceLock<Value>,
+}
+
+impl Schema {
+    /// A schema from JSON text that the loader has already validated as a JSON object.
+    pub(crate) fn from_validated_text(text: &str) -> Schema {
+        Schema(Arc::new(SchemaCell {
+            text: text.into(),
+            value: OnceLock::new(),
+        }))
+    }
+
+    pub(crate) fn from_value(value: Value) -> Schema {
+        let cell = SchemaCell {
+            text: value.to_string().into_boxed_str(),
+            value: OnceLock::new(),
+        };
+        let _ = cell.value.set(value);
+        Schema(Arc::new(cell))
+    }
+
+    pub(crate) fn value(&self) -> &Value {
+        // The text was validated as a JSON object when the tool was loaded, so parsing it
+        // again cannot fail; an empty object stands in rather than a panic.
+        self.0.value.get_or_init(|| {
+            serde_json::from_str(&self.0.text).unwrap_or_else(|_| Value::Object(Map::new()))
+        })
+    }
+}
+
+impl PartialEq for Schema {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.value() == other.value()
+    }
+}
+
+/// Per-source policy: the default intent of requests from that source and a ceiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourcePolicy {
+    /// The source (`webui`, `tui`, a channel).
+    pub name: String,
+    /// Used when both the override and the agent profile say "follow".
+    pub default: ToolsOverride,
+    /// Name patterns no override can lift (matched ignoring ASCII case).
+    pub deny: Vec<String>,
+}
+
+/// An earlier version of `default_tools` and toolsets, used to recognise legacy snapshots.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryVersion {
+    /// The version label (`"#0"` when the document gives none).
+    pub version: String,
+    /// `default_tools` as it was then, if the version says.
+    pub default_tools: Option<Vec<String>>,
+    /// Presets as they were then.
+    pub toolsets: Vec<(String, Vec<String>)>,
+}

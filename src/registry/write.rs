@@ -1,0 +1,95 @@
+//! Writing a registry back as a document in our format: loading it again gives an equal
+//! registry (MCP tools stay under their namespaced names, their patterns in the lists).
+
+use serde_json::{Map, Value};
+
+use super::model::Tool;
+use super::Registry;
+use crate::intent::{string_array, ToolsOverride};
+
+impl Registry {
+    /// The registry as JSON in our format; loading it again gives an equal registry.
+    pub fn to_value(&self) -> Value {
+        let s = &self.settings;
+        let mut doc = Map::new();
+        let tools = self.own_tools().iter().map(tool_to_value).collect();
+        doc.insert("tools".into(), Value::Array(tools));
+        if let Some(defaults) = &s.default_tools {
+            doc.insert("default_tools".into(), string_array(defaults));
+        }
+        if !s.deferred_default_tools.is_empty() {
+            doc.insert(
+                "deferred_default_tools".into(),
+                string_array(&s.deferred_default_tools),
+            );
+        }
+        let named = |items: &[(String, Vec<String>)]| {
+            Value::Object(
+                items
+                    .iter()
+                    .map(|(k, l)| (k.clone(), string_array(l)))
+                    .collect(),
+            )
+        };
+        if !s.toolsets.is_empty() {
+            doc.insert("toolsets".into(), named(&s.toolsets));
+        }
+        if !s.overlays.is_empty() {
+            doc.insert("overlays".into(), named(&s.overlays));
+        }
+        if !s.sources.is_empty() {
+            let sources = s
+                .sources
+                .iter()
+                .map(|p| {
+                    let mut o = Map::new();
+                    if !matches!(p.default, ToolsOverride::Follow) {
+                        o.insert("default".into(), p.default.to_canonical_value());
+                    }
+                    if !p.deny.is_empty() {
+                        o.insert("deny".into(), string_array(&p.deny));
+                    }
+                    (p.name.clone(), Value::Object(o))
+                })
+                .collect();
+            doc.insert("sources".into(), Value::Object(sources));
+        }
+        if !s.history.is_empty() {
+            let history = s
+                .history
+                .iter()
+                .map(|h| {
+                    let mut o = Map::new();
+                    o.insert("version".into(), Value::String(h.version.clone()));
+                    if let Some(d) = &h.default_tools {
+                        o.insert("default_tools".into(), string_array(d));
+                    }
+                    if !h.toolsets.is_empty() {
+                        o.insert("toolsets".into(), named(&h.toolsets));
+                    }
+                    Value::Object(o)
+                })
+                .collect();
+            doc.insert("history".into(), Value::Array(history));
+        }
+        Value::Object(doc)
+    }
+}
+
+/// A tool as JSON in our format (`parameters`, MCP fields kept).
+pub fn tool_to_value(t: &Tool) -> Value {
+    let mut o = t.extra.clone();
+    o.insert("name".into(), Value::String(t.name.clone()));
+    o.insert("description".into(), Value::String(t.description.clone()));
+    o.insert("parameters".into(), t.parameters().clone());
+    if let Some(title) = &t.title {
+        o.insert("title".into(), Value::String(title.clone()));
+    }
+    if let Some(a) = &t.annotations {
+        o.insert("annotations".into(), a.clone());
+    }
+    if let Some(d) = t.defer {
+        o.insert("defer".into(), Value::Bool(d));
+    }
+    Value::Object(o)
+}

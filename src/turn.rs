@@ -1,0 +1,213 @@
+//! The turn: per-session state that decides when loaded tools join the provider array, and
+//! the split of one expansion into array, catalog and promoted tools.
+//!
+//! The provider array of a turn is fixed at the turn boundary ([`begin_turn`]): a load
+//! recorded mid-turn ([`record_loaded`]) joins the array at the next boundary, after the
+//! resident tools, in load order. The array therefore only grows at its end, which keeps the
+//! longest common prefix for prompt caches.
+//!
+//! [`TurnState`] is a plain value: callers persist it with the session and pass it in; every
+//! function here returns a new value instead of mutating hidden state.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, JsonPath, Result};
+use crate::expand::Expansion;
+use crate::limits::LIMITS;
+use crate::registry::{Registry, ToolSet};
+
+/// Per-session deferral state, persisted with the session.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TurnState {
+    /// Tools loaded by `tool_search`, in load order, each once.
+    pub loaded: Vec<String>,
+    /// The copy of `loaded` taken at the last turn boundary: what the array shows this turn.
+    pub frozen: Vec<String>,
+    /// Number of turn boundaries passed.
+    pub turn: u64,
+}
+
+/// Which loaded set a caller reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum View {
+    /// The set frozen at the last turn boundary: what every provider call of a turn uses.
+    #[default]
+    Frozen,
+    /// The live loaded set: for callers outside any turn (budgets, previews, tests).
+    Live,
+}
+
+/// A turn boundary: what was loaded so far joins the array from now on.
+pub fn begin_turn(state: &TurnState) -> TurnState {
+    TurnState {
+        loaded: state.loaded.clone(),
+        frozen: state.loaded.clone(),
+        turn: state.turn.saturating_add(1),
+    }
+}
+
+/// Records loads (from a `tool_search` call). Names already loaded keep their place.
+pub fn record_loaded<S: AsRef<str>>(state: &TurnState, names: &[S]) -> TurnState {
+    let mut next = state.clone();
+    for name in names {
+        let name = name.as_ref();
+        if next.loaded.len() >= LIMITS.max_tools {
+            break;
+        }
+        if !next.loaded.iter().any(|n| n == name) {
+            next.loaded.push(name.to_string());
+        }
+    }
+    next
+}
+
+impl TurnState {
+    /// Reads a persisted state (`{loaded, frozen, turn}`; missing fields and `null` read as
+    /// empty).
+    pub fn from_value(value: &serde_json::Value) -> Result<TurnState> {
+        if value.is_null() {
+            return Ok(TurnState::default());
+        }
+        TurnState::deserialize(value).map_err(|e| {
+            Error::value(
+                "state",
+                &JsonPath::root(),
+                format!("not a turn state ({{loaded, frozen, turn}}): {e}"),
+            )
+        })
+    }
+
+    /// Reads a persisted state from JSON text.
+    pub fn from_json_str(text: &str) -> Result<TurnState> {
+        TurnState::from_value(&crate::json::parse("state", text)?)
+    }
+
+    /// The loaded names the given view reads.
+    pub fn loaded_for(&self, view: View) -> &[String] {
+        match view {
+            View::Frozen => &self.frozen,
+            View::Live => &self.loaded,
+        }
+    }
+}
+
+/// One turn's tools by where they go, as registry positions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    /// The provider array in catalog mode: resident tools in registry order, then promoted
+    /// tools in load order.
+    pub array: Vec<usize>,
+    /// Deferred tools not promoted, in registry order: the catalog's names.
+    pub catalog: Vec<usize>,
+    /// The promoted tools (a suffix of `array`), in load order.
+    pub promoted: Vec<usize>,
+}
+
+/// Splits an expansion into array, catalog and promoted tools for a turn state.
+pub fn split(expansion: &Expansion<'_>, state: &TurnState, view: View) -> Split {
+    let registry = expansion.registry();
+    let mut array: Vec<usize> = expansion.resident().collect();
+    let mut promoted = Vec::new();
+    let mut is_promoted = ToolSet::empty(registry.len());
+    for name in state.loaded_for(view) {
+        if let Some(i) = registry.index_of(name) {
+            if expansion.is_deferred(i) && !is_promoted.contains(i) {
+                is_promoted.insert(i);
+                promoted.push(i);
+            }
+        }
+    }
+    array.extend(promoted.iter().copied());
+    let catalog = expansion
+        .deferred()
+        .filter(|i| !is_promoted.contains(*i))
+        .collect();
+    Split {
+        array,
+        catalog,
+        promoted,
+    }
+}
+
+/// The first line of the catalog text.
+pub const CATALOG_HEADER: &str = "Deferred tools (not loaded yet). To use one, call tool_search with query \"select:<name>\" to load its schema, then call it:";
+
+/// The catalog text placed in the system prompt: a header, then one bare name per line. The
+/// empty string when nothing is deferred. This exact string is what the budget counts.
+// push_str over push(char): measured faster in the size-optimised wasm build.
+#[allow(clippy::single_char_add_str)]
+pub fn catalog_text(registry: &Registry, catalog: &[usize]) -> String {
+    if catalog.is_empty() {
+        return String::new();
+    }
+    let mut text = String::with_capacity(CATALOG_HEADER.len() + 1 + catalog.len() * 24);
+    text.push_str(CATALOG_HEADER);
+    text.push_str("\n");
+    for &i in catalog {
+        text.push_str(registry.name(i));
+        text.push_str("\n");
+    }
+    text
+}
+
+/// Assembles a system prompt from the caller's own text and the catalog (for tests and
+/// previews; a server normally has its own assembler and calls [`catalog_text`]).
+pub fn system_prompt_with_catalog(base: &str, catalog_text: &str) -> String {
+    if catalog_text.is_empty() {
+        base.to_string()
+    } else if base.is_empty() {
+        catalog_text.to_string()
+    } else {
+        format!("{base}\n\n{catalog_text}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn begin_turn_freezes_the_live_set() {
+        let s = record_loaded(&TurnState::default(), &["a", "b", "a"]);
+        assert_eq!(s.loaded, ["a", "b"]);
+        assert!(s.frozen.is_empty());
+        let t = begin_turn(&s);
+        assert_eq!(t.frozen, ["a", "b"]);
+        assert_eq!(t.turn, 1);
+        let u = record_loaded(&t, &["c"]);
+        assert_eq!(u.loaded_for(View::Frozen), ["a", "b"]);
+        assert_eq!(u.loaded_for(View::Live), ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn turn_state_reads_rows_without_fields() {
+        let s: TurnState = serde_json::from_str("{}").unwrap();
+        assert_eq!(s, TurnState::default());
+    }
+
+    #[test]
+    fn catalog_text_is_empty_without_deferred_tools() {
+        let r = Registry::embedded();
+        assert_eq!(catalog_text(&r, &[]), "");
+        let i = r.index_of("memory").unwrap();
+        let text = catalog_text(&r, &[i]);
+        assert_eq!(text, format!("{CATALOG_HEADER}\nmemory\n"));
+    }
+
+    #[test]
+    fn promoted_tools_follow_the_resident_ones_in_load_order() {
+        let r = Registry::embedded();
+        let e = crate::expand::expand(&r, &Default::default(), Default::default()).unwrap();
+        let s = begin_turn(&record_loaded(
+            &TurnState::default(),
+            &["send_message", "enter_plan_mode"],
+        ));
+        let split = split(&e, &s, View::Frozen);
+        let names: Vec<&str> = split.promoted.iter().map(|&i| r.name(i)).collect();
+        assert_eq!(names, ["send_message", "enter_plan_mode"]);
+        assert!(split.array.ends_with(&split.promoted));
+        assert!(!split.catalog.iter().any(|i| split.promoted.contains(i)));
+    }
+}

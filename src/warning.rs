@@ -1,0 +1,84 @@
+//! Warnings: non-fatal remarks about an expansion or a turn. A stored session may carry
+//! names and presets that no longer exist; that must never fail a turn, so it is reported
+//! here instead of as an [`crate::Error`].
+
+use serde::Serialize;
+
+/// What a warning is about. The wire form (JSON, JS) is the snake_case name; the TS union in
+/// `src/wasm_types.d.ts` is checked against [`WarningCode::ALL`] by a test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarningCode {
+    /// A name in a hand-pick, `allowed` or `disabled` names no registry tool.
+    UnknownTool,
+    /// The intent names a preset the registry does not define; `default_tools` is used.
+    UnknownToolset,
+    /// The intent has a key this version does not know (kept, ignored).
+    UnknownIntentKey,
+    /// `web_search: true` but the registry has no `web_search` overlay.
+    NoWebSearchOverlay,
+    /// A toggle that has no effect because `enabled` is `false`.
+    IgnoredWhenDisabled,
+    /// A loaded (promoted) name that is not a deferred tool of this expansion.
+    UnknownLoadedTool,
+}
+
+impl WarningCode {
+    /// Every code, in declaration order.
+    pub const ALL: [WarningCode; 6] = [
+        WarningCode::UnknownTool,
+        WarningCode::UnknownToolset,
+        WarningCode::UnknownIntentKey,
+        WarningCode::NoWebSearchOverlay,
+        WarningCode::IgnoredWhenDisabled,
+        WarningCode::UnknownLoadedTool,
+    ];
+
+    /// The wire name (`unknown_tool`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WarningCode::UnknownTool => "unknown_tool",
+            WarningCode::UnknownToolset => "unknown_toolset",
+            WarningCode::UnknownIntentKey => "unknown_intent_key",
+            WarningCode::NoWebSearchOverlay => "no_web_search_overlay",
+            WarningCode::IgnoredWhenDisabled => "ignored_when_disabled",
+            WarningCode::UnknownLoadedTool => "unknown_loaded_tool",
+        }
+    }
+}
+
+/// A non-fatal remark about the expansion. Warnings never fail a turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// What kind of remark.
+    pub code: WarningCode,
+    /// Where it came from: `override`, `profile`, `source:<name>`, `loaded`.
+    pub origin: String,
+    /// A sentence for people.
+    pub message: String,
+}
+
+impl Warning {
+    pub(crate) fn new(code: WarningCode, origin: impl Into<String>, message: String) -> Self {
+        Warning {
+            code,
+            origin: origin.into(),
+            message,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_names_match_serde() {
+        for code in WarningCode::ALL {
+            assert_eq!(
+                serde_json::to_value(code).unwrap(),
+                serde_json::Value::from(code.as_str())
+            );
+        }
+    }
+}
