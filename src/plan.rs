@@ -99,11 +99,20 @@ impl TurnRequest {
         options: &Value,
         call: Call,
     ) -> Result<(TurnRequest, CallOptions)> {
+        let tools_override = ToolsOverride::from_value(tools_override)?;
+        let (request, extra) = Self::from_options(options, call).map_err(option_error)?;
+        Ok((
+            TurnRequest {
+                tools_override,
+                ..request
+            },
+            extra,
+        ))
+    }
+
+    fn from_options(options: &Value, call: Call) -> Result<(TurnRequest, CallOptions)> {
         const INPUT: &str = "options";
-        let mut request = TurnRequest {
-            tools_override: ToolsOverride::from_value(tools_override)?,
-            ..Default::default()
-        };
+        let mut request = TurnRequest::default();
         let mut extra = CallOptions::default();
         let empty = Map::new();
         let obj = match options {
@@ -192,6 +201,20 @@ impl TurnRequest {
             }
         }
         Ok((request, extra))
+    }
+}
+
+/// Any error inside the options object is an invalid argument `options` with its path.
+fn option_error(e: Error) -> Error {
+    match e {
+        Error::InvalidValue { path, message, .. } | Error::LimitExceeded { path, message, .. } => {
+            Error::InvalidArgument {
+                argument: "options",
+                path: Some(path),
+                message,
+            }
+        }
+        other => other,
     }
 }
 

@@ -30,7 +30,8 @@ export interface TurnState {
   turn: number;
 }
 
-export interface ExpandOptions {
+/** Options of every per-turn call (expand, payload, catalogText, resolve). */
+export interface TurnOptions {
   /** Request source (webui, tui, channel, ...); must exist in the registry. */
   source?: string | null;
   /** The agent profile's tools setting. */
@@ -47,31 +48,45 @@ export interface ExpandOptions {
   view?: TurnView;
 }
 
-export interface SearchOptions extends ExpandOptions {
+export interface SearchOptions extends TurnOptions {
   /** Maximum hits for a keyword query (1-50, default 5). */
   limit?: number;
 }
 
-export interface BudgetOptions extends ExpandOptions {
+export interface BudgetOptions extends TurnOptions {
   /** "estimate" (default); "o200k" or "cl100k" in the tool-intent/exact build. */
-  counter?: "estimate" | "o200k" | "cl100k";
+  counter?: CounterName;
 }
 
+/** Counter names countTokens and budget accept (the exact two only in tool-intent/exact). */
+export type CounterName = "estimate" | "o200k" | "cl100k" | "o200k_base" | "cl100k_base";
+
+/** Warning codes (checked against the Rust WarningCode enum by tests/ts_types.rs). */
+export type WarningCode =
+  | "unknown_tool"
+  | "unknown_toolset"
+  | "unknown_intent_key"
+  | "no_web_search_overlay"
+  | "ignored_when_disabled"
+  | "unknown_loaded_tool";
+
 export interface ExpansionWarning {
-  code: "unknown_tool" | "unknown_toolset" | "unknown_intent_key" | "no_web_search_overlay" | "ignored_when_disabled" | "unknown_loaded_tool";
+  code: WarningCode;
   /** override, profile, source:<name> or loaded. */
   origin: string;
   message: string;
 }
 
-export interface ExpandResult {
+/** One turn: what goes in the array, what in the catalog, and the payload's fingerprint. */
+export interface TurnPlan {
   /** Every available tool, registry order. */
-  tools: string[];
-  /** The provider array's tools, array order (resident, then promoted). */
-  resident: string[];
-  /** The catalog's tools (deferred, not promoted), registry order. */
-  deferred: string[];
-  /** Promoted tools (a suffix of resident), load order. */
+  available: string[];
+  /** The provider array's tools, array order (catalog mode: resident, then promoted; native
+   * mode: every declared tool and the provider's search tool). */
+  array: string[];
+  /** The catalog's tools (deferred, not promoted), registry order; [] in native mode. */
+  catalog: string[];
+  /** Promoted tools (loaded by tool_search), load order. */
   promoted: string[];
   warnings: ExpansionWarning[];
   provider: Provider;
@@ -87,10 +102,10 @@ export interface PayloadResult {
   /** Catalog text for the system prompt ("" in native mode or when nothing is deferred). */
   catalog: string;
   /** Tool names in array order. */
-  tools: string[];
+  array: string[];
 }
 
-export interface SearchResult {
+export interface SearchOutcome {
   hits: string[];
   notFound: string[];
   /** The tool-result text handed back to the model. */
@@ -171,13 +186,25 @@ export interface RegistryDocument {
   mcp_servers?: { name: string; tools: ToolDefinition[] | { tools: ToolDefinition[] } }[];
 }
 
+/** Error codes (checked against the Rust Error::code by tests/ts_types.rs). */
 export type ToolIntentErrorCode =
-  | "invalid_json" | "invalid_value" | "invalid_registry" | "limit_exceeded" | "unknown_source"
-  | "invalid_argument" | "tool_not_available" | "database";
+  | "invalid_json"
+  | "invalid_value"
+  | "invalid_registry"
+  | "limit_exceeded"
+  | "unknown_source"
+  | "invalid_argument"
+  | "tool_not_available"
+  | "database"
+  | "internal";
 
-/** Every function throws this: an Error with a stable code and, where known, the JSON path. */
+/** Every function throws this: an Error with a stable code, the argument it is about and,
+ * where the argument is JSON, the JSON path of the bad value inside it. */
 export interface ToolIntentError extends Error {
   name: "ToolIntentError";
   code: ToolIntentErrorCode;
+  /** The argument: override, registry, options, state, toggles, tools list, source, ... */
+  argument?: string;
+  /** A JSON path inside that argument ($, $.disabled[0], $.tools[3].name). */
   path?: string;
 }

@@ -28,7 +28,14 @@ fn expand_prints_one_json_object() {
     let o = run(&["expand"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    for key in ["available", "array", "catalog", "promoted", "warnings", "fingerprint"] {
+    for key in [
+        "available",
+        "array",
+        "catalog",
+        "promoted",
+        "warnings",
+        "fingerprint",
+    ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     assert!(v["catalog"]

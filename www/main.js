@@ -77,7 +77,7 @@ function setRegistry(registry, label) {
 function saveToggles() {
   try {
     const e = state.registry.expand(currentIntent(), requestOptions({ state: null }));
-    state.snapshot = e.tools;
+    state.snapshot = e.available;
     state.snapshotRegistryVersion = state.registryVersion;
   } catch {
     state.snapshot = null;
@@ -171,11 +171,11 @@ function render() {
   $("fingerprint").textContent = e.fingerprint;
   const tokens = new Map(b.rows.map((row) => [row.name, row.tokens]));
   const resident = $("resident");
-  resident.replaceChildren(...e.resident.map((n) => el("li", { class: e.promoted.includes(n) ? "promoted" : "" }, n, el("span", { class: "tok" }, ` · ${tokens.get(n) ?? "?"} tok`))));
+  resident.replaceChildren(...e.array.map((n) => el("li", { class: e.promoted.includes(n) ? "promoted" : "" }, n, el("span", { class: "tok" }, ` · ${tokens.get(n) ?? "?"} tok`))));
   const deferred = $("deferred");
-  deferred.replaceChildren(...(e.deferred.length ? e.deferred.map((n) => el("li", {}, n)) : [el("li", {}, "(nothing deferred)")]));
-  $("resident-count").textContent = `${e.resident.length} tools`;
-  $("deferred-count").textContent = `${e.deferred.length} names`;
+  deferred.replaceChildren(...(e.catalog.length ? e.catalog.map((n) => el("li", {}, n)) : [el("li", {}, "(nothing deferred)")]));
+  $("resident-count").textContent = `${e.array.length} tools`;
+  $("deferred-count").textContent = `${e.catalog.length} names`;
   $("warnings").replaceChildren(...e.warnings.map((w) => el("li", {}, `[${w.code}] ${w.message}`)));
 
   const max = Math.max(1, b.allResidentTokens, b.residentTokens + b.catalogTokens);
@@ -343,10 +343,10 @@ function wire() {
     renderControls();
     state.snapshot = snapshot; // the old design's row is not rewritten
     const now = state.registry.expand(currentIntent(), requestOptions());
-    const intentSees = now.tools.includes(NEW_TOOL);
+    const intentSees = now.available.includes(NEW_TOOL);
     const snapshotSees = (snapshot ?? []).includes(NEW_TOOL);
     $("registry-change-result").textContent =
-      `Registry now ships ${NEW_TOOL}. Intent session: ${intentSees ? `picks it up on its next request (${now.resident.includes(NEW_TOOL) ? "resident" : "deferred"})` : "does not get it (its intent excludes it)"}. ` +
+      `Registry now ships ${NEW_TOOL}. Intent session: ${intentSees ? `picks it up on its next request (${now.array.includes(NEW_TOOL) ? "resident" : "deferred"})` : "does not get it (its intent excludes it)"}. ` +
       `Old snapshot session: ${snapshotSees ? "has it" : "never sees it — its stored list is frozen"}.`;
     render();
   });

@@ -12,12 +12,15 @@ await init(); // a no-op in Node; kept to show browser-compatible code
 
 const github = readFileSync(new URL("../data/mcp/github.json", import.meta.url), "utf8");
 
-function throwsCode(fn, code, path) {
+/** Asserts a ToolIntentError with this code and, when given, argument and JSON path. */
+function throwsCode(fn, code, argument, path) {
   assert.throws(fn, (e) => {
     assert.ok(e instanceof Error, "not an Error");
     assert.equal(e.name, "ToolIntentError");
     assert.equal(e.code, code, e.message);
+    if (argument !== undefined) assert.equal(e.argument, argument, e.message);
     if (path !== undefined) assert.equal(e.path, path, e.message);
+    if (e.path !== undefined) assert.match(e.path, /^\$/, "a path is always a JSON path");
     return true;
   });
 }
@@ -26,34 +29,38 @@ test("default registry expands like the CLI", () => {
   const r = ToolRegistry.default();
   assert.equal(r.size, 17);
   const e = r.expand(null);
-  assert.deepEqual(e.deferred, ["send_message", "playwright_browser", "enter_plan_mode", "exit_plan_mode"]);
-  assert.ok(e.resident.includes("tool_search"));
+  assert.deepEqual(e.catalog, ["send_message", "playwright_browser", "enter_plan_mode", "exit_plan_mode"]);
+  assert.ok(e.array.includes("tool_search"));
   assert.match(e.fingerprint, /^sha256:[0-9a-f]{64}$/);
-  assert.deepEqual(Object.keys(e).sort(), ["deferred", "fingerprint", "mode", "promoted", "provider", "resident", "tools", "warnings"]);
+  assert.deepEqual(Object.keys(e).sort(), ["array", "available", "catalog", "fingerprint", "mode", "promoted", "provider", "warnings"]);
   assert.equal(buildFlavor(), "core");
 });
 
 test("overrides may be JSON text or plain values", () => {
   const r = ToolRegistry.default();
   assert.deepEqual(r.expand('{"enabled":true,"web_search":true}'), r.expand({ enabled: true, web_search: true }));
-  assert.ok(r.expand({ web_search: true }).resident.includes("web_search"));
-  assert.deepEqual(r.expand([]).tools, []);
+  assert.ok(r.expand({ web_search: true }).array.includes("web_search"));
+  assert.deepEqual(r.expand([]).available, []);
 });
 
 test("errors are Errors with a stable code and the JSON path", () => {
   const r = ToolRegistry.default();
-  throwsCode(() => r.expand({ disabled: [1] }), "invalid_value", "$.disabled[0]");
-  throwsCode(() => r.expand("{oops"), "invalid_json", "$");
-  throwsCode(() => r.expand(42), "invalid_value", "$");
-  throwsCode(() => r.expand(null, { source: "nope" }), "unknown_source");
-  throwsCode(() => r.expand(null, { provider: "gemini" }), "invalid_argument", "options");
-  throwsCode(() => r.expand(null, { bogus: 1 }), "invalid_argument", "options");
-  throwsCode(() => r.payload(null, { provider: "openai-chat", mode: "native" }), "invalid_argument", "mode");
-  throwsCode(() => ToolRegistry.fromJson('{"tools":[{"name":"a b","parameters":{}}]}'), "invalid_registry", "$.tools[0].name");
-  throwsCode(() => ToolRegistry.fromJson({ tools: [{ name: "x", parameters: [] }] }), "invalid_value", "$.tools[0].parameters");
+  throwsCode(() => r.expand({ disabled: [1] }), "invalid_value", "override", "$.disabled[0]");
+  throwsCode(() => r.expand("{oops"), "invalid_json", "override", "$");
+  throwsCode(() => r.expand(42), "invalid_value", "override", "$");
+  throwsCode(() => r.expand(null, { source: "nope" }), "unknown_source", "source", undefined);
+  throwsCode(() => r.expand(null, { provider: "gemini" }), "invalid_argument", "options", "$.provider");
+  throwsCode(() => r.expand(null, { bogus: 1 }), "invalid_argument", "options", "$.bogus");
+  throwsCode(() => r.expand(null, { limit: 3 }), "invalid_argument", "options", "$.limit");
+  throwsCode(() => r.search(null, "x", { limit: 0 }), "invalid_argument", "options", "$.limit");
+  throwsCode(() => r.payload(null, { provider: "openai-chat", mode: "native" }), "invalid_argument", "mode", undefined);
+  throwsCode(() => ToolRegistry.fromJson('{"tools":[{"name":"a b","parameters":{}}]}'), "invalid_registry", "registry", "$.tools[0].name");
+  throwsCode(() => ToolRegistry.fromJson({ tools: [{ name: "x", parameters: [] }] }), "invalid_value", "registry", "$.tools[0].parameters");
+  throwsCode(() => ToolRegistry.fromJson({ tools: [{ name: "x", parameters: {}, n: 10n }] }), "invalid_value", "registry", "$");
   throwsCode(() => r.resolve({ enabled: true, disabled: ["shell"] }, "shell"), "tool_not_available");
-  throwsCode(() => r.budget(null, { counter: "o200k" }), "invalid_argument");
-  throwsCode(() => r.expand(null, { profile: { enabled: "x" } }), "invalid_value", "options.profile.enabled");
+  throwsCode(() => r.budget(null, { counter: "o200k" }), "invalid_argument", "counter");
+  throwsCode(() => r.budget(null, { counter: "o2" }), "invalid_argument", "options", "$.counter");
+  throwsCode(() => r.expand(null, { profile: { enabled: "x" } }), "invalid_argument", "options", "$.profile.enabled");
 });
 
 test("payload returns exact bytes and their fingerprint", () => {
@@ -62,7 +69,7 @@ test("payload returns exact bytes and their fingerprint", () => {
   assert.equal(fingerprint(p.json), p.fingerprint);
   const parsed = JSON.parse(p.json);
   assert.equal(parsed[0].type, "function");
-  assert.equal(p.tools.length, parsed.length);
+  assert.equal(p.array.length, parsed.length);
   assert.ok(p.catalog.includes("\nplaywright_browser\n"));
   assert.equal(r.catalogText({ enabled: true }), p.catalog);
 });
@@ -84,7 +91,7 @@ test("turn state: a mid-turn search leaves the array alone, the next turn promot
   const after = r.expand(intent, { state });
   assert.notEqual(after.fingerprint, before.fingerprint);
   assert.deepEqual(after.promoted, found.hits);
-  assert.deepEqual(after.resident.slice(-found.hits.length), found.hits);
+  assert.deepEqual(after.array.slice(-found.hits.length), found.hits);
   assert.deepEqual(recordLoaded(state, ["a", "a", "b"]).loaded, [...found.hits, "a", "b"]);
   // live view reads loads without a boundary
   const live = r.expand(intent, { state: recordLoaded(state, ["memory"]), view: "live" });
@@ -106,7 +113,7 @@ test("session config helpers never materialise lists", () => {
   assert.deepEqual(row, { tools_enabled: null, tools_override: null, web_search: true, toolset: "research" });
   assert.deepEqual(normalizeToolsValue(["a"]), { toolsEnabled: true, toolsOverride: ["a"] });
   assert.deepEqual(normalizeToolsValue(true), { toolsEnabled: true, toolsOverride: null });
-  throwsCode(() => buildIntent({ webserch: true }), "invalid_argument", "toggles");
+  throwsCode(() => buildIntent({ webserch: true }), "invalid_value", "toggles", "$");
 });
 
 test("registry helpers", () => {
@@ -168,5 +175,5 @@ test("hostile input at the boundary throws ToolIntentError, never traps", () => 
     }
   }
   // The module still works after all of it.
-  assert.equal(r.expand(null).deferred.length, 4);
+  assert.equal(r.expand(null).catalog.length, 4);
 });

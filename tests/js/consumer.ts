@@ -2,7 +2,7 @@
 // Nothing here may need `any`; the @ts-expect-error lines must stay errors.
 import init, {
   ToolRegistry, buildIntent, canonicalIntent, beginTurn, recordLoaded,
-  type ExpandResult, type PayloadResult, type SearchResult, type Budget, type TurnState,
+  type TurnPlan, type PayloadResult, type SearchOutcome, type Budget, type TurnState,
   type ToolsOverride, type ToolIntentError, type Toggles,
 } from "tool-intent";
 
@@ -11,11 +11,11 @@ const registry: ToolRegistry = ToolRegistry.default();
 const toggles: Toggles = { webSearch: true, toolset: "research", disabled: ["memory"] };
 const intent: ToolsOverride = buildIntent(toggles);
 let state: TurnState = beginTurn(null);
-const expansion: ExpandResult = registry.expand(intent, { source: "webui", state, provider: "anthropic", mode: "catalog" });
-const names: string[] = expansion.resident.concat(expansion.deferred);
+const expansion: TurnPlan = registry.expand(intent, { source: "webui", state, provider: "anthropic", mode: "catalog" });
+const names: string[] = expansion.array.concat(expansion.catalog);
 const payload: PayloadResult = registry.payload(intent, { provider: "openai-responses", cacheControl: false });
 const bytes: string = payload.json;
-const found: SearchResult = registry.search(intent, "select:memory", { state, limit: 2 });
+const found: SearchOutcome = registry.search(intent, "select:memory", { state, limit: 2 });
 state = recordLoaded(found.state, found.hits);
 const budget: Budget = registry.budget(intent);
 const half: number = budget.residentTokens + budget.catalogTokens;
@@ -24,9 +24,10 @@ try {
   registry.expand({ disabled: [] });
 } catch (e) {
   const err = e as ToolIntentError;
-  const code: "invalid_json" | "invalid_value" | "invalid_registry" | "limit_exceeded" | "unknown_source" | "invalid_argument" | "tool_not_available" | "database" = err.code;
+  const code: "invalid_json" | "invalid_value" | "invalid_registry" | "limit_exceeded" | "unknown_source" | "invalid_argument" | "tool_not_available" | "database" | "internal" = err.code;
+  const argument: string | undefined = err.argument;
   const path: string | undefined = err.path;
-  console.log(code, path);
+  console.log(code, argument, path);
 }
 // @ts-expect-error provider is a closed set
 registry.expand(null, { provider: "gemini" });

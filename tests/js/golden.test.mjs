@@ -1,58 +1,44 @@
-// wasm half of the cross-target golden test (Node). Every case of
-// tests/golden/cross-target-cases.json is rendered by the wasm package, imported by its name
-// as a consumer would, and its fingerprint compared with the native build's
-// (tests/golden/cross-target.json, written and checked by tests/cross_target_golden.rs).
-// The payload bytes are hashed here too, so equal fingerprints mean equal bytes.
+// wasm half of the cross-target golden test (Node). tests/golden/cross-target.json holds the
+// fully resolved rows the native test (tests/cross_target_golden.rs) wrote: registry recipe,
+// override, options, fingerprint. Each row is rendered by the wasm package, imported by its
+// name as a consumer would; the payload bytes are hashed here too, so equal fingerprints mean
+// equal bytes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { ToolRegistry, fingerprint } from "tool-intent";
 
 const root = new URL("../../", import.meta.url);
 const read = (p) => readFileSync(new URL(p, root), "utf8");
-const cases = JSON.parse(read("tests/golden/cross-target-cases.json"));
-const expected = new Map(JSON.parse(read("tests/golden/cross-target.json")).map((r) => [r.case, r]));
-const files = readdirSync(new URL("tests/data/mcp/", root)).filter((f) => f.endsWith(".json")).sort();
+const rows = JSON.parse(read("tests/golden/cross-target.json"));
+const MCP = ["everything", "fetch", "filesystem", "git", "github", "memory", "playwright", "seqthink", "time"];
+const mcp = (name) => read(`tests/data/mcp/${name}.json`);
 
-function registries() {
-  const out = [["embedded", ToolRegistry.default()]];
-  for (const f of files) out.push([`mcp:${f.slice(0, -5)}`, ToolRegistry.fromJson(read(`tests/data/mcp/${f}`))]);
-  let all = ToolRegistry.default();
-  for (const f of files) {
-    const name = f.slice(0, -5);
-    const text = read(`tests/data/mcp/${f}`);
-    out.push([`embedded+${name}`, ToolRegistry.default().mergeMcpServer(name, text)]);
-    all = all.mergeMcpServer(name, text);
-  }
-  out.push(["all", all]);
-  return out;
+/** A golden registry by recipe: embedded, mcp:<file>, embedded+<file>, all. */
+function goldenRegistry(recipe) {
+  if (recipe === "embedded") return ToolRegistry.default();
+  if (recipe === "all") return MCP.reduce((r, name) => r.mergeMcpServer(name, mcp(name)), ToolRegistry.default());
+  const [kind, name] = recipe.startsWith("mcp:") ? ["mcp", recipe.slice(4)] : ["merged", recipe.slice("embedded+".length)];
+  return kind === "mcp" ? ToolRegistry.fromJson(mcp(name)) : ToolRegistry.default().mergeMcpServer(name, mcp(name));
 }
 
 const sha256 = (s) => "sha256:" + createHash("sha256").update(s, "utf8").digest("hex");
 
-test("wasm payload fingerprints equal the native build's for every case", () => {
-  let checked = 0;
-  for (const [rname, registry] of registries()) {
-    cases.overrides.forEach((override, oi) => {
-      cases.variants.forEach((variant, vi) => {
-        const { loadFirstDeferred, ...options } = variant;
-        if (loadFirstDeferred) options.loaded = registry.expand(override).deferred.slice(0, 1);
-        const id = `${rname}|o${oi}|v${vi}`;
-        const want = expected.get(id);
-        assert.ok(want, `no native golden for ${id}`);
-        const payload = registry.payload(override, options);
-        assert.equal(payload.fingerprint, want.fingerprint, id);
-        assert.equal(Buffer.byteLength(payload.json, "utf8"), want.bytes, id);
-        assert.equal(sha256(payload.json), payload.fingerprint, `${id}: fingerprint is not of the bytes`);
-        assert.equal(fingerprint(payload.catalog), want.catalog, `${id} catalog`);
-        // expand() reports the same fingerprint as payload().
-        assert.equal(registry.expand(override, options).fingerprint, want.fingerprint, id);
-        checked++;
-      });
-    });
+test("wasm payload fingerprints equal the native build's for every row", () => {
+  let registry = null;
+  let recipe = null;
+  for (const row of rows) {
+    if (row.registry !== recipe) [recipe, registry] = [row.registry, goldenRegistry(row.registry)];
+    const payload = registry.payload(row.override, row.options);
+    assert.equal(payload.fingerprint, row.fingerprint, row.case);
+    assert.equal(Buffer.byteLength(payload.json, "utf8"), row.bytes, row.case);
+    assert.equal(sha256(payload.json), payload.fingerprint, `${row.case}: fingerprint is not of the bytes`);
+    assert.equal(fingerprint(payload.catalog), row.catalog, `${row.case} catalog`);
+    // expand() reports the same fingerprint as payload().
+    assert.equal(registry.expand(row.override, row.options).fingerprint, row.fingerprint, row.case);
   }
-  assert.equal(checked, expected.size);
+  assert.equal(rows.length, 840);
 });
 
 test("golden payload files of the embedded registry match byte for byte", () => {

@@ -2,14 +2,13 @@
 //! `tests/web.rs` (wasm-pack test --headless --chrome). They call the exported binding
 //! functions with JS values, and run the cross-target golden cases inside the wasm module.
 
-use serde_json::{json, Value};
-use tool_intent::preview::PreviewRequest;
+use serde_json::Value;
 use tool_intent::wasm;
-use tool_intent::{expand, preview, ExpandContext, Registry, ToolsOverride};
+use tool_intent::{plan_turn, Call, Registry, TurnRequest};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
-const CASES: &str = include_str!("../golden/cross-target-cases.json");
+/// Fully resolved golden rows, written by the native `tests/cross_target_golden.rs`.
 const EXPECTED: &str = include_str!("../golden/cross-target.json");
 const MCP: [(&str, &str); 9] = [
     ("everything", include_str!("../data/mcp/everything.json")),
@@ -31,65 +30,53 @@ fn js(text: &str) -> JsValue {
     js_sys::JSON::parse(text).unwrap()
 }
 
+/// A JS value read back as JSON.
+fn json_of(v: &JsValue) -> Value {
+    serde_json::from_str(&js_sys::JSON::stringify(v).unwrap().as_string().unwrap()).unwrap()
+}
+
+/// A golden registry by recipe: `embedded`, `mcp:<file>`, `embedded+<file>`, `all`.
+fn golden_registry(recipe: &str) -> Registry {
+    let mcp = |name: &str| MCP.iter().find(|(n, _)| *n == name).unwrap().1;
+    match recipe.split_once(':').or_else(|| recipe.split_once('+')) {
+        None if recipe == "all" => MCP.iter().fold(Registry::embedded(), |r, (n, t)| {
+            r.merge_mcp_server_json(n, t).unwrap()
+        }),
+        None => Registry::embedded(),
+        Some(("mcp", name)) => Registry::from_json_str(mcp(name)).unwrap(),
+        Some((_, name)) => Registry::embedded()
+            .merge_mcp_server_json(name, mcp(name))
+            .unwrap(),
+    }
+}
+
 #[wasm_bindgen_test]
 fn cross_target_fingerprints_inside_wasm() {
-    let cases: Value = serde_json::from_str(CASES).unwrap();
-    let expected: Vec<Value> = serde_json::from_str(EXPECTED).unwrap();
-    let mut registries = vec![("embedded".to_string(), Registry::embedded())];
-    for (name, text) in MCP {
-        registries.push((
-            format!("mcp:{name}"),
-            Registry::from_json_str(text).unwrap(),
-        ));
-    }
-    let mut all = Registry::embedded();
-    for (name, text) in MCP {
-        let v: Value = serde_json::from_str(text).unwrap();
-        registries.push((
-            format!("embedded+{name}"),
-            Registry::embedded().merge_mcp_server(name, &v).unwrap(),
-        ));
-        all = all.merge_mcp_server(name, &v).unwrap();
-    }
-    registries.push(("all".to_string(), all));
-    let mut i = 0;
-    for (rname, r) in &registries {
-        for (oi, o) in cases["overrides"].as_array().unwrap().iter().enumerate() {
-            for (vi, variant) in cases["variants"].as_array().unwrap().iter().enumerate() {
-                let mut options = variant.clone();
-                if options
-                    .as_object_mut()
-                    .unwrap()
-                    .remove("loadFirstDeferred")
-                    .is_some()
-                {
-                    let e = expand(
-                        r,
-                        &ToolsOverride::from_value(o).unwrap(),
-                        ExpandContext::default(),
-                    )
-                    .unwrap();
-                    options["loaded"] = json!(e
-                        .names(e.deferred())
-                        .into_iter()
-                        .take(1)
-                        .collect::<Vec<_>>());
-                }
-                let p = preview(r, &PreviewRequest::from_values(o, &options).unwrap()).unwrap();
-                let want = &expected[i];
-                assert_eq!(want["case"], json!(format!("{rname}|o{oi}|v{vi}")));
-                assert_eq!(
-                    want["fingerprint"],
-                    json!(p.fingerprint),
-                    "{}",
-                    want["case"]
-                );
-                assert_eq!(want["bytes"], json!(p.payload.len()));
-                i += 1;
-            }
+    let rows: Vec<Value> = serde_json::from_str(EXPECTED).unwrap();
+    let mut current: Option<(String, Registry)> = None;
+    for row in &rows {
+        let recipe = row["registry"].as_str().unwrap();
+        if current.as_ref().is_none_or(|(r, _)| r != recipe) {
+            current = Some((recipe.to_string(), golden_registry(recipe)));
         }
+        let registry = &current.as_ref().unwrap().1;
+        let (req, _) =
+            TurnRequest::from_values(&row["override"], &row["options"], Call::Turn).unwrap();
+        let p = plan_turn(registry, &req).unwrap();
+        assert_eq!(
+            row["fingerprint"],
+            Value::from(p.fingerprint),
+            "{}",
+            row["case"]
+        );
+        assert_eq!(
+            row["bytes"],
+            Value::from(p.payload.len()),
+            "{}",
+            row["case"]
+        );
     }
-    assert_eq!(i, expected.len());
+    assert_eq!(rows.len(), 840);
 }
 
 #[wasm_bindgen_test]
@@ -99,15 +86,14 @@ fn registry_expand_through_the_binding() {
         .expand(JsValue::NULL.unchecked_ref(), None)
         .unwrap()
         .into();
-    let deferred: Vec<String> = serde_wasm_bindgen::from_value(get(&result, "deferred")).unwrap();
     assert_eq!(
-        deferred,
-        [
+        json_of(&get(&result, "catalog")),
+        serde_json::json!([
             "send_message",
             "playwright_browser",
             "enter_plan_mode",
             "exit_plan_mode"
-        ]
+        ])
     );
     let fp = get(&result, "fingerprint").as_string().unwrap();
     let golden = include_str!("../golden/fingerprints.txt");
@@ -134,6 +120,10 @@ fn errors_reach_js_with_code_and_path() {
     assert_eq!(
         get(&err, "name").as_string().as_deref(),
         Some("ToolIntentError")
+    );
+    assert_eq!(
+        get(&err, "argument").as_string().as_deref(),
+        Some("override")
     );
     let err = wasm::ToolRegistry::from_json(JsValue::from_str("{\"tools\": 3}").unchecked_ref())
         .err()
@@ -187,8 +177,10 @@ fn turn_state_and_search_through_the_binding() {
         .expand(intent.unchecked_ref(), Some(options.unchecked_into()))
         .unwrap()
         .into();
-    let promoted: Vec<String> = serde_wasm_bindgen::from_value(get(&expanded, "promoted")).unwrap();
-    assert_eq!(promoted, ["exit_plan_mode"]);
+    assert_eq!(
+        json_of(&get(&expanded, "promoted")),
+        serde_json::json!(["exit_plan_mode"])
+    );
     assert_ne!(get(&expanded, "fingerprint"), before);
 }
 

@@ -1,0 +1,77 @@
+// Type drift check: one real value of every output type, produced by the built package, is
+// written into a TypeScript file as `value satisfies Type` and type-checked against the
+// shipped declarations (src/wasm_types.d.ts via pkg/web/tool_intent.d.ts). An output field the
+// declarations lack, or a declared field the output misses, fails `tsc`. One invalid value of
+// every input type must fail too (`@ts-expect-error`), so the declarations are not too loose.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import {
+  ToolRegistry, buildIntent, beginTurn, recordLoaded, sessionConfigFromOverride, normalizeToolsValue, toolsOverrideFromConfig,
+} from "tool-intent";
+
+const root = new URL("../../", import.meta.url);
+const dir = new URL("test-output/types/", root);
+
+test("every output value satisfies its declared type; invalid inputs are rejected", () => {
+  const r = ToolRegistry.default();
+  const intent = buildIntent({ webSearch: true, toolset: "research", disabled: ["memory"] });
+  let state = beginTurn(null);
+  const found = r.search(null, "select:enter_plan_mode", { state });
+  state = beginTurn(found.state);
+  const outputs = {
+    TurnPlan: r.expand(null, { state, source: "webui" }),
+    TurnPlanWithWarnings: r.expand({ toolset: "nope", x: 1 }, { loaded: ["nope"] }),
+    PayloadResult: r.payload(intent, { provider: "openai-responses" }),
+    SearchOutcome: found,
+    Budget: r.budget(null, { state }),
+    "ToolInfo[]": r.toolInfo(),
+    ToolDefinition: r.toolDefinition("grep"),
+    TurnState: recordLoaded(state, ["memory"]),
+    ToolsOverride: intent,
+    SessionRunConfig: sessionConfigFromOverride(intent),
+    NormalizedTools: normalizeToolsValue(["a"]),
+    ResolvedOverride: toolsOverrideFromConfig({ tools_enabled: true, web_search: true }),
+  };
+  const typeOf = (name) => ({ TurnPlanWithWarnings: "TurnPlan", ResolvedOverride: "ToolsOverride" })[name] ?? name;
+  const names = new Set(Object.keys(outputs).map(typeOf).map((t) => t.replace("[]", "")));
+  const lines = [
+    `import type { ${[...names, "TurnOptions", "SearchOptions", "BudgetOptions", "Toggles", "RegistryDocument", "CounterName"].join(", ")} } from "tool-intent";`,
+    "",
+  ];
+  Object.entries(outputs).forEach(([name, value], i) => {
+    lines.push(`export const out${i} = ${JSON.stringify(value)} satisfies ${typeOf(name)};`);
+  });
+  const invalid = {
+    TurnOptions: { provider: "gemini" },
+    SearchOptions: { limit: "5" },
+    BudgetOptions: { counter: "o200" },
+    Toggles: { webSearch: "yes" },
+    RegistryDocument: { tools: [{ name: 1 }] },
+    CounterName: "o300k",
+  };
+  Object.entries(invalid).forEach(([type, value], i) => {
+    lines.push("// @ts-expect-error an invalid input value must not type-check");
+    lines.push(`export const bad${i} = ${JSON.stringify(value)} satisfies ${type};`);
+  });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(new URL("check.ts", dir), lines.join("\n") + "\n");
+  writeFileSync(
+    new URL("tsconfig.json", dir),
+    JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, types: [], lib: ["ES2022", "ESNext.Disposable", "DOM"] },
+      files: ["check.ts"],
+    }),
+  );
+  const tsc = new URL("node_modules/typescript/bin/tsc", root).pathname;
+  let output = "";
+  try {
+    output = execFileSync(process.execPath, [tsc, "-p", new URL("tsconfig.json", dir).pathname], { encoding: "utf8" });
+  } catch (e) {
+    output = `${e.stdout}${e.stderr}`;
+    assert.fail(`declarations drifted from the outputs:\n${output}`);
+  }
+  assert.equal(output.trim(), "");
+  assert.ok(Object.keys(outputs).length >= 12);
+});

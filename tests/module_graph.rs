@@ -1,0 +1,143 @@
+//! The module graph of `src/` has no cycle, and no source file outgrows one job.
+//!
+//! Each file's module is its top-level module (`src/registry/load.rs` belongs to `registry`);
+//! an edge A → B is any `crate::B` path in A's files (imports and inline paths; comments and
+//! doc comments are ignored). The crate root and the bindings (`lib.rs`, `wasm.rs`) sit on top
+//! and are not part of the graph.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// (module → modules it uses), from the sources.
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .to_string();
+        let module = first.trim_end_matches(".rs").to_string();
+        if ["lib", "wasm", "bin"].contains(&module.as_str()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let deps = graph.entry(module.clone()).or_default();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            // `use crate::a::{..}`, `crate::a::f()`, and grouped `use crate::{a, b::c}`.
+            let mut rest = code;
+            while let Some(i) = rest.find("crate::") {
+                rest = &rest[i + "crate::".len()..];
+                let names: Vec<String> = if let Some(group) = rest.strip_prefix('{') {
+                    let end = group.find('}').unwrap_or(group.len());
+                    group[..end]
+                        .split(',')
+                        .map(|p| p.trim().split("::").next().unwrap_or("").to_string())
+                        .collect()
+                } else {
+                    vec![rest
+                        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .next()
+                        .unwrap_or("")
+                        .to_string()]
+                };
+                for name in names {
+                    let is_module = !name.is_empty()
+                        && name.chars().next().is_some_and(|c| c.is_ascii_lowercase());
+                    if is_module && name != module {
+                        deps.insert(name);
+                    }
+                }
+            }
+        }
+    }
+    // Keep edges to modules only (a lowercase re-export such as `crate::plan_turn` is a
+    // function at the root, which sits on top).
+    let modules: BTreeSet<String> = graph.keys().cloned().collect();
+    for deps in graph.values_mut() {
+        deps.retain(|d| modules.contains(d));
+    }
+    graph
+}
+
+/// A cycle through `start`, if there is one.
+fn cycle_from(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    node: &str,
+    path: &mut Vec<String>,
+    done: &mut BTreeSet<String>,
+) -> Option<Vec<String>> {
+    if let Some(i) = path.iter().position(|n| n == node) {
+        let mut cycle = path[i..].to_vec();
+        cycle.push(node.to_string());
+        return Some(cycle);
+    }
+    if done.contains(node) {
+        return None;
+    }
+    path.push(node.to_string());
+    for next in graph.get(node).into_iter().flatten() {
+        if let Some(c) = cycle_from(graph, next, path, done) {
+            return Some(c);
+        }
+    }
+    path.pop();
+    done.insert(node.to_string());
+    None
+}
+
+#[test]
+fn module_graph_has_no_cycle() {
+    let graph = graph();
+    assert!(graph.len() >= 15, "modules found: {:?}", graph.keys());
+    assert!(
+        graph["plan"].contains("expand"),
+        "edges are read: {graph:?}"
+    );
+    let mut done = BTreeSet::new();
+    for node in graph.keys() {
+        if let Some(cycle) = cycle_from(&graph, node, &mut Vec::new(), &mut done) {
+            panic!("module cycle: {}", cycle.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn leaves_depend_on_nothing_above_them() {
+    let graph = graph();
+    for leaf in ["error", "glob", "limits", "warning"] {
+        assert!(graph[leaf].is_empty(), "{leaf} uses {:?}", graph[leaf]);
+    }
+    assert_eq!(graph["json"], BTreeSet::from(["error".to_string()]));
+}
+
+#[test]
+fn no_source_file_over_600_lines() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    for f in files {
+        let lines = std::fs::read_to_string(&f).unwrap().lines().count();
+        assert!(lines <= 600, "{} has {lines} lines", f.display());
+    }
+}
