@@ -13,7 +13,7 @@ done
 if [ "${1:-all}" != js ]; then
   log "cargo bench (criterion)"
   cargo bench --bench expansion -- --noplot >/dev/null
-  node bench/collect-criterion.mjs
+  node benches/js/collect-criterion.mjs
   log "token counters: estimator vs exact BPE"
   cargo bench --features exact-tokens --bench counters -- --noplot 2>&1 | grep -E "^count_|thrpt|counts"
 
@@ -22,4 +22,4 @@ setup_rust
 setup_node
 [ -f pkg/web/tool_intent_bg.wasm ] || bash scripts/build-wasm.sh core
 log "wasm vs plain JS (Node $(node --version))"
-node bench/wasm-vs-js.mjs bench-results/registry-{50,1000,10000}.json
+node benches/js/wasm-vs-js.mjs bench-results/registry-{50,1000,10000}.json

@@ -99,57 +99,199 @@ impl<'a> Shallow<'a> {
     }
 }
 
+struct ShallowVisitor;
+
 impl<'de> Deserialize<'de> for Shallow<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ShallowVisitor;
-        impl<'de> Visitor<'de> for ShallowVisitor {
-            type Value = Shallow<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shallow<'de>, A::Error> {
-                let mut object = RawObject::default();
-                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
-                    let v: &'de RawValue = map.next_value()?;
-                    if object.duplicate.is_none() && object.entries.iter().any(|(e, _)| *e == k) {
-                        object.duplicate = Some(k.to_string());
-                    }
-                    object.entries.push((k, v));
-                }
-                Ok(Shallow::Object(object))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shallow<'de>, A::Error> {
-                let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-                while let Some(v) = seq.next_element::<&'de RawValue>()? {
-                    items.push(v);
-                }
-                Ok(Shallow::Array(items))
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Shallow<'de>, E> {
-                Ok(Shallow::Other(Value::Bool(v)))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Shallow<'de>, E> {
-                Ok(Shallow::Other(Value::from(v)))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Shallow<'de>, E> {
-                Ok(Shallow::Other(Value::from(v)))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Shallow<'de>, E> {
-                Ok(Shallow::Other(Value::from(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Shallow<'de>, E> {
-                Ok(Shallow::Other(Value::String(v.to_string())))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Shallow<'de>, E> {
-                Ok(Shallow::Other(Value::Null))
-            }
-        }
         deserializer.deserialize_any(ShallowVisitor)
     }
 }
 
-/// Reads a whole document one level deep, validating all of its syntax on the way.
-pub(crate) fn shallow_document<'a>(input: &'static str, text: &'a str) -> Result<Shallow<'a>> {
+impl<'de> Visitor<'de> for ShallowVisitor {
+    type Value = Shallow<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shallow<'de>, A::Error> {
+        let mut object = RawObject::default();
+        while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
+            let v: &'de RawValue = map.next_value()?;
+            if object.duplicate.is_none() && object.entries.iter().any(|(e, _)| *e == k) {
+                object.duplicate = Some(k.to_string());
+            }
+            object.entries.push((k, v));
+        }
+        Ok(Shallow::Object(object))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shallow<'de>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(v) = seq.next_element::<&'de RawValue>()? {
+            items.push(v);
+        }
+        Ok(Shallow::Array(items))
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Other(Value::Bool(v)))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Other(Value::from(v)))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Other(Value::from(v)))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Other(Value::from(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Other(Value::String(v.to_string())))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Other(Value::Null))
+    }
+}
+
+/// A list of tools as read in the same pass as its document: each element one level deep,
+/// or the value that stood where the list was expected (an MCP result object, a mistake).
+#[derive(Debug)]
+pub(crate) enum ToolList<'a> {
+    Items(Vec<Shallow<'a>>),
+    Other(Shallow<'a>),
+}
+
+impl<'de> Deserialize<'de> for ToolList<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ListVisitor;
+        impl<'de> Visitor<'de> for ListVisitor {
+            type Value = ToolList<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of tools")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<ToolList<'de>, A::Error> {
+                ListVisitorFor.visit_seq(seq)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ToolList<'de>, A::Error> {
+                ShallowVisitor.visit_map(map).map(ToolList::Other)
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<ToolList<'de>, E> {
+                Ok(ToolList::Other(Shallow::Other(Value::Bool(v))))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<ToolList<'de>, E> {
+                Ok(ToolList::Other(Shallow::Other(Value::from(v))))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<ToolList<'de>, E> {
+                Ok(ToolList::Other(Shallow::Other(Value::from(v))))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<ToolList<'de>, E> {
+                Ok(ToolList::Other(Shallow::Other(Value::from(v))))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ToolList<'de>, E> {
+                Ok(ToolList::Other(Shallow::Other(Value::String(
+                    v.to_string(),
+                ))))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<ToolList<'de>, E> {
+                Ok(ToolList::Other(Shallow::Other(Value::Null)))
+            }
+        }
+        deserializer.deserialize_any(ListVisitor)
+    }
+}
+
+/// A registry document read in one pass: the `tools` member (or the bare array) read one level
+/// into each tool, every other member left as raw text.
+#[derive(Debug)]
+pub(crate) enum Document<'a> {
+    Object {
+        tools: Option<ToolList<'a>>,
+        members: RawObject<'a>,
+    },
+    Array(Vec<Shallow<'a>>),
+    Other(Value),
+}
+
+impl<'de> Deserialize<'de> for Document<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct DocVisitor;
+        impl<'de> Visitor<'de> for DocVisitor {
+            type Value = Document<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a registry document")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Document<'de>, A::Error> {
+                let mut members = RawObject::default();
+                let mut tools = None;
+                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
+                    let seen = members.entries.iter().any(|(e, _)| *e == k)
+                        || (k == "tools" && tools.is_some());
+                    if seen && members.duplicate.is_none() {
+                        members.duplicate = Some(k.to_string());
+                    }
+                    if k == "tools" && !seen {
+                        tools = Some(map.next_value::<ToolList<'de>>()?);
+                    } else {
+                        let v: &'de RawValue = map.next_value()?;
+                        members.entries.push((k, v));
+                    }
+                }
+                Ok(Document::Object { tools, members })
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Document<'de>, A::Error> {
+                match ListVisitorFor.visit_seq(seq)? {
+                    ToolList::Items(items) => Ok(Document::Array(items)),
+                    ToolList::Other(_) => Ok(Document::Other(Value::Null)),
+                }
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Document<'de>, E> {
+                Ok(Document::Other(Value::Bool(v)))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Document<'de>, E> {
+                Ok(Document::Other(Value::from(v)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Document<'de>, E> {
+                Ok(Document::Other(Value::from(v)))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Document<'de>, E> {
+                Ok(Document::Other(Value::from(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Document<'de>, E> {
+                Ok(Document::Other(Value::String(v.to_string())))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Document<'de>, E> {
+                Ok(Document::Other(Value::Null))
+            }
+        }
+        deserializer.deserialize_any(DocVisitor)
+    }
+}
+
+/// The sequence half of [`ToolList`]'s visitor, shared with [`Document`].
+struct ListVisitorFor;
+
+impl ListVisitorFor {
+    fn visit_seq<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<ToolList<'de>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(v) = seq.next_element::<Shallow<'de>>()? {
+            items.push(v);
+        }
+        Ok(ToolList::Items(items))
+    }
+}
+
+/// Reads a registry document in one pass, validating all of its syntax on the way.
+pub(crate) fn read_document<'a>(input: &'static str, text: &'a str) -> Result<Document<'a>> {
+    serde_json::from_str::<Document<'a>>(strip_bom(text))
+        .map_err(|e| Error::invalid_json(input, &e))
+}
+
+/// Reads a tool list (an MCP `tools/list` result or an array) in one pass.
+pub(crate) fn read_tool_list<'a>(input: &'static str, text: &'a str) -> Result<ToolList<'a>> {
+    serde_json::from_str::<ToolList<'a>>(strip_bom(text))
+        .map_err(|e| Error::invalid_json(input, &e))
+}
+
+/// Reads a whole value one level deep, validating all of its syntax on the way.
+#[cfg(test)]
+fn shallow_document<'a>(input: &'static str, text: &'a str) -> Result<Shallow<'a>> {
     serde_json::from_str::<Shallow<'a>>(strip_bom(text)).map_err(|e| Error::invalid_json(input, &e))
 }
 

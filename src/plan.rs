@@ -237,8 +237,6 @@ fn as_options(e: Error, at: &JsonPath) -> Error {
 /// Names borrow from the registry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TurnPlan<'r> {
-    /// Every available tool, registry order.
-    pub available: Vec<&'r str>,
     /// Names in the provider array, array order (in catalog mode resident then promoted; in
     /// native mode every declared tool and the provider's search tool).
     pub array: Vec<&'r str>,
@@ -297,7 +295,6 @@ pub fn plan_turn<'r>(registry: &'r Registry, request: &TurnRequest) -> Result<Tu
         DeferralMode::Native => Vec::new(),
     };
     Ok(TurnPlan {
-        available: expansion.name_refs(expansion.tools()),
         array,
         catalog,
         promoted: expansion.name_refs(split.promoted.iter().copied()),
@@ -329,12 +326,10 @@ impl TurnPlan<'_> {
     /// plans of large registries list every tool name, and names are provider-safe
     /// (`[a-zA-Z0-9_-]`, checked at load), so they need no escaping.
     pub fn to_json(&self) -> String {
-        let names =
-            self.available.len() + self.array.len() + self.catalog.len() + self.promoted.len();
+        let names = self.array.len() + self.catalog.len() + self.promoted.len();
         let mut out = String::with_capacity(256 + names * 40);
-        let lists: [(&str, &[&str]); 4] = [
-            ("{\"available\":", &self.available),
-            (",\"array\":", &self.array),
+        let lists: [(&str, &[&str]); 3] = [
+            ("{\"array\":", &self.array),
             (",\"catalog\":", &self.catalog),
             (",\"promoted\":", &self.promoted),
         ];

@@ -79,8 +79,6 @@ export interface ExpansionWarning {
 
 /** One turn: what goes in the array, what in the catalog, and the payload's fingerprint. */
 export interface TurnPlan {
-  /** Every available tool, registry order. */
-  available: string[];
   /** The provider array's tools, array order (catalog mode: resident, then promoted; native
    * mode: every declared tool and the provider's search tool). */
   array: string[];

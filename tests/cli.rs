@@ -28,14 +28,7 @@ fn expand_prints_one_json_object() {
     let o = run(&["expand"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    for key in [
-        "available",
-        "array",
-        "catalog",
-        "promoted",
-        "warnings",
-        "fingerprint",
-    ] {
+    for key in ["array", "catalog", "promoted", "warnings", "fingerprint"] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     assert!(v["catalog"]
@@ -183,7 +176,7 @@ fn registry_file_and_mcp_merge() {
     let o = run(&["expand", "--registry", &fixture("time")]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(
-        v["available"],
+        v["array"],
         serde_json::json!(["get_current_time", "convert_time"])
     );
     let bad = std::env::temp_dir().join("tool-intent-bad-registry.json");

@@ -79,7 +79,7 @@ fn all_mcp_files_merge_into_one_namespaced_registry() {
             ..Default::default()
         };
         let p = tool_intent::plan_turn(&r, &req).unwrap();
-        assert_eq!(p.available.len(), 17 + 103);
+        assert_eq!(p.array.len() + p.catalog.len(), 17 + 103);
         if provider != Provider::OpenAiChat {
             let native = tool_intent::plan_turn(
                 &r,

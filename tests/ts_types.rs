@@ -30,7 +30,10 @@ fn union(name: &str) -> BTreeSet<String> {
 
 #[test]
 fn warning_codes_match_the_rust_enum() {
-    let rust: BTreeSet<String> = WarningCode::ALL.iter().map(|c| c.as_str().to_string()).collect();
+    let rust: BTreeSet<String> = WarningCode::ALL
+        .iter()
+        .map(|c| c.as_str().to_string())
+        .collect();
     assert_eq!(union("WarningCode"), rust);
 }
 
@@ -39,15 +42,46 @@ fn error_codes_match_the_rust_enum() {
     let path = tool_intent::JsonPath::root();
     // One value of every variant (a match below makes adding a variant fail to compile here).
     let all = [
-        Error::InvalidJson { input: "x", line: 1, column: 1, message: String::new() },
-        Error::InvalidValue { input: "x", path: path.clone(), message: String::new() },
-        Error::InvalidRegistry { path: path.clone(), message: String::new() },
-        Error::LimitExceeded { input: "x", path: path.clone(), message: String::new() },
-        Error::UnknownSource { name: String::new(), known: String::new() },
-        Error::InvalidArgument { argument: "x", path: None, message: String::new() },
-        Error::ToolNotAvailable { name: String::new(), reason: String::new() },
-        Error::Database { message: String::new(), source: None },
-        Error::Internal { message: String::new() },
+        Error::InvalidJson {
+            input: "x",
+            line: 1,
+            column: 1,
+            message: String::new(),
+        },
+        Error::InvalidValue {
+            input: "x",
+            path: path.clone(),
+            message: String::new(),
+        },
+        Error::InvalidRegistry {
+            path: path.clone(),
+            message: String::new(),
+        },
+        Error::LimitExceeded {
+            input: "x",
+            path: path.clone(),
+            message: String::new(),
+        },
+        Error::UnknownSource {
+            name: String::new(),
+            known: String::new(),
+        },
+        Error::InvalidArgument {
+            argument: "x",
+            path: None,
+            message: String::new(),
+        },
+        Error::ToolNotAvailable {
+            name: String::new(),
+            reason: String::new(),
+        },
+        Error::Database {
+            message: String::new(),
+            source: None,
+        },
+        Error::Internal {
+            message: String::new(),
+        },
     ];
     for e in &all {
         match e {

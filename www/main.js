@@ -77,7 +77,7 @@ function setRegistry(registry, label) {
 function saveToggles() {
   try {
     const e = state.registry.expand(currentIntent(), requestOptions({ state: null }));
-    state.snapshot = e.available;
+    state.snapshot = [...e.array, ...e.catalog];
     state.snapshotRegistryVersion = state.registryVersion;
   } catch {
     state.snapshot = null;
@@ -343,7 +343,7 @@ function wire() {
     renderControls();
     state.snapshot = snapshot; // the old design's row is not rewritten
     const now = state.registry.expand(currentIntent(), requestOptions());
-    const intentSees = now.available.includes(NEW_TOOL);
+    const intentSees = now.array.includes(NEW_TOOL) || now.catalog.includes(NEW_TOOL);
     const snapshotSees = (snapshot ?? []).includes(NEW_TOOL);
     $("registry-change-result").textContent =
       `Registry now ships ${NEW_TOOL}. Intent session: ${intentSees ? `picks it up on its next request (${now.array.includes(NEW_TOOL) ? "resident" : "deferred"})` : "does not get it (its intent excludes it)"}. ` +

@@ -470,10 +470,10 @@ mod cli {
             p.mode.as_str(),
             p.fingerprint
         ));
-        let width = p
-            .available
+        let width = b
+            .rows
             .iter()
-            .map(|n| n.len())
+            .map(|r| r.name.len())
             .max()
             .unwrap_or(4)
             .max(4);

@@ -5,7 +5,6 @@
 //! JSON path of the bad value. Our own format is strict (it is written by the operator): an
 //! unknown top-level key, a duplicate key or a bad tool refuses the whole document.
 
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::model::{Schema, Tool};
@@ -13,7 +12,7 @@ use super::policy::{parse_history, parse_named_lists, parse_overlays, parse_sour
 use super::{mcp, schema, Settings};
 use crate::error::{Error, JsonPath, Result};
 use crate::intent::parse_pattern_list;
-use crate::json::{shallow_document, value_of, RawObject, Shallow};
+use crate::json::{read_document, value_of, Document, RawObject, Shallow, ToolList};
 use crate::limits::LIMITS;
 
 /// Top-level keys of our format (the last two are MCP `tools/list` fields, ignored).
@@ -36,12 +35,12 @@ pub(crate) type LocatedTool = (Tool, JsonPath);
 /// Parses a registry document into its settings and tools.
 pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)> {
     let root = JsonPath::root();
-    let doc = match shallow_document("registry", text)? {
-        Shallow::Array(items) => {
-            return Ok((Settings::default(), parse_tool_items(&items, &root, None)?))
+    let (tools_list, doc) = match read_document("registry", text)? {
+        Document::Array(items) => {
+            return Ok((Settings::default(), parse_tool_items(items, &root, None)?))
         }
-        Shallow::Object(doc) => doc,
-        Shallow::Other(v) => {
+        Document::Object { tools, members } => (tools, members),
+        Document::Other(v) => {
             return Err(Error::expected(
                 "registry",
                 &root,
@@ -68,8 +67,8 @@ pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)>
         }
     }
     let present = |key: &str| doc.get(key).filter(|raw| raw.get() != "null");
-    let mut tools = match present("tools") {
-        Some(raw) => parse_tool_list(raw, &root.key("tools"), None)?,
+    let mut tools = match tools_list {
+        Some(list) => parse_tool_list(list, &root.key("tools"), None)?,
         None => Vec::new(),
     };
     let mut settings = Settings {
@@ -135,7 +134,8 @@ pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)>
             };
             mcp::check_server_name(&name, &p.key("name"))?;
             if let Some(raw_tools) = obj.get("tools") {
-                tools.extend(parse_tool_list(raw_tools, &p.key("tools"), Some(&name))?);
+                let list = crate::json::read_tool_list("registry", raw_tools.get())?;
+                tools.extend(parse_tool_list(list, &p.key("tools"), Some(&name))?);
             }
             settings.add_server(&name);
         }
@@ -145,14 +145,15 @@ pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)>
 
 /// Parses a tool list: an array of tools, or an MCP `tools/list` result object holding one.
 pub(crate) fn parse_tool_list(
-    raw: &RawValue,
+    list: ToolList<'_>,
     path: &JsonPath,
     server: Option<&str>,
 ) -> Result<Vec<LocatedTool>> {
-    match Shallow::of(raw) {
-        Shallow::Array(items) => parse_tool_items(&items, path, server),
-        Shallow::Object(obj) => match obj.get("tools") {
+    match list {
+        ToolList::Items(items) => parse_tool_items(items, path, server),
+        ToolList::Other(Shallow::Object(obj)) => match obj.get("tools") {
             Some(inner) if inner.get().starts_with('[') => {
+                let inner = crate::json::read_tool_list("registry", inner.get())?;
                 parse_tool_list(inner, &path.key("tools"), server)
             }
             _ => Err(Error::value(
@@ -161,13 +162,18 @@ pub(crate) fn parse_tool_list(
                 "expected an array of tools or a tools/list result ({\"tools\": [...]})",
             )),
         },
-        Shallow::Other(Value::Null) => Ok(Vec::new()),
-        Shallow::Other(v) => Err(Error::expected("registry", path, "an array of tools", &v)),
+        ToolList::Other(Shallow::Other(Value::Null)) => Ok(Vec::new()),
+        ToolList::Other(other) => Err(Error::expected(
+            "registry",
+            path,
+            "an array of tools",
+            &other.describe_value(),
+        )),
     }
 }
 
 fn parse_tool_items(
-    items: &[&RawValue],
+    items: Vec<Shallow<'_>>,
     path: &JsonPath,
     server: Option<&str>,
 ) -> Result<Vec<LocatedTool>> {
@@ -183,11 +189,11 @@ fn parse_tool_items(
         ));
     }
     items
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(i, raw)| {
+        .map(|(i, item)| {
             let p = path.index(i);
-            let tool = match Shallow::of(raw) {
+            let tool = match item {
                 Shallow::Object(obj) => parse_tool(&obj, &p, server)?,
                 other => {
                     return Err(Error::expected(

@@ -3,13 +3,12 @@
 //! explicit `default_tools` and `deferred_default_tools`): available to every session, their
 //! schemas cost nothing until the model loads them.
 
-use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::load::{parse_tool_list, LocatedTool};
 use super::{Registry, Settings};
 use crate::error::{Error, JsonPath, Result};
-use crate::json::strip_bom;
+use crate::json::read_tool_list;
 
 /// The name a server's tool gets in the registry.
 pub(crate) fn namespaced(server: &str, tool: &str) -> String {
@@ -65,9 +64,8 @@ impl Registry {
                 format!("server name \"{server}\" must be letters, digits, '-' or '_' (no \"__\")"),
             )
         })?;
-        let raw: Box<RawValue> = serde_json::from_str(strip_bom(tools_list))
-            .map_err(|e| Error::invalid_json("tools list", &e))?;
-        let added = parse_tool_list(&raw, &root, Some(server))?;
+        let list = read_tool_list("tools list", tools_list)?;
+        let added = parse_tool_list(list, &root, Some(server))?;
         self.with_server(server, added)
     }
 

@@ -15,39 +15,64 @@ pub(crate) struct Measure {
     pub(crate) bytes: usize,
 }
 
-/// Measures a JSON text the parser has already validated.
+/// Measures a JSON text the parser has already validated. Strings are skipped to their
+/// closing quote in one search each (they are most of a schema's bytes); only structure
+/// outside strings is looked at byte by byte.
 pub(crate) fn measure(text: &str) -> Measure {
-    let (mut depth, mut max_depth, mut bytes) = (0usize, 0usize, 0usize);
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in text.as_bytes() {
-        if in_string {
-            bytes += 1;
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+    let b = text.as_bytes();
+    let (mut depth, mut max_depth, mut whitespace) = (0usize, 0usize, 0usize);
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                // Valid JSON: every backslash escapes the next byte, and the string ends.
+                while let Some(k) = quote_or_backslash(b, i) {
+                    i = k;
+                    if b[i] == b'"' {
+                        break;
+                    }
+                    i += 2;
+                }
             }
-            continue;
-        }
-        match b {
-            b' ' | b'\n' | b'\r' | b'\t' => continue,
-            b'"' => in_string = true,
             b'{' | b'[' => {
                 depth += 1;
                 max_depth = max_depth.max(depth);
             }
             b'}' | b']' => depth = depth.saturating_sub(1),
+            b' ' | b'\n' | b'\r' | b'\t' => whitespace += 1,
             _ => {}
         }
-        bytes += 1;
+        i += 1;
     }
     Measure {
         depth: max_depth,
-        bytes,
+        bytes: b.len() - whitespace,
     }
+}
+
+/// The position of the first `"` or `\\` at or after `from`, eight bytes at a time (SWAR: the
+/// lowest flagged byte of a word is always a true match).
+fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let flag = |v: u64, c: u8| {
+        let x = v ^ (LO * u64::from(c));
+        x.wrapping_sub(LO) & !x & HI
+    };
+    let mut i = from;
+    while let Some(word) = b.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+        let v = u64::from_le_bytes(word);
+        let m = flag(v, b'"') | flag(v, b'\\');
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b.get(i..)?
+        .iter()
+        .position(|&c| c == b'"' || c == b'\\')
+        .map(|k| i + k)
 }
 
 /// Checks a tool's schema: a JSON object within the size and depth limits.
@@ -104,5 +129,16 @@ mod tests {
         }
         assert_eq!(measure(r#"{"a": {"b": [1]}}"#).depth, 3);
         assert_eq!(measure(r#"{"a": "{{{{"}"#).depth, 1);
+        assert_eq!(measure(r#"{"a\"{": "x\\", "b": [["\""]]}"#).depth, 3);
+        for text in [
+            "0123456789\"",
+            "\\",
+            "abcdefgh",
+            "abcdefg\\",
+            "é\"xxxxxxxxxx",
+        ] {
+            let want = text.bytes().position(|c| c == b'"' || c == b'\\');
+            assert_eq!(quote_or_backslash(text.as_bytes(), 0), want, "{text}");
+        }
     }
 }

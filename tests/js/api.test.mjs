@@ -32,7 +32,7 @@ test("default registry expands like the CLI", () => {
   assert.deepEqual(e.catalog, ["send_message", "playwright_browser", "enter_plan_mode", "exit_plan_mode"]);
   assert.ok(e.array.includes("tool_search"));
   assert.match(e.fingerprint, /^sha256:[0-9a-f]{64}$/);
-  assert.deepEqual(Object.keys(e).sort(), ["array", "available", "catalog", "fingerprint", "mode", "promoted", "provider", "warnings"]);
+  assert.deepEqual(Object.keys(e).sort(), ["array", "catalog", "fingerprint", "mode", "promoted", "provider", "warnings"]);
   assert.equal(buildFlavor(), "core");
 });
 
@@ -40,7 +40,8 @@ test("overrides may be JSON text or plain values", () => {
   const r = ToolRegistry.default();
   assert.deepEqual(r.expand('{"enabled":true,"web_search":true}'), r.expand({ enabled: true, web_search: true }));
   assert.ok(r.expand({ web_search: true }).array.includes("web_search"));
-  assert.deepEqual(r.expand([]).available, []);
+  assert.deepEqual(r.expand([]).array, []);
+  assert.deepEqual(r.expand([]).catalog, []);
 });
 
 test("errors are Errors with a stable code and the JSON path", () => {

@@ -1,10 +1,11 @@
 // wasm vs plain JS, in one run: the same preview (expand + split + payload + fingerprint) of
 // the same generated registries, through the tool-intent wasm package and through
-// bench/plain-js.mjs, alternating rounds, median per call. Also the cost of the data-passing
+// benches/js/plain-js.mjs, alternating rounds, median per call. Also the cost of the data-passing
 // routes at the boundary. Prints tables and writes bench-results/wasm-vs-js.json.
 //
-//   node bench/wasm-vs-js.mjs bench-results/registry-50.json bench-results/registry-1000.json ...
+//   node benches/js/wasm-vs-js.mjs bench-results/registry-50.json bench-results/registry-1000.json ...
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { performance } from "node:perf_hooks";
 import assert from "node:assert/strict";
 import { ToolRegistry, beginTurn, recordLoaded } from "tool-intent";
@@ -13,7 +14,7 @@ import { PlainRegistry } from "./plain-js.mjs";
 const INTENT = { toolset: "full", web_search: true, disabled: ["mcp__github0__*", "memory"] };
 const files = process.argv.slice(2);
 if (!files.length) {
-  console.error("usage: node bench/wasm-vs-js.mjs REGISTRY.json ...");
+  console.error("usage: node benches/js/wasm-vs-js.mjs REGISTRY.json ...");
   process.exit(2);
 }
 
@@ -61,8 +62,8 @@ for (const file of files) {
   const b = plain.preview(INTENT, state);
   // Same work, same answer: refuse to compare implementations that disagree.
   assert.equal(b.fingerprint, a.fingerprint, `${file}: plain-JS fingerprint differs from wasm`);
-  assert.deepEqual(b.resident, a.resident);
-  assert.deepEqual(b.deferred, a.deferred);
+  assert.deepEqual(b.resident, a.array);
+  assert.deepEqual(b.deferred, a.catalog);
   assert.equal(plainNode.preview(INTENT, state).fingerprint, a.fingerprint);
   const [w, j, jn] = race([() => wasm.expand(INTENT, { state }), () => plain.preview(INTENT, state), () => plainNode.preview(INTENT, state)]);
   const row = {
@@ -87,9 +88,8 @@ for (const file of files) {
   const doc = JSON.parse(text);
   const intentText = JSON.stringify(INTENT);
   const [loadStr, loadObj] = race([() => ToolRegistry.fromJson(text).free(), () => ToolRegistry.fromJson(doc).free()], { rounds: 5, minMs: 200 });
-  const [outParse, outSerde, outString] = race([
+  const [outParse, outString] = race([
     () => wasm.expand(INTENT, { state }),
-    () => wasm._expandViaSerde(INTENT, { state }),
     () => wasm.expandJson(INTENT, { state }),
   ]);
   const [inObj, inStr] = race([() => wasm.expand(INTENT, { state }), () => wasm.expand(intentText, { state })]);
@@ -101,7 +101,6 @@ for (const file of files) {
     loadFromObjectMicros: +loadObj.toFixed(0),
     plainJsLoadMicros: +plainLoad.toFixed(0),
     resultViaJsonParseMicros: +outParse.toFixed(1),
-    resultViaSerdeWasmBindgenMicros: +outSerde.toFixed(1),
     resultAsJsonStringMicros: +outString.toFixed(1),
     overrideAsObjectMicros: +inObj.toFixed(1),
     overrideAsStringMicros: +inStr.toFixed(1),
@@ -109,12 +108,28 @@ for (const file of files) {
 }
 
 console.log("\nboundary routes (µs per call)\n");
-console.log("  tools | registry in: string | object | (plain-JS load) | result: JSON.parse | serde-wasm-bindgen | string only | override: object | string");
+console.log("  tools | registry in: string | object | (plain-JS load) | result: JSON.parse | string only | override: object | string");
 for (const b of results.boundary) {
   console.log(
-    `  ${String(b.tools).padStart(5)} | ${String(b.loadFromStringMicros).padStart(19)} | ${String(b.loadFromObjectMicros).padStart(6)} | ${String(b.plainJsLoadMicros).padStart(15)} | ${b.resultViaJsonParseMicros.toFixed(1).padStart(18)} | ${b.resultViaSerdeWasmBindgenMicros.toFixed(1).padStart(18)} | ${b.resultAsJsonStringMicros.toFixed(1).padStart(11)} | ${b.overrideAsObjectMicros.toFixed(1).padStart(16)} | ${b.overrideAsStringMicros.toFixed(1).padStart(6)}`,
+    `  ${String(b.tools).padStart(5)} | ${String(b.loadFromStringMicros).padStart(19)} | ${String(b.loadFromObjectMicros).padStart(6)} | ${String(b.plainJsLoadMicros).padStart(15)} | ${b.resultViaJsonParseMicros.toFixed(1).padStart(18)} | ${b.resultAsJsonStringMicros.toFixed(1).padStart(11)} | ${b.overrideAsObjectMicros.toFixed(1).padStart(16)} | ${b.overrideAsStringMicros.toFixed(1).padStart(6)}`,
   );
 }
+// The three figures issue targets are judged on, from this one run.
+const wasmFile = new URL("../../pkg/web/tool_intent_bg.wasm", import.meta.url);
+const wasmBytes = readFileSync(wasmFile);
+const gzip = gzipSync(wasmBytes, { level: 9 }).length;
+const at1000 = results.sizes.find((r) => r.tools >= 1000 && r.tools < 2000);
+const load1000 = results.boundary.find((b) => b.tools >= 1000 && b.tools < 2000);
+results.coreWasm = { bytes: wasmBytes.length, gzipBytes: gzip };
+console.log("\ntargets (this run)\n");
+const line = (ok, text) => console.log(`  ${ok ? "met " : "MISS"}  ${text}`);
+for (const b of results.boundary) {
+  line(b.loadFromStringMicros <= b.plainJsLoadMicros, `registry load at ${b.tools} tools: wasm ${(b.loadFromStringMicros / 1000).toFixed(1)} ms vs plain JS ${(b.plainJsLoadMicros / 1000).toFixed(1)} ms (ratio ${(b.loadFromStringMicros / b.plainJsLoadMicros).toFixed(2)})`);
+}
+if (at1000) {
+  line(at1000.wasmMicros <= 800 && at1000.wasmMicros <= at1000.plainJsNodeCryptoMicros, `preview at ${at1000.tools} tools: wasm ${(at1000.wasmMicros / 1000).toFixed(3)} ms (≤ 0.8 ms) vs plain JS + node:crypto ${(at1000.plainJsNodeCryptoMicros / 1000).toFixed(3)} ms`);
+}
+line(gzip <= 150 * 1024, `core .wasm ${wasmBytes.length} bytes, ${gzip} bytes gzip -9 (≤ ${150 * 1024})`);
 mkdirSync("bench-results", { recursive: true });
 writeFileSync("bench-results/wasm-vs-js.json", JSON.stringify(results, null, 2) + "\n");
 console.log("\nwrote bench-results/wasm-vs-js.json");
