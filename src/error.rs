@@ -266,21 +266,52 @@ impl JsonPath {
 
     /// The path of a member of this object.
     pub fn key(&self, key: &str) -> Self {
-        let plain = !key.is_empty()
+        let plain = key.bytes().next().is_some_and(|b| !b.is_ascii_digit())
             && key
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-            && !key.starts_with(|c: char| c.is_ascii_digit());
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        let mut out = String::with_capacity(self.0.len() + key.len() + 4);
+        out.push_str(&self.0);
         if plain {
-            JsonPath(format!("{}.{}", self.0, key))
+            out.push('.');
+            out.push_str(key);
         } else {
-            JsonPath(format!("{}[{}]", self.0, Value::String(key.to_string())))
+            out.push('[');
+            out.push_str(&Value::String(key.to_string()).to_string());
+            out.push(']');
         }
+        JsonPath(out)
     }
 
-    /// The path of an element of this array.
+    /// The path of an element of this array (written without the formatting machinery:
+    /// loaders make one per tool).
     pub fn index(&self, index: usize) -> Self {
-        JsonPath(format!("{}[{}]", self.0, index))
+        let mut digits = [0u8; 20];
+        let mut n = index;
+        let mut start = digits.len();
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        let mut out = String::with_capacity(self.0.len() + 2 + digits.len() - start);
+        out.push_str(&self.0);
+        out.push('[');
+        for &d in &digits[start..] {
+            out.push(char::from(d));
+        }
+        out.push(']');
+        JsonPath(out)
+    }
+
+    /// This path (rooted at a value) placed under `parent`, where that value sits.
+    pub(crate) fn under(&self, parent: &JsonPath) -> JsonPath {
+        let mut out = parent.0.clone();
+        out.push_str(self.0.strip_prefix('$').unwrap_or(&self.0));
+        JsonPath(out)
     }
 
     /// The path as text.
@@ -324,6 +355,14 @@ mod tests {
     fn paths_render_like_jsonpath() {
         let p = JsonPath::root().key("tools").index(3).key("name");
         assert_eq!(p.as_str(), "$.tools[3].name");
+        assert_eq!(
+            JsonPath::root().index(0).index(1234567).as_str(),
+            "$[0][1234567]"
+        );
+        assert_eq!(
+            JsonPath::root().key("1a").key("").as_str(),
+            "$[\"1a\"][\"\"]"
+        );
         assert_eq!(
             JsonPath::root().key("toolsets").key("my preset").as_str(),
             "$.toolsets[\"my preset\"]"

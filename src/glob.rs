@@ -22,6 +22,17 @@ pub(crate) fn matches_ignore_case(pattern: &str, name: &str) -> bool {
 }
 
 fn match_bytes(pattern: &[u8], name: &[u8], fold: bool) -> bool {
+    // The common shape `prefix*` (a server's tools) is a prefix test.
+    if let Some((b'*', prefix)) = pattern.split_last() {
+        if !prefix.iter().any(|&b| b == b'*' || b == b'?') {
+            return name.len() >= prefix.len()
+                && if fold {
+                    name[..prefix.len()].eq_ignore_ascii_case(prefix)
+                } else {
+                    name.starts_with(prefix)
+                };
+        }
+    }
     let eq = |a: u8, b: u8| {
         if fold {
             a.eq_ignore_ascii_case(&b)
@@ -71,6 +82,10 @@ mod tests {
         assert!(matches("???p", "grep"));
         assert!(!matches("???p", "grp"));
         assert!(matches("*", ""));
+        assert!(matches("mcp__*", "mcp__"));
+        assert!(!matches("mcp__*", "mcp_"));
+        assert!(matches_ignore_case("MCP__G*", "mcp__github__x"));
+        assert!(!matches("MCP__G*", "mcp__github__x"));
         assert!(matches("a*b*c", "axxbyyc"));
         assert!(!matches("a*b*c", "axxbyy"));
     }

@@ -28,6 +28,19 @@ pub(crate) fn value_of(raw: &RawValue) -> Value {
     serde_json::from_str(raw.get()).unwrap_or(Value::Null)
 }
 
+/// A raw value that is a JSON string, as text (escape-free strings are copied without the
+/// parser); `Err` holds any other value, parsed, for the error message.
+pub(crate) fn string_of(raw: &RawValue) -> Result<String, Value> {
+    let text = raw.get();
+    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        Some(inner) if !inner.contains('\\') => Ok(inner.to_string()),
+        _ => match value_of(raw) {
+            Value::String(s) => Ok(s),
+            other => Err(other),
+        },
+    }
+}
+
 /// An object key, borrowed from the text when it holds no escapes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Key<'a>(pub(crate) Cow<'a, str>);
@@ -320,6 +333,14 @@ mod tests {
         let e = shallow_document("registry", "{\"a\": [1,}").unwrap_err();
         assert_eq!(e.code(), "invalid_json");
         assert_eq!(parse("override", "\u{feff}null").unwrap(), Value::Null);
+    }
+
+    #[test]
+    fn strings_are_read_with_or_without_escapes() {
+        let raw = |t: &str| serde_json::from_str::<Box<RawValue>>(t).unwrap();
+        assert_eq!(string_of(&raw(r#""plain""#)), Ok("plain".to_string()));
+        assert_eq!(string_of(&raw(r#""a\"b\u00e9""#)), Ok("a\"bé".to_string()));
+        assert_eq!(string_of(&raw("3")), Err(Value::from(3)));
     }
 
     #[test]

@@ -141,7 +141,7 @@ impl TurnRequest {
             match (key.as_str(), call) {
                 ("source", _) => request.source = Some(string(key, v)?),
                 ("profile", _) => {
-                    request.profile = Some(ToolsOverride::from_value_at(v, &path).map_err(|e| as_options(e, &path))?)
+                    request.profile = Some(ToolsOverride::from_value(v).map_err(|e| as_options(e, &path))?)
                 }
                 ("loaded", _) => {
                     request.loaded = crate::intent::parse_pattern_list(v, &path, INPUT)?
@@ -218,15 +218,17 @@ fn option_error(e: Error) -> Error {
     }
 }
 
-/// An error about one option, as an error of the options object: values parsed at their own
-/// path keep it, values parsed on their own (a state, a provider name) get the option's path.
+/// An error about one option's value, as an error of the options object: its path (rooted at
+/// the value) is put under the option's path.
 fn as_options(e: Error, at: &JsonPath) -> Error {
     match e {
-        Error::InvalidValue { path, message, .. } if path.as_str() != "$" => {
-            Error::value("options", &path, message)
+        Error::InvalidValue { path, message, .. } => {
+            Error::value("options", &path.under(at), message)
         }
-        Error::LimitExceeded { path, message, .. } => Error::limit("options", &path, message),
-        Error::InvalidValue { message, .. } | Error::InvalidArgument { message, .. } => {
+        Error::LimitExceeded { path, message, .. } => {
+            Error::limit("options", &path.under(at), message)
+        }
+        Error::InvalidJson { message, .. } | Error::InvalidArgument { message, .. } => {
             Error::value("options", at, message)
         }
         other => other,
@@ -494,7 +496,7 @@ mod tests {
         let e =
             TurnRequest::from_values(&json!(null), &json!({"state": {"turn": "x"}}), Call::Turn)
                 .unwrap_err();
-        assert_eq!(e.path(), Some("$.state"));
+        assert_eq!(e.path(), Some("$.state.turn"));
         let e = TurnRequest::from_values(&json!(null), &json!({"provider": "x"}), Call::Turn)
             .unwrap_err();
         assert_eq!(e.path(), Some("$.provider"));

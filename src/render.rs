@@ -35,7 +35,7 @@ use crate::registry::{Registry, Tool, TOOL_SEARCH};
 use crate::turn::{catalog_text, split, Split, TurnState, View};
 
 /// Target API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub enum Provider {
     /// Anthropic Messages (`tools[]` of `{name, description, input_schema}`).
     #[default]
@@ -86,7 +86,7 @@ impl Provider {
 }
 
 /// How deferred tools reach the model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DeferralMode {
     /// Deferred tools are names in a catalog in the system prompt; loads join the array.

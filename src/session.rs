@@ -11,7 +11,7 @@
 //! hand-picked tools. Readers call [`tools_override_from_config`] to get the override that
 //! the expander takes.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::{Error, JsonPath, Result};
@@ -31,16 +31,13 @@ pub struct SessionRunConfig {
 }
 
 /// What a user toggled in a UI. Every field is optional; absent means "not touched".
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Toggles {
     /// The master switch: `false` turns every tool off.
-    #[serde(alias = "toolsEnabled")]
     pub tools_enabled: Option<bool>,
     /// A preset chip (`research`, `full`, ...).
     pub toolset: Option<String>,
     /// The web-search switch.
-    #[serde(alias = "webSearch")]
     pub web_search: Option<bool>,
     /// Per-tool or glob disables.
     pub disabled: Vec<String>,
@@ -51,10 +48,49 @@ pub struct Toggles {
 }
 
 impl Toggles {
-    /// Reads toggles from a JSON value (snake_case or camelCase keys; unknown keys refused).
+    /// Reads toggles from a JSON value (snake_case or camelCase keys; unknown keys refused;
+    /// `null` reads as "not touched").
     pub fn from_value(value: &Value) -> Result<Toggles> {
-        Toggles::deserialize(value)
-            .map_err(|e| Error::value("toggles", &JsonPath::root(), e.to_string()))
+        const INPUT: &str = "toggles";
+        let root = JsonPath::root();
+        let obj = value
+            .as_object()
+            .ok_or_else(|| Error::expected(INPUT, &root, "an object of toggles", value))?;
+        let mut t = Toggles::default();
+        for (key, v) in obj {
+            let path = root.key(key);
+            let flag = || match v {
+                Value::Null => Ok(None),
+                Value::Bool(b) => Ok(Some(*b)),
+                other => Err(Error::expected(INPUT, &path, "true, false or null", other)),
+            };
+            let list = || match v {
+                Value::Null => Ok(None),
+                v => crate::intent::parse_pattern_list(v, &path, INPUT).map(Some),
+            };
+            match key.as_str() {
+                "tools_enabled" | "toolsEnabled" => t.tools_enabled = flag()?,
+                "web_search" | "webSearch" => t.web_search = flag()?,
+                "toolset" => {
+                    t.toolset = match v {
+                        Value::Null => None,
+                        Value::String(s) => Some(s.clone()),
+                        other => return Err(Error::expected(INPUT, &path, "a preset name or null", other)),
+                    }
+                }
+                "disabled" => t.disabled = list()?.unwrap_or_default(),
+                "allowed" => t.allowed = list()?,
+                "picked" => t.picked = list()?,
+                _ => {
+                    return Err(Error::value(
+                        INPUT,
+                        &path,
+                        format!("unknown toggle \"{key}\" (known: tools_enabled, toolset, web_search, disabled, allowed, picked)"),
+                    ))
+                }
+            }
+        }
+        Ok(t)
     }
 
     /// Reads toggles from JSON text.

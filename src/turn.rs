@@ -9,7 +9,8 @@
 //! [`TurnState`] is a plain value: callers persist it with the session and pass it in; every
 //! function here returns a new value instead of mutating hidden state.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::error::{Error, JsonPath, Result};
 use crate::expand::Expansion;
@@ -17,8 +18,7 @@ use crate::limits::LIMITS;
 use crate::registry::{Registry, ToolSet};
 
 /// Per-session deferral state, persisted with the session.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct TurnState {
     /// Tools loaded by `tool_search`, in load order, each once.
     pub loaded: Vec<String>,
@@ -29,7 +29,7 @@ pub struct TurnState {
 }
 
 /// Which loaded set a caller reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum View {
     /// The set frozen at the last turn boundary: what every provider call of a turn uses.
@@ -65,18 +65,82 @@ pub fn record_loaded<S: AsRef<str>>(state: &TurnState, names: &[S]) -> TurnState
 
 impl TurnState {
     /// Reads a persisted state (`{loaded, frozen, turn}`; missing fields and `null` read as
-    /// empty).
-    pub fn from_value(value: &serde_json::Value) -> Result<TurnState> {
-        if value.is_null() {
-            return Ok(TurnState::default());
+    /// empty). At most `LIMITS.max_tools` names per list.
+    pub fn from_value(value: &Value) -> Result<TurnState> {
+        const INPUT: &str = "state";
+        let root = JsonPath::root();
+        let obj = match value {
+            Value::Null => return Ok(TurnState::default()),
+            Value::Object(o) => o,
+            other => {
+                return Err(Error::expected(
+                    INPUT,
+                    &root,
+                    "a turn state object {loaded, frozen, turn}",
+                    other,
+                ))
+            }
+        };
+        let mut state = TurnState::default();
+        for (key, v) in obj {
+            let path = root.key(key);
+            match key.as_str() {
+                "loaded" | "frozen" => {
+                    let names = match v {
+                        Value::Null => Vec::new(),
+                        Value::Array(items) if items.len() > LIMITS.max_tools => {
+                            return Err(Error::limit(
+                                INPUT,
+                                &path,
+                                format!(
+                                    "{} names, at most {} are accepted",
+                                    items.len(),
+                                    LIMITS.max_tools
+                                ),
+                            ))
+                        }
+                        Value::Array(items) => items
+                            .iter()
+                            .enumerate()
+                            .map(|(i, n)| {
+                                n.as_str().map(String::from).ok_or_else(|| {
+                                    Error::expected(INPUT, &path.index(i), "a tool name", n)
+                                })
+                            })
+                            .collect::<Result<_>>()?,
+                        other => {
+                            return Err(Error::expected(
+                                INPUT,
+                                &path,
+                                "a list of tool names",
+                                other,
+                            ))
+                        }
+                    };
+                    if key == "loaded" {
+                        state.loaded = names;
+                    } else {
+                        state.frozen = names;
+                    }
+                }
+                "turn" => {
+                    state.turn = match v {
+                        Value::Null => 0,
+                        v => v.as_u64().ok_or_else(|| {
+                            Error::expected(INPUT, &path, "a non-negative integer", v)
+                        })?,
+                    }
+                }
+                _ => {
+                    return Err(Error::value(
+                        INPUT,
+                        &path,
+                        format!("unknown key \"{key}\" (expected loaded, frozen, turn)"),
+                    ))
+                }
+            }
         }
-        TurnState::deserialize(value).map_err(|e| {
-            Error::value(
-                "state",
-                &JsonPath::root(),
-                format!("not a turn state ({{loaded, frozen, turn}}): {e}"),
-            )
-        })
+        Ok(state)
     }
 
     /// Reads a persisted state from JSON text.
@@ -182,9 +246,20 @@ mod tests {
     }
 
     #[test]
-    fn turn_state_reads_rows_without_fields() {
-        let s: TurnState = serde_json::from_str("{}").unwrap();
-        assert_eq!(s, TurnState::default());
+    fn turn_state_reads_rows_without_fields_and_round_trips() {
+        assert_eq!(
+            TurnState::from_json_str("{}").unwrap(),
+            TurnState::default()
+        );
+        let s = begin_turn(&record_loaded(&TurnState::default(), &["a", "b"]));
+        let again = TurnState::from_value(&serde_json::to_value(&s).unwrap()).unwrap();
+        assert_eq!(again, s);
+        let e = TurnState::from_json_str(r#"{"loaded":["a",1]}"#).unwrap_err();
+        assert_eq!((e.input(), e.path()), (Some("state"), Some("$.loaded[1]")));
+        let e = TurnState::from_json_str(r#"{"turn":-1}"#).unwrap_err();
+        assert_eq!(e.path(), Some("$.turn"));
+        let e = TurnState::from_json_str(r#"{"x":1}"#).unwrap_err();
+        assert_eq!(e.path(), Some("$.x"));
     }
 
     #[test]

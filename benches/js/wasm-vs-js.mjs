@@ -6,6 +6,7 @@
 //   node benches/js/wasm-vs-js.mjs bench-results/registry-50.json bench-results/registry-1000.json ...
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
+import { execFileSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import assert from "node:assert/strict";
 import { ToolRegistry, beginTurn, recordLoaded } from "tool-intent";
@@ -87,13 +88,16 @@ for (const file of files) {
   // Data-passing routes at the boundary.
   const doc = JSON.parse(text);
   const intentText = JSON.stringify(INTENT);
-  const [loadStr, loadObj] = race([() => ToolRegistry.fromJson(text).free(), () => ToolRegistry.fromJson(doc).free()], { rounds: 5, minMs: 200 });
+  // Loads race in alternating rounds with the plain-JS load, so machine noise hits all three.
+  const [loadStr, loadObj, plainLoad] = race(
+    [() => ToolRegistry.fromJson(text).free(), () => ToolRegistry.fromJson(doc).free(), () => new PlainRegistry(text)],
+    { rounds: 11, minMs: 200 },
+  );
   const [outParse, outString] = race([
     () => wasm.expand(INTENT, { state }),
     () => wasm.expandJson(INTENT, { state }),
   ]);
   const [inObj, inStr] = race([() => wasm.expand(INTENT, { state }), () => wasm.expand(intentText, { state })]);
-  const plainLoad = race([() => new PlainRegistry(text)], { rounds: 5, minMs: 200 })[0];
   results.boundary.push({
     tools: wasm.size,
     registryBytes: Buffer.byteLength(text),
@@ -117,19 +121,27 @@ for (const b of results.boundary) {
 // The three figures issue targets are judged on, from this one run.
 const wasmFile = new URL("../../pkg/web/tool_intent_bg.wasm", import.meta.url);
 const wasmBytes = readFileSync(wasmFile);
-const gzip = gzipSync(wasmBytes, { level: 9 }).length;
+// gzip -9 as scripts/build-wasm.sh reports it (Node's zlib differs by about 1 KB).
+let gzip;
+try {
+  gzip = execFileSync("gzip", ["-9", "-c", wasmFile.pathname]).length;
+} catch {
+  gzip = gzipSync(wasmBytes, { level: 9 }).length;
+}
 const at1000 = results.sizes.find((r) => r.tools >= 1000 && r.tools < 2000);
 const load1000 = results.boundary.find((b) => b.tools >= 1000 && b.tools < 2000);
 results.coreWasm = { bytes: wasmBytes.length, gzipBytes: gzip };
 console.log("\ntargets (this run)\n");
 const line = (ok, text) => console.log(`  ${ok ? "met " : "MISS"}  ${text}`);
 for (const b of results.boundary) {
-  line(b.loadFromStringMicros <= b.plainJsLoadMicros, `registry load at ${b.tools} tools: wasm ${(b.loadFromStringMicros / 1000).toFixed(1)} ms vs plain JS ${(b.plainJsLoadMicros / 1000).toFixed(1)} ms (ratio ${(b.loadFromStringMicros / b.plainJsLoadMicros).toFixed(2)})`);
+  // The load target is set for registries of 1,000 tools and more; smaller ones are shown.
+  const judged = b.tools >= 1000;
+  (judged ? line : (_, t) => console.log(`  info  ${t}`))(b.loadFromStringMicros <= b.plainJsLoadMicros, `registry load at ${b.tools} tools: wasm ${(b.loadFromStringMicros / 1000).toFixed(1)} ms vs plain JS ${(b.plainJsLoadMicros / 1000).toFixed(1)} ms (ratio ${(b.loadFromStringMicros / b.plainJsLoadMicros).toFixed(2)})`);
 }
 if (at1000) {
   line(at1000.wasmMicros <= 800 && at1000.wasmMicros <= at1000.plainJsNodeCryptoMicros, `preview at ${at1000.tools} tools: wasm ${(at1000.wasmMicros / 1000).toFixed(3)} ms (≤ 0.8 ms) vs plain JS + node:crypto ${(at1000.plainJsNodeCryptoMicros / 1000).toFixed(3)} ms`);
 }
-line(gzip <= 150 * 1024, `core .wasm ${wasmBytes.length} bytes, ${gzip} bytes gzip -9 (≤ ${150 * 1024})`);
+line(gzip <= 150_000, `core .wasm ${wasmBytes.length} bytes, ${gzip} bytes gzip -9 (≤ 150,000)`);
 mkdirSync("bench-results", { recursive: true });
 writeFileSync("bench-results/wasm-vs-js.json", JSON.stringify(results, null, 2) + "\n");
 console.log("\nwrote bench-results/wasm-vs-js.json");

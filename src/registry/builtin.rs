@@ -1,6 +1,8 @@
 //! What the library brings itself: the embedded default registry and the definition of
 //! `tool_search`, the one tool that loads deferred tools.
 
+use std::sync::OnceLock;
+
 use serde_json::json;
 
 use super::model::Tool;
@@ -18,8 +20,14 @@ pub const MAX_SEARCH_LIMIT: usize = 50;
 /// The embedded registry document (`src/default_registry.json`).
 pub(crate) const EMBEDDED_REGISTRY_JSON: &str = include_str!("../default_registry.json");
 
-/// The built-in definition of `tool_search`, used when a registry does not define its own.
+/// The built-in definition of `tool_search`, used when a registry does not define its own
+/// (built once; every registry shares its schema).
 pub(crate) fn tool_search_definition() -> Tool {
+    static DEFINITION: OnceLock<Tool> = OnceLock::new();
+    DEFINITION.get_or_init(build_tool_search_definition).clone()
+}
+
+fn build_tool_search_definition() -> Tool {
     let parameters = json!({
         "type": "object",
         "properties": {

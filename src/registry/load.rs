@@ -12,7 +12,7 @@ use super::policy::{parse_history, parse_named_lists, parse_overlays, parse_sour
 use super::{mcp, schema, Settings};
 use crate::error::{Error, JsonPath, Result};
 use crate::intent::parse_pattern_list;
-use crate::json::{read_document, value_of, Document, RawObject, Shallow, ToolList};
+use crate::json::{read_document, string_of, value_of, Document, RawObject, Shallow, ToolList};
 use crate::limits::LIMITS;
 
 /// Top-level keys of our format (the last two are MCP `tools/list` fields, ignored).
@@ -219,9 +219,9 @@ fn parse_tool(obj: &RawObject<'_>, path: &JsonPath, server: Option<&str>) -> Res
             format!("key \"{key}\" given twice"),
         ));
     }
-    let raw_name = match obj.get("name").map(value_of) {
-        Some(Value::String(s)) => s,
-        Some(other) => {
+    let raw_name = match obj.get("name").map(string_of) {
+        Some(Ok(s)) => s,
+        Some(Err(other)) => {
             return Err(Error::expected(
                 "registry",
                 &path.key("name"),
@@ -243,10 +243,10 @@ fn parse_tool(obj: &RawObject<'_>, path: &JsonPath, server: Option<&str>) -> Res
             ),
         ));
     }
-    let description = match obj.get("description").map(value_of) {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s,
-        Some(other) => {
+    let description = match obj.get("description").map(string_of) {
+        None | Some(Err(Value::Null)) => String::new(),
+        Some(Ok(s)) => s,
+        Some(Err(other)) => {
             return Err(Error::expected(
                 "registry",
                 &path.key("description"),
@@ -289,11 +289,11 @@ fn parse_tool(obj: &RawObject<'_>, path: &JsonPath, server: Option<&str>) -> Res
             "tool has no \"parameters\" (or MCP \"inputSchema\")",
         ));
     };
-    schema::check(raw_schema, &path.key(schema_key))?;
-    let title = match obj.get("title").map(value_of) {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s),
-        Some(other) => {
+    schema::check(raw_schema, || path.key(schema_key))?;
+    let title = match obj.get("title").map(string_of) {
+        None | Some(Err(Value::Null)) => None,
+        Some(Ok(s)) => Some(s),
+        Some(Err(other)) => {
             return Err(Error::expected(
                 "registry",
                 &path.key("title"),

@@ -28,8 +28,6 @@ mod schema;
 mod toolset;
 mod write;
 
-use std::collections::BTreeMap;
-
 pub(crate) use builtin::EMBEDDED_REGISTRY_JSON;
 pub use builtin::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
 pub use model::{HistoryVersion, SourcePolicy, Tool};
@@ -41,7 +39,7 @@ use crate::glob;
 use crate::limits::LIMITS;
 use load::LocatedTool;
 use memo::Memos;
-use toolset::NameTable;
+use toolset::{NameIndex, NameTable};
 
 /// The document-level settings of a registry: everything but the tools.
 #[derive(Debug, Clone, Default)]
@@ -62,10 +60,9 @@ pub struct Registry {
     tools: Vec<Tool>,
     /// Whether the last tool is the library's own `tool_search` (not written back).
     builtin_tool_search: bool,
-    /// Name → position; used for lookups only, never iterated to decide an order.
-    by_name: BTreeMap<String, usize>,
-    /// Lower-cased name → position, for case-folded deny checks and look-alike reporting.
-    by_folded: BTreeMap<String, usize>,
+    /// Positions sorted by case-folded name, for exact and folded lookups (never iterated to
+    /// decide an output order).
+    index: NameIndex,
     names: NameTable,
     masks: Masks,
     /// Each preset's tools, matched once at load time.
@@ -79,8 +76,7 @@ impl Clone for Registry {
             settings: self.settings.clone(),
             tools: self.tools.clone(),
             builtin_tool_search: self.builtin_tool_search,
-            by_name: self.by_name.clone(),
-            by_folded: self.by_folded.clone(),
+            index: self.index.clone(),
             names: self.names.clone(),
             masks: self.masks.clone(),
             toolset_masks: self.toolset_masks.clone(),
@@ -125,8 +121,7 @@ impl Registry {
             settings: Settings::default(),
             tools: Vec::new(),
             builtin_tool_search: false,
-            by_name: BTreeMap::new(),
-            by_folded: BTreeMap::new(),
+            index: NameIndex::default(),
             names: NameTable::default(),
             masks: Masks::default(),
             toolset_masks: Vec::new(),
@@ -154,40 +149,29 @@ impl Registry {
             r.tools.push(tool);
             paths.push(path);
         }
-        for (i, tool) in r.tools.iter().enumerate() {
-            let folded = tool.name.to_ascii_lowercase();
-            if let Some(&j) = r.by_folded.get(&folded) {
-                let other = &r.tools[j].name;
-                let what = if *other == tool.name {
-                    format!("duplicate tool name \"{}\"", tool.name)
-                } else {
-                    format!(
-                        "tool name \"{}\" differs from \"{other}\" only in case",
-                        tool.name
-                    )
-                };
-                return Err(Error::registry(&paths[i].key("name"), what));
-            }
-            r.by_folded.insert(folded, i);
-            r.by_name.insert(tool.name.clone(), i);
-        }
-        if !r.by_name.contains_key(TOOL_SEARCH) {
-            if let Some(&j) = r.by_folded.get(TOOL_SEARCH) {
-                return Err(Error::registry(
-                    &paths[j].key("name"),
-                    format!(
-                        "tool name \"{}\" differs from the built-in \"{TOOL_SEARCH}\" only in case",
-                        r.tools[j].name
-                    ),
-                ));
-            }
-            let i = r.tools.len();
+        if !r.tools.iter().any(|t| t.name == TOOL_SEARCH) {
             r.tools.push(builtin::tool_search_definition());
-            r.by_folded.insert(TOOL_SEARCH.to_string(), i);
-            r.by_name.insert(TOOL_SEARCH.to_string(), i);
             r.builtin_tool_search = true;
         }
         r.names = NameTable::new(r.tools.iter().map(|t| t.name.as_str()));
+        r.index = match NameIndex::new(&r.names) {
+            Ok(index) => index,
+            Err((earlier, later)) => {
+                // The built-in tool_search is last: a clash with it is the other tool's.
+                let (other, at) = if later == paths.len() {
+                    (later, earlier)
+                } else {
+                    (earlier, later)
+                };
+                let (name, other) = (&r.tools[at].name, &r.tools[other].name);
+                let what = if name == other {
+                    format!("duplicate tool name \"{name}\"")
+                } else {
+                    format!("tool name \"{name}\" differs from \"{other}\" only in case")
+                };
+                return Err(Error::registry(&paths[at].key("name"), what));
+            }
+        };
         r.settings = settings;
         r.check_settings()?;
         r.derive_masks();
@@ -221,7 +205,7 @@ impl Registry {
 
     fn check_patterns(&self, patterns: &[String], path: &JsonPath) -> Result<()> {
         for (i, p) in patterns.iter().enumerate() {
-            if !glob::is_glob(p) && !self.by_name.contains_key(p) {
+            if !glob::is_glob(p) && self.index_of(p).is_none() {
                 return Err(Error::registry(
                     &path.index(i),
                     format!("unknown tool \"{p}\" (not in `tools`, and not a glob)"),
@@ -298,12 +282,12 @@ impl Registry {
 
     /// Registry position of a tool by exact name.
     pub fn index_of(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).copied()
+        self.index.find(&self.names, name)
     }
 
     /// A registry tool whose name equals `name` ignoring ASCII case.
     pub fn index_of_folded(&self, name: &str) -> Option<usize> {
-        self.by_folded.get(&name.to_ascii_lowercase()).copied()
+        self.index.find_folded(&self.names, name)
     }
 
     /// Number of tools (the built-in `tool_search` included).

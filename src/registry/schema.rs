@@ -75,13 +75,14 @@ fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
         .map(|k| i + k)
 }
 
-/// Checks a tool's schema: a JSON object within the size and depth limits.
-pub(crate) fn check(raw: &RawValue, path: &JsonPath) -> Result<()> {
+/// Checks a tool's schema: a JSON object within the size and depth limits. The path is
+/// made only for an error.
+pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<()> {
     let text = raw.get();
     if !text.starts_with('{') {
         return Err(Error::expected(
             "registry",
-            path,
+            &path(),
             "a JSON Schema object",
             &value_of(raw),
         ));
@@ -90,7 +91,7 @@ pub(crate) fn check(raw: &RawValue, path: &JsonPath) -> Result<()> {
     if m.depth > LIMITS.max_schema_depth {
         return Err(Error::limit(
             "registry",
-            path,
+            &path(),
             format!(
                 "schema nests {} levels deep, at most {} are accepted",
                 m.depth, LIMITS.max_schema_depth
@@ -100,7 +101,7 @@ pub(crate) fn check(raw: &RawValue, path: &JsonPath) -> Result<()> {
     if m.bytes > LIMITS.max_schema_bytes {
         return Err(Error::limit(
             "registry",
-            path,
+            &path(),
             format!(
                 "schema of {} bytes, at most {} are accepted",
                 m.bytes, LIMITS.max_schema_bytes

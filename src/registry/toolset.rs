@@ -1,4 +1,7 @@
-//! Sets of registry positions and the contiguous name table glob scans read.
+//! Sets of registry positions, the contiguous name table glob scans read, and the sorted
+//! name index lookups use.
+
+use std::cmp::Ordering;
 
 /// A set of tools as a mask in registry order; iteration order is registry order by design,
 /// so no set operation can leak a hash order into an output.
@@ -93,6 +96,59 @@ impl NameTable {
     }
 }
 
+/// Registry positions sorted by name ignoring ASCII case: exact and case-folded lookups by
+/// binary search over the name table, with no key copies (names are unique ignoring case, so
+/// one order serves both).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NameIndex(Vec<u32>);
+
+/// Byte order ignoring ASCII case (names are ASCII; other bytes compare as they are, the
+/// same folding `str::to_ascii_lowercase` does).
+fn cmp_folded(a: &str, b: &str) -> Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    for (x, y) in a.iter().zip(b) {
+        let (x, y) = (x.to_ascii_lowercase(), y.to_ascii_lowercase());
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+impl NameIndex {
+    /// Sorts the names; a pair equal ignoring case is returned as (earlier, later) position,
+    /// the pair whose later member comes first in registry order.
+    pub(crate) fn new(names: &NameTable) -> Result<NameIndex, (usize, usize)> {
+        let mut sorted: Vec<u32> = (0..names.ends.len() as u32).collect();
+        sorted.sort_by(|&a, &b| {
+            cmp_folded(names.get(a as usize), names.get(b as usize)).then(a.cmp(&b))
+        });
+        let collision = sorted
+            .windows(2)
+            .filter(|w| cmp_folded(names.get(w[0] as usize), names.get(w[1] as usize)).is_eq())
+            .map(|w| (w[0] as usize, w[1] as usize))
+            .min_by_key(|&(_, later)| later);
+        match collision {
+            Some(pair) => Err(pair),
+            None => Ok(NameIndex(sorted)),
+        }
+    }
+
+    /// The position of the name equal to `name` ignoring ASCII case.
+    pub(crate) fn find_folded(&self, names: &NameTable, name: &str) -> Option<usize> {
+        self.0
+            .binary_search_by(|&i| cmp_folded(names.get(i as usize), name))
+            .ok()
+            .map(|k| self.0[k] as usize)
+    }
+
+    /// The position of exactly `name`.
+    pub(crate) fn find(&self, names: &NameTable, name: &str) -> Option<usize> {
+        self.find_folded(names, name)
+            .filter(|&i| names.get(i) == name)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,6 +168,19 @@ mod tests {
         u.subtract(&a);
         assert!(u.is_empty());
         assert!(!a.contains(99));
+    }
+
+    #[test]
+    fn name_index_finds_exact_and_folded_names_and_reports_twins() {
+        let t = NameTable::new(["Read", "write", "mcp__a__b", "shell"].into_iter());
+        let idx = NameIndex::new(&t).unwrap();
+        assert_eq!(idx.find(&t, "Read"), Some(0));
+        assert_eq!(idx.find(&t, "read"), None);
+        assert_eq!(idx.find_folded(&t, "READ"), Some(0));
+        assert_eq!(idx.find(&t, "shell"), Some(3));
+        assert_eq!(idx.find(&t, "nope"), None);
+        let twins = NameTable::new(["a", "B", "c", "b", "A"].into_iter());
+        assert_eq!(NameIndex::new(&twins).unwrap_err(), (1, 3));
     }
 
     #[test]

@@ -114,7 +114,7 @@ test("session config helpers never materialise lists", () => {
   assert.deepEqual(row, { tools_enabled: null, tools_override: null, web_search: true, toolset: "research" });
   assert.deepEqual(normalizeToolsValue(["a"]), { toolsEnabled: true, toolsOverride: ["a"] });
   assert.deepEqual(normalizeToolsValue(true), { toolsEnabled: true, toolsOverride: null });
-  throwsCode(() => buildIntent({ webserch: true }), "invalid_value", "toggles", "$");
+  throwsCode(() => buildIntent({ webserch: true }), "invalid_value", "toggles", "$.webserch");
 });
 
 test("registry helpers", () => {
