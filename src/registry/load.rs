@@ -5,6 +5,8 @@
 //! JSON path of the bad value. Our own format is strict (it is written by the operator): an
 //! unknown top-level key, a duplicate key or a bad tool refuses the whole document.
 
+use std::rc::Rc;
+
 use serde_json::{Map, Value};
 
 use super::model::{Schema, Tool};
@@ -29,8 +31,28 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "_meta",
 ];
 
-/// A tool with the path it was read from (for errors found after parsing).
-pub(crate) type LocatedTool = (Tool, JsonPath);
+/// Where a tool was read from: its list's path and its index there. The tool's own path is
+/// made only when an error needs it (a registry of 10,000 tools would otherwise format
+/// 10,000 paths on every load).
+#[derive(Debug, Clone)]
+pub(crate) struct ToolOrigin {
+    list: Rc<JsonPath>,
+    index: usize,
+}
+
+impl ToolOrigin {
+    pub(crate) fn new(list: Rc<JsonPath>, index: usize) -> Self {
+        ToolOrigin { list, index }
+    }
+
+    /// The tool's JSON path.
+    pub(crate) fn path(&self) -> JsonPath {
+        self.list.index(self.index)
+    }
+}
+
+/// A tool with where it was read from (for errors found after parsing).
+pub(crate) type LocatedTool = (Tool, ToolOrigin);
 
 /// Parses a registry document into its settings and tools.
 pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)> {
@@ -188,23 +210,24 @@ fn parse_tool_items(
             ),
         ));
     }
+    let list = Rc::new(path.clone());
     items
         .into_iter()
         .enumerate()
         .map(|(i, item)| {
-            let p = path.index(i);
+            let origin = ToolOrigin::new(list.clone(), i);
             let tool = match item {
-                Shallow::Object(obj) => parse_tool(&obj, &p, server)?,
+                Shallow::Object(obj) => parse_tool(&obj, &origin, server)?,
                 other => {
                     return Err(Error::expected(
                         "registry",
-                        &p,
+                        &origin.path(),
                         "a tool object",
                         &other.describe_value(),
                     ))
                 }
             };
-            Ok((tool, p))
+            Ok((tool, origin))
         })
         .collect()
 }
@@ -212,10 +235,11 @@ fn parse_tool_items(
 /// Schema keys: ours, MCP's, and Anthropic's spelling.
 const SCHEMA_KEYS: [&str; 3] = ["parameters", "inputSchema", "input_schema"];
 
-fn parse_tool(obj: &RawObject<'_>, path: &JsonPath, server: Option<&str>) -> Result<Tool> {
+fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) -> Result<Tool> {
+    let path = || origin.path();
     if let Some(key) = &obj.duplicate {
         return Err(Error::registry(
-            &path.key(key),
+            &path().key(key),
             format!("key \"{key}\" given twice"),
         ));
     }
@@ -224,12 +248,12 @@ fn parse_tool(obj: &RawObject<'_>, path: &JsonPath, server: Option<&str>) -> Res
         Some(Err(other)) => {
             return Err(Error::expected(
                 "registry",
-                &path.key("name"),
+                &path().key("name"),
                 "a string",
                 &other,
             ))
         }
-        None => return Err(Error::value("registry", path, "tool has no \"name\"")),
+        None => return Err(Error::value("registry", &path(), "tool has no \"name\"")),
     };
     let name = match server {
         Some(s) => mcp::namespaced(s, &raw_name),
@@ -237,7 +261,7 @@ fn parse_tool(obj: &RawObject<'_>, path: &JsonPath, server: Option<&str>) -> Res
     };
     if !is_provider_safe_name(&name) {
         return Err(Error::registry(
-            &path.key("name"),
+            &path().key("name"),
             format!(
                 "tool name \"{name}\" is not provider-safe (must match ^[a-zA-Z0-9_-]{{1,64}}$)"
             ),
@@ -249,7 +273,7 @@ fn parse_tool(obj: &RawObject<'_>, path: &JsonPath, server: Option<&str>) -> Res
         Some(Err(other)) => {
             return Err(Error::expected(
                 "registry",
-                &path.key("description"),
+                &path().key("description"),
                 "a string",
                 &other,
             ))
@@ -258,7 +282,7 @@ fn parse_tool(obj: &RawObject<'_>, path: &JsonPath, server: Option<&str>) -> Res
     if description.len() > LIMITS.max_description_bytes {
         return Err(Error::limit(
             "registry",
-            &path.key("description"),
+            &path().key("description"),
             format!(
                 "description of {} bytes, at most {} are accepted",
                 description.len(),
@@ -274,7 +298,7 @@ fn parse_tool(obj: &RawObject<'_>, path: &JsonPath, server: Option<&str>) -> Res
     if present.len() > 1 {
         return Err(Error::value(
             "registry",
-            &path.key(present[1]),
+            &path().key(present[1]),
             format!(
                 "both \"{}\" and \"{}\" given; use one",
                 present[0], present[1]
@@ -285,18 +309,18 @@ fn parse_tool(obj: &RawObject<'_>, path: &JsonPath, server: Option<&str>) -> Res
     let Some(raw_schema) = obj.get(schema_key) else {
         return Err(Error::value(
             "registry",
-            path,
+            &path(),
             "tool has no \"parameters\" (or MCP \"inputSchema\")",
         ));
     };
-    schema::check(raw_schema, || path.key(schema_key))?;
+    schema::check(raw_schema, || path().key(schema_key))?;
     let title = match obj.get("title").map(string_of) {
         None | Some(Err(Value::Null)) => None,
         Some(Ok(s)) => Some(s),
         Some(Err(other)) => {
             return Err(Error::expected(
                 "registry",
-                &path.key("title"),
+                &path().key("title"),
                 "a string",
                 &other,
             ))
@@ -308,7 +332,7 @@ fn parse_tool(obj: &RawObject<'_>, path: &JsonPath, server: Option<&str>) -> Res
         Some(other) => {
             return Err(Error::expected(
                 "registry",
-                &path.key("defer"),
+                &path().key("defer"),
                 "true or false",
                 &other,
             ))

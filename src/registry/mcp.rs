@@ -5,7 +5,9 @@
 
 use serde_json::Value;
 
-use super::load::{parse_tool_list, LocatedTool};
+use std::rc::Rc;
+
+use super::load::{parse_tool_list, LocatedTool, ToolOrigin};
 use super::{Registry, Settings};
 use crate::error::{Error, JsonPath, Result};
 use crate::json::read_tool_list;
@@ -77,12 +79,12 @@ impl Registry {
     fn with_server(&self, server: &str, added: Vec<LocatedTool>) -> Result<Registry> {
         let mut settings = self.settings.clone();
         settings.add_server(server);
-        let tools_path = JsonPath::root().key("tools");
+        let tools_path = Rc::new(JsonPath::root().key("tools"));
         let mut tools: Vec<LocatedTool> = self
             .own_tools()
             .iter()
             .enumerate()
-            .map(|(i, t)| (t.clone(), tools_path.index(i)))
+            .map(|(i, t)| (t.clone(), ToolOrigin::new(tools_path.clone(), i)))
             .collect();
         tools.extend(added);
         Registry::build(settings, tools)

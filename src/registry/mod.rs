@@ -169,7 +169,7 @@ impl Registry {
                 } else {
                     format!("tool name \"{name}\" differs from \"{other}\" only in case")
                 };
-                return Err(Error::registry(&paths[at].key("name"), what));
+                return Err(Error::registry(&paths[at].path().key("name"), what));
             }
         };
         r.settings = settings;
