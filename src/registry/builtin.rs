@@ -17,8 +17,10 @@ pub const DEFAULT_SEARCH_LIMIT: usize = 5;
 /// The most hits one `tool_search` call may ask for.
 pub const MAX_SEARCH_LIMIT: usize = 50;
 
-/// The embedded registry document (`src/default_registry.json`).
-pub(crate) const EMBEDDED_REGISTRY_JSON: &str = include_str!("../default_registry.json");
+/// The embedded registry document (`src/default_registry.json`, whitespace removed by
+/// `build.rs`).
+pub(crate) const EMBEDDED_REGISTRY_JSON: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/default_registry.min.json"));
 
 /// The built-in definition of `tool_search`, used when a registry does not define its own
 /// (built once; every registry shares its schema).

@@ -7,6 +7,7 @@
 
 use std::rc::Rc;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::model::{Schema, Tool};
@@ -14,7 +15,7 @@ use super::policy::{parse_history, parse_named_lists, parse_overlays, parse_sour
 use super::{mcp, schema, Settings};
 use crate::error::{Error, JsonPath, Result};
 use crate::intent::parse_pattern_list;
-use crate::json::{read_document, string_of, value_of, Document, RawObject, Shallow, ToolList};
+use crate::json::{read_document, read_tool_list, string_of, value_of, Node, RawObject};
 use crate::limits::LIMITS;
 
 /// Top-level keys of our format (the last two are MCP `tools/list` fields, ignored).
@@ -51,6 +52,16 @@ impl ToolOrigin {
     }
 }
 
+/// A raw value read in full, its parse error reported at its path.
+fn read(raw: &RawValue, path: impl FnOnce() -> JsonPath) -> Result<Value> {
+    value_of(raw).map_err(|m| unreadable(&path(), &m))
+}
+
+/// A value the first pass accepted but a full parse refuses.
+fn unreadable(path: &JsonPath, message: &str) -> Error {
+    Error::value("registry", path, format!("unreadable value: {message}"))
+}
+
 /// A tool with where it was read from (for errors found after parsing).
 pub(crate) type LocatedTool = (Tool, ToolOrigin);
 
@@ -58,11 +69,12 @@ pub(crate) type LocatedTool = (Tool, ToolOrigin);
 pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)> {
     let root = JsonPath::root();
     let (tools_list, doc) = match read_document("registry", text)? {
-        Document::Array(items) => {
+        Node::Items(items) => {
             return Ok((Settings::default(), parse_tool_items(items, &root, None)?))
         }
-        Document::Object { tools, members } => (tools, members),
-        Document::Other(v) => {
+        Node::Object { tools, members } => (tools, members),
+        Node::Array(_) => return Err(Error::internal("a document array read as raw elements")),
+        Node::Other(v) => {
             return Err(Error::expected(
                 "registry",
                 &root,
@@ -90,17 +102,23 @@ pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)>
     }
     let present = |key: &str| doc.get(key).filter(|raw| raw.get() != "null");
     let mut tools = match tools_list {
-        Some(list) => parse_tool_list(list, &root.key("tools"), None)?,
+        Some(list) => parse_tool_list(*list, &root.key("tools"), None)?,
         None => Vec::new(),
     };
     let mut settings = Settings {
         default_tools: present("default_tools")
-            .map(|raw| parse_pattern_list(&value_of(raw), &root.key("default_tools"), "registry"))
+            .map(|raw| {
+                parse_pattern_list(
+                    &read(raw, || root.key("default_tools"))?,
+                    &root.key("default_tools"),
+                    "registry",
+                )
+            })
             .transpose()?,
         deferred_default_tools: present("deferred_default_tools")
             .map(|raw| {
                 parse_pattern_list(
-                    &value_of(raw),
+                    &read(raw, || root.key("deferred_default_tools"))?,
                     &root.key("deferred_default_tools"),
                     "registry",
                 )
@@ -108,43 +126,51 @@ pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)>
             .transpose()?
             .unwrap_or_default(),
         toolsets: present("toolsets")
-            .map(|raw| parse_named_lists(&value_of(raw), &root.key("toolsets")))
+            .map(|raw| {
+                parse_named_lists(&read(raw, || root.key("toolsets"))?, &root.key("toolsets"))
+            })
             .transpose()?
             .unwrap_or_default(),
         overlays: present("overlays")
-            .map(|raw| parse_overlays(&value_of(raw), &root.key("overlays")))
+            .map(|raw| parse_overlays(&read(raw, || root.key("overlays"))?, &root.key("overlays")))
             .transpose()?
             .unwrap_or_default(),
         sources: present("sources")
-            .map(|raw| parse_sources(&value_of(raw), &root.key("sources")))
+            .map(|raw| parse_sources(&read(raw, || root.key("sources"))?, &root.key("sources")))
             .transpose()?
             .unwrap_or_default(),
         history: present("history")
-            .map(|raw| parse_history(&value_of(raw), &root.key("history")))
+            .map(|raw| parse_history(&read(raw, || root.key("history"))?, &root.key("history")))
             .transpose()?
             .unwrap_or_default(),
     };
     if let Some(raw) = present("mcp_servers") {
         let path = root.key("mcp_servers");
-        let Shallow::Array(servers) = Shallow::of(raw) else {
+        let Node::Array(servers) = Node::of(raw).map_err(|m| unreadable(&path, &m))? else {
             return Err(Error::expected(
                 "registry",
                 &path,
                 "an array of servers",
-                &value_of(raw),
+                &read(raw, || path.clone())?,
             ));
         };
         for (i, server) in servers.iter().enumerate() {
             let p = path.index(i);
-            let Shallow::Object(obj) = Shallow::of(server) else {
+            let Node::Object { members: obj, .. } =
+                Node::of(server).map_err(|m| unreadable(&p, &m))?
+            else {
                 return Err(Error::expected(
                     "registry",
                     &p,
                     "{\"name\", \"tools\"}",
-                    &value_of(server),
+                    &read(server, || p.clone())?,
                 ));
             };
-            let name = match obj.get("name").map(value_of) {
+            let name = match obj
+                .get("name")
+                .map(|n| read(n, || p.key("name")))
+                .transpose()?
+            {
                 Some(Value::String(s)) => s,
                 _ => {
                     return Err(Error::value(
@@ -156,7 +182,7 @@ pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)>
             };
             mcp::check_server_name(&name, &p.key("name"))?;
             if let Some(raw_tools) = obj.get("tools") {
-                let list = crate::json::read_tool_list("registry", raw_tools.get())?;
+                let list = read_tool_list("registry", raw_tools.get())?;
                 tools.extend(parse_tool_list(list, &p.key("tools"), Some(&name))?);
             }
             settings.add_server(&name);
@@ -167,15 +193,15 @@ pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)>
 
 /// Parses a tool list: an array of tools, or an MCP `tools/list` result object holding one.
 pub(crate) fn parse_tool_list(
-    list: ToolList<'_>,
+    list: Node<'_>,
     path: &JsonPath,
     server: Option<&str>,
 ) -> Result<Vec<LocatedTool>> {
     match list {
-        ToolList::Items(items) => parse_tool_items(items, path, server),
-        ToolList::Other(Shallow::Object(obj)) => match obj.get("tools") {
+        Node::Items(items) => parse_tool_items(items, path, server),
+        Node::Object { members: obj, .. } => match obj.get("tools") {
             Some(inner) if inner.get().starts_with('[') => {
-                let inner = crate::json::read_tool_list("registry", inner.get())?;
+                let inner = read_tool_list("registry", inner.get())?;
                 parse_tool_list(inner, &path.key("tools"), server)
             }
             _ => Err(Error::value(
@@ -184,8 +210,8 @@ pub(crate) fn parse_tool_list(
                 "expected an array of tools or a tools/list result ({\"tools\": [...]})",
             )),
         },
-        ToolList::Other(Shallow::Other(Value::Null)) => Ok(Vec::new()),
-        ToolList::Other(other) => Err(Error::expected(
+        Node::Other(Value::Null) => Ok(Vec::new()),
+        other => Err(Error::expected(
             "registry",
             path,
             "an array of tools",
@@ -195,7 +221,7 @@ pub(crate) fn parse_tool_list(
 }
 
 fn parse_tool_items(
-    items: Vec<Shallow<'_>>,
+    items: Vec<Node<'_>>,
     path: &JsonPath,
     server: Option<&str>,
 ) -> Result<Vec<LocatedTool>> {
@@ -217,7 +243,7 @@ fn parse_tool_items(
         .map(|(i, item)| {
             let origin = ToolOrigin::new(list.clone(), i);
             let tool = match item {
-                Shallow::Object(obj) => parse_tool(&obj, &origin, server)?,
+                Node::Object { members, .. } => parse_tool(&members, &origin, server)?,
                 other => {
                     return Err(Error::expected(
                         "registry",
@@ -232,9 +258,6 @@ fn parse_tool_items(
         .collect()
 }
 
-/// Schema keys: ours, MCP's, and Anthropic's spelling.
-const SCHEMA_KEYS: [&str; 3] = ["parameters", "inputSchema", "input_schema"];
-
 fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) -> Result<Tool> {
     let path = || origin.path();
     if let Some(key) = &obj.duplicate {
@@ -243,17 +266,46 @@ fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) ->
             format!("key \"{key}\" given twice"),
         ));
     }
-    let raw_name = match obj.get("name").map(string_of) {
-        Some(Ok(s)) => s,
-        Some(Err(other)) => {
-            return Err(Error::expected(
-                "registry",
-                &path().key("name"),
-                "a string",
-                &other,
-            ))
+    // One pass over the members; the known ones are kept raw until checked below.
+    let (mut name, mut description, mut title, mut defer, mut annotations) =
+        (None, None, None, None, None);
+    let mut schema: Option<(&str, &RawValue)> = None;
+    let mut extra = Map::new();
+    for (k, raw) in &obj.entries {
+        match k.as_ref() {
+            "name" => name = Some(*raw),
+            "description" => description = Some(*raw),
+            "title" => title = Some(*raw),
+            "defer" => defer = Some(*raw),
+            "annotations" => annotations = Some(*raw),
+            key @ ("parameters" | "inputSchema" | "input_schema") => {
+                if let Some((first, _)) = schema {
+                    return Err(Error::value(
+                        "registry",
+                        &path().key(key),
+                        format!("both \"{first}\" and \"{key}\" given; use one"),
+                    ));
+                }
+                schema = Some((key, *raw));
+            }
+            other => {
+                extra.insert(other.to_string(), read(raw, || path().key(other))?);
+            }
         }
-        None => return Err(Error::value("registry", &path(), "tool has no \"name\"")),
+    }
+    let text = |raw: Option<&RawValue>, key: &str| match raw.map(string_of).transpose() {
+        Err(m) => Err(unreadable(&path().key(key), &m)),
+        Ok(None) | Ok(Some(Err(Value::Null))) => Ok(None),
+        Ok(Some(Ok(s))) => Ok(Some(s)),
+        Ok(Some(Err(other))) => Err(Error::expected(
+            "registry",
+            &path().key(key),
+            "a string",
+            &other,
+        )),
+    };
+    let Some(raw_name) = text(name, "name")? else {
+        return Err(Error::value("registry", &path(), "tool has no \"name\""));
     };
     let name = match server {
         Some(s) => mcp::namespaced(s, &raw_name),
@@ -267,18 +319,7 @@ fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) ->
             ),
         ));
     }
-    let description = match obj.get("description").map(string_of) {
-        None | Some(Err(Value::Null)) => String::new(),
-        Some(Ok(s)) => s,
-        Some(Err(other)) => {
-            return Err(Error::expected(
-                "registry",
-                &path().key("description"),
-                "a string",
-                &other,
-            ))
-        }
-    };
+    let description = text(description, "description")?.unwrap_or_default();
     if description.len() > LIMITS.max_description_bytes {
         return Err(Error::limit(
             "registry",
@@ -290,23 +331,7 @@ fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) ->
             ),
         ));
     }
-    let present: Vec<&str> = SCHEMA_KEYS
-        .iter()
-        .copied()
-        .filter(|k| obj.get(k).is_some())
-        .collect();
-    if present.len() > 1 {
-        return Err(Error::value(
-            "registry",
-            &path().key(present[1]),
-            format!(
-                "both \"{}\" and \"{}\" given; use one",
-                present[0], present[1]
-            ),
-        ));
-    }
-    let schema_key = present.first().copied().unwrap_or("parameters");
-    let Some(raw_schema) = obj.get(schema_key) else {
+    let Some((schema_key, raw_schema)) = schema else {
         return Err(Error::value(
             "registry",
             &path(),
@@ -314,19 +339,8 @@ fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) ->
         ));
     };
     schema::check(raw_schema, || path().key(schema_key))?;
-    let title = match obj.get("title").map(string_of) {
-        None | Some(Err(Value::Null)) => None,
-        Some(Ok(s)) => Some(s),
-        Some(Err(other)) => {
-            return Err(Error::expected(
-                "registry",
-                &path().key("title"),
-                "a string",
-                &other,
-            ))
-        }
-    };
-    let defer = match obj.get("defer").map(value_of) {
+    let title = text(title, "title")?;
+    let defer = match defer.map(|d| read(d, || path().key("defer"))).transpose()? {
         None | Some(Value::Null) => None,
         Some(Value::Bool(b)) => Some(b),
         Some(other) => {
@@ -338,20 +352,10 @@ fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) ->
             ))
         }
     };
-    let annotations = obj
-        .get("annotations")
-        .map(value_of)
+    let annotations = annotations
+        .map(|a| read(a, || path().key("annotations")))
+        .transpose()?
         .filter(|v| !v.is_null());
-    let mut extra = Map::new();
-    for (k, raw) in &obj.entries {
-        let known = matches!(
-            k.as_ref(),
-            "name" | "description" | "title" | "defer" | "annotations"
-        ) || SCHEMA_KEYS.contains(&k.as_ref());
-        if !known {
-            extra.insert(k.to_string(), value_of(raw));
-        }
-    }
     Ok(Tool {
         name,
         description,

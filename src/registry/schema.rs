@@ -8,11 +8,14 @@ use crate::error::{Error, JsonPath, Result};
 use crate::json::value_of;
 use crate::limits::LIMITS;
 
-/// Depth and compact size of a valid JSON text.
+/// Depth and compact size of a valid JSON text, and whether it holds what only a full parse
+/// can judge: a `\\u` escape (a lone surrogate is refused by the parser, not by the first
+/// pass) or a number that may be out of range (an exponent, or over 300 digits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Measure {
     pub(crate) depth: usize,
     pub(crate) bytes: usize,
+    pub(crate) needs_parse: bool,
 }
 
 /// Measures a JSON text the parser has already validated. Strings are skipped to their
@@ -21,6 +24,8 @@ pub(crate) struct Measure {
 pub(crate) fn measure(text: &str) -> Measure {
     let b = text.as_bytes();
     let (mut depth, mut max_depth, mut whitespace) = (0usize, 0usize, 0usize);
+    let mut needs_parse = false;
+    let mut digits = 0usize;
     let mut i = 0;
     while i < b.len() {
         match b[i] {
@@ -32,6 +37,7 @@ pub(crate) fn measure(text: &str) -> Measure {
                     if b[i] == b'"' {
                         break;
                     }
+                    needs_parse |= b.get(i + 1) == Some(&b'u');
                     i += 2;
                 }
             }
@@ -41,13 +47,24 @@ pub(crate) fn measure(text: &str) -> Measure {
             }
             b'}' | b']' => depth = depth.saturating_sub(1),
             b' ' | b'\n' | b'\r' | b'\t' => whitespace += 1,
+            b'0'..=b'9' => {
+                digits += 1;
+                needs_parse |= digits > 300;
+                i += 1;
+                continue;
+            }
+            // Outside strings `E` is only an exponent; `e` also ends `true` and `false`.
+            b'E' => needs_parse = true,
+            b'e' => needs_parse |= i > 0 && (b[i - 1].is_ascii_digit() || b[i - 1] == b'.'),
             _ => {}
         }
+        digits = 0;
         i += 1;
     }
     Measure {
         depth: max_depth,
         bytes: b.len() - whitespace,
+        needs_parse,
     }
 }
 
@@ -75,17 +92,15 @@ fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
         .map(|k| i + k)
 }
 
-/// Checks a tool's schema: a JSON object within the size and depth limits. The path is
-/// made only for an error.
+/// Checks a tool's schema: a JSON object within the size and depth limits that parses (so
+/// parsing it on first use cannot fail). The path is made only for an error.
 pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<()> {
     let text = raw.get();
     if !text.starts_with('{') {
-        return Err(Error::expected(
-            "registry",
-            &path(),
-            "a JSON Schema object",
-            &value_of(raw),
-        ));
+        return Err(match value_of(raw) {
+            Ok(v) => Error::expected("registry", &path(), "a JSON Schema object", &v),
+            Err(m) => Error::value("registry", &path(), format!("unreadable value: {m}")),
+        });
     }
     let m = measure(text);
     if m.depth > LIMITS.max_schema_depth {
@@ -97,6 +112,15 @@ pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<()> {
                 m.depth, LIMITS.max_schema_depth
             ),
         ));
+    }
+    if m.needs_parse {
+        if let Err(e) = value_of(raw) {
+            return Err(Error::value(
+                "registry",
+                &path(),
+                format!("unreadable value: {e}"),
+            ));
+        }
     }
     if m.bytes > LIMITS.max_schema_bytes {
         return Err(Error::limit(
@@ -130,6 +154,17 @@ mod tests {
         }
         assert_eq!(measure(r#"{"a": {"b": [1]}}"#).depth, 3);
         assert_eq!(measure(r#"{"a": "{{{{"}"#).depth, 1);
+        for (text, risky) in [
+            (r#"{"a": true, "b": false, "c": 1.5, "d": -2}"#, false),
+            (r#"{"a": 1e5}"#, true),
+            (r#"{"a": 2.0E-3}"#, true),
+            (r#"{"a": "\u00e9"}"#, true),
+            (r#"{"a": "\n"}"#, false),
+        ] {
+            assert_eq!(measure(text).needs_parse, risky, "{text}");
+        }
+        let long = format!("{{\"a\": {}}}", "9".repeat(301));
+        assert!(measure(&long).needs_parse);
         assert_eq!(measure(r#"{"a\"{": "x\\", "b": [["\""]]}"#).depth, 3);
         for text in [
             "0123456789\"",

@@ -143,3 +143,39 @@ fn toolset_masks_follow_registry_order() {
     let names: Vec<&str> = r.default_set().iter().map(|i| r.name(i)).collect();
     assert_eq!(names, ["b", "c"]);
 }
+
+#[test]
+fn values_the_first_pass_accepts_but_cannot_be_read_are_refused_at_load() {
+    let cases = [
+        (
+            r#"[{"name":"a","parameters":{"x":"\ud800"}}]"#,
+            "$[0].parameters",
+        ),
+        (
+            r#"[{"name":"a","parameters":{"maximum":1e999}}]"#,
+            "$[0].parameters",
+        ),
+        (
+            r#"[{"name":"a","description":"\udc00","parameters":{}}]"#,
+            "$[0].description",
+        ),
+        (
+            r#"[{"name":"a","parameters":{},"_meta":{"k":"\ud800"}}]"#,
+            "$[0]._meta",
+        ),
+    ];
+    for (text, path) in cases {
+        let e = Registry::from_json_str(text).unwrap_err();
+        assert_eq!(
+            (e.code(), e.path()),
+            ("invalid_value", Some(path)),
+            "{text}: {e}"
+        );
+    }
+    // Escapes that are fine still load, and parse on first use.
+    let r = Registry::from_json_str(
+        r#"[{"name":"a","parameters":{"d":"\u00e9\ud83d\ude80","m":1e3}}]"#,
+    )
+    .unwrap();
+    assert_eq!(r.tools()[0].parameters()["d"], "é🚀");
+}

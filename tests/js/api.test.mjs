@@ -117,6 +117,19 @@ test("session config helpers never materialise lists", () => {
   throwsCode(() => buildIntent({ webserch: true }), "invalid_value", "toggles", "$.webserch");
 });
 
+test("strings cross intact (ASCII, accents, emoji); a lone surrogate is refused with its path", () => {
+  const description = "é".repeat(5) + " 🚀 ascii " + "x".repeat(100) + " end ☃";
+  const r = ToolRegistry.fromJson(JSON.stringify([{ name: "u", description, parameters: { type: "object" } }]));
+  assert.equal(r.toolDefinition("u").description, description);
+  // JSON.stringify writes a lone surrogate as the escape \ud800, which no JSON parser reads.
+  throwsCode(() => ToolRegistry.fromJson([{ name: "s", description: "a\ud800", parameters: {} }]), "invalid_value", "registry", "$[0].description");
+  // As raw text the same character reaches wasm as U+FFFD, like every UTF-8 boundary.
+  const raw = `[{"name":"s","description":"a\ud800","parameters":{}}]`;
+  assert.equal(ToolRegistry.fromJson(raw).toolDefinition("s").description, "a\ufffd");
+  const emojiOnly = "🚀".repeat(3);
+  assert.equal(ToolRegistry.fromJson(JSON.stringify([{ name: "e", description: emojiOnly, parameters: {} }])).toolDefinition("e").description, emojiOnly);
+});
+
 test("registry helpers", () => {
   const r = ToolRegistry.default();
   const info = r.toolInfo();
