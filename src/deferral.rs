@@ -34,7 +34,7 @@ pub fn is_deferrable(registry: &Registry, index: usize) -> bool {
     if registry.is_overlay(index) {
         return false;
     }
-    !(registry.is_default(index) && !registry.is_deferred_default(index))
+    !registry.is_default(index) || registry.is_deferred_default(index)
 }
 
 /// Splits the chosen tools into resident and deferred, adding or removing `tool_search`.

@@ -219,11 +219,6 @@ fn shallow_document<'a>(input: &'static str, text: &'a str) -> Result<Node<'a>> 
 }
 
 #[cfg(test)]
-fn shallow_document<'a>(input: &'static str, text: &'a str) -> Result<Shallow<'a>> {
-    serde_json::from_str::<Shallow<'a>>(strip_bom(text)).map_err(|e| Error::invalid_json(input, &e))
-}
-
-#[cfg(test)]
 mod tests {
     use super::*;
 
