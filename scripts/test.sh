@@ -15,8 +15,11 @@ setup_chromium
 
 log "cargo fmt --check, clippy"
 cargo fmt --check
-cargo clippy --quiet --all-targets --features exact-tokens -- -D warnings
+cargo clippy --quiet --all-targets --features exact-tokens -- -D warnings -W missing_docs
 cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
+
+log "cargo doc (warnings are errors; the crate denies missing docs through #![warn(missing_docs)])"
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --features exact-tokens
 
 log "cargo test (native, exact-tokens)"
 cargo test --features exact-tokens

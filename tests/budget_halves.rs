@@ -182,7 +182,7 @@ fn embedded_registry_reproduces_the_seed_headline() {
     // playwright_browser is the single largest schema of the default set.
     let largest = b.rows.iter().max_by_key(|r| r.resident_tokens).unwrap();
     assert_eq!(largest.name, "playwright_browser");
-    // The resident array shrinks by roughly 40% (seed: ~7.9k -> ~4.7k, 41%).
+    // The resident array shrinks by roughly 40% (the design note expected ~7.9k -> ~4.7k, 41%).
     let cut = 1.0 - b.resident_tokens as f64 / b.all_resident_tokens as f64;
     println!(
         "all resident {} -> resident {} (+ catalog {}): {:.1}% smaller",

@@ -1,4 +1,5 @@
-//! The seed note's §7.6 deferral properties, one named test each, and a simulated session.
+//! The deferral properties of the contract (`docs/contract.md`, section 4), one named test each,
+//! and a simulated session.
 
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -1,4 +1,4 @@
-//! The seed note's §6 properties, one named test each.
+//! The properties of the contract (`docs/contract.md`, sections 1 and 3), one named test each.
 
 #![cfg(not(target_arch = "wasm32"))]
 
