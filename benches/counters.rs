@@ -8,6 +8,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+#[path = "../tests/common/fixtures.rs"]
+mod fixtures;
 #[path = "support/halves.rs"]
 mod halves;
 
@@ -16,21 +18,9 @@ use tool_intent::{expand, ExpandContext, Provider, Registry, ToolsOverride, Turn
 use tool_intent::{BpeCounter, Estimator, TokenCounter};
 
 fn texts() -> Vec<(&'static str, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mcp");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
     let mut r = Registry::embedded();
-    for f in &files {
-        let v: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
-        r = r
-            .merge_mcp_server(&f.file_stem().unwrap().to_string_lossy(), &v)
-            .unwrap();
+    for (name, text) in fixtures::mcp_texts() {
+        r = r.merge_mcp_server_json(&name, &text).unwrap();
     }
     // Everything resident (no tool_search) gives the largest array to count.
     let all = expand(

@@ -8,6 +8,8 @@
 //!
 //! cargo run --release --features exact-tokens --example calibrate_estimator [-- --fit]
 
+#[path = "../tests/common/fixtures.rs"]
+mod fixtures;
 #[path = "../benches/support/halves.rs"]
 mod halves;
 
@@ -19,26 +21,17 @@ use tool_intent::{
 };
 
 fn registries() -> Vec<(String, Registry)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mcp");
     let mut out = vec![("embedded".to_string(), Registry::embedded())];
     let mut all = Registry::embedded();
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    for f in &files {
-        let name = f.file_stem().unwrap().to_string_lossy().to_string();
-        let text = std::fs::read_to_string(f).unwrap();
-        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        out.push((name.to_string(), Registry::from_json_str(&text).unwrap()));
+    for (name, text) in fixtures::mcp_texts() {
+        out.push((name.clone(), Registry::from_json_str(&text).unwrap()));
         out.push((
             format!("{name}+emb"),
-            Registry::embedded().merge_mcp_server(&name, &v).unwrap(),
+            Registry::embedded()
+                .merge_mcp_server_json(&name, &text)
+                .unwrap(),
         ));
-        all = all.merge_mcp_server(&name, &v).unwrap();
+        all = all.merge_mcp_server_json(&name, &text).unwrap();
     }
     out.push(("all-merged".to_string(), all));
     out

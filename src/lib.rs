@@ -98,7 +98,8 @@ pub use render::{
 };
 pub use search::{execute as execute_tool_search, run as run_tool_search, Query, SearchResult};
 pub use session::{
-    build_intent, normalize_tools_value, tools_override_from_config, SessionRunConfig, Toggles,
+    build_intent, normalize_tools_value, tools_override_from_config, NormalizedTools,
+    SessionRunConfig, Toggles,
 };
 pub use turn::{
     begin_turn, catalog_text, record_loaded, split, system_prompt_with_catalog, Split, TurnState,

@@ -17,7 +17,7 @@ use crate::error::{Error, JsonPath, Result};
 use crate::expand::{expand, ExpandContext, Expansion};
 use crate::intent::ToolsOverride;
 use crate::registry::{Registry, Tool, MAX_SEARCH_LIMIT};
-use crate::render::{render_split, DeferralMode, Provider, RenderOptions};
+use crate::render::{render_split, DeferralMode, Payload, Provider, RenderOptions};
 use crate::search::{self, SearchResult};
 use crate::turn::{begin_turn, record_loaded, split, TurnState, View};
 use crate::warning::{Warning, WarningCode};
@@ -324,6 +324,16 @@ fn payload_names<'r>(registry: &'r Registry, names: &[String]) -> Vec<&'r str> {
 }
 
 impl TurnPlan<'_> {
+    /// The payload half of the plan: `{json, fingerprint, catalog, array}`.
+    pub fn into_payload(self) -> Payload {
+        Payload {
+            array: self.array.iter().map(|n| n.to_string()).collect(),
+            json: self.payload,
+            fingerprint: self.fingerprint,
+            catalog: self.catalog_text,
+        }
+    }
+
     /// Compact JSON, byte-identical to `serde_json::to_string(self)` but written directly:
     /// plans of large registries list every tool name, and names are provider-safe
     /// (`[a-zA-Z0-9_-]`, checked at load), so they need no escaping.

@@ -143,6 +143,28 @@ pub fn normalize_tools_value(value: &Value) -> Result<(Option<bool>, Option<Tool
     }
 }
 
+/// [`normalize_tools_value`]'s result as the JSON surfaces return it:
+/// `{toolsEnabled, toolsOverride}` (the override canonical, `null` when there is none).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NormalizedTools {
+    /// The `tools_enabled` column.
+    pub tools_enabled: Option<bool>,
+    /// The `tools_override` column, canonical.
+    pub tools_override: Value,
+}
+
+impl NormalizedTools {
+    /// Normalises a writer's value (see [`normalize_tools_value`]).
+    pub fn of(value: &Value) -> Result<NormalizedTools> {
+        let (tools_enabled, o) = normalize_tools_value(value)?;
+        Ok(NormalizedTools {
+            tools_enabled,
+            tools_override: o.map_or(Value::Null, |o| o.to_canonical_value()),
+        })
+    }
+}
+
 /// The server's `tools_override_from_config`: the override a stored row stands for.
 ///
 /// `tools_enabled = false` → `[]`; a hand-picked list → that list unchanged; otherwise an

@@ -19,11 +19,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::{
-    begin_turn as begin_turn_core, budget_turn, build_intent as build_intent_core,
-    normalize_tools_value as normalize_core, plan_turn, record_loaded as record_loaded_core,
-    resolve_tool, search_turn, shared_counter, tool_infos, tool_to_value,
-    tools_override_from_config as from_config_core, Call, CounterKind, Error, Registry,
-    SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState,
+    begin_turn as begin_turn_core, budget_turn, build_intent as build_intent_core, plan_turn,
+    record_loaded as record_loaded_core, resolve_tool, search_turn, shared_counter, tool_infos,
+    tool_to_value, tools_override_from_config as from_config_core, Call, CounterKind, Error,
+    NormalizedTools, Registry, SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState,
 };
 
 #[wasm_bindgen(start)]
@@ -317,13 +316,7 @@ impl ToolRegistry {
         options: Option<JsTurnOptions>,
     ) -> Result<JsPayloadResult, JsValue> {
         let (request, _) = request(tools_override, options.as_deref(), Call::Turn)?;
-        let plan = lib(plan_turn(&self.inner, &request))?;
-        out(&serde_json::json!({
-            "json": plan.payload,
-            "fingerprint": plan.fingerprint,
-            "catalog": plan.catalog_text,
-            "array": plan.array,
-        }))
+        out(&lib(plan_turn(&self.inner, &request))?.into_payload())
     }
 
     /// The catalog text for the system prompt ("" when nothing is deferred).
@@ -457,11 +450,7 @@ pub fn session_config_from_override(
 /// The server's `normalize_tools_value`: `{toolsEnabled, toolsOverride}` for a writer's value.
 #[wasm_bindgen(js_name = normalizeToolsValue)]
 pub fn normalize_tools_value(value: &JsToolsOverride) -> Result<JsNormalizedTools, JsValue> {
-    let (enabled, o) = lib(normalize_core(&json_in(value, "tools value")?))?;
-    out(&serde_json::json!({
-        "toolsEnabled": enabled,
-        "toolsOverride": o.map(|o| o.to_canonical_value()),
-    }))
+    out(&lib(NormalizedTools::of(&json_in(value, "tools value")?))?)
 }
 
 fn state_in(state: &JsValue) -> Result<TurnState, JsValue> {

@@ -6,8 +6,7 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use tool_intent::budget::{estimate, Estimator};
-use tool_intent::{expand, render, ExpandContext, Provider, Registry, RenderOptions, ToolsOverride, TurnState, View};
+use tool_intent::{estimate_budget as estimate, Estimator, expand, render, ExpandContext, Provider, Registry, RenderOptions, ToolsOverride, TurnState, View};
 
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
@@ -27,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = estimate(&e, &TurnState::default(), View::Live, Provider::Anthropic, &Estimator).expect("budget");
         if source.is_some() {
             for denied in &r.source("channel").unwrap().deny {
-                assert!(!p.tools.iter().any(|n| n.eq_ignore_ascii_case(denied)), "{denied} got through");
+                assert!(!p.array.iter().any(|n| n.eq_ignore_ascii_case(denied)), "{denied} got through");
                 assert!(e.resolve(denied).is_err());
             }
         }

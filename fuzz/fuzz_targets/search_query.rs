@@ -4,13 +4,13 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use tool_intent::{expand, glob, search, ExpandContext, Registry, ToolsOverride, TurnState};
+use tool_intent::{execute_tool_search, expand, run_tool_search, ExpandContext, Query, Registry, ToolsOverride, TurnState};
 
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
     R.get_or_init(|| {
         let github = include_str!("../../tests/data/mcp/github.json");
-        Registry::embedded().merge_mcp_server("github", &serde_json::from_str(github).unwrap()).unwrap()
+        Registry::embedded().merge_mcp_server_json("github", github).unwrap()
     })
 }
 
@@ -18,15 +18,19 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let r = registry();
     let e = expand(r, &ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(), ExpandContext::default()).unwrap();
-    if let Ok(q) = search::Query::parse(text) {
-        let res = search::search(&e, &q, 50);
+    if Query::parse(text).is_ok() {
+        let (res, _) = run_tool_search(&e, &TurnState::default(), text, Some(50)).expect("a parsed query runs");
         for hit in &res.hits {
             assert!(e.is_deferred(r.index_of(hit).unwrap()), "{hit} is not deferred");
         }
     }
-    let _ = search::execute(&e, &TurnState::default(), &serde_json::json!({"query": text, "limit": 7}));
-    if let Some((pattern, name)) = text.split_once('\n') {
-        let _ = glob::matches(pattern, name);
-        let _ = glob::matches_ignore_case(pattern, name);
+    let _ = execute_tool_search(&e, &TurnState::default(), &serde_json::json!({"query": text, "limit": 7}));
+    // Globs through the public route: any pattern in `allowed` and `disabled`, matched
+    // against every registry name (case-sensitively, then ignoring case).
+    if let Some((pattern, other)) = text.split_once('\n') {
+        let o = serde_json::json!({"toolset": "full", "allowed": [pattern], "disabled": [other]});
+        if let Ok(o) = ToolsOverride::from_value(&o) {
+            let _ = expand(r, &o, ExpandContext::default()).expect("expands");
+        }
     }
 });

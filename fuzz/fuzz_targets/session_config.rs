@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
         let _ = normalize_tools_value(&v);
     }
-    if let Ok(t) = serde_json::from_str::<Toggles>(text) {
+    if let Ok(t) = Toggles::from_json_str(text) {
         let o = build_intent(&t);
         expand(registry, &o, ExpandContext::default()).expect("expands");
     }

@@ -2,7 +2,11 @@
 //! registry recipes (`embedded`, `mcp:<file>`, `embedded+<file>`, `all`).
 #![allow(dead_code)]
 
+mod fixtures;
+
 use std::path::PathBuf;
+
+pub use fixtures::mcp_texts;
 
 use serde_json::Value;
 use tool_intent::{expand, ExpandContext, Expansion, Registry, ToolsOverride};
@@ -15,25 +19,6 @@ pub fn repo_path(relative: &str) -> PathBuf {
 /// A repository file as text.
 pub fn read_repo_file(relative: &str) -> String {
     std::fs::read_to_string(repo_path(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
-}
-
-/// The MCP fixtures (copied from real servers, see tests/data/mcp/README.md) as
-/// (server name, JSON text), sorted by file name.
-pub fn mcp_texts() -> Vec<(String, String)> {
-    let dir = repo_path("tests/data/mcp");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/data/mcp")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|p| {
-            let name = p.file_stem().unwrap().to_string_lossy().to_string();
-            (name, std::fs::read_to_string(&p).unwrap())
-        })
-        .collect()
 }
 
 /// The MCP fixtures parsed.
