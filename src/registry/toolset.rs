@@ -120,7 +120,7 @@ impl NameIndex {
     /// the pair whose later member comes first in registry order.
     pub(crate) fn new(names: &NameTable) -> Result<NameIndex, (usize, usize)> {
         let mut sorted: Vec<u32> = (0..names.ends.len() as u32).collect();
-        sorted.sort_by(|&a, &b| {
+        sorted.sort_unstable_by(|&a, &b| {
             cmp_folded(names.get(a as usize), names.get(b as usize)).then(a.cmp(&b))
         });
         let collision = sorted
