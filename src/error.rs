@@ -326,6 +326,35 @@ impl fmt::Display for JsonPath {
     }
 }
 
+/// A name or text as messages show it: in quotes, with control and bidirectional-format
+/// characters escaped (they would reorder or hide the rest of a terminal line), and cut after
+/// 64 characters with the full length said.
+pub(crate) fn quoted(text: &str) -> String {
+    const SHOWN: usize = 64;
+    let mut out = String::with_capacity(text.len().min(SHOWN * 2) + 2);
+    out.push('"');
+    for (n, c) in text.chars().enumerate() {
+        if n == SHOWN {
+            out.push_str(&format!("…\" ({} bytes)", text.len()));
+            return out;
+        }
+        let format_char = matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}');
+        if c.is_control() || format_char || c == '"' || c == '\\' {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                c => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// A short description of a JSON value's type for messages ("number 1", "an object").
 pub(crate) fn describe(value: &Value) -> String {
     let shown = |v: &Value| {
@@ -341,7 +370,7 @@ pub(crate) fn describe(value: &Value) -> String {
         Value::Null => "null".to_string(),
         Value::Bool(b) => format!("boolean {b}"),
         Value::Number(_) => format!("number {}", shown(value)),
-        Value::String(_) => format!("string {}", shown(value)),
+        Value::String(s) => format!("string {}", quoted(s)),
         Value::Array(_) => "an array".to_string(),
         Value::Object(_) => "an object".to_string(),
     }
@@ -405,6 +434,18 @@ mod tests {
         let text = e.to_string();
         assert!(text.contains("line 2"), "{text}");
         assert!(!text.contains(" at line "), "{text}");
+    }
+
+    #[test]
+    fn quoted_escapes_controls_and_bidi_and_cuts_long_text() {
+        assert_eq!(quoted("plain"), "\"plain\"");
+        assert_eq!(
+            quoted("a\u{1b}[31mb\u{202e}c\"d"),
+            "\"a\\u{001b}[31mb\\u{202e}c\\\"d\""
+        );
+        let long = "x".repeat(10_000);
+        let q = quoted(&long);
+        assert!(q.len() < 100 && q.ends_with("(10000 bytes)"), "{q}");
     }
 
     #[test]

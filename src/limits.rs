@@ -5,6 +5,9 @@
 /// The limits of one load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
+    /// Bytes of one registry or tools-list text, checked before parsing (64 MiB: a
+    /// generated registry of 10,000 realistic tools is 14 MB).
+    pub max_input_bytes: usize,
     /// Tools in one registry (the built-in `tool_search` is not counted).
     pub max_tools: usize,
     /// Bytes of one tool's JSON Schema, written compactly.
@@ -25,6 +28,7 @@ pub struct Limits {
 
 /// The limits every loader uses.
 pub const LIMITS: Limits = Limits {
+    max_input_bytes: 64 * 1024 * 1024,
     max_tools: 10_000,
     max_schema_bytes: 64 * 1024,
     max_schema_depth: 32,

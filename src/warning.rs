@@ -21,17 +21,29 @@ pub enum WarningCode {
     IgnoredWhenDisabled,
     /// A loaded (promoted) name that is not a deferred tool of this expansion.
     UnknownLoadedTool,
+    /// An MCP server's tool that cannot be used was left out of the registry.
+    QuarantinedTool,
+    /// Schemas whose root type was missing or `"dict"` are sent as `"object"`.
+    NormalisedSchema,
+    /// A hand-picked or allowed tool is removed by the source's ceiling.
+    DeniedBySource,
+    /// An intent names an empty preset (`"toolset": ""`), which reads as no preset.
+    EmptyToolset,
 }
 
 impl WarningCode {
     /// Every code, in declaration order.
-    pub const ALL: [WarningCode; 6] = [
+    pub const ALL: [WarningCode; 10] = [
         WarningCode::UnknownTool,
         WarningCode::UnknownToolset,
         WarningCode::UnknownIntentKey,
         WarningCode::NoWebSearchOverlay,
         WarningCode::IgnoredWhenDisabled,
         WarningCode::UnknownLoadedTool,
+        WarningCode::QuarantinedTool,
+        WarningCode::NormalisedSchema,
+        WarningCode::DeniedBySource,
+        WarningCode::EmptyToolset,
     ];
 
     /// The wire name (`unknown_tool`, ...).
@@ -43,6 +55,10 @@ impl WarningCode {
             WarningCode::NoWebSearchOverlay => "no_web_search_overlay",
             WarningCode::IgnoredWhenDisabled => "ignored_when_disabled",
             WarningCode::UnknownLoadedTool => "unknown_loaded_tool",
+            WarningCode::QuarantinedTool => "quarantined_tool",
+            WarningCode::NormalisedSchema => "normalised_schema",
+            WarningCode::DeniedBySource => "denied_by_source",
+            WarningCode::EmptyToolset => "empty_toolset",
         }
     }
 }

@@ -68,7 +68,11 @@ export type WarningCode =
   | "unknown_intent_key"
   | "no_web_search_overlay"
   | "ignored_when_disabled"
-  | "unknown_loaded_tool";
+  | "unknown_loaded_tool"
+  | "quarantined_tool"
+  | "normalised_schema"
+  | "denied_by_source"
+  | "empty_toolset";
 
 export interface ExpansionWarning {
   code: WarningCode;

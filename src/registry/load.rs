@@ -12,11 +12,13 @@ use serde_json::{Map, Value};
 
 use super::model::{Schema, Tool};
 use super::policy::{parse_history, parse_named_lists, parse_overlays, parse_sources};
-use super::{mcp, schema, Settings};
-use crate::error::{Error, JsonPath, Result};
+use super::schema::{self, Verdict};
+use super::{mcp, Settings};
+use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::parse_pattern_list;
 use crate::json::{read_document, read_tool_list, string_of, value_of, Node, RawObject};
 use crate::limits::LIMITS;
+use crate::warning::{Warning, WarningCode};
 
 /// Top-level keys of our format (the last two are MCP `tools/list` fields, ignored).
 const TOP_LEVEL_KEYS: &[&str] = &[
@@ -39,11 +41,18 @@ const TOP_LEVEL_KEYS: &[&str] = &[
 pub(crate) struct ToolOrigin {
     list: Rc<JsonPath>,
     index: usize,
+    /// From an MCP server's list: the name may be mapped to a wire name, and a tool that
+    /// cannot be used is left out with a warning instead of refusing the whole list.
+    pub(crate) lenient: bool,
 }
 
 impl ToolOrigin {
-    pub(crate) fn new(list: Rc<JsonPath>, index: usize) -> Self {
-        ToolOrigin { list, index }
+    pub(crate) fn new(list: Rc<JsonPath>, index: usize, lenient: bool) -> Self {
+        ToolOrigin {
+            list,
+            index,
+            lenient,
+        }
     }
 
     /// The tool's JSON path.
@@ -65,12 +74,19 @@ fn unreadable(path: &JsonPath, message: &str) -> Error {
 /// A tool with where it was read from (for errors found after parsing).
 pub(crate) type LocatedTool = (Tool, ToolOrigin);
 
-/// Parses a registry document into its settings and tools.
-pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)> {
+/// Parses a registry document into its settings and tools; warnings (tools of MCP servers
+/// left out, schemas normalised) go to `warnings`.
+pub(crate) fn parse_document(
+    text: &str,
+    warnings: &mut Vec<Warning>,
+) -> Result<(Settings, Vec<LocatedTool>)> {
     let root = JsonPath::root();
     let (tools_list, doc) = match read_document("registry", text)? {
         Node::Items(items) => {
-            return Ok((Settings::default(), parse_tool_items(items, &root, None)?))
+            return Ok((
+                Settings::default(),
+                parse_tool_items(items, &root, None, warnings)?,
+            ))
         }
         Node::Object { tools, members } => (tools, members),
         Node::Array(_) => return Err(Error::internal("a document array read as raw elements")),
@@ -102,7 +118,7 @@ pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)>
     }
     let present = |key: &str| doc.get(key).filter(|raw| raw.get() != "null");
     let mut tools = match tools_list {
-        Some(list) => parse_tool_list(*list, &root.key("tools"), None)?,
+        Some(list) => parse_tool_list(*list, &root.key("tools"), None, warnings)?,
         None => Vec::new(),
     };
     let mut settings = Settings {
@@ -143,6 +159,7 @@ pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)>
             .map(|raw| parse_history(&read(raw, || root.key("history"))?, &root.key("history")))
             .transpose()?
             .unwrap_or_default(),
+        servers: Vec::new(),
     };
     if let Some(raw) = present("mcp_servers") {
         let path = root.key("mcp_servers");
@@ -181,9 +198,20 @@ pub(crate) fn parse_document(text: &str) -> Result<(Settings, Vec<LocatedTool>)>
                 }
             };
             mcp::check_server_name(&name, &p.key("name"))?;
+            if settings.servers.contains(&name) {
+                return Err(Error::registry(
+                    &p.key("name"),
+                    format!("server \"{name}\" is listed twice"),
+                ));
+            }
             if let Some(raw_tools) = obj.get("tools") {
                 let list = read_tool_list("registry", raw_tools.get())?;
-                tools.extend(parse_tool_list(list, &p.key("tools"), Some(&name))?);
+                tools.extend(parse_tool_list(
+                    list,
+                    &p.key("tools"),
+                    Some(&name),
+                    warnings,
+                )?);
             }
             settings.add_server(&name);
         }
@@ -196,13 +224,14 @@ pub(crate) fn parse_tool_list(
     list: Node<'_>,
     path: &JsonPath,
     server: Option<&str>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Vec<LocatedTool>> {
     match list {
-        Node::Items(items) => parse_tool_items(items, path, server),
+        Node::Items(items) => parse_tool_items(items, path, server, warnings),
         Node::Object { members: obj, .. } => match obj.get("tools") {
             Some(inner) if inner.get().starts_with('[') => {
                 let inner = read_tool_list("registry", inner.get())?;
-                parse_tool_list(inner, &path.key("tools"), server)
+                parse_tool_list(inner, &path.key("tools"), server, warnings)
             }
             _ => Err(Error::value(
                 "registry",
@@ -224,6 +253,7 @@ fn parse_tool_items(
     items: Vec<Node<'_>>,
     path: &JsonPath,
     server: Option<&str>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Vec<LocatedTool>> {
     if items.len() > LIMITS.max_tools {
         return Err(Error::limit(
@@ -237,28 +267,70 @@ fn parse_tool_items(
         ));
     }
     let list = Rc::new(path.clone());
-    items
-        .into_iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let origin = ToolOrigin::new(list.clone(), i);
-            let tool = match item {
-                Node::Object { members, .. } => parse_tool(&members, &origin, server)?,
-                other => {
-                    return Err(Error::expected(
-                        "registry",
-                        &origin.path(),
-                        "a tool object",
-                        &other.describe_value(),
-                    ))
+    let mut tools = Vec::with_capacity(items.len());
+    let mut normalised: Vec<String> = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        let origin = ToolOrigin::new(list.clone(), i, server.is_some());
+        let parsed = match &item {
+            Node::Object { members, .. } => parse_tool(members, &origin, server),
+            other => Err(Error::expected(
+                "registry",
+                &origin.path(),
+                "a tool object",
+                &other.describe_value(),
+            )),
+        };
+        match parsed {
+            Ok((tool, was_normalised)) => {
+                if was_normalised {
+                    normalised.push(tool.source_name().to_string());
                 }
-            };
-            Ok((tool, origin))
-        })
-        .collect()
+                tools.push((tool, origin));
+            }
+            // An MCP server's unusable tool is left out; the rest of the server loads.
+            Err(e) if origin.lenient => {
+                let name = match &item {
+                    Node::Object { members, .. } => members
+                        .get("name")
+                        .and_then(|n| string_of(n).ok()?.ok())
+                        .map(|n| quoted(&n))
+                        .unwrap_or_else(|| "(no name)".to_string()),
+                    _ => "(not an object)".to_string(),
+                };
+                warnings.push(Warning::new(
+                    WarningCode::QuarantinedTool,
+                    "registry",
+                    format!(
+                        "tool {name} of server \"{}\" left out: {e}",
+                        server.unwrap_or("")
+                    ),
+                ));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if !normalised.is_empty() {
+        let shown: Vec<String> = normalised.iter().take(5).map(|n| quoted(n)).collect();
+        let more = normalised.len().saturating_sub(shown.len());
+        warnings.push(Warning::new(
+            WarningCode::NormalisedSchema,
+            "registry",
+            format!(
+                "{} tool schema(s) at {path} had a root type that is missing or \"dict\"; sent with \"type\": \"object\": {}{}",
+                normalised.len(),
+                shown.join(", "),
+                if more > 0 { format!(" and {more} more") } else { String::new() }
+            ),
+        ));
+    }
+    Ok(tools)
 }
 
-fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) -> Result<Tool> {
+fn parse_tool(
+    obj: &RawObject<'_>,
+    origin: &ToolOrigin,
+    server: Option<&str>,
+) -> Result<(Tool, bool)> {
     let path = || origin.path();
     if let Some(key) = &obj.duplicate {
         return Err(Error::registry(
@@ -267,8 +339,8 @@ fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) ->
         ));
     }
     // One pass over the members; the known ones are kept raw until checked below.
-    let (mut name, mut description, mut title, mut defer, mut annotations) =
-        (None, None, None, None, None);
+    let (mut name, mut description, mut title, mut defer, mut annotations, mut source) =
+        (None, None, None, None, None, None);
     let mut schema: Option<(&str, &RawValue)> = None;
     let mut extra = Map::new();
     for (k, raw) in &obj.entries {
@@ -278,6 +350,7 @@ fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) ->
             "title" => title = Some(*raw),
             "defer" => defer = Some(*raw),
             "annotations" => annotations = Some(*raw),
+            "source_name" if server.is_none() => source = Some(*raw),
             key @ ("parameters" | "inputSchema" | "input_schema") => {
                 if let Some((first, _)) = schema {
                     return Err(Error::value(
@@ -307,15 +380,31 @@ fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) ->
     let Some(raw_name) = text(name, "name")? else {
         return Err(Error::value("registry", &path(), "tool has no \"name\""));
     };
-    let name = match server {
-        Some(s) => mcp::namespaced(s, &raw_name),
-        None => raw_name,
+    if raw_name.is_empty() {
+        return Err(Error::value(
+            "registry",
+            &path().key("name"),
+            "empty tool name",
+        ));
+    }
+    // An MCP tool's name may be anything its server accepts: it gets a provider-valid wire
+    // name when the registry is built, and keeps this one for dispatch.
+    let (name, source) = match server {
+        Some(s) => (mcp::namespaced(s, &raw_name), Some(raw_name)),
+        None => (raw_name, text(source, "source_name")?),
     };
-    if !is_provider_safe_name(&name) {
+    if server.is_none() && RESERVED_NAMES.contains(&name.as_str()) {
+        return Err(Error::registry(
+            &path().key("name"),
+            format!("tool name {} is reserved for a provider's own tool search (native mode declares it)", quoted(&name)),
+        ));
+    }
+    if server.is_none() && !is_provider_safe_name(&name) {
         return Err(Error::registry(
             &path().key("name"),
             format!(
-                "tool name \"{name}\" is not provider-safe (must match ^[a-zA-Z0-9_-]{{1,64}}$)"
+                "tool name {} is not provider-safe (must match ^[a-zA-Z0-9_-]{{1,64}}$)",
+                quoted(&name)
             ),
         ));
     }
@@ -338,7 +427,7 @@ fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) ->
             "tool has no \"parameters\" (or MCP \"inputSchema\")",
         ));
     };
-    schema::check(raw_schema, || path().key(schema_key))?;
+    let verdict = schema::check(raw_schema, || path().key(schema_key))?;
     let title = text(title, "title")?;
     let defer = match defer.map(|d| read(d, || path().key("defer"))).transpose()? {
         None | Some(Value::Null) => None,
@@ -356,16 +445,25 @@ fn parse_tool(obj: &RawObject<'_>, origin: &ToolOrigin, server: Option<&str>) ->
         .map(|a| read(a, || path().key("annotations")))
         .transpose()?
         .filter(|v| !v.is_null());
-    Ok(Tool {
+    let (schema, normalised) = match verdict {
+        Verdict::Object => (Schema::from_validated_text(raw_schema.get()), false),
+        Verdict::Normalised(value) => (Schema::from_value(value), true),
+    };
+    let tool = Tool {
         name,
         description,
         title,
         annotations,
         defer,
         extra,
-        schema: Schema::from_validated_text(raw_schema.get()),
-    })
+        source,
+        schema,
+    };
+    Ok((tool, normalised))
 }
+
+/// Names the providers' own search tools use in native mode.
+const RESERVED_NAMES: [&str; 2] = ["tool_search_tool_regex", "tool_search_tool_bm25"];
 
 /// Whether a name satisfies `^[a-zA-Z0-9_-]{1,64}$`, the strictest provider rule.
 pub(crate) fn is_provider_safe_name(name: &str) -> bool {

@@ -11,6 +11,7 @@ use super::load::{parse_tool_list, LocatedTool, ToolOrigin};
 use super::{Registry, Settings};
 use crate::error::{Error, JsonPath, Result};
 use crate::json::read_tool_list;
+use crate::limits::LIMITS;
 
 /// The name a server's tool gets in the registry.
 pub(crate) fn namespaced(server: &str, tool: &str) -> String {
@@ -42,6 +43,7 @@ pub(crate) fn check_server_name(server: &str, path: &JsonPath) -> Result<()> {
 impl Settings {
     /// Makes a server's tools exposed and deferred by default.
     pub(crate) fn add_server(&mut self, server: &str) {
+        self.servers.push(server.to_string());
         let glob = server_glob(server);
         if let Some((_, full)) = self.toolsets.iter_mut().find(|(n, _)| n == "full") {
             full.push(glob.clone());
@@ -66,9 +68,28 @@ impl Registry {
                 format!("server name \"{server}\" must be letters, digits, '-' or '_' (no \"__\")"),
             )
         })?;
+        if tools_list.len() > LIMITS.max_input_bytes {
+            return Err(Error::limit(
+                "tools list",
+                &root,
+                format!(
+                    "{} bytes of JSON, at most {} are read",
+                    tools_list.len(),
+                    LIMITS.max_input_bytes
+                ),
+            ));
+        }
+        let prefix = format!("mcp__{server}__");
+        if self.tools.iter().any(|t| t.name.starts_with(&prefix)) {
+            return Err(Error::argument(
+                "server",
+                format!("server \"{server}\" is already merged into this registry"),
+            ));
+        }
         let list = read_tool_list("tools list", tools_list)?;
-        let added = parse_tool_list(list, &root, Some(server))?;
-        self.with_server(server, added)
+        let mut warnings = self.warnings.clone();
+        let added = parse_tool_list(list, &root, Some(server), &mut warnings)?;
+        self.with_server(server, added, warnings)
     }
 
     /// [`Registry::merge_mcp_server_json`] for a parsed value.
@@ -76,7 +97,12 @@ impl Registry {
         self.merge_mcp_server_json(server, &tools_list.to_string())
     }
 
-    fn with_server(&self, server: &str, added: Vec<LocatedTool>) -> Result<Registry> {
+    fn with_server(
+        &self,
+        server: &str,
+        added: Vec<LocatedTool>,
+        warnings: Vec<crate::warning::Warning>,
+    ) -> Result<Registry> {
         let mut settings = self.settings.clone();
         settings.add_server(server);
         let tools_path = Rc::new(JsonPath::root().key("tools"));
@@ -84,9 +110,10 @@ impl Registry {
             .own_tools()
             .iter()
             .enumerate()
-            .map(|(i, t)| (t.clone(), ToolOrigin::new(tools_path.clone(), i)))
+            // Earlier MCP tools keep their wire names: they are plain names now.
+            .map(|(i, t)| (t.clone(), ToolOrigin::new(tools_path.clone(), i, false)))
             .collect();
         tools.extend(added);
-        Registry::build(settings, tools)
+        Registry::build(settings, tools, warnings)
     }
 }

@@ -23,6 +23,7 @@ mod load;
 mod mcp;
 mod memo;
 mod model;
+mod names;
 mod policy;
 mod schema;
 mod toolset;
@@ -37,6 +38,7 @@ pub use write::tool_to_value;
 use crate::error::{Error, JsonPath, Result};
 use crate::glob;
 use crate::limits::LIMITS;
+use crate::warning::Warning;
 use load::LocatedTool;
 use memo::Memos;
 use toolset::{NameIndex, NameTable};
@@ -51,6 +53,8 @@ pub(crate) struct Settings {
     pub(crate) overlays: Vec<(String, Vec<String>)>,
     pub(crate) sources: Vec<SourcePolicy>,
     pub(crate) history: Vec<HistoryVersion>,
+    /// MCP servers merged in, in order.
+    pub(crate) servers: Vec<String>,
 }
 
 /// A loaded, validated registry.
@@ -60,6 +64,8 @@ pub struct Registry {
     tools: Vec<Tool>,
     /// Whether the last tool is the library's own `tool_search` (not written back).
     builtin_tool_search: bool,
+    /// What loading left out or changed (quarantined MCP tools, normalised schemas).
+    warnings: Vec<Warning>,
     /// Positions sorted by case-folded name, for exact and folded lookups (never iterated to
     /// decide an output order).
     index: NameIndex,
@@ -76,6 +82,7 @@ impl Clone for Registry {
             settings: self.settings.clone(),
             tools: self.tools.clone(),
             builtin_tool_search: self.builtin_tool_search,
+            warnings: self.warnings.clone(),
             index: self.index.clone(),
             names: self.names.clone(),
             masks: self.masks.clone(),
@@ -98,8 +105,20 @@ struct Masks {
 impl Registry {
     /// Parses a registry from JSON text (a leading byte-order mark is accepted).
     pub fn from_json_str(text: &str) -> Result<Self> {
-        let (settings, tools) = load::parse_document(text)?;
-        Registry::build(settings, tools)
+        if text.len() > LIMITS.max_input_bytes {
+            return Err(Error::limit(
+                "registry",
+                &JsonPath::root(),
+                format!(
+                    "{} bytes of JSON, at most {} are read",
+                    text.len(),
+                    LIMITS.max_input_bytes
+                ),
+            ));
+        }
+        let mut warnings = Vec::new();
+        let (settings, tools) = load::parse_document(text, &mut warnings)?;
+        Registry::build(settings, tools, warnings)
     }
 
     /// Builds a registry from a parsed JSON value.
@@ -112,7 +131,7 @@ impl Registry {
         // The embedded document is tested to load (`embedded_registry_loads_and_round_trips`);
         // should it ever fail, an empty registry with the built-in tool_search stands in.
         Self::from_json_str(EMBEDDED_REGISTRY_JSON)
-            .or_else(|_| Registry::build(Settings::default(), Vec::new()))
+            .or_else(|_| Registry::build(Settings::default(), Vec::new(), Vec::new()))
             .unwrap_or_else(|_| Registry::empty())
     }
 
@@ -121,6 +140,7 @@ impl Registry {
             settings: Settings::default(),
             tools: Vec::new(),
             builtin_tool_search: false,
+            warnings: Vec::new(),
             index: NameIndex::default(),
             names: NameTable::default(),
             masks: Masks::default(),
@@ -130,7 +150,11 @@ impl Registry {
     }
 
     /// Indexes the tools, checks every name the settings mention and derives the masks.
-    fn build(settings: Settings, located: Vec<LocatedTool>) -> Result<Registry> {
+    fn build(
+        settings: Settings,
+        located: Vec<LocatedTool>,
+        warnings: Vec<Warning>,
+    ) -> Result<Registry> {
         let root = JsonPath::root();
         if located.len() > LIMITS.max_tools {
             return Err(Error::limit(
@@ -144,10 +168,24 @@ impl Registry {
             ));
         }
         let mut r = Registry::empty();
+        r.warnings = warnings;
         let mut paths = Vec::with_capacity(located.len());
         for (tool, path) in located {
             r.tools.push(tool);
             paths.push(path);
+        }
+        // MCP tools get provider-valid wire names (registry tools keep theirs).
+        if paths.iter().any(|p| p.lenient) {
+            let pairs: Vec<(&str, bool)> = r
+                .tools
+                .iter()
+                .zip(&paths)
+                .map(|(t, p)| (t.name.as_str(), p.lenient))
+                .collect();
+            let wire = names::wire_names(&pairs);
+            for (tool, name) in r.tools.iter_mut().zip(wire) {
+                tool.name = name;
+            }
         }
         if !r.tools.iter().any(|t| t.name == TOOL_SEARCH) {
             r.tools.push(builtin::tool_search_definition());
@@ -419,6 +457,11 @@ impl Registry {
     /// Earlier versions of the defaults, oldest first.
     pub fn history(&self) -> &[HistoryVersion] {
         &self.settings.history
+    }
+
+    /// What loading left out or changed: quarantined MCP tools, normalised schemas.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
     }
 
     /// A value derived from this registry, built on first use and kept with it (see

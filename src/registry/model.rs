@@ -26,6 +26,9 @@ pub struct Tool {
     pub defer: Option<bool>,
     /// Every other field of the input (`outputSchema`, `execution`, `_meta`, ...), kept.
     pub extra: Map<String, Value>,
+    /// The name the tool's source knows it by, when it differs from `name` (an MCP
+    /// server's own name, which dispatch sends back to the server).
+    pub(crate) source: Option<String>,
     pub(crate) schema: Schema,
 }
 
@@ -39,8 +42,15 @@ impl Tool {
             annotations: None,
             defer: None,
             extra: Map::new(),
+            source: None,
             schema: Schema::from_value(parameters),
         }
+    }
+
+    /// The name to call the tool by at its source: an MCP server's own tool name (which may
+    /// hold characters providers refuse), or the registry name.
+    pub fn source_name(&self) -> &str {
+        self.source.as_deref().unwrap_or(&self.name)
     }
 
     /// The JSON Schema of the arguments (parsed on first use, then kept).

@@ -3,6 +3,7 @@
 //! every byte of every string) and checks that the root is an object.
 
 use serde_json::value::RawValue;
+use serde_json::Value;
 
 use crate::error::{Error, JsonPath, Result};
 use crate::json::value_of;
@@ -12,24 +13,39 @@ use crate::limits::LIMITS;
 /// can judge: a `\\u` escape (a lone surrogate is refused by the parser, not by the first
 /// pass) or a number that may be out of range (an exponent, or over 300 digits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Measure {
+pub(crate) struct Measure<'a> {
     pub(crate) depth: usize,
     pub(crate) bytes: usize,
     pub(crate) needs_parse: bool,
+    /// The root object's `type`: `None` when absent, `Some(Err(()))` when not a plain string.
+    pub(crate) root_type: Option<Result<&'a [u8], ()>>,
 }
 
 /// Measures a JSON text the parser has already validated. Strings are skipped to their
 /// closing quote in one search each (they are most of a schema's bytes); only structure
 /// outside strings is looked at byte by byte.
-pub(crate) fn measure(text: &str) -> Measure {
+pub(crate) fn measure(text: &str) -> Measure<'_> {
     let b = text.as_bytes();
     let (mut depth, mut max_depth, mut whitespace) = (0usize, 0usize, 0usize);
     let mut needs_parse = false;
     let mut digits = 0usize;
+    // At depth 1 members alternate key and value; the root's `type` is remembered.
+    let (mut expect_key, mut in_type) = (false, false);
+    let mut root_type = None;
     let mut i = 0;
     while i < b.len() {
+        if depth == 1
+            && in_type
+            && !expect_key
+            && !matches!(b[i], b' ' | b'\n' | b'\r' | b'\t' | b':' | b'"')
+        {
+            // The root `type` is not a string (an array of types, a number, ...).
+            root_type = Some(Err(()));
+            in_type = false;
+        }
         match b[i] {
             b'"' => {
+                let start = i + 1;
                 i += 1;
                 // Valid JSON: every backslash escapes the next byte, and the string ends.
                 while let Some(k) = quote_or_backslash(b, i) {
@@ -40,12 +56,27 @@ pub(crate) fn measure(text: &str) -> Measure {
                     needs_parse |= b.get(i + 1) == Some(&b'u');
                     i += 2;
                 }
+                if depth == 1 {
+                    let content = b.get(start..i).unwrap_or(&[]);
+                    if expect_key {
+                        in_type = content == b"type";
+                    } else if in_type {
+                        root_type = Some(Ok(content));
+                        in_type = false;
+                    }
+                }
             }
             b'{' | b'[' => {
                 depth += 1;
                 max_depth = max_depth.max(depth);
+                expect_key = depth == 1 && b[i] == b'{';
             }
             b'}' | b']' => depth = depth.saturating_sub(1),
+            b':' if depth == 1 => expect_key = false,
+            b',' if depth == 1 => {
+                expect_key = true;
+                in_type = false;
+            }
             b' ' | b'\n' | b'\r' | b'\t' => whitespace += 1,
             b'0'..=b'9' => {
                 digits += 1;
@@ -65,6 +96,7 @@ pub(crate) fn measure(text: &str) -> Measure {
         depth: max_depth,
         bytes: b.len() - whitespace,
         needs_parse,
+        root_type,
     }
 }
 
@@ -92,9 +124,20 @@ fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
         .map(|k| i + k)
 }
 
+/// What loading does with a schema that passed the checks.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Verdict {
+    /// Its root is `"type": "object"`: kept as it is.
+    Object,
+    /// Its root type is missing or `"dict"`: sent with `"type": "object"` instead.
+    Normalised(Value),
+}
+
 /// Checks a tool's schema: a JSON object within the size and depth limits that parses (so
-/// parsing it on first use cannot fail). The path is made only for an error.
-pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<()> {
+/// parsing it on first use cannot fail), whose root type is `object` or can be made so
+/// (missing, or Python's `dict`). Any other root type is refused: providers reject the
+/// whole request for it. The path is made only for an error.
+pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<Verdict> {
     let text = raw.get();
     if !text.starts_with('{') {
         return Err(match value_of(raw) {
@@ -113,15 +156,6 @@ pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<()> {
             ),
         ));
     }
-    if m.needs_parse {
-        if let Err(e) = value_of(raw) {
-            return Err(Error::value(
-                "registry",
-                &path(),
-                format!("unreadable value: {e}"),
-            ));
-        }
-    }
     if m.bytes > LIMITS.max_schema_bytes {
         return Err(Error::limit(
             "registry",
@@ -132,7 +166,33 @@ pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<()> {
             ),
         ));
     }
-    Ok(())
+    let normalise = match m.root_type {
+        Some(Ok(b"object")) => false,
+        None | Some(Ok(b"dict")) => true,
+        Some(other) => {
+            let found = match other {
+                Ok(t) => format!("\"{}\"", String::from_utf8_lossy(t)),
+                Err(()) => "a value that is not a type name".to_string(),
+            };
+            return Err(Error::value(
+                "registry",
+                &path().key("type"),
+                format!("the schema's root type must be \"object\" (providers refuse anything else), found {found}"),
+            ));
+        }
+    };
+    if !m.needs_parse && !normalise {
+        return Ok(Verdict::Object);
+    }
+    let mut value = value_of(raw)
+        .map_err(|e| Error::value("registry", &path(), format!("unreadable value: {e}")))?;
+    if !normalise {
+        return Ok(Verdict::Object);
+    }
+    if let Value::Object(map) = &mut value {
+        map.insert("type".to_string(), Value::from("object"));
+    }
+    Ok(Verdict::Normalised(value))
 }
 
 #[cfg(test)]
@@ -165,6 +225,18 @@ mod tests {
         }
         let long = format!("{{\"a\": {}}}", "9".repeat(301));
         assert!(measure(&long).needs_parse);
+        let root = |t: &'static str| measure(t).root_type;
+        assert_eq!(
+            root(r#"{"type": "object", "properties": {"type": {"type": "string"}}}"#),
+            Some(Ok(&b"object"[..]))
+        );
+        assert_eq!(
+            root(r#"{"properties": {"type": "x"}, "type":"dict"}"#),
+            Some(Ok(&b"dict"[..]))
+        );
+        assert_eq!(root(r#"{"properties": {"type": "string"}}"#), None);
+        assert_eq!(root(r#"{"type": ["object", "null"]}"#), Some(Err(())));
+        assert_eq!(root(r#"{"description": "type", "x": "type"}"#), None);
         assert_eq!(measure(r#"{"a\"{": "x\\", "b": [["\""]]}"#).depth, 3);
         for text in [
             "0123456789\"",

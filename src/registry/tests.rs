@@ -103,10 +103,25 @@ fn mcp_servers_are_namespaced_and_available() {
     let e =
         Registry::from_value(&json!({"mcp_servers": [{"name": "a__b", "tools": []}]})).unwrap_err();
     assert_eq!(e.path(), Some("$.mcp_servers[0].name"));
-    let e = r
-        .merge_mcp_server("t", &json!([{"name": "x", "parameters": 1}]))
-        .unwrap_err();
+    // One unusable tool of a server is left out with a warning naming it; the rest loads.
+    let m = r
+        .merge_mcp_server("t", &json!([{"name": "x", "parameters": 1}, tool("y")]))
+        .unwrap();
+    assert!(m.index_of("mcp__t__y").is_some() && m.index_of("mcp__t__x").is_none());
+    let w = &m.warnings()[0];
+    assert_eq!(w.code, crate::WarningCode::QuarantinedTool);
+    assert!(
+        w.message.contains("\"x\"") && w.message.contains("$[0].parameters"),
+        "{}",
+        w.message
+    );
+    // Our own format stays strict.
+    let e = Registry::from_value(&json!([{"name": "x", "parameters": 1}])).unwrap_err();
     assert_eq!(e.path(), Some("$[0].parameters"));
+    let e = r
+        .merge_mcp_server("github", &json!([tool("again")]))
+        .unwrap_err();
+    assert_eq!(e.input(), Some("server"));
 }
 
 #[test]

@@ -91,5 +91,8 @@ pub fn tool_to_value(t: &Tool) -> Value {
     if let Some(d) = t.defer {
         o.insert("defer".into(), Value::Bool(d));
     }
+    if let Some(source) = t.source.as_ref().filter(|s| **s != t.name) {
+        o.insert("source_name".into(), Value::String(source.clone()));
+    }
     Value::Object(o)
 }
