@@ -2,7 +2,7 @@
 //!
 //! The budget prices exactly what is sent (`docs/contract.md`, "Budget"):
 //! - a **resident** tool costs the tokens of its rendered array entry (name + description +
-//!   schema + the provider's wrapper) plus [`PER_TOOL_OVERHEAD`] for the separator; the
+//!   schema + the provider's wrapper) plus [`separator_overhead`] for the separator; the
 //!   array adds [`PER_ARRAY_OVERHEAD`] for its brackets;
 //! - a **deferred** tool costs its bare name plus a newline, as in the catalog text; the
 //!   catalog adds its header line once.
@@ -16,8 +16,11 @@
 //! Overheads: rendering the whole array and counting it exactly gives, on every registry we
 //! measured, Σ(count of each entry) − (n−1) ± 1 — each entry's leading `{"` merges with the
 //! separator `,` into one token (`,{"`), so a separator costs nothing extra and the
-//! brackets cost about one token. `PER_TOOL_OVERHEAD` = 0 and `PER_ARRAY_OVERHEAD` = 1 are
-//! those measured values; the test `budget_halves` re-checks them against real payloads.
+//! brackets cost about one token. OpenAI Chat entries end `}}` and begin `{"type"`, and there
+//! the separator merges one token further (Σ − (n−1) overcounted by exactly n−1 until this was
+//! measured), so its separator costs −1. `separator_overhead` and `PER_ARRAY_OVERHEAD` = 1
+//! are those measured values; the test `budget_halves` re-checks them against real payloads
+//! per provider.
 
 use std::sync::OnceLock;
 
@@ -30,8 +33,13 @@ use crate::registry::{Registry, TOOL_SEARCH};
 use crate::render::{self, Provider};
 use crate::turn::{split, TurnState, View, CATALOG_HEADER};
 
-/// Tokens a resident tool adds beyond its own rendered entry (the `,` separator).
-pub const PER_TOOL_OVERHEAD: i64 = 0;
+/// Tokens each `,` separator adds between two rendered entries (measured with o200k).
+pub fn separator_overhead(provider: Provider) -> i64 {
+    match provider {
+        Provider::OpenAiChat => -1,
+        Provider::Anthropic | Provider::OpenAiResponses => 0,
+    }
+}
 /// Tokens the array adds once (`[` and `]`).
 pub const PER_ARRAY_OVERHEAD: i64 = 1;
 
@@ -103,11 +111,12 @@ impl Budget {
     }
 }
 
-fn with_overhead(sum: usize, count: usize) -> usize {
+fn with_overhead(sum: usize, count: usize, provider: Provider) -> usize {
     if count == 0 {
         return 0;
     }
-    let total = sum as i64 + PER_TOOL_OVERHEAD * count as i64 + PER_ARRAY_OVERHEAD;
+    let separators = count as i64 - 1;
+    let total = sum as i64 + separator_overhead(provider) * separators + PER_ARRAY_OVERHEAD;
     total.max(0) as usize
 }
 
@@ -189,7 +198,7 @@ pub fn estimate(
             resident_tokens: price(i)?,
         });
     }
-    let resident_tokens = with_overhead(array_sum, split.array.len());
+    let resident_tokens = with_overhead(array_sum, split.array.len(), provider);
     let tool_search = registry.index_of(TOOL_SEARCH);
     let mut all_sum = 0usize;
     let mut all_count = 0usize;
@@ -200,7 +209,7 @@ pub fn estimate(
         all_sum += row.resident_tokens;
         all_count += 1;
     }
-    let all_resident_tokens = with_overhead(all_sum, all_count);
+    let all_resident_tokens = with_overhead(all_sum, all_count, provider);
     Ok(Budget {
         counter: counter.name(),
         provider,

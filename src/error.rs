@@ -307,6 +307,15 @@ impl JsonPath {
         JsonPath(out)
     }
 
+    /// A path from text this type wrote (`$...`); anything else is taken as the root.
+    pub(crate) fn root_from(text: &str) -> JsonPath {
+        if text.starts_with('$') {
+            JsonPath(text.to_string())
+        } else {
+            JsonPath::root()
+        }
+    }
+
     /// This path (rooted at a value) placed under `parent`, where that value sits.
     pub(crate) fn under(&self, parent: &JsonPath) -> JsonPath {
         let mut out = parent.0.clone();

@@ -123,7 +123,6 @@ impl Intent {
                 "toolset" => {
                     intent.toolset = match value {
                         Value::Null => None,
-                        Value::String(s) if s.is_empty() => None,
                         Value::String(s) if s.len() > LIMITS.max_toolset_name_bytes => {
                             return Err(Error::limit(
                                 "override",

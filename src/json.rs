@@ -10,23 +10,105 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, JsonPath, Result};
 
 /// Text without a leading UTF-8 byte-order mark (editors on Windows write one).
 pub(crate) fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
-/// Parses JSON text given as `input` (named in the error).
+/// Parses JSON text given as `input` (named in the error). A key given twice in one object
+/// is an error with its path: keeping either copy silently could turn a deny into an allow.
 pub(crate) fn parse(input: &'static str, text: &str) -> Result<Value> {
-    serde_json::from_str(strip_bom(text)).map_err(|e| Error::invalid_json(input, &e))
+    let mut de = serde_json::Deserializer::from_str(strip_bom(text));
+    let parsed = de::DeserializeSeed::deserialize(Strict(JsonPath::root()), &mut de)
+        .and_then(|v| de.end().map(|()| v));
+    parsed.map_err(|e| match duplicate_key(&e) {
+        Some((path, key)) => {
+            Error::value(input, &path, format!("key {} given twice", quoted(&key)))
+        }
+        None => Error::invalid_json(input, &e),
+    })
+}
+
+/// Marks a duplicate-key error so [`parse`] can turn it into a path error.
+const DUPLICATE: &str = "\u{0}duplicate\u{0}";
+
+fn duplicate_key(e: &serde_json::Error) -> Option<(JsonPath, String)> {
+    let text = e.to_string();
+    let rest = text.strip_prefix(DUPLICATE)?;
+    let (path, rest) = rest.split_once('\u{0}')?;
+    let key = rest.rsplit_once(" at line ").map_or(rest, |(k, _)| k);
+    Some((JsonPath::root_from(path), key.to_string()))
+}
+
+/// A value built like `serde_json::Value`, refusing a key given twice.
+struct Strict(JsonPath);
+
+impl<'de> de::DeserializeSeed<'de> for Strict {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Strict {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
+            if out.contains_key(k.as_ref()) {
+                return Err(de::Error::custom(format!(
+                    "{DUPLICATE}{}\u{0}{k}",
+                    self.0.key(&k)
+                )));
+            }
+            let v = map.next_value_seed(Strict(self.0.key(&k)))?;
+            out.insert(k.into_owned(), v);
+        }
+        Ok(Value::Object(out))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element_seed(Strict(self.0.index(out.len())))? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
 }
 
 /// A raw value parsed (a name, a flag, a policy). The document's first pass checked its
 /// syntax but not what only a full parse finds (a lone surrogate in a `\\u` escape, a number
-/// out of range), so this can fail; the error is the parser's message.
+/// out of range, a key given twice), so this can fail; the error is a message.
 pub(crate) fn value_of(raw: &RawValue) -> Result<Value, String> {
-    serde_json::from_str(raw.get()).map_err(|e| e.to_string())
+    parse("value", raw.get()).map_err(|e| match e {
+        Error::InvalidValue { path, message, .. } => format!("{message} (at {path} inside it)"),
+        other => other.to_string(),
+    })
 }
 
 /// A raw value that is a JSON string, as text (escape-free strings are copied without the
@@ -258,6 +340,18 @@ mod tests {
         // The first pass accepts a lone surrogate escape; reading the value refuses it.
         assert!(string_of(&raw(r#""\ud800""#)).is_err());
         assert!(value_of(&raw("1e999")).is_err());
+    }
+
+    #[test]
+    fn a_key_given_twice_is_an_error_with_its_path() {
+        let e = parse("override", r#"{"a": [{"deny": ["shell"], "deny": []}]}"#).unwrap_err();
+        assert_eq!((e.code(), e.path()), ("invalid_value", Some("$.a[0].deny")));
+        assert!(e.to_string().contains("given twice"), "{e}");
+        assert_eq!(
+            parse("x", r#"{"a": 1, "b": {"a": 2}}"#).unwrap()["b"]["a"],
+            2
+        );
+        assert_eq!(parse("x", "[1, 2").unwrap_err().code(), "invalid_json");
     }
 
     #[test]

@@ -70,8 +70,8 @@ pub mod migrate;
 pub mod wasm;
 
 pub use budget::{
-    estimate as estimate_budget, render_table as budget_table, Budget, BudgetRow, Placement,
-    PER_ARRAY_OVERHEAD, PER_TOOL_OVERHEAD,
+    estimate as estimate_budget, render_table as budget_table, separator_overhead, Budget,
+    BudgetRow, Placement, PER_ARRAY_OVERHEAD,
 };
 #[cfg(feature = "exact-tokens")]
 pub use counter::BpeCounter;

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::budget::{self, Budget};
 use crate::counter::{CounterKind, TokenCounter};
-use crate::error::{Error, JsonPath, Result};
+use crate::error::{quoted, Error, JsonPath, Result};
 use crate::expand::{expand, ExpandContext, Expansion};
 use crate::intent::ToolsOverride;
 use crate::registry::{Registry, Tool, MAX_SEARCH_LIMIT};
@@ -276,17 +276,34 @@ pub fn plan_turn<'r>(registry: &'r Registry, request: &TurnRequest) -> Result<Tu
     let split = split(&expansion, &state, request.view);
     let payload = render_split(&expansion, &split, options)?;
     let mut warnings = expansion.warnings().to_vec();
-    for name in state.loaded_for(request.view) {
-        if registry
-            .index_of(name)
-            .is_none_or(|i| !expansion.is_deferred(i))
-        {
-            warnings.push(Warning::new(
-                WarningCode::UnknownLoadedTool,
-                "loaded",
-                format!("loaded tool \"{name}\" is not a deferred tool of this expansion; ignored"),
-            ));
-        }
+    // Loaded names that are not deferred tools here (removed from the registry, disabled
+    // since): one summary, however many (a hostile state may carry thousands).
+    let stale: Vec<&String> = state
+        .loaded_for(request.view)
+        .iter()
+        .filter(|name| {
+            registry
+                .index_of(name)
+                .is_none_or(|i| !expansion.is_deferred(i))
+        })
+        .collect();
+    if !stale.is_empty() {
+        let shown: Vec<String> = stale.iter().take(5).map(|n| quoted(n)).collect();
+        let more = stale.len() - shown.len();
+        warnings.push(Warning::new(
+            WarningCode::UnknownLoadedTool,
+            "loaded",
+            format!(
+                "{} loaded name(s) are not deferred tools of this expansion and are ignored: {}{}",
+                stale.len(),
+                shown.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            ),
+        ));
     }
     let array = match request.mode {
         DeferralMode::Catalog => expansion.name_refs(split.array.iter().copied()),
@@ -403,7 +420,12 @@ pub fn search_turn(
 ) -> Result<SearchOutcome> {
     let expansion = request.expand(registry)?;
     let (result, state) = search::run(&expansion, &request.turn_state(), query, limit)?;
-    Ok(SearchOutcome { result, state })
+    // The state handed back keeps only names this registry knows: a state bloated with
+    // unknown names shrinks at the first search instead of travelling on.
+    Ok(SearchOutcome {
+        result,
+        state: state.retain_known(registry),
+    })
 }
 
 /// Dispatch for a turn: the tool a call names, if this request may call it.

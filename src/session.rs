@@ -90,6 +90,24 @@ impl Toggles {
                 }
             }
         }
+        // A hand-pick replaces every other toggle: refuse the mix instead of dropping the
+        // other toggles without a word.
+        if t.picked.is_some() {
+            let others = [
+                ("tools_enabled", t.tools_enabled.is_some()),
+                ("toolset", t.toolset.is_some()),
+                ("web_search", t.web_search.is_some()),
+                ("disabled", !t.disabled.is_empty()),
+                ("allowed", t.allowed.is_some()),
+            ];
+            if let Some((other, _)) = others.iter().find(|(_, set)| *set) {
+                return Err(Error::value(
+                    INPUT,
+                    &root.key("picked"),
+                    format!("a hand-pick replaces every other toggle; send either picked or {other}, not both"),
+                ));
+            }
+        }
         Ok(t)
     }
 
@@ -102,6 +120,7 @@ impl Toggles {
 /// Builds the canonical intent for a set of toggles. Never expands anything.
 pub fn build_intent(toggles: &Toggles) -> ToolsOverride {
     if let Some(picked) = &toggles.picked {
+        // Toggles::from_value refuses a pick together with other toggles.
         return ToolsOverride::Picked(picked.clone()).canonicalize();
     }
     if toggles.tools_enabled == Some(false) {

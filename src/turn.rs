@@ -143,6 +143,13 @@ impl TurnState {
         Ok(state)
     }
 
+    /// The state without names the registry does not know (order kept).
+    pub fn retain_known(mut self, registry: &Registry) -> TurnState {
+        self.loaded.retain(|n| registry.index_of(n).is_some());
+        self.frozen.retain(|n| registry.index_of(n).is_some());
+        self
+    }
+
     /// Reads a persisted state from JSON text.
     pub fn from_json_str(text: &str) -> Result<TurnState> {
         TurnState::from_value(&crate::json::parse("state", text)?)

@@ -240,7 +240,19 @@ mod cli {
         s.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
+    /// A file's text, refused before it is read when it is larger than any input the
+    /// library accepts (a 750 MB file costs a `stat`, not 4 GB of memory).
     fn read_file(path: &PathBuf) -> Result<String, CliError> {
+        let limit = tool_intent::LIMITS.max_input_bytes;
+        if let Ok(meta) = std::fs::metadata(path) {
+            if meta.len() > limit as u64 {
+                return Err(CliError::Io(format!(
+                    "{}: {} bytes, larger than the {limit}-byte input limit",
+                    path.display(),
+                    meta.len()
+                )));
+            }
+        }
         std::fs::read_to_string(path)
             .map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))
     }
@@ -278,6 +290,14 @@ mod cli {
             registry = registry
                 .merge_mcp_server_json(name, &text)
                 .flag(&format!("--mcp {name}={file}"))?;
+        }
+        // What loading left out or changed is said once, on stderr (stdout stays the output).
+        for w in registry.warnings() {
+            eprintln!(
+                "tool-intent: warning [{}]: {}",
+                w.code.as_str(),
+                one_line(&w.message)
+            );
         }
         Ok(registry)
     }

@@ -35,7 +35,7 @@ pub use model::{HistoryVersion, SourcePolicy, Tool};
 pub(crate) use toolset::ToolSet;
 pub use write::tool_to_value;
 
-use crate::error::{Error, JsonPath, Result};
+use crate::error::{quoted, Error, JsonPath, Result};
 use crate::glob;
 use crate::limits::LIMITS;
 use crate::warning::Warning;
@@ -233,10 +233,19 @@ impl Registry {
             self.check_patterns(list, &root.key("overlays").key(key))?;
         }
         for source in &s.sources {
-            self.check_patterns(
-                &source.deny,
-                &root.key("sources").key(&source.name).key("deny"),
-            )?;
+            // Denies match ignoring case at run time, so they load that way too.
+            let path = root.key("sources").key(&source.name).key("deny");
+            for (i, p) in source.deny.iter().enumerate() {
+                if !glob::is_glob(p) && self.index_of_folded(p).is_none() {
+                    return Err(Error::registry(
+                        &path.index(i),
+                        format!(
+                            "unknown tool {} (not in `tools`, and not a glob)",
+                            quoted(p)
+                        ),
+                    ));
+                }
+            }
         }
         Ok(())
     }
@@ -246,7 +255,10 @@ impl Registry {
             if !glob::is_glob(p) && self.index_of(p).is_none() {
                 return Err(Error::registry(
                     &path.index(i),
-                    format!("unknown tool \"{p}\" (not in `tools`, and not a glob)"),
+                    format!(
+                        "unknown tool {} (not in `tools`, and not a glob)",
+                        quoted(p)
+                    ),
                 ));
             }
         }
@@ -371,6 +383,24 @@ impl Registry {
             }
         }
         set
+    }
+
+    /// Whether a pattern (name or glob) matches at least one tool.
+    pub(crate) fn matches_any(&self, pattern: &str, fold: bool) -> bool {
+        if !glob::is_glob(pattern) {
+            return if fold {
+                self.index_of_folded(pattern).is_some()
+            } else {
+                self.index_of(pattern).is_some()
+            };
+        }
+        self.names.iter().any(|(_, name)| {
+            if fold {
+                glob::matches_ignore_case(pattern, name)
+            } else {
+                glob::matches(pattern, name)
+            }
+        })
     }
 
     /// `default_tools` as a set.
