@@ -354,7 +354,14 @@ pub(crate) fn quoted(text: &str) -> String {
                 '\\' => out.push_str("\\\\"),
                 '\n' => out.push_str("\\n"),
                 '\t' => out.push_str("\\t"),
-                c => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
+                c => {
+                    out.push_str("\\u{");
+                    let code = c as u32;
+                    for shift in [12, 8, 4, 0] {
+                        out.push(char::from_digit((code >> shift) & 15, 16).unwrap_or('0'));
+                    }
+                    out.push('}');
+                }
             }
         } else {
             out.push(c);

@@ -21,7 +21,7 @@ pub(crate) fn strip_bom(text: &str) -> &str {
 /// is an error with its path: keeping either copy silently could turn a deny into an allow.
 pub(crate) fn parse(input: &'static str, text: &str) -> Result<Value> {
     let mut de = serde_json::Deserializer::from_str(strip_bom(text));
-    let parsed = de::DeserializeSeed::deserialize(Strict(JsonPath::root()), &mut de)
+    let parsed = de::DeserializeSeed::deserialize(Strict(Some(JsonPath::root())), &mut de)
         .and_then(|v| de.end().map(|()| v));
     parsed.map_err(|e| match duplicate_key(&e) {
         Some((path, key)) => {
@@ -42,8 +42,19 @@ fn duplicate_key(e: &serde_json::Error) -> Option<(JsonPath, String)> {
     Some((JsonPath::root_from(path), key.to_string()))
 }
 
-/// A value built like `serde_json::Value`, refusing a key given twice.
-struct Strict(JsonPath);
+/// Parses JSON text that is known to be valid (a schema the loader checked), keeping the
+/// last of keys given twice as `serde_json::Value` does. One visitor for every value the
+/// crate builds keeps the wasm module small.
+pub(crate) fn parse_trusted(text: &str) -> serde_json::Result<Value> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = de::DeserializeSeed::deserialize(Strict(None), &mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// A value built like `serde_json::Value`; with a path, a key given twice is refused (the
+/// path is where the object is).
+struct Strict(Option<JsonPath>);
 
 impl<'de> de::DeserializeSeed<'de> for Strict {
     type Value = Value;
@@ -60,20 +71,26 @@ impl<'de> Visitor<'de> for Strict {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = serde_json::Map::new();
         while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
-            if out.contains_key(k.as_ref()) {
-                return Err(de::Error::custom(format!(
-                    "{DUPLICATE}{}\u{0}{k}",
-                    self.0.key(&k)
-                )));
-            }
-            let v = map.next_value_seed(Strict(self.0.key(&k)))?;
+            let path = match &self.0 {
+                Some(p) if out.contains_key(k.as_ref()) => {
+                    return Err(de::Error::custom(format!(
+                        "{DUPLICATE}{}\u{0}{k}",
+                        p.key(&k)
+                    )))
+                }
+                Some(p) => Some(p.key(&k)),
+                None => None,
+            };
+            let v = map.next_value_seed(Strict(path))?;
             out.insert(k.into_owned(), v);
         }
         Ok(Value::Object(out))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut out = Vec::new();
-        while let Some(v) = seq.next_element_seed(Strict(self.0.index(out.len())))? {
+        while let Some(v) =
+            seq.next_element_seed(Strict(self.0.as_ref().map(|p| p.index(out.len()))))?
+        {
             out.push(v);
         }
         Ok(Value::Array(out))

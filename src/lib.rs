@@ -85,7 +85,7 @@ pub use expand::{expand, ExpandContext, Expansion, ExpansionSummary, ToolStatus}
 pub use intent::{Intent, ToolsOverride, INTENT_KEYS};
 pub use limits::{Limits, LIMITS};
 pub use plan::{
-    budget_turn, plan_turn, resolve_tool, search_turn, tool_infos, Call, CallOptions,
+    budget_turn, plan_turn, resolve_tool, search_turn, tool_infos, Call, CallOptions, Renamed,
     SearchOutcome, ToolInfo, TurnPlan, TurnRequest,
 };
 pub use registry::{

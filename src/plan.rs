@@ -247,6 +247,9 @@ pub struct TurnPlan<'r> {
     pub catalog: Vec<&'r str>,
     /// Promoted tools (loaded by `tool_search`), load order.
     pub promoted: Vec<&'r str>,
+    /// The renamed MCP tools among `array` and `catalog` (their servers' names hold
+    /// characters providers refuse, are too long, or collide), in wire-name order.
+    pub renamed: Vec<Renamed<'r>>,
     /// Warnings of the expansion and of the turn state.
     pub warnings: Vec<Warning>,
     /// The target API.
@@ -261,6 +264,15 @@ pub struct TurnPlan<'r> {
     /// The catalog text for the system prompt ("" when there is none).
     #[serde(skip)]
     pub catalog_text: String,
+}
+
+/// A renamed MCP tool: its wire name and the name its server knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Renamed<'r> {
+    /// The name in the payload and the catalog.
+    pub wire: &'r str,
+    /// The server's own name, for dispatch.
+    pub source: &'r str,
 }
 
 /// Expands, splits and renders one turn: the production per-request call.
@@ -313,9 +325,21 @@ pub fn plan_turn<'r>(registry: &'r Registry, request: &TurnRequest) -> Result<Tu
         DeferralMode::Catalog => expansion.name_refs(split.catalog.iter().copied()),
         DeferralMode::Native => Vec::new(),
     };
+    let mut renamed: Vec<Renamed<'r>> = split
+        .array
+        .iter()
+        .chain(&split.catalog)
+        .filter_map(|&i| registry.tool(i).filter(|t| t.is_renamed()))
+        .map(|t| Renamed {
+            wire: &t.name,
+            source: t.source_name(),
+        })
+        .collect();
+    renamed.sort_unstable_by(|a, b| a.wire.cmp(b.wire));
     Ok(TurnPlan {
         array,
         catalog,
+        renamed,
         promoted: expansion.name_refs(split.promoted.iter().copied()),
         warnings,
         provider: request.provider,
@@ -366,6 +390,18 @@ impl TurnPlan<'_> {
             out.push_str(key);
             push_names(&mut out, list);
         }
+        out.push_str(",\"renamed\":[");
+        for (k, r) in self.renamed.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"wire\":");
+            out.push_str(&Value::from(r.wire).to_string());
+            out.push_str(",\"source\":");
+            out.push_str(&Value::from(r.source).to_string());
+            out.push('}');
+        }
+        out.push(']');
         out.push_str(",\"warnings\":");
         out.push_str(&serde_json::to_string(&self.warnings).unwrap_or_else(|_| "[]".to_string()));
         out.push_str(",\"provider\":\"");
@@ -464,6 +500,9 @@ pub struct ToolInfo {
     pub title: Option<String>,
     /// The description.
     pub description: String,
+    /// The name at its source, when the wire name differs (a renamed MCP tool).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_name: Option<String>,
     /// In `default_tools`.
     pub default: bool,
     /// Deferred when available (before the `tool_search` rule).
@@ -482,6 +521,7 @@ pub fn tool_infos(registry: &Registry) -> Vec<ToolInfo> {
             name: t.name.clone(),
             title: t.title.clone(),
             description: t.description.clone(),
+            source_name: t.is_renamed().then(|| t.source_name().to_string()),
             default: registry.is_default(i),
             deferrable: crate::deferral::is_deferrable(registry, i),
             overlay: registry.is_overlay(i),

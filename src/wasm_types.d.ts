@@ -90,6 +90,8 @@ export interface TurnPlan {
   catalog: string[];
   /** Promoted tools (loaded by tool_search), load order. */
   promoted: string[];
+  /** Renamed MCP tools in array and catalog: the wire name and the server's own name. */
+  renamed: { wire: string; source: string }[];
   warnings: ExpansionWarning[];
   provider: Provider;
   mode: DeferralMode;
@@ -161,6 +163,8 @@ export interface ToolInfo {
   name: string;
   title?: string;
   description: string;
+  /** The MCP server's own name when the wire name differs. */
+  sourceName?: string;
   default: boolean;
   deferrable: boolean;
   overlay: boolean;

@@ -201,3 +201,51 @@ fn build_intent_prints_intent_and_row() {
     assert_eq!(v["row"]["tools_override"], serde_json::Value::Null);
     assert_eq!(v["row"]["toolset"], "research");
 }
+
+#[test]
+fn a_file_over_the_input_limit_is_refused_without_reading_it() {
+    // A sparse 750 MB file: the size alone refuses it (no read, no parse).
+    let path = std::env::temp_dir().join(format!("tool-intent-huge-{}.json", std::process::id()));
+    let f = std::fs::File::create(&path).unwrap();
+    f.set_len(750 * 1024 * 1024).unwrap();
+    drop(f);
+    let o = run(&["expand", "--registry", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("larger than the 67108864-byte input limit"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn state_and_toggles_errors_name_the_flag_and_the_path() {
+    let o = run(&["expand", "--state", r#"{"loaded":["a",1]}"#]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--state: invalid state at $.loaded[1]"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "build-intent",
+        "--toggles",
+        r#"{"picked":["a"],"web_search":true}"#,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--toggles: invalid toggles at $.picked"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "expand",
+        "--mcp",
+        &format!("s={}", fixture("time")),
+        "--mcp",
+        &format!("s={}", fixture("git")),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--mcp s="), "{}", stderr(&o));
+}

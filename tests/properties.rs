@@ -221,6 +221,23 @@ proptest! {
     }
 
     #[test]
+    fn no_payload_has_two_entries_with_one_name(r in registry_strategy(), o in override_strategy(), loads in proptest::collection::vec(proptest::sample::select(NAMES.to_vec()), 0..4)) {
+        let e = expand(&r, &o, ExpandContext::default()).unwrap();
+        let state = tool_intent::begin_turn(&tool_intent::record_loaded(&TurnState::default(), &loads));
+        for provider in tool_intent::Provider::ALL {
+            for mode in [DeferralMode::Catalog, DeferralMode::Native] {
+                let opts = RenderOptions { provider, mode, ..Default::default() };
+                let Ok(p) = render(&e, &state, opts) else {
+                    prop_assert!(provider == tool_intent::Provider::OpenAiChat && mode == DeferralMode::Native);
+                    continue;
+                };
+                let unique: std::collections::BTreeSet<&String> = p.array.iter().collect();
+                prop_assert_eq!(unique.len(), p.array.len(), "{:?}/{:?}: {:?}", provider, mode, p.array);
+            }
+        }
+    }
+
+    #[test]
     fn every_available_tool_is_reachable(r in registry_strategy(), o in override_strategy()) {
         let e = expand(&r, &o, ExpandContext::default()).unwrap();
         let resident: Vec<usize> = e.resident().collect();

@@ -124,6 +124,7 @@ function renderControls() {
     if (t.default) tags.push(el("span", { class: "tag" }, t.deferrable ? "default, deferred" : "default"));
     else if (t.overlay) tags.push(el("span", { class: "tag" }, "overlay"));
     else if (t.deferrable) tags.push(el("span", { class: "tag" }, "deferred"));
+    if (t.sourceName) tags.push(el("span", { class: "tag source-name", title: "the MCP server's own name, used for dispatch" }, `MCP name: ${t.sourceName}`));
     list.append(el("li", { title: t.description.split("\n")[0] }, input, el("label", { for: id }, t.name), ...tags));
   }
   renderGlobs();

@@ -493,7 +493,13 @@ mod cli {
         let width = b
             .rows
             .iter()
-            .map(|r| r.name.len())
+            .map(|r| {
+                r.name.len()
+                    + p.renamed
+                        .iter()
+                        .find(|n| n.wire == r.name)
+                        .map_or(0, |n| n.source.len() + " (MCP name )".len())
+            })
             .max()
             .unwrap_or(4)
             .max(4);
@@ -508,9 +514,13 @@ mod cli {
             } else {
                 row.placement.as_str()
             };
+            let shown = match p.renamed.iter().find(|r| r.wire == row.name) {
+                Some(r) => format!("{} (MCP name {})", row.name, r.source),
+                None => row.name.clone(),
+            };
             out.push_str(&format!(
                 "  {:<width$}  {:<9}  {:>7}\n",
-                row.name, state, row.tokens
+                shown, state, row.tokens
             ));
         }
         out.push('\n');

@@ -47,6 +47,14 @@ impl Tool {
         }
     }
 
+    /// Whether the wire name differs from the source's own name beyond the `mcp__<server>__`
+    /// prefix (characters mapped, shortened, or disambiguated).
+    pub fn is_renamed(&self) -> bool {
+        self.source
+            .as_ref()
+            .is_some_and(|s| !self.name.ends_with(s.as_str()))
+    }
+
     /// The name to call the tool by at its source: an MCP server's own tool name (which may
     /// hold characters providers refuse), or the registry name.
     pub fn source_name(&self) -> &str {
@@ -92,7 +100,7 @@ impl Schema {
         // The text was validated as a JSON object when the tool was loaded, so parsing it
         // again cannot fail; an empty object stands in rather than a panic.
         self.0.value.get_or_init(|| {
-            serde_json::from_str(&self.0.text).unwrap_or_else(|_| Value::Object(Map::new()))
+            crate::json::parse_trusted(&self.0.text).unwrap_or_else(|_| Value::Object(Map::new()))
         })
     }
 }

@@ -14,8 +14,6 @@
 //!
 //! The source name stays with the tool (`Tool::source_name`) for dispatch.
 
-use std::collections::BTreeMap;
-
 use sha2::{Digest, Sha256};
 
 use super::load::is_provider_safe_name;
@@ -41,7 +39,9 @@ fn hashed(candidate: &str, source: &str) -> String {
     let mut out: String = candidate.chars().take(KEPT).collect();
     out.push('_');
     for b in &digest[..4] {
-        out.push_str(&format!("{b:02x}"));
+        for nibble in [b >> 4, b & 15] {
+            out.push(char::from_digit(u32::from(nibble), 16).unwrap_or('0'));
+        }
     }
     out
 }
@@ -53,13 +53,12 @@ pub(crate) fn wire_names(names: &[(&str, bool)]) -> Vec<String> {
         .iter()
         .map(|&(n, lenient)| if lenient { candidate(n) } else { n.to_string() })
         .collect();
-    // Groups by folded candidate; a BTreeMap so every decision is in key order.
-    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (i, c) in candidates.iter().enumerate() {
-        groups.entry(c.to_ascii_lowercase()).or_default().push(i);
-    }
+    // Groups of equal folded candidates: positions sorted by folded candidate, then runs.
+    let folded: Vec<String> = candidates.iter().map(|c| c.to_ascii_lowercase()).collect();
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_unstable_by(|&a, &b| folded[a].cmp(&folded[b]).then(a.cmp(&b)));
     let mut out = candidates.clone();
-    for members in groups.values() {
+    for members in order.chunk_by(|&a, &b| folded[a] == folded[b]) {
         let strict_holder = members.iter().any(|&i| !names[i].1);
         let keeper = if strict_holder {
             None
@@ -75,10 +74,8 @@ pub(crate) fn wire_names(names: &[(&str, bool)]) -> Vec<String> {
         for &i in members {
             let (source, lenient) = names[i];
             let keeps = !lenient || Some(i) == keeper;
-            if !keeps || !is_provider_safe_name(&out[i]) {
-                if lenient {
-                    out[i] = hashed(&candidates[i], source);
-                }
+            if lenient && (!keeps || !is_provider_safe_name(&out[i])) {
+                out[i] = hashed(&candidates[i], source);
             }
         }
     }

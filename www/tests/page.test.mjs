@@ -110,6 +110,26 @@ test("a mid-turn search leaves the fingerprint unchanged; the next turn changes 
   await page.close();
 });
 
+test("an MCP server with names providers refuse shows both names", async () => {
+  const page = await openPage();
+  await page.getByLabel("as MCP server").fill("bfcl");
+  const tools = [
+    { name: "math.factorial", description: "n!", inputSchema: { type: "dict", properties: { n: { type: "integer" } } } },
+    { name: "calculate_BMI", description: "BMI", inputSchema: { type: "object" } },
+    { name: "calculate_bmi", description: "bmi", inputSchema: { type: "object" } },
+  ];
+  await page.locator("#registry-text").fill(JSON.stringify({ tools }));
+  await page.getByRole("button", { name: "Load", exact: true }).click();
+  await page.waitForFunction(() => document.querySelector("#registry-status").textContent.includes("bfcl"));
+  const tags = await page.locator("#tool-list .source-name").allTextContents();
+  assert.ok(tags.includes("MCP name: math.factorial"), tags.join(" | "));
+  assert.ok(tags.includes("MCP name: calculate_bmi"), tags.join(" | "));
+  const deferred = await names(page, "#deferred");
+  assert.ok(deferred.includes("mcp__bfcl__math_factorial"), deferred.join(","));
+  assert.ok(deferred.includes("mcp__bfcl__calculate_BMI"), deferred.join(","));
+  await page.close();
+});
+
 test("loading github.json shows its tools", async () => {
   const page = await openPage();
   await page.getByLabel("as MCP server").fill("github");

@@ -1,0 +1,258 @@
+//! The bad-input gaps a hostile pass over real MCP servers found, one test each: per-tool
+//! quarantine, schema roots, reserved names, bounded cost, duplicate keys, and the smaller
+//! gaps (toggles, denies, warnings, readable errors).
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use serde_json::{json, Value};
+use tool_intent::{
+    build_intent, expand, plan_turn, ExpandContext, Registry, Toggles, ToolsOverride, TurnRequest,
+    TurnState, WarningCode, LIMITS,
+};
+
+fn tool(name: &str) -> Value {
+    json!({"name": name, "description": "d", "inputSchema": {"type": "object"}})
+}
+
+fn codes(warnings: &[tool_intent::Warning]) -> Vec<WarningCode> {
+    warnings.iter().map(|w| w.code).collect()
+}
+
+#[test]
+fn unusable_mcp_tools_are_quarantined_with_name_path_and_reason() {
+    let deep = (0..40).fold(
+        json!({"type": "object"}),
+        |d, _| json!({"type": "object", "properties": {"x": d}}),
+    );
+    let list = json!({"tools": [
+        {"description": "no name", "inputSchema": {"type": "object"}},
+        {"name": "deep", "inputSchema": deep},
+        {"name": "text_root", "inputSchema": {"type": "string"}},
+        {"name": "typed_list", "inputSchema": {"type": ["object", "null"]}},
+        tool("fine"),
+    ]});
+    let r = Registry::embedded().merge_mcp_server("s", &list).unwrap();
+    assert!(r.index_of("mcp__s__fine").is_some());
+    assert_eq!(
+        r.tools()
+            .iter()
+            .filter(|t| t.name.starts_with("mcp__s__"))
+            .count(),
+        1
+    );
+    let messages: Vec<&str> = r.warnings().iter().map(|w| w.message.as_str()).collect();
+    assert_eq!(
+        codes(r.warnings()),
+        [WarningCode::QuarantinedTool; 4],
+        "{messages:?}"
+    );
+    assert!(
+        messages[0].contains("(no name)") && messages[0].contains("$.tools[0]"),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[1].contains("\"deep\"") && messages[1].contains("levels deep"),
+        "{}",
+        messages[1]
+    );
+    assert!(
+        messages[2].contains("\"text_root\"") && messages[2].contains("\"string\""),
+        "{}",
+        messages[2]
+    );
+    assert!(messages[3].contains("not a type name"), "{}", messages[3]);
+}
+
+#[test]
+fn dict_and_missing_root_types_become_object_with_one_warning() {
+    let list = json!([
+        {"name": "a", "inputSchema": {"type": "dict", "properties": {"n": {"type": "integer"}}}},
+        {"name": "b", "inputSchema": {"properties": {"q": {"type": "string"}}}},
+        {"name": "c", "inputSchema": {}},
+        {"name": "d", "inputSchema": {"type": "object"}},
+    ]);
+    let r = Registry::embedded().merge_mcp_server("s", &list).unwrap();
+    assert_eq!(codes(r.warnings()), [WarningCode::NormalisedSchema]);
+    assert!(
+        r.warnings()[0].message.starts_with("3 tool schema(s)"),
+        "{}",
+        r.warnings()[0].message
+    );
+    for name in ["a", "b", "c", "d"] {
+        let t = &r.tools()[r.index_of(&format!("mcp__s__{name}")).unwrap()];
+        assert_eq!(t.parameters()["type"], "object", "{name}");
+    }
+    assert_eq!(
+        r.tools()[r.index_of("mcp__s__a").unwrap()].parameters()["properties"]["n"]["type"],
+        "integer"
+    );
+    // Our own format: a root providers refuse is an error with its path.
+    let e =
+        Registry::from_value(&json!([{"name": "x", "parameters": {"type": "array"}}])).unwrap_err();
+    assert_eq!(e.path(), Some("$[0].parameters.type"));
+}
+
+#[test]
+fn provider_search_tool_names_are_reserved() {
+    for name in ["tool_search_tool_regex", "tool_search_tool_bm25"] {
+        let e = Registry::from_value(&json!([{"name": name, "parameters": {"type": "object"}}]))
+            .unwrap_err();
+        assert_eq!(
+            (e.code(), e.path()),
+            ("invalid_registry", Some("$[0].name")),
+            "{name}"
+        );
+    }
+    // As an MCP tool the name is namespaced, so it cannot clash.
+    let r = Registry::embedded()
+        .merge_mcp_server("s", &json!([tool("tool_search_tool_regex")]))
+        .unwrap();
+    assert!(r.index_of("mcp__s__tool_search_tool_regex").is_some());
+}
+
+#[test]
+fn input_over_the_size_limit_is_refused_before_parsing() {
+    // Not even JSON: the length alone decides.
+    let text = " ".repeat(LIMITS.max_input_bytes + 1);
+    let e = Registry::from_json_str(&text).unwrap_err();
+    assert_eq!((e.code(), e.path()), ("limit_exceeded", Some("$")));
+    let e = Registry::embedded()
+        .merge_mcp_server_json("s", &text)
+        .unwrap_err();
+    assert_eq!(e.input(), Some("tools list"));
+}
+
+#[test]
+fn turn_states_are_bounded_and_stale_names_give_one_warning() {
+    let many: Vec<String> = (0..LIMITS.max_tools + 1).map(|i| format!("t{i}")).collect();
+    let e = TurnState::from_value(&json!({"loaded": many})).unwrap_err();
+    assert_eq!((e.code(), e.path()), ("limit_exceeded", Some("$.loaded")));
+    let stale: Vec<String> = (0..5_000).map(|i| format!("gone_{i}")).collect();
+    let state = TurnState {
+        loaded: stale.clone(),
+        frozen: stale,
+        turn: 3,
+    };
+    let r = Registry::embedded();
+    let req = TurnRequest {
+        state: Some(state),
+        ..Default::default()
+    };
+    let p = plan_turn(&r, &req).unwrap();
+    assert_eq!(codes(&p.warnings), [WarningCode::UnknownLoadedTool]);
+    assert!(
+        p.warnings[0].message.starts_with("5000 loaded name(s)"),
+        "{}",
+        p.warnings[0].message
+    );
+    let found = tool_intent::search_turn(&r, &req, "select:memory", None).unwrap();
+    assert!(
+        found.state.loaded.len() <= 1 && found.state.frozen.is_empty(),
+        "the returned state is pruned"
+    );
+}
+
+#[test]
+fn a_key_given_twice_is_an_error_in_every_input() {
+    let e = ToolsOverride::from_json_str(r#"{"disabled":["shell"],"disabled":[]}"#).unwrap_err();
+    assert_eq!(e.path(), Some("$.disabled"));
+    let e = Registry::from_json_str(
+        r#"{"tools":[], "sources": {"channel": {"deny": ["shell"], "deny": []}}}"#,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("given twice"), "{e}");
+    let e = Toggles::from_json_str(r#"{"toolset":"a","toolset":"b"}"#).unwrap_err();
+    assert_eq!(e.path(), Some("$.toolset"));
+    let e = TurnState::from_json_str(r#"{"turn":1,"turn":2}"#).unwrap_err();
+    assert_eq!(e.path(), Some("$.turn"));
+    let e = tool_intent::SessionRunConfig::from_json_str(r#"{"toolset":"a","toolset":null}"#)
+        .unwrap_err();
+    assert_eq!(e.path(), Some("$.toolset"));
+}
+
+#[test]
+fn a_hand_pick_with_other_toggles_is_refused() {
+    let e = Toggles::from_json_str(r#"{"picked":["grep"],"disabled":["shell"]}"#).unwrap_err();
+    assert_eq!((e.input(), e.path()), (Some("toggles"), Some("$.picked")));
+    assert!(e.to_string().contains("disabled"), "{e}");
+    let t = Toggles::from_json_str(r#"{"picked":["grep"]}"#).unwrap();
+    assert_eq!(build_intent(&t).to_canonical_json(), r#"["grep"]"#);
+}
+
+#[test]
+fn denies_load_ignoring_case_as_they_match() {
+    let r = Registry::from_value(&json!({
+        "tools": [{"name": "web_search", "parameters": {"type": "object"}}],
+        "sources": {"channel": {"deny": ["WEB_SEARCH"]}}
+    }))
+    .unwrap();
+    let e = expand(
+        &r,
+        &ToolsOverride::Follow,
+        ExpandContext {
+            source: Some("channel"),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(e.tools().count(), 0);
+}
+
+#[test]
+fn silent_no_ops_now_warn() {
+    let r = Registry::embedded();
+    let channel = ExpandContext {
+        source: Some("channel"),
+        ..Default::default()
+    };
+    let e = expand(
+        &r,
+        &ToolsOverride::from_json_str(r#"["shell","grep"]"#).unwrap(),
+        channel,
+    )
+    .unwrap();
+    assert_eq!(codes(e.warnings()), [WarningCode::DeniedBySource]);
+    assert!(e.warnings()[0].message.contains("\"shell\""));
+    let e = expand(
+        &r,
+        &ToolsOverride::from_json_str(r#"{"toolset":""}"#).unwrap(),
+        Default::default(),
+    )
+    .unwrap();
+    assert_eq!(codes(e.warnings()), [WarningCode::EmptyToolset]);
+    let e = expand(
+        &r,
+        &ToolsOverride::from_json_str(r#"{"disabled":["nosuch*"]}"#).unwrap(),
+        Default::default(),
+    )
+    .unwrap();
+    assert_eq!(codes(e.warnings()), [WarningCode::UnknownTool]);
+    assert!(e.warnings()[0].message.contains("\"nosuch*\""));
+}
+
+#[test]
+fn errors_escape_control_characters_and_cut_long_names() {
+    let hostile = format!("a\u{1b}[2J\u{202e}{}", "x".repeat(10_000));
+    let e = Registry::from_value(&json!([{"name": hostile, "parameters": {"type": "object"}}]))
+        .unwrap_err();
+    let text = e.to_string();
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+        "{text:?}"
+    );
+    assert!(text.len() < 300, "{} bytes", text.len());
+    assert!(
+        text.contains("\\u{001b}") && text.contains("bytes)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_read_as_whitespace() {
+    assert_eq!(
+        ToolsOverride::from_json_str("\u{feff}null").unwrap(),
+        ToolsOverride::Follow
+    );
+    assert!(Registry::from_json_str(&format!("\u{feff}{}", json!([tool("a")]))).is_ok());
+}

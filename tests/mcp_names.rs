@@ -1,0 +1,166 @@
+//! Real MCP servers' tool names: provider-valid wire names with a round trip to the source
+//! name, independent of the order tools arrive in, and no request that carries two entries
+//! with one name.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::*;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use tool_intent::{
+    plan_turn, DeferralMode, Provider, Registry, ToolsOverride, TurnRequest, WarningCode,
+};
+
+fn fixture() -> Value {
+    serde_json::from_str(&read_repo_file("tests/data/bfcl/tools.json")).unwrap()
+}
+
+fn provider_valid(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+#[test]
+fn a_benchmark_server_loads_whole_with_valid_unique_wire_names() {
+    let tools = fixture();
+    let count = tools["tools"].as_array().unwrap().len();
+    let r = Registry::embedded()
+        .merge_mcp_server("bfcl", &tools)
+        .unwrap();
+    let codes: Vec<WarningCode> = r.warnings().iter().map(|w| w.code).collect();
+    assert_eq!(codes, [WarningCode::NormalisedSchema], "{:?}", r.warnings());
+    let mcp: Vec<&tool_intent::Tool> = r
+        .tools()
+        .iter()
+        .filter(|t| t.name.starts_with("mcp__bfcl__"))
+        .collect();
+    assert_eq!(mcp.len(), count, "no tool left out");
+    let folded: BTreeSet<String> = r
+        .tools()
+        .iter()
+        .map(|t| t.name.to_ascii_lowercase())
+        .collect();
+    assert_eq!(folded.len(), r.len(), "unique ignoring case");
+    for t in &mcp {
+        assert!(provider_valid(&t.name), "{}", t.name);
+        assert_eq!(
+            t.parameters()["type"],
+            "object",
+            "{} root normalised",
+            t.name
+        );
+    }
+    // Dispatch by wire name returns the name the server knows.
+    let o = ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap();
+    let e = tool_intent::expand(&r, &o, Default::default()).unwrap();
+    for source in tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+    {
+        let wire = mcp.iter().find(|t| t.source_name() == source).unwrap();
+        assert_eq!(e.resolve(&wire.name).unwrap().source_name(), source);
+    }
+    let dotted = mcp
+        .iter()
+        .find(|t| t.source_name() == "AclApi.add_mapping")
+        .unwrap();
+    assert_eq!(dotted.name, "mcp__bfcl__AclApi_add_mapping");
+    let twins: Vec<&str> = mcp
+        .iter()
+        .filter(|t| t.source_name().eq_ignore_ascii_case("calculate_bmi"))
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(twins.len(), 2);
+    assert!(twins.contains(&"mcp__bfcl__calculate_BMI"), "{twins:?}");
+}
+
+#[test]
+fn source_names_survive_the_registry_round_trip_and_show_in_the_plan() {
+    let r = Registry::embedded()
+        .merge_mcp_server("bfcl", &fixture())
+        .unwrap();
+    let again = Registry::from_value(&r.to_value()).unwrap();
+    assert_eq!(again.tools(), r.tools());
+    let i = again.index_of("mcp__bfcl__AclApi_add_mapping").unwrap();
+    assert_eq!(again.tools()[i].source_name(), "AclApi.add_mapping");
+    let req = TurnRequest {
+        tools_override: ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(),
+        ..Default::default()
+    };
+    let p = plan_turn(&r, &req).unwrap();
+    let find = |wire: &str| p.renamed.iter().find(|r| r.wire == wire).map(|r| r.source);
+    assert_eq!(
+        find("mcp__bfcl__AclApi_add_mapping"),
+        Some("AclApi.add_mapping")
+    );
+    assert_eq!(find("mcp__bfcl__get_current_weather"), None);
+}
+
+#[test]
+fn no_payload_holds_two_entries_with_one_name() {
+    let r = all_merged().merge_mcp_server("bfcl", &fixture()).unwrap();
+    for provider in Provider::ALL {
+        for mode in [DeferralMode::Catalog, DeferralMode::Native] {
+            if provider == Provider::OpenAiChat && mode == DeferralMode::Native {
+                continue;
+            }
+            let req = TurnRequest {
+                tools_override: ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(),
+                loaded: vec!["mcp__bfcl__calculate_BMI".into()],
+                provider,
+                mode,
+                ..Default::default()
+            };
+            let p = plan_turn(&r, &req).unwrap();
+            let entries: Vec<Value> = serde_json::from_str(&p.payload).unwrap();
+            let names: Vec<String> = entries
+                .iter()
+                .map(|e| {
+                    let n = e.get("name").or_else(|| e["function"].get("name"));
+                    n.and_then(Value::as_str)
+                        .or_else(|| e["type"].as_str())
+                        .unwrap()
+                        .to_string()
+                })
+                .collect();
+            let unique: BTreeSet<&String> = names.iter().collect();
+            assert_eq!(unique.len(), names.len(), "{provider:?}/{mode:?}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+    /// The same source names give the same wire names whatever order they arrive in.
+    #[test]
+    fn wire_names_do_not_depend_on_arrival_order(seed in any::<u64>()) {
+        let tools = fixture()["tools"].as_array().unwrap().clone();
+        let mut shuffled = tools.clone();
+        let mut s = seed | 1;
+        for i in (1..shuffled.len()).rev() {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            shuffled.swap(i, (s % (i as u64 + 1)) as usize);
+        }
+        let names = |list: Vec<Value>| -> Vec<(String, String)> {
+            let r = Registry::embedded().merge_mcp_server("s", &json!({"tools": list})).unwrap();
+            let mut pairs: Vec<(String, String)> = r
+                .tools()
+                .iter()
+                .filter(|t| t.name.starts_with("mcp__s__"))
+                .map(|t| (t.source_name().to_string(), t.name.clone()))
+                .collect();
+            pairs.sort();
+            pairs
+        };
+        prop_assert_eq!(names(tools), names(shuffled));
+    }
+}
