@@ -307,15 +307,6 @@ impl JsonPath {
         JsonPath(out)
     }
 
-    /// A path from text this type wrote (`$...`); anything else is taken as the root.
-    pub(crate) fn root_from(text: &str) -> JsonPath {
-        if text.starts_with('$') {
-            JsonPath(text.to_string())
-        } else {
-            JsonPath::root()
-        }
-    }
-
     /// This path (rooted at a value) placed under `parent`, where that value sits.
     pub(crate) fn under(&self, parent: &JsonPath) -> JsonPath {
         let mut out = parent.0.clone();
@@ -373,19 +364,11 @@ pub(crate) fn quoted(text: &str) -> String {
 
 /// A short description of a JSON value's type for messages ("number 1", "an object").
 pub(crate) fn describe(value: &Value) -> String {
-    let shown = |v: &Value| {
-        let s = v.to_string();
-        if s.chars().count() > 40 {
-            let cut: String = s.chars().take(37).collect();
-            format!("{cut}...")
-        } else {
-            s
-        }
-    };
     match value {
         Value::Null => "null".to_string(),
         Value::Bool(b) => format!("boolean {b}"),
-        Value::Number(_) => format!("number {}", shown(value)),
+        // A number's text is short (serde_json writes the shortest form).
+        Value::Number(n) => format!("number {n}"),
         Value::String(s) => format!("string {}", quoted(s)),
         Value::Array(_) => "an array".to_string(),
         Value::Object(_) => "an object".to_string(),

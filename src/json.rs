@@ -4,13 +4,14 @@
 //! validated without being built.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::error::{quoted, Error, JsonPath, Result};
+use crate::error::{Error, JsonPath, Result};
 
 /// Text without a leading UTF-8 byte-order mark (editors on Windows write one).
 pub(crate) fn strip_bom(text: &str) -> &str {
@@ -20,50 +21,49 @@ pub(crate) fn strip_bom(text: &str) -> &str {
 /// Parses JSON text given as `input` (named in the error). A key given twice in one object
 /// is an error with its path: keeping either copy silently could turn a deny into an allow.
 pub(crate) fn parse(input: &'static str, text: &str) -> Result<Value> {
+    let duplicate = Cell::new(None);
     let mut de = serde_json::Deserializer::from_str(strip_bom(text));
-    let parsed = de::DeserializeSeed::deserialize(Strict(Some(JsonPath::root())), &mut de)
-        .and_then(|v| de.end().map(|()| v));
-    parsed.map_err(|e| match duplicate_key(&e) {
-        Some((path, key)) => {
-            Error::value(input, &path, format!("key {} given twice", quoted(&key)))
-        }
-        None => Error::invalid_json(input, &e),
-    })
-}
-
-/// Marks a duplicate-key error so [`parse`] can turn it into a path error.
-const DUPLICATE: &str = "\u{0}duplicate\u{0}";
-
-fn duplicate_key(e: &serde_json::Error) -> Option<(JsonPath, String)> {
-    let text = e.to_string();
-    let rest = text.strip_prefix(DUPLICATE)?;
-    let (path, rest) = rest.split_once('\u{0}')?;
-    let key = rest.rsplit_once(" at line ").map_or(rest, |(k, _)| k);
-    Some((JsonPath::root_from(path), key.to_string()))
+    let seed = Strict {
+        path: Some(JsonPath::root()),
+        duplicate: &duplicate,
+    };
+    let parsed = de::DeserializeSeed::deserialize(seed, &mut de).and_then(|v| de.end().map(|()| v));
+    if let Some(path) = duplicate.take() {
+        return Err(Error::value(input, &path, "key given twice"));
+    }
+    parsed.map_err(|e| Error::invalid_json(input, &e))
 }
 
 /// Parses JSON text that is known to be valid (a schema the loader checked), keeping the
 /// last of keys given twice as `serde_json::Value` does. One visitor for every value the
 /// crate builds keeps the wasm module small.
 pub(crate) fn parse_trusted(text: &str) -> serde_json::Result<Value> {
+    let duplicate = Cell::new(None);
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = de::DeserializeSeed::deserialize(Strict(None), &mut de)?;
+    let seed = Strict {
+        path: None,
+        duplicate: &duplicate,
+    };
+    let value = de::DeserializeSeed::deserialize(seed, &mut de)?;
     de.end()?;
     Ok(value)
 }
 
-/// A value built like `serde_json::Value`; with a path, a key given twice is refused (the
-/// path is where the object is).
-struct Strict(Option<JsonPath>);
+/// A value built like `serde_json::Value`; with a path, the first key given twice is noted
+/// in `duplicate` (the parse then stops: the error is raised by [`parse`]).
+struct Strict<'c> {
+    path: Option<JsonPath>,
+    duplicate: &'c Cell<Option<JsonPath>>,
+}
 
-impl<'de> de::DeserializeSeed<'de> for Strict {
+impl<'de> de::DeserializeSeed<'de> for Strict<'_> {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for Strict {
+impl<'de> Visitor<'de> for Strict<'_> {
     type Value = Value;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
@@ -71,26 +71,28 @@ impl<'de> Visitor<'de> for Strict {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = serde_json::Map::new();
         while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
-            let path = match &self.0 {
+            let path = match &self.path {
                 Some(p) if out.contains_key(k.as_ref()) => {
-                    return Err(de::Error::custom(format!(
-                        "{DUPLICATE}{}\u{0}{k}",
-                        p.key(&k)
-                    )))
+                    self.duplicate.set(Some(p.key(&k)));
+                    return Err(de::Error::custom("key given twice"));
                 }
                 Some(p) => Some(p.key(&k)),
                 None => None,
             };
-            let v = map.next_value_seed(Strict(path))?;
+            let v = map.next_value_seed(Strict {
+                path,
+                duplicate: self.duplicate,
+            })?;
             out.insert(k.into_owned(), v);
         }
         Ok(Value::Object(out))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut out = Vec::new();
-        while let Some(v) =
-            seq.next_element_seed(Strict(self.0.as_ref().map(|p| p.index(out.len()))))?
-        {
+        while let Some(v) = seq.next_element_seed(Strict {
+            path: self.path.as_ref().map(|p| p.index(out.len())),
+            duplicate: self.duplicate,
+        })? {
             out.push(v);
         }
         Ok(Value::Array(out))

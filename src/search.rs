@@ -14,7 +14,7 @@
 //! shows them in the provider array.
 
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::error::{Error, JsonPath, Result};
 use crate::expand::Expansion;
@@ -223,11 +223,15 @@ fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
             tools.len(),
             if tools.len() == 1 { "" } else { "s" }
         ));
+        // Each definition as canonical JSON (keys in order), written without building a map.
         for t in tools {
-            let def =
-                json!({"name": t.name, "description": t.description, "parameters": t.parameters()});
-            text.push_str(&def.to_string());
-            text.push('\n');
+            text.push_str("{\"description\":");
+            text.push_str(&Value::from(t.description.as_str()).to_string());
+            text.push_str(",\"name\":");
+            text.push_str(&Value::from(t.name.as_str()).to_string());
+            text.push_str(",\"parameters\":");
+            text.push_str(&t.parameters().to_string());
+            text.push_str("}\n");
         }
     }
     if !not_found.is_empty() {
@@ -320,6 +324,7 @@ mod tests {
     use crate::expand::{expand, ExpandContext};
     use crate::intent::ToolsOverride;
     use crate::registry::Registry;
+    use serde_json::json;
 
     #[test]
     fn query_parsing() {

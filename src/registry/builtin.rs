@@ -3,9 +3,7 @@
 
 use std::sync::OnceLock;
 
-use serde_json::json;
-
-use super::model::Tool;
+use super::model::{Schema, Tool};
 
 /// The name of the tool that loads deferred tools.
 pub const TOOL_SEARCH: &str = "tool_search";
@@ -29,29 +27,38 @@ pub(crate) fn tool_search_definition() -> Tool {
     DEFINITION.get_or_init(build_tool_search_definition).clone()
 }
 
+/// The built-in `tool_search` arguments schema, as text (its `maximum` is
+/// [`MAX_SEARCH_LIMIT`]; a unit test checks the two agree).
+const TOOL_SEARCH_PARAMETERS: &str = r#"{"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of tools to return for a keyword query (default 5).","maximum":50,"minimum":1,"type":"integer"},"query":{"description":"Either \"select:name1,name2\" to load tools by exact name, or keywords matched against tool names and descriptions. Prefix a keyword with + to require it, e.g. \"+github issue comment\".","type":"string"}},"required":["query"],"type":"object"}"#;
+
 fn build_tool_search_definition() -> Tool {
-    let parameters = json!({
-        "type": "object",
-        "properties": {
-            "query": {
-                "type": "string",
-                "description": "Either \"select:name1,name2\" to load tools by exact name, or keywords matched against tool names and descriptions. Prefix a keyword with + to require it, e.g. \"+github issue comment\"."
-            },
-            "limit": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": MAX_SEARCH_LIMIT,
-                "description": "Maximum number of tools to return for a keyword query (default 5)."
-            }
-        },
-        "required": ["query"],
-        "additionalProperties": false
-    });
-    let mut tool = Tool::new(
-        TOOL_SEARCH,
-        "Load the full schema of deferred tools. Deferred tools are listed by name only in the system prompt and cannot be called until loaded. Use \"select:<name>\" when you know the name, or keywords to search. The result contains each tool's complete definition; the loaded tools can be called immediately.",
-        parameters,
-    );
+    let mut tool = Tool {
+        name: TOOL_SEARCH.to_string(),
+        description: "Load the full schema of deferred tools. Deferred tools are listed by name only in the system prompt and cannot be called until loaded. Use \"select:<name>\" when you know the name, or keywords to search. The result contains each tool's complete definition; the loaded tools can be called immediately.".to_string(),
+        title: None,
+        annotations: None,
+        defer: None,
+        extra: Default::default(),
+        source: None,
+        schema: Schema::from_validated_text(TOOL_SEARCH_PARAMETERS),
+    };
     tool.defer = Some(false);
     tool
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schema_text_is_canonical_and_agrees_with_the_limit() {
+        let t = tool_search_definition();
+        let v = t.parameters();
+        assert_eq!(v["properties"]["limit"]["maximum"], MAX_SEARCH_LIMIT);
+        assert_eq!(
+            v.to_string(),
+            TOOL_SEARCH_PARAMETERS,
+            "keys sorted, compact"
+        );
+    }
 }
