@@ -61,7 +61,7 @@ pub enum Error {
         message: String,
     },
     /// The request names a source the registry does not define.
-    #[error("unknown source \"{name}\" (known: {known})")]
+    #[error("unknown source {} (known: {known})", quoted(name))]
     UnknownSource {
         /// The source asked for.
         name: String,
@@ -79,7 +79,7 @@ pub enum Error {
         message: String,
     },
     /// A tool call names a tool that is not available to this session.
-    #[error("tool not available: \"{name}\" ({reason})")]
+    #[error("tool not available: {} ({reason})", quoted(name))]
     ToolNotAvailable {
         /// The name the call used.
         name: String,
@@ -366,7 +366,7 @@ pub(crate) fn quoted(text: &str) -> String {
 pub(crate) fn describe(value: &Value) -> String {
     match value {
         Value::Null => "null".to_string(),
-        Value::Bool(b) => format!("boolean {b}"),
+        Value::Bool(b) => if *b { "boolean true" } else { "boolean false" }.to_string(),
         // A number's text is short (serde_json writes the shortest form).
         Value::Number(n) => format!("number {n}"),
         Value::String(s) => format!("string {}", quoted(s)),

@@ -189,7 +189,8 @@ impl TurnRequest {
                         INPUT,
                         &path,
                         format!(
-                            "unknown option \"{key}\" (known: source, profile, loaded, state, provider, mode, cacheControl, view{})",
+                            "unknown option {} (known: source, profile, loaded, state, provider, mode, cacheControl, view{})",
+                            quoted(key),
                             match call {
                                 Call::Turn => "",
                                 Call::Search => ", limit",

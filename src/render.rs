@@ -355,7 +355,8 @@ pub(crate) fn tool_entry(registry: &Registry, index: usize, provider: Provider) 
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string(value).map_err(|e| Error::internal(format!("serialising a payload: {e}")))
+    // Serialising a tool entry cannot fail: its schema is a JSON value with string keys.
+    serde_json::to_string(value).map_err(|_| Error::internal("serialising a payload"))
 }
 
 fn render_entry(entry: &Entry<'_>, provider: Provider, cache: bool) -> Result<String> {

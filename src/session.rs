@@ -85,7 +85,7 @@ impl Toggles {
                     return Err(Error::value(
                         INPUT,
                         &path,
-                        format!("unknown toggle \"{key}\" (known: tools_enabled, toolset, web_search, disabled, allowed, picked)"),
+                        format!("unknown toggle {} (known: tools_enabled, toolset, web_search, disabled, allowed, picked)", crate::error::quoted(key)),
                     ))
                 }
             }

@@ -135,7 +135,10 @@ impl TurnState {
                     return Err(Error::value(
                         INPUT,
                         &path,
-                        format!("unknown key \"{key}\" (expected loaded, frozen, turn)"),
+                        format!(
+                            "unknown key {} (expected loaded, frozen, turn)",
+                            crate::error::quoted(key)
+                        ),
                     ))
                 }
             }

@@ -336,7 +336,8 @@ fn select_intent(
             warnings,
             WarningCode::UnknownIntentKey,
             format!(
-                "intent key \"{key}\" is not known to this version (known: {}); kept, ignored",
+                "intent key {} is not known to this version (known: {}); kept, ignored",
+                quoted(key),
                 INTENT_KEYS.join(", ")
             ),
         );

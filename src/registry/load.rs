@@ -110,7 +110,8 @@ pub(crate) fn parse_document(
             return Err(Error::registry(
                 &root.key(key),
                 format!(
-                    "unknown registry key \"{key}\" (expected one of: {})",
+                    "unknown registry key {} (expected one of: {})",
+                    quoted(key),
                     TOP_LEVEL_KEYS[..8].join(", ")
                 ),
             ));

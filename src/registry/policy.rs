@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::builtin::WEB_SEARCH_OVERLAY;
 use super::model::{HistoryVersion, SourcePolicy};
-use crate::error::{Error, JsonPath, Result};
+use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::{parse_pattern_list, ToolsOverride};
 
 /// `{"name": [patterns]}` in key order.
@@ -33,7 +33,10 @@ pub(crate) fn parse_overlays(value: &Value, path: &JsonPath) -> Result<Vec<(Stri
             if k != WEB_SEARCH_OVERLAY {
                 return Err(Error::registry(
                     &p,
-                    format!("unknown overlay \"{k}\" (intents can switch only \"web_search\")"),
+                    format!(
+                        "unknown overlay {} (intents can switch only \"web_search\")",
+                        quoted(k)
+                    ),
                 ));
             }
             let list = match v {
@@ -60,7 +63,10 @@ pub(crate) fn parse_sources(value: &Value, path: &JsonPath) -> Result<Vec<Source
                 if key != "default" && key != "deny" {
                     return Err(Error::registry(
                         &p.key(key),
-                        format!("unknown source key \"{key}\" (expected \"default\" or \"deny\")"),
+                        format!(
+                            "unknown source key {} (expected \"default\" or \"deny\")",
+                            quoted(key)
+                        ),
                     ));
                 }
             }

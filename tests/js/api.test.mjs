@@ -32,7 +32,7 @@ test("default registry expands like the CLI", () => {
   assert.deepEqual(e.catalog, ["send_message", "playwright_browser", "enter_plan_mode", "exit_plan_mode"]);
   assert.ok(e.array.includes("tool_search"));
   assert.match(e.fingerprint, /^sha256:[0-9a-f]{64}$/);
-  assert.deepEqual(Object.keys(e).sort(), ["array", "catalog", "fingerprint", "mode", "promoted", "provider", "warnings"]);
+  assert.deepEqual(Object.keys(e).sort(), ["array", "catalog", "fingerprint", "mode", "promoted", "provider", "renamed", "warnings"]);
   assert.equal(buildFlavor(), "core");
 });
 
