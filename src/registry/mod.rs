@@ -235,24 +235,24 @@ impl Registry {
         for source in &s.sources {
             // Denies match ignoring case at run time, so they load that way too.
             let path = root.key("sources").key(&source.name).key("deny");
-            for (i, p) in source.deny.iter().enumerate() {
-                if !glob::is_glob(p) && self.index_of_folded(p).is_none() {
-                    return Err(Error::registry(
-                        &path.index(i),
-                        format!(
-                            "unknown tool {} (not in `tools`, and not a glob)",
-                            quoted(p)
-                        ),
-                    ));
-                }
-            }
+            self.check_names(&source.deny, &path, true)?;
         }
         Ok(())
     }
 
     fn check_patterns(&self, patterns: &[String], path: &JsonPath) -> Result<()> {
+        self.check_names(patterns, path, false)
+    }
+
+    /// Every entry is a glob or names a tool (exactly, or ignoring case with `fold`).
+    fn check_names(&self, patterns: &[String], path: &JsonPath, fold: bool) -> Result<()> {
         for (i, p) in patterns.iter().enumerate() {
-            if !glob::is_glob(p) && self.index_of(p).is_none() {
+            let known = if fold {
+                self.index_of_folded(p).is_some()
+            } else {
+                self.index_of(p).is_some()
+            };
+            if !glob::is_glob(p) && !known {
                 return Err(Error::registry(
                     &path.index(i),
                     format!(
