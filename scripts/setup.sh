@@ -4,6 +4,7 @@
 #   setup_rust     wasm32 target, wasm-bindgen-cli (= Cargo.lock's wasm-bindgen), wasm-pack
 #   setup_node     npm ci (binaryen's wasm-opt, vite, playwright-core, typescript)
 #   setup_chromium Debian's chromium and chromium-driver (no browser download)
+#   setup_python   a project-local virtualenv (.venv-py) with maturin and pytest
 set -euo pipefail
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -44,5 +45,13 @@ setup_chromium() {
     [ "$(id -u)" = 0 ] || sudo=sudo
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+}
+
+setup_python() {
+  if [ ! -x .venv-py/bin/maturin ] || [ ! -x .venv-py/bin/pytest ]; then
+    log "python3 -m venv .venv-py; pip install maturin pytest"
+    python3 -m venv .venv-py
+    .venv-py/bin/pip install --quiet "maturin==1.16.0" "pytest==9.2.0"
   fi
 }

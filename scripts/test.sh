@@ -4,7 +4,8 @@
 #   2. wasm: the npm package build (core + exact), then wasm-bindgen tests in Node and Chrome
 #   3. JS: node --test on the built package imported by name, and tsc on a consumer file
 #   4. www: the demo page built with Vite, driven in headless Chromium by playwright-core
-#   5. fuzz smoke: the fuzz targets' inputs replayed (scripts/fuzz.sh runs real fuzzing)
+#   5. Python: the PyO3 binding built into .venv-py, pytest (incl. the cross-target golden)
+#   6. fuzz smoke: the fuzz targets' inputs replayed (scripts/fuzz.sh runs real fuzzing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -12,6 +13,7 @@ source scripts/setup.sh
 setup_rust
 setup_node
 setup_chromium
+setup_python
 
 log "cargo fmt --check, clippy"
 cargo fmt --check
@@ -46,6 +48,11 @@ if [ -f www/tests/page.test.mjs ]; then
   npx vite build www --logLevel warn
   node --test www/tests/
 fi
+
+log "python: maturin develop (the PyO3 binding in python/) and pytest"
+VIRTUAL_ENV="$PWD/.venv-py" PATH="$PWD/.venv-py/bin:$PATH" CARGO_TARGET_DIR="$PWD/target/python" \
+  .venv-py/bin/maturin develop --quiet -m python/Cargo.toml
+.venv-py/bin/python -m pytest -q python/tests
 
 if [ -f scripts/fuzz.sh ]; then
   log "fuzz smoke"

@@ -1,0 +1,41 @@
+"""The binding's behaviour: values in Python's idiom, errors as ToolIntentError."""
+
+import math
+
+import pytest
+
+import tool_intent
+
+
+def test_plan_turn_lists_array_catalog_and_the_exact_payload():
+    r = tool_intent.Registry.embedded()
+    plan = r.plan_turn({"enabled": True, "web_search": True})
+    assert "web_search" in plan["array"]
+    assert "playwright_browser" in plan["catalog"]
+    assert plan["payload"].startswith("[") and plan["fingerprint"].startswith("sha256:")
+    again = r.plan_turn('{"web_search": true, "enabled": true}')
+    assert again["payload"] == plan["payload"], "text and dict give the same bytes"
+
+
+def test_errors_are_value_errors_with_code_argument_and_path():
+    r = tool_intent.Registry.embedded()
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        r.plan_turn({"disabled": [1]})
+    assert isinstance(e.value, ValueError)
+    assert (e.value.code, e.value.argument, e.value.path) == ("invalid_value", "override", "$.disabled[0]")
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        r.plan_turn(None, provider="gemini")
+    assert (e.value.argument, e.value.path) == ("options", "$.provider")
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        r.plan_turn({"x": math.nan})
+    assert e.value.code == "invalid_value"
+
+
+def test_mcp_names_providers_refuse_get_wire_names_and_keep_their_source():
+    r = tool_intent.Registry.embedded().merge_mcp_server(
+        "b", {"tools": [{"name": "math.factorial", "inputSchema": {"type": "dict"}}]}
+    )
+    plan = r.plan_turn({"toolset": "full"})
+    assert {"wire": "mcp__b__math_factorial", "source": "math.factorial"} in plan["renamed"]
+    assert [w["code"] for w in r.warnings] == ["normalised_schema"]
+    assert tool_intent.canonical_intent({"disabled": ["b", "a", "a"]}) == '{"disabled":["a","b"]}'

@@ -1,0 +1,53 @@
+"""Python half of the cross-target golden test: every fully resolved row that the native test
+(tests/cross_target_golden.rs) wrote is planned through the Python binding and must give the
+same payload fingerprint, byte length and catalog fingerprint as native, Node and Chrome."""
+
+import json
+import pathlib
+
+import tool_intent
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MCP = ["everything", "fetch", "filesystem", "git", "github", "memory", "playwright", "seqthink", "time"]
+
+
+def mcp(name):
+    return (ROOT / "tests/data/mcp" / f"{name}.json").read_text()
+
+
+def golden_registry(recipe):
+    if recipe == "embedded":
+        return tool_intent.Registry.embedded()
+    if recipe == "all":
+        r = tool_intent.Registry.embedded()
+        for name in MCP:
+            r = r.merge_mcp_server(name, mcp(name))
+        return r
+    if recipe.startswith("mcp:"):
+        return tool_intent.Registry.from_json(mcp(recipe[4:]))
+    name = recipe[len("embedded+"):]
+    return tool_intent.Registry.embedded().merge_mcp_server(name, mcp(name))
+
+
+def test_every_golden_row_has_the_native_fingerprint():
+    rows = json.loads((ROOT / "tests/golden/cross-target.json").read_text())
+    assert len(rows) == 840
+    recipe, registry = None, None
+    for row in rows:
+        if row["registry"] != recipe:
+            recipe, registry = row["registry"], golden_registry(row["registry"])
+        o = row["options"]
+        plan = registry.plan_turn(
+            row["override"],
+            profile=o.get("profile"),
+            source=o.get("source"),
+            state=o.get("state"),
+            loaded=o.get("loaded"),
+            provider=o.get("provider", "anthropic"),
+            mode=o.get("mode", "catalog"),
+            cache_control=o.get("cacheControl", False),
+        )
+        assert plan["fingerprint"] == row["fingerprint"], row["case"]
+        assert len(plan["payload"].encode()) == row["bytes"], row["case"]
+        assert tool_intent.fingerprint(plan["payload"]) == plan["fingerprint"], row["case"]
+        assert tool_intent.fingerprint(plan["catalog_text"]) == row["catalog"], row["case"]
