@@ -149,23 +149,257 @@ impl Registry {
         mode: &str,
         cache_control: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let o = json_value(py, tools_override, "override")?;
-        let options = json!({
-            "profile": json_value(py, profile, "profile")?,
-            "source": source,
-            "state": json_value(py, state, "state")?,
-            "loaded": loaded.unwrap_or_default(),
-            "provider": provider,
-            "mode": mode,
-            "cacheControl": cache_control,
-        });
-        let (request, _) = lib(py, TurnRequest::from_values(&o, &options, Call::Turn))?;
+        let turn = Turn {
+            tools_override,
+            profile,
+            source,
+            state,
+            loaded,
+            provider,
+            mode,
+            cache_control,
+        };
+        let (request, _) = turn.request(py, json!({}), Call::Turn)?;
         let plan = lib(py, tool_intent::plan_turn(&self.inner, &request))?;
         let result = loads(py, &plan.to_json())?;
         result.set_item("payload", &plan.payload)?;
         result.set_item("catalog_text", &plan.catalog_text)?;
         Ok(result)
     }
+
+    /// Runs `tool_search` for a turn: `({hits, notFound, text}, new_state)`; the new state
+    /// has the hits recorded as loaded (they join the array at the next `begin_turn`).
+    #[pyo3(signature = (query, tools_override=None, *, limit=None, profile=None, source=None, state=None, provider="anthropic", mode="catalog"))]
+    #[allow(clippy::too_many_arguments)]
+    fn tool_search<'py>(
+        &self,
+        py: Python<'py>,
+        query: &str,
+        tools_override: Option<&Bound<'py, PyAny>>,
+        limit: Option<usize>,
+        profile: Option<&Bound<'py, PyAny>>,
+        source: Option<&str>,
+        state: Option<&Bound<'py, PyAny>>,
+        provider: &str,
+        mode: &str,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let turn = Turn {
+            tools_override,
+            profile,
+            source,
+            state,
+            loaded: None,
+            provider,
+            mode,
+            cache_control: false,
+        };
+        let extra = json!({ "limit": limit });
+        let (request, options) = turn.request(py, extra, Call::Search)?;
+        let outcome = lib(
+            py,
+            tool_intent::search_turn(&self.inner, &request, query, options.limit),
+        )?;
+        let result = loads(py, &to_text(&outcome.result))?;
+        let state = loads(py, &to_text(&outcome.state))?;
+        Ok((result, state))
+    }
+
+    /// Dispatch: the full definition of a tool this turn may call (`source_name` is the name
+    /// to send to its MCP server when it differs), or `ToolIntentError` `tool_not_available`.
+    #[pyo3(signature = (name, tools_override=None, *, profile=None, source=None))]
+    fn resolve<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+        tools_override: Option<&Bound<'py, PyAny>>,
+        profile: Option<&Bound<'py, PyAny>>,
+        source: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let turn = Turn {
+            tools_override,
+            profile,
+            source,
+            state: None,
+            loaded: None,
+            provider: "anthropic",
+            mode: "catalog",
+            cache_control: false,
+        };
+        let (request, _) = turn.request(py, json!({}), Call::Turn)?;
+        let tool = lib(py, tool_intent::resolve_tool(&self.inner, &request, name))?;
+        loads(py, &tool_intent::tool_to_value(tool).to_string())
+    }
+
+    /// The token budget of a turn, half by half (`counter`: "estimate", or "o200k" /
+    /// "cl100k" when the core is built with exact tokens).
+    #[pyo3(signature = (tools_override=None, *, counter="estimate", profile=None, source=None, state=None, loaded=None, provider="anthropic"))]
+    #[allow(clippy::too_many_arguments)]
+    fn budget<'py>(
+        &self,
+        py: Python<'py>,
+        tools_override: Option<&Bound<'py, PyAny>>,
+        counter: &str,
+        profile: Option<&Bound<'py, PyAny>>,
+        source: Option<&str>,
+        state: Option<&Bound<'py, PyAny>>,
+        loaded: Option<Vec<String>>,
+        provider: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let turn = Turn {
+            tools_override,
+            profile,
+            source,
+            state,
+            loaded,
+            provider,
+            mode: "catalog",
+            cache_control: false,
+        };
+        let (request, options) = turn.request(py, json!({ "counter": counter }), Call::Budget)?;
+        let kind = options
+            .counter
+            .unwrap_or(tool_intent::CounterKind::Estimate);
+        let counter = lib(py, tool_intent::shared_counter(kind))?;
+        let budget = lib(py, tool_intent::budget_turn(&self.inner, &request, counter))?;
+        loads(py, &to_text(&budget))
+    }
+}
+
+/// The arguments every per-turn method shares.
+struct Turn<'a, 'py> {
+    tools_override: Option<&'a Bound<'py, PyAny>>,
+    profile: Option<&'a Bound<'py, PyAny>>,
+    source: Option<&'a str>,
+    state: Option<&'a Bound<'py, PyAny>>,
+    loaded: Option<Vec<String>>,
+    provider: &'a str,
+    mode: &'a str,
+    cache_control: bool,
+}
+
+impl Turn<'_, '_> {
+    /// The core's request, from the same options object the JS surface uses.
+    fn request(
+        self,
+        py: Python<'_>,
+        mut extra: Value,
+        call: Call,
+    ) -> PyResult<(TurnRequest, tool_intent::CallOptions)> {
+        let o = json_value(py, self.tools_override, "override")?;
+        let options = extra
+            .as_object_mut()
+            .map(std::mem::take)
+            .unwrap_or_default();
+        let mut options = Value::Object(options);
+        options["profile"] = json_value(py, self.profile, "profile")?;
+        options["source"] = json!(self.source);
+        options["state"] = json_value(py, self.state, "state")?;
+        options["loaded"] = json!(self.loaded.unwrap_or_default());
+        options["provider"] = json!(self.provider);
+        options["mode"] = json!(self.mode);
+        options["cacheControl"] = json!(self.cache_control);
+        lib(py, TurnRequest::from_values(&o, &options, call))
+    }
+}
+
+/// A result as JSON text (our result types always serialise).
+fn to_text(value: &impl serde::Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".to_string())
+}
+
+/// A turn boundary: what was loaded so far joins the array from now on.
+#[pyfunction]
+#[pyo3(signature = (state=None))]
+fn begin_turn<'py>(
+    py: Python<'py>,
+    state: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = lib(
+        py,
+        tool_intent::TurnState::from_value(&json_value(py, state, "state")?),
+    )?;
+    loads(py, &to_text(&tool_intent::begin_turn(&state)))
+}
+
+/// Records loaded tools (in load order, each once).
+#[pyfunction]
+fn record_loaded<'py>(
+    py: Python<'py>,
+    state: Option<&Bound<'py, PyAny>>,
+    names: Vec<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = lib(
+        py,
+        tool_intent::TurnState::from_value(&json_value(py, state, "state")?),
+    )?;
+    loads(py, &to_text(&tool_intent::record_loaded(&state, &names)))
+}
+
+/// The intent a writer stores for UI toggles (never an expanded list):
+/// `build_intent(web_search=True, toolset="research")`.
+#[pyfunction]
+#[pyo3(signature = (**toggles))]
+fn build_intent<'py>(
+    py: Python<'py>,
+    toggles: Option<&Bound<'py, pyo3::types::PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let value = match toggles {
+        Some(t) => json_value(py, Some(t.as_any()), "toggles")?,
+        None => json!({}),
+    };
+    let toggles = lib(py, tool_intent::Toggles::from_value(&value))?;
+    loads(py, &tool_intent::build_intent(&toggles).to_canonical_json())
+}
+
+/// The server's `_normalize_tools_value`: `(tools_enabled, tools_override)` for a writer's value.
+#[pyfunction]
+fn normalize_tools_value<'py>(
+    py: Python<'py>,
+    value: &Bound<'py, PyAny>,
+) -> PyResult<(Option<bool>, Bound<'py, PyAny>)> {
+    let normalized = lib(
+        py,
+        tool_intent::NormalizedTools::of(&json_value(py, Some(value), "tools value")?),
+    )?;
+    Ok((
+        normalized.tools_enabled,
+        loads(py, &normalized.tools_override.to_string())?,
+    ))
+}
+
+/// The override a stored session row stands for (`tools_override` may be JSON text, as a
+/// database column holds it; missing columns read as null).
+#[pyfunction]
+fn tools_override_from_config<'py>(
+    py: Python<'py>,
+    row: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let row = lib(
+        py,
+        tool_intent::SessionRunConfig::from_value(&json_value(py, Some(row), "session config")?),
+    )?;
+    loads(
+        py,
+        &tool_intent::tools_override_from_config(&row).to_canonical_json(),
+    )
+}
+
+/// The session row (the four columns) to store for an override.
+#[pyfunction]
+fn session_row<'py>(
+    py: Python<'py>,
+    tools_override: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let o = lib(
+        py,
+        tool_intent::ToolsOverride::from_value(&json_value(py, tools_override, "override")?),
+    )?;
+    loads(
+        py,
+        &tool_intent::SessionRunConfig::from_override(&o)
+            .to_value()
+            .to_string(),
+    )
 }
 
 /// `sha256:<hex>` of a text's UTF-8 bytes.
@@ -186,6 +420,12 @@ fn _tool_intent(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Registry>()?;
     m.add_function(wrap_pyfunction!(fingerprint, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_intent, m)?)?;
+    m.add_function(wrap_pyfunction!(begin_turn, m)?)?;
+    m.add_function(wrap_pyfunction!(record_loaded, m)?)?;
+    m.add_function(wrap_pyfunction!(build_intent, m)?)?;
+    m.add_function(wrap_pyfunction!(normalize_tools_value, m)?)?;
+    m.add_function(wrap_pyfunction!(tools_override_from_config, m)?)?;
+    m.add_function(wrap_pyfunction!(session_row, m)?)?;
     m.add("ToolIntentError", m.py().get_type::<ToolIntentError>())?;
     Ok(())
 }

@@ -1,6 +1,28 @@
 """tool-intent for Python: the same Rust core as the server, the web UI and the terminal
 client (see the repository's README and docs/contract.md)."""
 
-from ._tool_intent import Registry, ToolIntentError, canonical_intent, fingerprint
+from ._tool_intent import (
+    Registry,
+    ToolIntentError,
+    begin_turn,
+    build_intent,
+    canonical_intent,
+    fingerprint,
+    normalize_tools_value,
+    record_loaded,
+    session_row,
+    tools_override_from_config,
+)
 
-__all__ = ["Registry", "ToolIntentError", "canonical_intent", "fingerprint"]
+__all__ = [
+    "Registry",
+    "ToolIntentError",
+    "begin_turn",
+    "build_intent",
+    "canonical_intent",
+    "fingerprint",
+    "normalize_tools_value",
+    "record_loaded",
+    "session_row",
+    "tools_override_from_config",
+]

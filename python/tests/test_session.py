@@ -1,0 +1,82 @@
+"""The server's session store and turn flow through the binding, on a real sqlite3 table
+with the server's columns: intents are stored, never expanded lists."""
+
+import json
+import sqlite3
+
+import pytest
+
+import tool_intent
+
+COLUMNS = "tools_enabled INTEGER, tools_override TEXT, web_search INTEGER, toolset TEXT"
+
+
+def store(db, row):
+    db.execute(
+        "INSERT INTO sessions VALUES (?, ?, ?, ?)",
+        (
+            row["tools_enabled"],
+            None if row["tools_override"] is None else json.dumps(row["tools_override"]),
+            row["web_search"],
+            row["toolset"],
+        ),
+    )
+
+
+def read(db, rowid):
+    cur = db.execute("SELECT tools_enabled, tools_override, web_search, toolset FROM sessions WHERE rowid = ?", (rowid,))
+    return dict(zip(["tools_enabled", "tools_override", "web_search", "toolset"], cur.fetchone()))
+
+
+def test_writers_store_intent_and_web_search_reads_back_true():
+    db = sqlite3.connect(":memory:")
+    db.execute(f"CREATE TABLE sessions ({COLUMNS})")
+    store(db, tool_intent.session_row(tool_intent.build_intent(web_search=True)))
+    store(db, tool_intent.session_row(tool_intent.build_intent(toolset="research")))
+    first, second = read(db, 1), read(db, 2)
+    assert first == {"tools_enabled": None, "tools_override": None, "web_search": 1, "toolset": None}
+    assert tool_intent.tools_override_from_config(first) == {"web_search": True}
+    assert tool_intent.tools_override_from_config(second) == {"toolset": "research"}
+    # An old row without the column reads back as None (follow the defaults).
+    assert tool_intent.tools_override_from_config({"tools_enabled": None}) == {}
+
+
+def test_a_tool_added_to_the_registry_reaches_an_enabled_session_at_its_next_turn():
+    base = tool_intent.Registry.embedded()
+    row = tool_intent.session_row({"enabled": True})
+    before = base.plan_turn(tool_intent.tools_override_from_config(row))
+    grown = base.merge_mcp_server("new", [{"name": "summarize", "inputSchema": {"type": "object"}}])
+    after = grown.plan_turn(tool_intent.tools_override_from_config(row))
+    assert "mcp__new__summarize" in after["catalog"]
+    assert "mcp__new__summarize" not in before["catalog"] + before["array"]
+
+
+def test_turns_search_and_dispatch():
+    r = tool_intent.Registry.embedded()
+    state = tool_intent.begin_turn()
+    first = r.plan_turn(None, state=state)
+    again = r.plan_turn(None, state=state)
+    assert first["payload"] == again["payload"], "an unchanged intent gives identical bytes"
+    result, state = r.tool_search("select:enter_plan_mode", state=state)
+    assert result["hits"] == ["enter_plan_mode"]
+    assert r.plan_turn(None, state=state)["fingerprint"] == first["fingerprint"], "mid-turn: array unchanged"
+    state = tool_intent.begin_turn(state)
+    assert r.plan_turn(None, state=state)["promoted"] == ["enter_plan_mode"]
+    assert r.resolve("enter_plan_mode")["name"] == "enter_plan_mode"
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        r.resolve("memory", {"enabled": True, "disabled": ["memory"]})
+    assert e.value.code == "tool_not_available"
+    budget = r.budget(None)
+    assert budget["residentTokens"] > 0 and budget["counter"] == "estimate"
+    assert r.plan_turn([])["array"] == []
+    assert tool_intent.normalize_tools_value(["a"]) == (True, ["a"])
+
+
+def test_bad_input_raises_tool_intent_error_never_crashes():
+    r = tool_intent.Registry.embedded()
+    for bad in [{"enabled": "yes"}, 42, {"disabled": [float("inf")]}, {"x": object()}]:
+        with pytest.raises(tool_intent.ToolIntentError):
+            r.plan_turn(bad)
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        tool_intent.build_intent(picked=["a"], web_search=True)
+    assert e.value.path == "$.picked"
