@@ -394,6 +394,8 @@ fn parse_tool(
         Some(s) => (mcp::namespaced(s, &raw_name), Some(raw_name)),
         None => (raw_name, text(source, "source_name")?),
     };
+    // A source name equal to the name says nothing (and is not written back).
+    let source = source.filter(|s| *s != name);
     if server.is_none() && RESERVED_NAMES.contains(&name.as_str()) {
         return Err(Error::registry(
             &path().key("name"),
