@@ -362,6 +362,23 @@ pub(crate) fn quoted(text: &str) -> String {
     out
 }
 
+/// The first five names of a list, quoted, then "and N more": how a summary warning names
+/// what it is about without growing with the list.
+pub(crate) fn some_names<S: AsRef<str>>(names: &[S]) -> String {
+    const SHOWN: usize = 5;
+    let shown: Vec<String> = names
+        .iter()
+        .take(SHOWN)
+        .map(|n| quoted(n.as_ref()))
+        .collect();
+    let more = names.len().saturating_sub(SHOWN);
+    if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}
+
 /// A short description of a JSON value's type for messages ("number 1", "an object").
 pub(crate) fn describe(value: &Value) -> String {
     match value {
@@ -445,6 +462,16 @@ mod tests {
         let long = "x".repeat(10_000);
         let q = quoted(&long);
         assert!(q.len() < 100 && q.ends_with("(10000 bytes)"), "{q}");
+    }
+
+    #[test]
+    fn some_names_cuts_after_five() {
+        assert_eq!(some_names(&["a", "b"]), "\"a\", \"b\"");
+        let seven = ["a", "b", "c", "d", "e", "f", "g"];
+        assert_eq!(
+            some_names(&seven),
+            "\"a\", \"b\", \"c\", \"d\", \"e\" and 2 more"
+        );
     }
 
     #[test]

@@ -301,20 +301,13 @@ pub fn plan_turn<'r>(registry: &'r Registry, request: &TurnRequest) -> Result<Tu
         })
         .collect();
     if !stale.is_empty() {
-        let shown: Vec<String> = stale.iter().take(5).map(|n| quoted(n)).collect();
-        let more = stale.len() - shown.len();
         warnings.push(Warning::new(
             WarningCode::UnknownLoadedTool,
             "loaded",
             format!(
-                "{} loaded name(s) are not deferred tools of this expansion and are ignored: {}{}",
+                "{} loaded name(s) are not deferred tools of this expansion and are ignored: {}",
                 stale.len(),
-                shown.join(", "),
-                if more > 0 {
-                    format!(" and {more} more")
-                } else {
-                    String::new()
-                }
+                crate::error::some_names(&stale)
             ),
         ));
     }

@@ -311,16 +311,13 @@ fn parse_tool_items(
         }
     }
     if !normalised.is_empty() {
-        let shown: Vec<String> = normalised.iter().take(5).map(|n| quoted(n)).collect();
-        let more = normalised.len().saturating_sub(shown.len());
         warnings.push(Warning::new(
             WarningCode::NormalisedSchema,
             "registry",
             format!(
-                "{} tool schema(s) at {path} had a root type that is missing or \"dict\"; sent with \"type\": \"object\": {}{}",
+                "{} tool schema(s) at {path} had a root type that is missing or \"dict\"; sent with \"type\": \"object\": {}",
                 normalised.len(),
-                shown.join(", "),
-                if more > 0 { format!(" and {more} more") } else { String::new() }
+                crate::error::some_names(&normalised)
             ),
         ));
     }
