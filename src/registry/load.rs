@@ -61,6 +61,19 @@ impl ToolOrigin {
     }
 }
 
+/// A top-level member of the document read by `parse` (absent or `null`: `None`).
+fn setting<T>(
+    doc: &RawObject<'_>,
+    key: &str,
+    parse: impl FnOnce(&Value, &JsonPath) -> Result<T>,
+) -> Result<Option<T>> {
+    let Some(raw) = doc.get(key).filter(|raw| raw.get() != "null") else {
+        return Ok(None);
+    };
+    let path = JsonPath::root().key(key);
+    parse(&read(raw, || path.clone())?, &path).map(Some)
+}
+
 /// A raw value read in full, its parse error reported at its path.
 fn read(raw: &RawValue, path: impl FnOnce() -> JsonPath) -> Result<Value> {
     value_of(raw).map_err(|m| unreadable(&path(), &m))
@@ -122,44 +135,15 @@ pub(crate) fn parse_document(
         Some(list) => parse_tool_list(*list, &root.key("tools"), None, warnings)?,
         None => Vec::new(),
     };
+    let patterns = |v: &Value, p: &JsonPath| parse_pattern_list(v, p, "registry");
     let mut settings = Settings {
-        default_tools: present("default_tools")
-            .map(|raw| {
-                parse_pattern_list(
-                    &read(raw, || root.key("default_tools"))?,
-                    &root.key("default_tools"),
-                    "registry",
-                )
-            })
-            .transpose()?,
-        deferred_default_tools: present("deferred_default_tools")
-            .map(|raw| {
-                parse_pattern_list(
-                    &read(raw, || root.key("deferred_default_tools"))?,
-                    &root.key("deferred_default_tools"),
-                    "registry",
-                )
-            })
-            .transpose()?
+        default_tools: setting(&doc, "default_tools", patterns)?,
+        deferred_default_tools: setting(&doc, "deferred_default_tools", patterns)?
             .unwrap_or_default(),
-        toolsets: present("toolsets")
-            .map(|raw| {
-                parse_named_lists(&read(raw, || root.key("toolsets"))?, &root.key("toolsets"))
-            })
-            .transpose()?
-            .unwrap_or_default(),
-        overlays: present("overlays")
-            .map(|raw| parse_overlays(&read(raw, || root.key("overlays"))?, &root.key("overlays")))
-            .transpose()?
-            .unwrap_or_default(),
-        sources: present("sources")
-            .map(|raw| parse_sources(&read(raw, || root.key("sources"))?, &root.key("sources")))
-            .transpose()?
-            .unwrap_or_default(),
-        history: present("history")
-            .map(|raw| parse_history(&read(raw, || root.key("history"))?, &root.key("history")))
-            .transpose()?
-            .unwrap_or_default(),
+        toolsets: setting(&doc, "toolsets", parse_named_lists)?.unwrap_or_default(),
+        overlays: setting(&doc, "overlays", parse_overlays)?.unwrap_or_default(),
+        sources: setting(&doc, "sources", parse_sources)?.unwrap_or_default(),
+        history: setting(&doc, "history", parse_history)?.unwrap_or_default(),
         servers: Vec::new(),
     };
     if let Some(raw) = present("mcp_servers") {
