@@ -198,9 +198,10 @@ pub fn execute(
     };
     let limit = match obj.get("limit") {
         None | Some(Value::Null) => None,
-        Some(v) => match v.as_u64() {
-            Some(n) if (1..=MAX_SEARCH_LIMIT as u64).contains(&n) => Some(n as usize),
-            _ => {
+        // The range is `run`'s to check; here only that it is a count at all.
+        Some(v) => match v.as_u64().and_then(|n| usize::try_from(n).ok()) {
+            Some(n) => Some(n),
+            None => {
                 return Err(Error::expected(
                     INPUT,
                     &root.key("limit"),
