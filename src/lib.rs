@@ -83,6 +83,7 @@ pub use deferral::is_deferrable;
 pub use error::{Error, JsonPath, Result, SourceError};
 pub use expand::{expand, ExpandContext, Expansion, ExpansionSummary, ToolStatus};
 pub use intent::{Intent, ToolsOverride, INTENT_KEYS};
+pub use json::parse as read_json;
 pub use limits::{Limits, LIMITS};
 pub use plan::{
     budget_turn, plan_turn, resolve_tool, search_turn, tool_infos, Call, CallOptions, Renamed,

@@ -58,20 +58,8 @@ fn json_value(
     match value {
         None => Ok(Value::Null),
         Some(v) if v.is_none() => Ok(Value::Null),
-        Some(v) => {
-            let text = json_text(py, v, input)?;
-            serde_json::from_str(&text).map_err(|e| {
-                py_err(
-                    py,
-                    &tool_intent::Error::InvalidJson {
-                        input,
-                        line: e.line(),
-                        column: e.column(),
-                        message: e.to_string(),
-                    },
-                )
-            })
-        }
+        // The core's reader: the same BOM and duplicate-key rules as every other surface.
+        Some(v) => lib(py, tool_intent::read_json(input, &json_text(py, v, input)?)),
     }
 }
 

@@ -29,6 +29,9 @@ def test_errors_are_value_errors_with_code_argument_and_path():
     with pytest.raises(tool_intent.ToolIntentError) as e:
         r.plan_turn({"x": math.nan})
     assert e.value.code == "invalid_value"
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        r.plan_turn('{"disabled": ["shell"], "disabled": []}')
+    assert (e.value.argument, e.value.path) == ("override", "$.disabled")
 
 
 def test_mcp_names_providers_refuse_get_wire_names_and_keep_their_source():
