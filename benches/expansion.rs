@@ -17,6 +17,9 @@ use tool_intent::{
 
 const SIZES: [usize; 3] = [50, 1_000, 10_000];
 
+/// 20 words, as a model writes a tool_search query from a user's request.
+const SEARCH_20_WORDS: &str = "find the open github issues assigned to me about the failing deploy pipeline and add a comment with the logs";
+
 fn fixtures() -> Vec<(usize, String, Registry, TurnState)> {
     SIZES
         .iter()
@@ -81,6 +84,37 @@ fn benches(c: &mut Criterion) {
         .hits
         .len()
     });
+    // A long natural-language query (20 words) against every deferred tool: the case the
+    // README's latency target is about.
+    per_size!("tool_search_20_words", |r, s| {
+        let e = expand(r, &o, ctx).unwrap();
+        tool_intent::run_tool_search(&e, s, SEARCH_20_WORDS, None)
+            .unwrap()
+            .0
+            .hits
+            .len()
+    });
+    // The keyword index, built on a registry's first keyword query (clones start without it):
+    // the time of that first query, expand included.
+    let mut g = c.benchmark_group("search_index_build");
+    for (n, _, r, s) in &fixtures {
+        g.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter_batched(
+                || r.clone(),
+                |r| {
+                    let e = expand(&r, &o, ctx).unwrap();
+                    let hits = tool_intent::run_tool_search(&e, s, "issue", None)
+                        .unwrap()
+                        .0
+                        .hits;
+                    // Returned, so that dropping the registry clone is not timed.
+                    (r, hits)
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    g.finish();
     per_size!("budget", |r, s| {
         let e = expand(r, &o, ctx).unwrap();
         estimate_budget(&e, s, View::Frozen, Provider::Anthropic, &Estimator)

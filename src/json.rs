@@ -316,6 +316,31 @@ pub(crate) fn read_tool_list<'a>(input: &'static str, text: &'a str) -> Result<N
 }
 
 /// Reads a whole value one level deep.
+/// The position of the first `"` or `\\` at or after `from`, eight bytes at a time (SWAR: the
+/// lowest flagged byte of a word is always a true match). Scanners of JSON text use it to
+/// skip string contents: the schema measure at load and the search index.
+pub(crate) fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let flag = |v: u64, c: u8| {
+        let x = v ^ (LO * u64::from(c));
+        x.wrapping_sub(LO) & !x & HI
+    };
+    let mut i = from;
+    while let Some(word) = b.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+        let v = u64::from_le_bytes(word);
+        let m = flag(v, b'"') | flag(v, b'\\');
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b.get(i..)?
+        .iter()
+        .position(|&c| c == b'"' || c == b'\\')
+        .map(|k| i + k)
+}
+
 #[cfg(test)]
 fn shallow_document<'a>(input: &'static str, text: &'a str) -> Result<Node<'a>> {
     read_at(Level::Value, strip_bom(text)).map_err(|e| Error::invalid_json(input, &e))

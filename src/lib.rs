@@ -97,7 +97,10 @@ pub use render::{
     fingerprint, render, DeferralMode, Payload, Provider, RenderOptions,
     ANTHROPIC_TOOL_SEARCH_NAME, ANTHROPIC_TOOL_SEARCH_TYPE,
 };
-pub use search::{execute as execute_tool_search, run as run_tool_search, Query, SearchResult};
+pub use search::{
+    execute as execute_tool_search, run as run_tool_search, run_with as run_tool_search_with,
+    KeywordRanker, Query, Ranker, SearchResult,
+};
 pub use session::{
     build_intent, normalize_tools_value, tools_override_from_config, NormalizedTools,
     SessionRunConfig, Toggles,

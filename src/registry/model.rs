@@ -61,6 +61,12 @@ impl Tool {
         self.source.as_deref().unwrap_or(&self.name)
     }
 
+    /// The argument schema's compact JSON text, as loaded (for readers that want a few
+    /// members without keeping a parsed copy, such as the search index).
+    pub(crate) fn schema_text(&self) -> &str {
+        &self.schema.0.text
+    }
+
     /// The JSON Schema of the arguments (parsed on first use, then kept).
     pub fn parameters(&self) -> &Value {
         self.schema.value()

@@ -6,7 +6,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::error::{Error, JsonPath, Result};
-use crate::json::value_of;
+use crate::json::{quote_or_backslash, value_of};
 use crate::limits::LIMITS;
 
 /// Depth and compact size of a valid JSON text, and whether it holds what only a full parse
@@ -98,30 +98,6 @@ pub(crate) fn measure(text: &str) -> Measure<'_> {
         needs_parse,
         root_type,
     }
-}
-
-/// The position of the first `"` or `\\` at or after `from`, eight bytes at a time (SWAR: the
-/// lowest flagged byte of a word is always a true match).
-fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let flag = |v: u64, c: u8| {
-        let x = v ^ (LO * u64::from(c));
-        x.wrapping_sub(LO) & !x & HI
-    };
-    let mut i = from;
-    while let Some(word) = b.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
-        let v = u64::from_le_bytes(word);
-        let m = flag(v, b'"') | flag(v, b'\\');
-        if m != 0 {
-            return Some(i + (m.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    b.get(i..)?
-        .iter()
-        .position(|&c| c == b'"' || c == b'\\')
-        .map(|k| i + k)
 }
 
 /// What loading does with a schema that passed the checks.

@@ -2,23 +2,29 @@
 //!
 //! Queries:
 //! - `select:a,b` loads exactly the named tools (in the order given);
-//! - keywords (`github issue`) rank deferred tools by name and description; a `+term` is
-//!   required: a tool that does not mention it is not a hit.
+//! - keywords (`create github issue`) rank deferred tools (`rank.rs`: a tool named in the
+//!   query first, then BM25F scores from `index.rs` over words split and stemmed by
+//!   `text.rs`); a `+term` is required: a tool that does not have it is not a hit.
 //!
-//! Ranking is deterministic: per term, a whole name part (split at `_`, `-`, `__`,
-//! camelCase) scores 10, a name substring 4, a description word 2, a description substring
-//! 1; scores add up and ties keep registry order. Only this session's deferred tools can be
-//! hits, so a disabled tool can never be found. The result text carries each hit's full
-//! `{name, description, parameters}` (canonical JSON, one per line) under a line saying the
-//! tools can be called at once: dispatch resolves them even before the next turn boundary
-//! shows them in the provider array.
+//! Only this session's deferred tools can be hits, so a disabled tool can never be found.
+//! Results are deterministic, the same on native and wasm. The result text carries each
+//! hit's full `{name, description, parameters}` (canonical JSON, one per line) under a line
+//! saying the tools can be called at once: dispatch resolves them even before the next turn
+//! boundary shows them in the provider array.
+
+mod fields;
+mod index;
+mod rank;
+mod text;
+
+pub use rank::{KeywordRanker, Ranker};
 
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::{Error, JsonPath, Result};
 use crate::expand::Expansion;
-use crate::registry::{Registry, Tool, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT};
+use crate::registry::{Tool, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT};
 use crate::turn::{record_loaded, TurnState};
 
 /// Longest query accepted.
@@ -29,12 +35,12 @@ pub const MAX_QUERY_LEN: usize = 2_000;
 pub enum Query {
     /// `select:a,b`: exactly these tools, in this order.
     Select(Vec<String>),
-    /// Keywords, lower-cased.
+    /// Keywords.
     Keywords {
-        /// `+term`s: a hit must match each.
+        /// The query's words, `+` markers removed, separated by single spaces.
+        text: String,
+        /// The `+term`s (markers removed): a hit must have each.
         required: Vec<String>,
-        /// Plain terms: they rank.
-        optional: Vec<String>,
     },
 }
 
@@ -66,22 +72,28 @@ impl Query {
             return Ok(Query::Select(names));
         }
         let mut required = Vec::new();
-        let mut optional = Vec::new();
+        let mut words = Vec::new();
         for word in trimmed.split_whitespace() {
             match word.strip_prefix('+') {
-                Some(w) if !w.is_empty() => required.push(w.to_ascii_lowercase()),
-                Some(_) => {}
-                None => optional.push(word.to_ascii_lowercase()),
+                Some("") => {}
+                Some(w) => {
+                    required.push(w.to_string());
+                    words.push(w);
+                }
+                None => words.push(word),
             }
         }
-        if required.is_empty() && optional.is_empty() {
+        if words.is_empty() {
             return Err(Error::value(
                 "tool_search query",
                 &JsonPath::root().key("query"),
                 "the query is empty",
             ));
         }
-        Ok(Query::Keywords { required, optional })
+        Ok(Query::Keywords {
+            text: words.join(" "),
+            required,
+        })
     }
 }
 
@@ -97,9 +109,15 @@ pub struct SearchResult {
     pub text: String,
 }
 
-/// Runs a query against the session's deferred tools. Pure: the caller records the hits
-/// (see [`execute`] for the call that does both).
-pub fn search(expansion: &Expansion<'_>, query: &Query, limit: usize) -> SearchResult {
+/// Runs a query against the session's deferred tools, keywords scored by `ranker` (`select:`
+/// does not rank). Pure: the caller records the hits (see [`run`] for the call that does
+/// both).
+fn search(
+    expansion: &Expansion<'_>,
+    query: &Query,
+    limit: usize,
+    ranker: &dyn Ranker,
+) -> SearchResult {
     let registry = expansion.registry();
     let limit = limit.clamp(1, MAX_SEARCH_LIMIT);
     let mut hits: Vec<usize> = Vec::new();
@@ -117,24 +135,8 @@ pub fn search(expansion: &Expansion<'_>, query: &Query, limit: usize) -> SearchR
                 }
             }
         }
-        Query::Keywords { required, optional } => {
-            let mut scored: Vec<(u32, usize)> = Vec::new();
-            let docs = &registry.memo(SearchIndex::build).0;
-            for i in expansion.deferred() {
-                let Some(doc) = docs.get(i) else {
-                    continue;
-                };
-                if required.iter().any(|t| doc.score(t) == 0) {
-                    continue;
-                }
-                let score: u32 = required.iter().chain(optional).map(|t| doc.score(t)).sum();
-                if score > 0 {
-                    scored.push((score, i));
-                }
-            }
-            // Highest score first; ties in registry order (stable sort on the index order).
-            scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            hits = scored.into_iter().take(limit).map(|(_, i)| i).collect();
+        Query::Keywords { text, required } => {
+            hits = rank::rank(expansion, text, required, limit, ranker);
         }
     }
     let tools: Vec<&Tool> = hits.iter().filter_map(|&i| registry.tool(i)).collect();
@@ -154,6 +156,18 @@ pub fn run(
     query: &str,
     limit: Option<usize>,
 ) -> Result<(SearchResult, TurnState)> {
+    run_with(expansion, state, query, limit, &KeywordRanker)
+}
+
+/// [`run`] with another scorer for keyword queries: the hook for an embedding or hybrid
+/// ranker (see [`Ranker`]).
+pub fn run_with(
+    expansion: &Expansion<'_>,
+    state: &TurnState,
+    query: &str,
+    limit: Option<usize>,
+    ranker: &dyn Ranker,
+) -> Result<(SearchResult, TurnState)> {
     let limit = match limit {
         None => DEFAULT_SEARCH_LIMIT,
         Some(n) if (1..=MAX_SEARCH_LIMIT).contains(&n) => n,
@@ -167,7 +181,7 @@ pub fn run(
         }
     };
     let query = Query::parse(query)?;
-    let result = search(expansion, &query, limit);
+    let result = search(expansion, &query, limit, ranker);
     let next = record_loaded(state, &result.hits);
     Ok((result, next))
 }
@@ -247,78 +261,6 @@ fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
     text
 }
 
-/// Every tool prepared for keyword search, in registry order; built once per registry on
-/// the first keyword query and kept with it.
-struct SearchIndex(Vec<Document>);
-
-impl SearchIndex {
-    fn build(registry: &Registry) -> SearchIndex {
-        SearchIndex(registry.tools().iter().map(Document::new).collect())
-    }
-}
-
-/// A tool prepared for keyword search (lower-cased name, name parts, description words).
-#[derive(Debug, Clone)]
-struct Document {
-    name: String,
-    name_parts: Vec<String>,
-    description: String,
-    description_words: Vec<String>,
-}
-
-impl Document {
-    fn new(tool: &Tool) -> Self {
-        let name = tool.name.to_ascii_lowercase();
-        // ASCII case folding: names are ASCII, and Unicode tables would bloat the wasm package.
-        let description = tool.description.to_ascii_lowercase();
-        Document {
-            name_parts: split_name(&tool.name),
-            description_words: description
-                .split(|c: char| c.is_ascii() && !c.is_ascii_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .map(str::to_string)
-                .collect(),
-            name,
-            description,
-        }
-    }
-
-    fn score(&self, term: &str) -> u32 {
-        let mut s = 0;
-        if self.name == term || self.name_parts.iter().any(|p| p == term) {
-            s += 10;
-        } else if self.name.contains(term) {
-            s += 4;
-        }
-        if self.description_words.iter().any(|w| w == term) {
-            s += 2;
-        } else if self.description.contains(term) {
-            s += 1;
-        }
-        s
-    }
-}
-
-/// `mcp__github__createIssue` → `mcp`, `github`, `create`, `issue`.
-fn split_name(name: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    for chunk in name.split(['_', '-']).filter(|s| !s.is_empty()) {
-        let mut current = String::new();
-        let mut prev_lower = false;
-        for c in chunk.chars() {
-            if c.is_ascii_uppercase() && prev_lower && !current.is_empty() {
-                parts.push(std::mem::take(&mut current));
-            }
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            current.push(c.to_ascii_lowercase());
-        }
-        if !current.is_empty() {
-            parts.push(current);
-        }
-    }
-    parts
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,24 +278,12 @@ mod tests {
         assert_eq!(
             Query::parse("+GitHub issue").unwrap(),
             Query::Keywords {
-                required: vec!["github".into()],
-                optional: vec!["issue".into()]
+                text: "GitHub issue".into(),
+                required: vec!["GitHub".into()],
             }
         );
         assert!(Query::parse("   ").is_err());
         assert!(Query::parse("select:").is_err());
-    }
-
-    #[test]
-    fn name_splitting() {
-        assert_eq!(
-            split_name("mcp__github__createIssue"),
-            ["mcp", "github", "create", "issue"]
-        );
-        assert_eq!(
-            split_name("browser_take-screenshot"),
-            ["browser", "take", "screenshot"]
-        );
     }
 
     #[test]
@@ -364,6 +294,7 @@ mod tests {
             &e,
             &Query::parse("select:enter_plan_mode,read_file,nope").unwrap(),
             5,
+            &KeywordRanker,
         );
         assert_eq!(res.hits, ["enter_plan_mode"]);
         assert_eq!(res.not_found, ["read_file", "nope"]);

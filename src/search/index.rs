@@ -1,0 +1,576 @@
+//! The keyword index: BM25F over five fields of every tool, built once per registry.
+//!
+//! Fields and weights: the tool's own name (3), its MCP server's name (1.5), its description
+//! (1), its parameters' names (1.5) and their descriptions (0.5). A term's weight in a tool is
+//! BM25F's saturated, length-normalised term frequency, `tf / (K1 + tf)` with
+//! `tf = Σ weight·count / (1 − b + b·length/average length)` over the fields, times the
+//! term's inverse document frequency `ln(1 + (N − df + 0.5) / (df + 0.5))` over the whole
+//! registry (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond",
+//! 2009, §3.2, with Lucene's non-negative idf). The weights were chosen on the retrieval
+//! benchmark in `benches/retrieval/` and checked on a held-out category (README, "Search
+//! quality").
+//!
+//! Determinism: every score is made of IEEE additions, multiplications and divisions in a
+//! fixed order, and the logarithm is computed here ([`ln`]) rather than by the platform's
+//! libm, so scores are the same bits on native and wasm. Hash maps are only looked up, never
+//! iterated, so their order cannot reach a result.
+//!
+//! The index also keeps each tool's name as a word sequence (its full name and, for an MCP
+//! tool, its name at the server) for the exact-name rule in `rank.rs`.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::fields::{for_each_field, own_name_and_server, FIELDS};
+use super::text::{is_stop_word, name_words, pack, stem, terms, words};
+use crate::registry::{Registry, Tool};
+
+/// Per field (in `fields.rs` order: name, server, description, parameter names, parameter
+/// descriptions): how much one occurrence counts, and how strongly a long field is discounted
+/// (BM25's `b`).
+const WEIGHT: [f64; FIELDS] = [3.0, 1.5, 1.0, 1.5, 0.5];
+const B: [f64; FIELDS] = [0.5, 0.0, 0.75, 0.5, 0.75];
+/// BM25's term-frequency saturation.
+const K1: f64 = 1.2;
+
+/// A word → id table (lookups only).
+type Table = HashMap<Box<str>, u32, BuildHasherDefault<WordHasher>>;
+
+/// Stands for "no term" where a word is a stop word.
+const NO_TERM: u32 = u32::MAX;
+
+/// One tool's weight for one term.
+#[derive(Debug, Clone, Copy)]
+struct Posting {
+    doc: u32,
+    weight: f32,
+}
+
+/// A tool's name as a sequence of word ids, for the exact-name rule.
+#[derive(Debug, Clone, Copy)]
+struct NameSequence {
+    doc: u32,
+    start: u32,
+    len: u32,
+}
+
+/// The index of one registry (see the module docs).
+#[derive(Debug, Default)]
+pub(crate) struct KeywordIndex {
+    terms: Table,
+    /// Every term's postings back to back (term `t`'s are `postings[starts[t]..starts[t +
+    /// 1]]`), each term's in registry order: one allocation, sized once.
+    postings: Vec<Posting>,
+    starts: Vec<u32>,
+    idf: Vec<f64>,
+    docs: usize,
+    /// Name words (lower-cased, not stemmed, stop words kept) → id.
+    words: Table,
+    /// Word ids of every name sequence, back to back.
+    sequence_words: Vec<u32>,
+    /// Every name sequence with its first word id, sorted by that id (then registry order).
+    sequences: Vec<(u32, NameSequence)>,
+}
+
+impl KeywordIndex {
+    /// Indexes every tool of the registry (built through the registry's memo, once).
+    pub(crate) fn build(registry: &Registry) -> KeywordIndex {
+        let tools = registry.tools();
+        let mut index = KeywordIndex {
+            docs: tools.len(),
+            ..KeywordIndex::default()
+        };
+        // Pass 1: each tool's (term, field) counts and field lengths. `counts` is indexed by
+        // term id and reset after each tool through `seen` (no per-tool map or sort).
+        // (tool, term, counts packed by `pack_counts`), in registry order.
+        let mut entries: Vec<(u32, u32, u32)> = Vec::with_capacity(tools.len() * 32);
+        let mut lengths: Vec<[u32; FIELDS]> = Vec::with_capacity(tools.len());
+        let mut counts: Vec<[u16; FIELDS]> = Vec::new();
+        let mut seen: Vec<u32> = Vec::new();
+        // Each distinct word's term id (or NO_TERM for a stop word), so that the stop-word
+        // test, the stemmer and the term lookup run once per distinct word, not per word.
+        let mut short_words: HashMap<u64, u32, BuildHasherDefault<WordHasher>> = HashMap::default();
+        let mut long_words = Table::default();
+        for (doc, tool) in tools.iter().enumerate() {
+            let mut len = [0u32; FIELDS];
+            for_each_field(tool, |field, text| {
+                words(text, |word| {
+                    // Words of up to 8 bytes are looked up packed into a u64 (the key itself,
+                    // no pointer to follow or bytes to compare): most words are that short.
+                    let id = if word.len() <= 8 {
+                        let key = pack(word.as_bytes());
+                        match short_words.get(&key) {
+                            Some(&id) => id,
+                            None => {
+                                let id = index.word_term(word);
+                                short_words.insert(key, id);
+                                id
+                            }
+                        }
+                    } else {
+                        match long_words.get(word) {
+                            Some(&id) => id,
+                            None => {
+                                let id = index.word_term(word);
+                                long_words.insert(word.into(), id);
+                                id
+                            }
+                        }
+                    };
+                    if id == NO_TERM {
+                        return;
+                    }
+                    if counts.len() <= id as usize {
+                        counts.resize(id as usize + 1, [0; FIELDS]);
+                    }
+                    let c = &mut counts[id as usize];
+                    if *c == [0; FIELDS] {
+                        seen.push(id);
+                    }
+                    c[field] = c[field].saturating_add(1);
+                    len[field] += 1;
+                });
+            });
+            lengths.push(len);
+            for id in seen.drain(..) {
+                let packed = pack_counts(&std::mem::take(&mut counts[id as usize]));
+                entries.push((doc as u32, id, packed));
+            }
+            index.add_names(doc as u32, tool);
+        }
+        // Pass 2: weights, now that the average field lengths are known.
+        let mut average = [0f64; FIELDS];
+        for len in &lengths {
+            for f in 0..FIELDS {
+                average[f] += f64::from(len[f]);
+            }
+        }
+        for a in &mut average {
+            *a = if tools.is_empty() {
+                0.0
+            } else {
+                *a / tools.len() as f64
+            };
+        }
+        // Per tool and field, what one occurrence is worth: weight / length normalisation.
+        let worth: Vec<[f64; FIELDS]> = lengths
+            .iter()
+            .map(|len| {
+                let mut w = [0.0; FIELDS];
+                for f in 0..FIELDS {
+                    if len[f] > 0 {
+                        w[f] = WEIGHT[f] / (1.0 - B[f] + B[f] * f64::from(len[f]) / average[f]);
+                    }
+                }
+                w
+            })
+            .collect();
+        // Postings grouped by term (a counting sort: entries are in registry order, so each
+        // term's postings stay in registry order).
+        let mut df = vec![0u32; index.terms.len()];
+        for &(_, term, _) in &entries {
+            df[term as usize] += 1;
+        }
+        let mut next = Vec::with_capacity(df.len() + 1);
+        let mut total = 0u32;
+        for &d in &df {
+            next.push(total);
+            total += d;
+        }
+        next.push(total);
+        index.starts = next.clone();
+        index.postings = vec![
+            Posting {
+                doc: 0,
+                weight: 0.0
+            };
+            entries.len()
+        ];
+        for (doc, term, packed) in entries {
+            let worth = &worth[doc as usize];
+            let mut tf = 0.0;
+            for (f, count) in unpack_counts(packed).into_iter().enumerate() {
+                tf += f64::from(count) * worth[f];
+            }
+            let at = &mut next[term as usize];
+            index.postings[*at as usize] = Posting {
+                doc,
+                weight: (tf / (K1 + tf)) as f32,
+            };
+            *at += 1;
+        }
+        // Stable: equal first words keep registry order.
+        index.sequences.sort_by_key(|(first, _)| *first);
+        let n = tools.len() as f64;
+        index.idf = df
+            .iter()
+            .map(|&df| {
+                let df = f64::from(df);
+                ln(1.0 + (n - df + 0.5) / (df + 0.5))
+            })
+            .collect();
+        index
+    }
+
+    fn postings_of(&self, term: u32) -> &[Posting] {
+        let t = term as usize;
+        match (self.starts.get(t), self.starts.get(t + 1)) {
+            (Some(&a), Some(&b)) => self.postings.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// A word's term id, or NO_TERM for a stop word.
+    fn word_term(&mut self, word: &str) -> u32 {
+        if is_stop_word(word) {
+            NO_TERM
+        } else {
+            self.term_id(stem(word))
+        }
+    }
+
+    fn term_id(&mut self, term: &str) -> u32 {
+        if let Some(&id) = self.terms.get(term) {
+            return id;
+        }
+        let id = self.terms.len() as u32;
+        self.terms.insert(term.into(), id);
+        id
+    }
+
+    fn word_id(&mut self, word: &str) -> u32 {
+        if let Some(&id) = self.words.get(word) {
+            return id;
+        }
+        let id = self.words.len() as u32;
+        self.words.insert(word.into(), id);
+        id
+    }
+
+    /// Records the tool's full name and, if different, its name at its server.
+    fn add_names(&mut self, doc: u32, tool: &Tool) {
+        let (own, _) = own_name_and_server(tool);
+        for (k, name) in [tool.name.as_str(), own].into_iter().enumerate() {
+            if k == 1 && name == tool.name {
+                break;
+            }
+            let start = self.sequence_words.len();
+            name_words(name, |w| {
+                let id = self.word_id(w);
+                self.sequence_words.push(id);
+            });
+            let len = self.sequence_words.len() - start;
+            if len > 0 {
+                let first = self.sequence_words[start];
+                self.sequences.push((
+                    first,
+                    NameSequence {
+                        doc,
+                        start: start as u32,
+                        len: len as u32,
+                    },
+                ));
+            }
+        }
+    }
+
+    /// The query's terms: each distinct term id once, ascending, with how often the query
+    /// has it (BM25 counts a repeated term once per occurrence). Terms no tool has are left
+    /// out.
+    pub(crate) fn query_terms(&self, text: &str) -> Vec<(u32, f64)> {
+        let mut ids = Vec::new();
+        terms(text, |t| {
+            if let Some(&id) = self.terms.get(t) {
+                ids.push(id);
+            }
+        });
+        ids.sort_unstable();
+        let mut counted: Vec<(u32, f64)> = Vec::new();
+        for group in ids.chunk_by(|a, b| a == b) {
+            counted.push((group[0], group.len() as f64));
+        }
+        counted
+    }
+
+    /// Adds each tool's BM25F score for `query` (term ids, each with how often the query
+    /// has it) into `scores` (one per tool). Each addend is `count * term_score(term, tool)`,
+    /// bit for bit.
+    pub(crate) fn add_scores(&self, query: &[(u32, f64)], scores: &mut [f64]) {
+        for &(term, count) in query {
+            let idf = self.idf[term as usize];
+            for p in self.postings_of(term) {
+                if let Some(s) = scores.get_mut(p.doc as usize) {
+                    *s += count * (idf * f64::from(p.weight));
+                }
+            }
+        }
+    }
+
+    /// One term's contribution to one tool's score (0 when the tool lacks it).
+    pub(crate) fn term_score(&self, term: u32, doc: usize) -> f64 {
+        let postings = self.postings_of(term);
+        match postings.binary_search_by_key(&(doc as u32), |p| p.doc) {
+            Ok(at) => self.idf[term as usize] * f64::from(postings[at].weight),
+            Err(_) => 0.0,
+        }
+    }
+
+    /// The term ids of `+term` words (a word may hold several terms: `+create_issue`), or
+    /// `None` when one of them is in no tool (then no tool qualifies). A `+term` made only of
+    /// stop words asks nothing.
+    pub(crate) fn required_terms(&self, words: &[String]) -> Option<Vec<u32>> {
+        let mut ids = Vec::new();
+        let mut known = true;
+        for word in words {
+            terms(word, |t| match self.terms.get(t) {
+                Some(&id) => ids.push(id),
+                None => known = false,
+            });
+        }
+        known.then_some(ids)
+    }
+
+    /// Whether the tool has the term in some field.
+    pub(crate) fn has_term(&self, doc: usize, term: u32) -> bool {
+        self.postings_of(term)
+            .binary_search_by_key(&(doc as u32), |p| p.doc)
+            .is_ok()
+    }
+
+    /// For every tool whose name occurs in the query as consecutive words (its full name,
+    /// or its name at its MCP server), the number of words matched, longest match kept:
+    /// `(tool, words)`, in registry order. A one-word name matches only a one-word query.
+    pub(crate) fn name_matches(&self, text: &str) -> Vec<(usize, usize)> {
+        let mut query = Vec::new();
+        name_words(text, |w| query.push(self.words.get(w).copied()));
+        let shortest = if query.len() == 1 { 1 } else { 2 };
+        let mut matches: Vec<(usize, usize)> = Vec::new();
+        for (at, first) in query.iter().enumerate() {
+            let Some(first) = *first else { continue };
+            let from = self.sequences.partition_point(|(w, _)| *w < first);
+            let seqs = self.sequences[from..]
+                .iter()
+                .take_while(|(w, _)| *w == first)
+                .map(|(_, s)| s);
+            for s in seqs.filter(|s| s.len >= shortest) {
+                let (start, len) = (s.start as usize, s.len as usize);
+                let name = &self.sequence_words[start..start + len];
+                let here = query.get(at..at + len);
+                if here.is_some_and(|q| q.iter().zip(name).all(|(q, n)| *q == Some(*n))) {
+                    matches.push((s.doc as usize, len));
+                }
+            }
+        }
+        // One entry per tool, its longest match.
+        matches.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        matches.dedup_by_key(|m| m.0);
+        matches
+    }
+
+    /// The number of tools indexed.
+    pub(crate) fn len(&self) -> usize {
+        self.docs
+    }
+}
+
+/// A term's counts in the five fields in one `u32`, six bits each. A count above 63 is kept
+/// as 63: BM25's saturation makes the difference negligible, and it keeps the build's
+/// largest buffer at 12 bytes per (tool, term).
+fn pack_counts(counts: &[u16; FIELDS]) -> u32 {
+    counts
+        .iter()
+        .enumerate()
+        .fold(0, |acc, (f, &c)| acc | (u32::from(c.min(63)) << (6 * f)))
+}
+
+fn unpack_counts(packed: u32) -> [u16; FIELDS] {
+    let mut counts = [0; FIELDS];
+    for (f, c) in counts.iter_mut().enumerate() {
+        *c = ((packed >> (6 * f)) & 63) as u16;
+    }
+    counts
+}
+
+/// Natural logarithm from IEEE arithmetic only (the platform `ln` may differ in the last bit
+/// between native and wasm). `x = m·2^e` with `m` in [√½, √2); `ln m = 2·atanh(s)`,
+/// `s = (m−1)/(m+1)`, |s| ≤ 0.172, whose series has converged to f64 precision by the
+/// 15th power. For `x ≤ 0` or not finite, returns 0 (idf arguments are always > 1).
+fn ln(x: f64) -> f64 {
+    if !(x > 0.0 && x.is_finite()) {
+        return 0.0;
+    }
+    let (mut m, mut e) = (x, 0i32);
+    if x < f64::MIN_POSITIVE {
+        m *= 2f64.powi(54);
+        e -= 54;
+    }
+    let bits = m.to_bits();
+    e += ((bits >> 52) & 0x7ff) as i32 - 1023;
+    m = f64::from_bits((bits & !(0x7ff << 52)) | (1023 << 52));
+    if m > std::f64::consts::SQRT_2 {
+        m /= 2.0;
+        e += 1;
+    }
+    let s = (m - 1.0) / (m + 1.0);
+    let s2 = s * s;
+    let mut term = s;
+    let mut sum = 0.0;
+    for k in [1.0, 3.0, 5.0, 7.0, 9.0, 11.0, 13.0, 15.0, 17.0] {
+        sum += term / k;
+        term *= s2;
+    }
+    f64::from(e) * std::f64::consts::LN_2 + 2.0 * sum
+}
+
+/// FxHash-style word hasher with a folded final mix: fast for short keys, and free of the per-process random seed of
+/// the standard hasher (which would not change results, since tables are only looked up, but
+/// costs time and, in wasm, code).
+#[derive(Default)]
+pub(crate) struct WordHasher(u64);
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    /// Only `str`'s end marker (0xff) comes here. The tables key single strings, never
+    /// tuples of them, so the marker has nothing to separate: skipping it saves a round per
+    /// lookup, which the index build does for every word.
+    fn write_u8(&mut self, _: u8) {}
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn finish(&self) -> u64 {
+        // Folded 128-bit product: spreads every input bit over the low bits (bucket index)
+        // and the high bits (tag). A plain product would leave the low bits of short packed
+        // words, whose low bytes are zero padding, all zero.
+        let x = u128::from(self.0) * 0x9e37_79b9_7f4a_7c15;
+        (x as u64) ^ ((x >> 64) as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn counts_pack_into_six_bits_each() {
+        assert_eq!(
+            unpack_counts(pack_counts(&[1, 0, 63, 7, 2])),
+            [1, 0, 63, 7, 2]
+        );
+        assert_eq!(
+            unpack_counts(pack_counts(&[500, 64, 0, 0, 1])),
+            [63, 63, 0, 0, 1]
+        );
+    }
+
+    #[test]
+    fn ln_matches_the_platform_to_the_last_bits() {
+        for x in [
+            1.0,
+            1.5,
+            2.0,
+            std::f64::consts::E,
+            10.0,
+            763.5,
+            1e-300,
+            1e300,
+            0.3,
+            12345.678,
+        ] {
+            let (ours, std) = (ln(x), x.ln());
+            assert!(
+                (ours - std).abs() <= 4.0 * f64::EPSILON * std.abs().max(1.0),
+                "{x}: {ours} vs {std}"
+            );
+        }
+        assert_eq!(ln(0.0), 0.0);
+        assert_eq!(ln(-1.0), 0.0);
+        assert_eq!(ln(f64::NAN), 0.0);
+    }
+
+    fn registry() -> Registry {
+        Registry::from_value(&json!({"tools": [
+            {"name": "read_file", "description": "Read a file from disk.",
+             "parameters": {"type": "object", "properties": {"path": {"type": "string", "description": "Absolute path"}}}},
+            {"name": "send_email", "description": "Send an email message.",
+             "parameters": {"type": "object", "properties": {"to": {"type": "string"}}}},
+        ]}))
+        .unwrap()
+    }
+
+    #[test]
+    fn scores_rank_the_tool_that_has_the_terms() {
+        let r = registry();
+        let index = KeywordIndex::build(&r);
+        let q = index.query_terms("reading files");
+        let mut scores = vec![0.0; index.len()];
+        index.add_scores(&q, &mut scores);
+        assert!(scores[0] > 0.0 && scores[1] == 0.0, "{scores:?}");
+        // A parameter's description is indexed too.
+        let absolute = index.required_terms(&["Absolute".to_string()]).unwrap();
+        assert!(index.has_term(0, absolute[0]) && !index.has_term(1, absolute[0]));
+        assert_eq!(index.required_terms(&["zebra".to_string()]), None);
+        assert_eq!(index.required_terms(&["the".to_string()]), Some(vec![]));
+        assert!(index.query_terms("zebra").is_empty());
+    }
+
+    #[test]
+    fn names_match_as_consecutive_words() {
+        let r = registry()
+            .merge_mcp_server(
+                "github",
+                &json!([{"name": "create_issue", "inputSchema": {"type": "object"}}]),
+            )
+            .unwrap();
+        let index = KeywordIndex::build(&r);
+        let issue = r.index_of("mcp__github__create_issue").unwrap();
+        assert_eq!(index.name_matches("please create issue now"), [(issue, 2)]);
+        assert_eq!(
+            index.name_matches("call mcp__github__create_issue"),
+            [(issue, 4)]
+        );
+        assert_eq!(index.name_matches("send the email"), []);
+        assert_eq!(
+            index.name_matches("send email, read file"),
+            [(0, 2), (1, 2)]
+        );
+        let one = r
+            .merge_mcp_server(
+                "exa",
+                &json!([{"name": "search", "inputSchema": {"type": "object"}}]),
+            )
+            .unwrap();
+        let index = KeywordIndex::build(&one);
+        let search = one.index_of("mcp__exa__search").unwrap();
+        assert_eq!(index.name_matches("search"), [(search, 1)]);
+        assert_eq!(index.name_matches("search the web"), []);
+        assert_eq!(index.name_matches("exa search"), []);
+        assert_eq!(index.name_matches("mcp__exa__search"), [(search, 3)]);
+    }
+}
