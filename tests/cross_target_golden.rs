@@ -67,3 +67,84 @@ fn cross_target_fingerprints() {
     );
     assert_eq!(rows.len(), 20 * 7 * 6);
 }
+
+/// Keyword queries of the search golden on the `all` registry: one or more per ranking rule
+/// (exact names in every spelling, stemming, stop words, `+` terms, camelCase, several
+/// intents in one query, a query that matches nothing).
+const SEARCH_QUERIES: [&str; 14] = [
+    "create issue",
+    "mcp__github__createIssue",
+    "creating issues and adding comments",
+    "please read the file for me",
+    "+branch create",
+    "+zyzzyva anything",
+    "git diff staged changes",
+    "navigate to a page, take a screenshot and click a button",
+    "ReadMultipleFiles",
+    "what time is it in Tokyo",
+    "knowledge graph entities relations",
+    "book a flight and a hotel",
+    "search code in repositories",
+    "select:mcp__git__git_status,nope",
+];
+
+/// The search half of the cross-target golden: hits and result text of keyword queries on
+/// the `all` registry (two overrides) and of the first 100 BFCL fixture queries, written to
+/// `tests/golden/search.json` (`UPDATE_GOLDEN=1`) and checked by the wasm runners the same
+/// way as the payload rows. BM25F scores are floating point: equal hits on every target show
+/// the arithmetic is the same.
+#[test]
+fn cross_target_search_hits() {
+    let fixture: Value =
+        serde_json::from_str(&read_repo_file("tests/data/bfcl/retrieval.json")).unwrap();
+    let bfcl = tool_intent::Registry::embedded()
+        .merge_mcp_server_json("b", &read_repo_file("tests/data/bfcl/retrieval-pool.json"))
+        .unwrap();
+    let all = golden_registries()
+        .into_iter()
+        .find(|(recipe, _)| recipe == "all")
+        .unwrap()
+        .1;
+    let mut cases: Vec<(&str, &tool_intent::Registry, Value, String, usize)> = Vec::new();
+    for o in [
+        Value::Null,
+        json!({"disabled": ["mcp__github__create_issue"]}),
+    ] {
+        for q in SEARCH_QUERIES {
+            cases.push(("all", &all, o.clone(), q.to_string(), 5));
+        }
+    }
+    for q in fixture["queries"].as_array().unwrap().iter().take(100) {
+        let text = q["query"].as_str().unwrap().to_string();
+        cases.push(("bfcl", &bfcl, Value::Null, text, 10));
+    }
+    let rows: Vec<Value> = cases
+        .into_iter()
+        .enumerate()
+        .map(|(k, (recipe, r, o, query, limit))| {
+            let (req, extra) =
+                TurnRequest::from_values(&o, &json!({"limit": limit}), Call::Search).unwrap();
+            let outcome = tool_intent::search_turn(r, &req, &query, extra.limit).unwrap();
+            json!({
+                "case": format!("search|{recipe}|{k}"),
+                "registry": recipe,
+                "override": o,
+                "query": query,
+                "limit": limit,
+                "hits": outcome.result.hits,
+                "text": tool_intent::fingerprint(outcome.result.text.as_bytes()),
+            })
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&rows).unwrap() + "\n";
+    let path = repo_path("tests/golden/search.json");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).expect("search.json; run with UPDATE_GOLDEN=1");
+    assert!(
+        expected == text,
+        "native search hits differ from tests/golden/search.json"
+    );
+    assert_eq!(rows.len(), 2 * SEARCH_QUERIES.len() + 100);
+}

@@ -21,7 +21,8 @@ Usage:
                                      (default categories: the four above; the README also
                                      reports live_simple,live_multiple as a held-out check)
   bfcl.py bm25 OUT_DIR               print the baseline's figures (JSON) for those files
-  bfcl.py fixture DATA_DIR OUT_FILE  write the small test fixture (see tests/data/bfcl/)
+  bfcl.py fixture DATA_DIR OUT_FILE  write the test fixture (OUT_FILE and retrieval-pool.json
+                                     beside it; see tests/data/bfcl/README.md)
 
 DATA_DIR is the unpacked wheel's bfcl_eval/data folder:
   pip download bfcl-eval --no-deps -d /tmp/bfcl && cd /tmp/bfcl && unzip -q bfcl_eval-*.whl
@@ -142,6 +143,53 @@ def bm25(out_dir):
     return result
 
 
+def fixture(data_dir, out_file):
+    """The test fixture: the whole pool and every third of each ten queries (300 of 1,000,
+    all four categories), with the baseline's figures on exactly that fixture."""
+    import importlib.metadata
+    import tempfile
+
+    tools, queries = load(data_dir)
+    chosen = [q for i, q in enumerate(queries) if i % 10 in (0, 3, 6)]
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "pool.json").write_text(json.dumps({"tools": tools}))
+        Path(tmp, "queries.json").write_text(json.dumps(chosen))
+        baseline = bm25(tmp)
+    version = importlib.metadata.version("bfcl-eval") if has_dist("bfcl-eval") else wheel_version(data_dir)
+    doc = {
+        "source": f"Berkeley Function Calling Leaderboard, PyPI package bfcl-eval {version}, "
+        "folder bfcl_eval/data (categories simple_python, multiple, parallel, parallel_multiple)",
+        "licence": "Apache-2.0",
+        "derived_by": "benches/retrieval/bfcl.py fixture (queries whose index mod 10 is 0, 3 or 6)",
+        "bm25": {k: round(baseline[k], 4) for k in ("recall@1", "recall@5", "mrr@10")},
+        "bm25_ranking": baseline["ranking"],
+        "pool": "retrieval-pool.json (an MCP tools/list result, merged as one server)",
+        "queries": chosen,
+    }
+    # The pool as its own file: every runner (Rust, Node, Python) merges its exact text, as
+    # a server's tools/list arrives (a JS parse-and-stringify would turn 2.0 into 2).
+    pool = Path(out_file).with_name("retrieval-pool.json")
+    pool.write_text(json.dumps({"tools": tools}, separators=(",", ":")) + "\n")
+    Path(out_file).write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+    print(f"{len(tools)} tools -> {pool}, {len(chosen)} queries, BM25 {doc['bm25']} -> {out_file}", file=sys.stderr)
+
+
+def has_dist(name):
+    import importlib.metadata
+    try:
+        importlib.metadata.version(name)
+        return True
+    except importlib.metadata.PackageNotFoundError:
+        return False
+
+
+def wheel_version(data_dir):
+    """The version of the unpacked wheel DATA_DIR belongs to (its .dist-info folder)."""
+    for info in Path(data_dir).resolve().parents[1].glob("bfcl_eval-*.dist-info"):
+        return info.name[len("bfcl_eval-"):-len(".dist-info")]
+    return "unknown version"
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -156,6 +204,8 @@ def main():
         print(f"{len(tools)} tools, {len(queries)} queries -> {out}", file=sys.stderr)
     elif cmd == "bm25":
         print(json.dumps(bm25(sys.argv[2])))
+    elif cmd == "fixture":
+        fixture(sys.argv[2], sys.argv[3])
     else:
         sys.exit(__doc__)
 

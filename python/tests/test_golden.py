@@ -51,3 +51,17 @@ def test_every_golden_row_has_the_native_fingerprint():
         assert len(plan["payload"].encode()) == row["bytes"], row["case"]
         assert tool_intent.fingerprint(plan["payload"]) == plan["fingerprint"], row["case"]
         assert tool_intent.fingerprint(plan["catalog_text"]) == row["catalog"], row["case"]
+
+
+def test_every_search_row_has_the_native_hits():
+    rows = json.loads((ROOT / "tests/golden/search.json").read_text())
+    pool = (ROOT / "tests/data/bfcl/retrieval-pool.json").read_text()
+    registries = {
+        "all": golden_registry("all"),
+        "bfcl": tool_intent.Registry.embedded().merge_mcp_server("b", pool),
+    }
+    assert len(rows) == 128
+    for row in rows:
+        result, _ = registries[row["registry"]].tool_search(row["query"], row["override"], limit=row["limit"])
+        assert result["hits"] == row["hits"], row["case"]
+        assert tool_intent.fingerprint(result["text"]) == row["text"], row["case"]

@@ -29,12 +29,12 @@ pub(crate) fn tool_search_definition() -> Tool {
 
 /// The built-in `tool_search` arguments schema, as text (its `maximum` is
 /// [`MAX_SEARCH_LIMIT`]; a unit test checks the two agree).
-const TOOL_SEARCH_PARAMETERS: &str = r#"{"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of tools to return for a keyword query (default 5).","maximum":50,"minimum":1,"type":"integer"},"query":{"description":"Either \"select:name1,name2\" to load tools by exact name, or keywords matched against tool names and descriptions. Prefix a keyword with + to require it, e.g. \"+github issue comment\".","type":"string"}},"required":["query"],"type":"object"}"#;
+const TOOL_SEARCH_PARAMETERS: &str = r#"{"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of tools to return for a keyword query (default 5).","maximum":50,"minimum":1,"type":"integer"},"query":{"description":"Either \"select:name1,name2\" to load tools by exact name, or keywords describing what the tool does (\"create github issue\"). Prefix a keyword with + to require it.","type":"string"}},"required":["query"],"type":"object"}"#;
 
 fn build_tool_search_definition() -> Tool {
     let mut tool = Tool {
         name: TOOL_SEARCH.to_string(),
-        description: "Load the full schema of deferred tools. Deferred tools are listed by name only in the system prompt and cannot be called until loaded. Use \"select:<name>\" when you know the name, or keywords to search. The result contains each tool's complete definition; the loaded tools can be called immediately.".to_string(),
+        description: "Load deferred tools: they are listed by name only, in the system prompt, and cannot be called until loaded. Query \"select:name1,name2\" to load tools by exact name, or a few keywords for the action and object (\"create github issue\"); a tool named in the query ranks first, and +word requires a word. Keyword queries return the 5 best matches unless limit says otherwise. The result holds each tool's full definition; loaded tools can be called immediately.".to_string(),
         title: None,
         annotations: None,
         defer: None,
@@ -60,5 +60,20 @@ mod tests {
             TOOL_SEARCH_PARAMETERS,
             "keys sorted, compact"
         );
+        // The description and the limit's own description state the default.
+        let default = format!("{DEFAULT_SEARCH_LIMIT} best matches");
+        assert!(t.description.contains(&default), "{}", t.description);
+        assert!(TOOL_SEARCH_PARAMETERS.contains(&format!("(default {DEFAULT_SEARCH_LIMIT})")));
+    }
+
+    #[test]
+    fn the_embedded_registry_declares_the_same_tool_search() {
+        // The embedded registry spells tool_search out (so a copy of it is a complete
+        // example); it must not drift from the built-in definition.
+        let r = crate::registry::Registry::embedded();
+        let embedded = r.tool_named(TOOL_SEARCH).unwrap();
+        let builtin = tool_search_definition();
+        assert_eq!(embedded.description, builtin.description);
+        assert_eq!(embedded.parameters(), builtin.parameters());
     }
 }

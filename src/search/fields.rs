@@ -182,10 +182,11 @@ fn decode<'a>(text: &'a str, scratch: &'a mut String) -> &'a str {
         }
         let decoded = match chars.next() {
             Some('u') => {
-                let hex: String = chars.by_ref().take(4).collect();
-                u32::from_str_radix(&hex, 16)
-                    .ok()
-                    .and_then(char::from_u32)
+                let mut code = 0;
+                for _ in 0..4 {
+                    code = code * 16 + chars.next().and_then(|c| c.to_digit(16)).unwrap_or(0);
+                }
+                char::from_u32(code)
                     .filter(|c| !c.is_control())
                     .unwrap_or(' ')
             }

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::fields::{for_each_field, own_name_and_server, FIELDS};
-use super::text::{is_stop_word, name_words, pack, stem, terms, words};
+use super::text::{is_stop_word, name_words, stem, terms, words};
 use crate::registry::{Registry, Tool};
 
 /// Per field (in `fields.rs` order: name, server, description, parameter names, parameter
@@ -40,14 +40,14 @@ type Table = HashMap<Box<str>, u32, BuildHasherDefault<WordHasher>>;
 const NO_TERM: u32 = u32::MAX;
 
 /// One tool's weight for one term.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct Posting {
     doc: u32,
     weight: f32,
 }
 
 /// A tool's name as a sequence of word ids, for the exact-name rule.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct NameSequence {
     doc: u32,
     start: u32,
@@ -68,8 +68,10 @@ pub(crate) struct KeywordIndex {
     words: Table,
     /// Word ids of every name sequence, back to back.
     sequence_words: Vec<u32>,
-    /// Every name sequence with its first word id, sorted by that id (then registry order).
-    sequences: Vec<(u32, NameSequence)>,
+    /// Every name sequence grouped by first word id (word `w`'s are
+    /// `sequences[sequence_starts[w]..sequence_starts[w + 1]]`), registry order within.
+    sequences: Vec<NameSequence>,
+    sequence_starts: Vec<u32>,
 }
 
 impl KeywordIndex {
@@ -87,34 +89,21 @@ impl KeywordIndex {
         let mut lengths: Vec<[u32; FIELDS]> = Vec::with_capacity(tools.len());
         let mut counts: Vec<[u16; FIELDS]> = Vec::new();
         let mut seen: Vec<u32> = Vec::new();
+        // (first word id, name sequence) of every tool, grouped at the end.
+        let mut names: Vec<(u32, NameSequence)> = Vec::new();
         // Each distinct word's term id (or NO_TERM for a stop word), so that the stop-word
         // test, the stemmer and the term lookup run once per distinct word, not per word.
-        let mut short_words: HashMap<u64, u32, BuildHasherDefault<WordHasher>> = HashMap::default();
-        let mut long_words = Table::default();
+        let mut word_terms = Table::default();
         for (doc, tool) in tools.iter().enumerate() {
             let mut len = [0u32; FIELDS];
             for_each_field(tool, |field, text| {
                 words(text, |word| {
-                    // Words of up to 8 bytes are looked up packed into a u64 (the key itself,
-                    // no pointer to follow or bytes to compare): most words are that short.
-                    let id = if word.len() <= 8 {
-                        let key = pack(word.as_bytes());
-                        match short_words.get(&key) {
-                            Some(&id) => id,
-                            None => {
-                                let id = index.word_term(word);
-                                short_words.insert(key, id);
-                                id
-                            }
-                        }
-                    } else {
-                        match long_words.get(word) {
-                            Some(&id) => id,
-                            None => {
-                                let id = index.word_term(word);
-                                long_words.insert(word.into(), id);
-                                id
-                            }
+                    let id = match word_terms.get(word) {
+                        Some(&id) => id,
+                        None => {
+                            let id = index.word_term(word);
+                            word_terms.insert(word.into(), id);
+                            id
                         }
                     };
                     if id == NO_TERM {
@@ -136,7 +125,7 @@ impl KeywordIndex {
                 let packed = pack_counts(&std::mem::take(&mut counts[id as usize]));
                 entries.push((doc as u32, id, packed));
             }
-            index.add_names(doc as u32, tool);
+            index.add_names(doc as u32, tool, &mut names);
         }
         // Pass 2: weights, now that the average field lengths are known.
         let mut average = [0f64; FIELDS];
@@ -165,42 +154,33 @@ impl KeywordIndex {
                 w
             })
             .collect();
-        // Postings grouped by term (a counting sort: entries are in registry order, so each
-        // term's postings stay in registry order).
-        let mut df = vec![0u32; index.terms.len()];
-        for &(_, term, _) in &entries {
-            df[term as usize] += 1;
-        }
-        let mut next = Vec::with_capacity(df.len() + 1);
-        let mut total = 0u32;
-        for &d in &df {
-            next.push(total);
-            total += d;
-        }
-        next.push(total);
-        index.starts = next.clone();
-        index.postings = vec![
-            Posting {
-                doc: 0,
-                weight: 0.0
-            };
-            entries.len()
-        ];
-        for (doc, term, packed) in entries {
-            let worth = &worth[doc as usize];
-            let mut tf = 0.0;
-            for (f, count) in unpack_counts(packed).into_iter().enumerate() {
-                tf += f64::from(count) * worth[f];
-            }
-            let at = &mut next[term as usize];
-            index.postings[*at as usize] = Posting {
-                doc,
-                weight: (tf / (K1 + tf)) as f32,
-            };
-            *at += 1;
-        }
-        // Stable: equal first words keep registry order.
-        index.sequences.sort_by_key(|(first, _)| *first);
+        // Postings grouped by term; entries are in registry order, and grouping keeps it.
+        let (starts, postings) = group_by_key(
+            entries.len(),
+            index.terms.len(),
+            |i| entries[i].1 as usize,
+            |i| {
+                let (doc, _, packed) = entries[i];
+                let worth = &worth[doc as usize];
+                let mut tf = 0.0;
+                for (f, count) in unpack_counts(packed).into_iter().enumerate() {
+                    tf += f64::from(count) * worth[f];
+                }
+                Posting {
+                    doc,
+                    weight: (tf / (K1 + tf)) as f32,
+                }
+            },
+        );
+        let df: Vec<u32> = starts.windows(2).map(|w| w[1] - w[0]).collect();
+        (index.starts, index.postings) = (starts, postings);
+        let (starts, sequences) = group_by_key(
+            names.len(),
+            index.words.len(),
+            |i| names[i].0 as usize,
+            |i| names[i].1,
+        );
+        (index.sequence_starts, index.sequences) = (starts, sequences);
         let n = tools.len() as f64;
         index.idf = df
             .iter()
@@ -248,7 +228,7 @@ impl KeywordIndex {
     }
 
     /// Records the tool's full name and, if different, its name at its server.
-    fn add_names(&mut self, doc: u32, tool: &Tool) {
+    fn add_names(&mut self, doc: u32, tool: &Tool, names: &mut Vec<(u32, NameSequence)>) {
         let (own, _) = own_name_and_server(tool);
         for (k, name) in [tool.name.as_str(), own].into_iter().enumerate() {
             if k == 1 && name == tool.name {
@@ -262,7 +242,7 @@ impl KeywordIndex {
             let len = self.sequence_words.len() - start;
             if len > 0 {
                 let first = self.sequence_words[start];
-                self.sequences.push((
+                names.push((
                     first,
                     NameSequence {
                         doc,
@@ -274,21 +254,20 @@ impl KeywordIndex {
         }
     }
 
-    /// The query's terms: each distinct term id once, ascending, with how often the query
-    /// has it (BM25 counts a repeated term once per occurrence). Terms no tool has are left
-    /// out.
+    /// The query's terms: each distinct term id once, in order of first appearance, with how
+    /// often the query has it (BM25 counts a repeated term once per occurrence). Terms no tool
+    /// has are left out. (A linear search per term: queries are short, and a sort would cost
+    /// the wasm package a sort routine.)
     pub(crate) fn query_terms(&self, text: &str) -> Vec<(u32, f64)> {
-        let mut ids = Vec::new();
+        let mut counted: Vec<(u32, f64)> = Vec::new();
         terms(text, |t| {
             if let Some(&id) = self.terms.get(t) {
-                ids.push(id);
+                match counted.iter_mut().find(|(seen, _)| *seen == id) {
+                    Some((_, n)) => *n += 1.0,
+                    None => counted.push((id, 1.0)),
+                }
             }
         });
-        ids.sort_unstable();
-        let mut counted: Vec<(u32, f64)> = Vec::new();
-        for group in ids.chunk_by(|a, b| a == b) {
-            counted.push((group[0], group.len() as f64));
-        }
         counted
     }
 
@@ -306,7 +285,8 @@ impl KeywordIndex {
         }
     }
 
-    /// One term's contribution to one tool's score (0 when the tool lacks it).
+    /// One term's contribution to one tool's score: 0 when the tool lacks it, above 0 when it
+    /// has it (weights and idf are positive), so it also answers "has the term?".
     pub(crate) fn term_score(&self, term: u32, doc: usize) -> f64 {
         let postings = self.postings_of(term);
         match postings.binary_search_by_key(&(doc as u32), |p| p.doc) {
@@ -330,13 +310,6 @@ impl KeywordIndex {
         known.then_some(ids)
     }
 
-    /// Whether the tool has the term in some field.
-    pub(crate) fn has_term(&self, doc: usize, term: u32) -> bool {
-        self.postings_of(term)
-            .binary_search_by_key(&(doc as u32), |p| p.doc)
-            .is_ok()
-    }
-
     /// For every tool whose name occurs in the query as consecutive words (its full name,
     /// or its name at its MCP server), the number of words matched, longest match kept:
     /// `(tool, words)`, in registry order. A one-word name matches only a one-word query.
@@ -347,23 +320,27 @@ impl KeywordIndex {
         let mut matches: Vec<(usize, usize)> = Vec::new();
         for (at, first) in query.iter().enumerate() {
             let Some(first) = *first else { continue };
-            let from = self.sequences.partition_point(|(w, _)| *w < first);
-            let seqs = self.sequences[from..]
-                .iter()
-                .take_while(|(w, _)| *w == first)
-                .map(|(_, s)| s);
-            for s in seqs.filter(|s| s.len >= shortest) {
+            let seqs = match (
+                self.sequence_starts.get(first as usize),
+                self.sequence_starts.get(first as usize + 1),
+            ) {
+                (Some(&a), Some(&b)) => self.sequences.get(a as usize..b as usize).unwrap_or(&[]),
+                _ => &[],
+            };
+            for s in seqs.iter().filter(|s| s.len >= shortest) {
                 let (start, len) = (s.start as usize, s.len as usize);
                 let name = &self.sequence_words[start..start + len];
                 let here = query.get(at..at + len);
                 if here.is_some_and(|q| q.iter().zip(name).all(|(q, n)| *q == Some(*n))) {
-                    matches.push((s.doc as usize, len));
+                    // One entry per tool, in registry order, its longest match.
+                    let doc = s.doc as usize;
+                    match matches.binary_search_by_key(&doc, |m| m.0) {
+                        Ok(k) => matches[k].1 = matches[k].1.max(len),
+                        Err(k) => matches.insert(k, (doc, len)),
+                    }
                 }
             }
         }
-        // One entry per tool, its longest match.
-        matches.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-        matches.dedup_by_key(|m| m.0);
         matches
     }
 
@@ -371,6 +348,32 @@ impl KeywordIndex {
     pub(crate) fn len(&self) -> usize {
         self.docs
     }
+}
+
+/// Groups `len` items by a key below `keys`, keeping their order within a key (a counting
+/// sort): `(starts, items)` with key `k`'s items at `items[starts[k]..starts[k + 1]]`. One
+/// allocation per result, sized once.
+fn group_by_key<T: Copy + Default>(
+    len: usize,
+    keys: usize,
+    key: impl Fn(usize) -> usize,
+    mut item: impl FnMut(usize) -> T,
+) -> (Vec<u32>, Vec<T>) {
+    let mut starts = vec![0u32; keys + 1];
+    for i in 0..len {
+        starts[key(i) + 1] += 1;
+    }
+    for k in 0..keys {
+        starts[k + 1] += starts[k];
+    }
+    let mut next = starts.clone();
+    let mut items = vec![T::default(); len];
+    for i in 0..len {
+        let at = &mut next[key(i)];
+        items[*at as usize] = item(i);
+        *at += 1;
+    }
+    (starts, items)
 }
 
 /// A term's counts in the five fields in one `u32`, six bits each. A count above 63 is kept
@@ -422,7 +425,7 @@ fn ln(x: f64) -> f64 {
     f64::from(e) * std::f64::consts::LN_2 + 2.0 * sum
 }
 
-/// FxHash-style word hasher with a folded final mix: fast for short keys, and free of the per-process random seed of
+/// FxHash-style word hasher with a folded result: fast for short keys, and free of the per-process random seed of
 /// the standard hasher (which would not change results, since tables are only looked up, but
 /// costs time and, in wasm, code).
 #[derive(Default)]
@@ -464,11 +467,10 @@ impl Hasher for WordHasher {
     }
 
     fn finish(&self) -> u64 {
-        // Folded 128-bit product: spreads every input bit over the low bits (bucket index)
-        // and the high bits (tag). A plain product would leave the low bits of short packed
-        // words, whose low bytes are zero padding, all zero.
-        let x = u128::from(self.0) * 0x9e37_79b9_7f4a_7c15;
-        (x as u64) ^ ((x >> 64) as u64)
+        // The product's high half depends on every input bit, its low bits only on the low
+        // input bits (the first bytes of a word): fold the high half down, since the table
+        // picks buckets by the low bits.
+        self.0 ^ (self.0 >> 32)
     }
 }
 
@@ -534,7 +536,7 @@ mod tests {
         assert!(scores[0] > 0.0 && scores[1] == 0.0, "{scores:?}");
         // A parameter's description is indexed too.
         let absolute = index.required_terms(&["Absolute".to_string()]).unwrap();
-        assert!(index.has_term(0, absolute[0]) && !index.has_term(1, absolute[0]));
+        assert!(index.term_score(absolute[0], 0) > 0.0 && index.term_score(absolute[0], 1) == 0.0);
         assert_eq!(index.required_terms(&["zebra".to_string()]), None);
         assert_eq!(index.required_terms(&["the".to_string()]), Some(vec![]));
         assert!(index.query_terms("zebra").is_empty());

@@ -37,7 +37,8 @@ pub enum Query {
     Select(Vec<String>),
     /// Keywords.
     Keywords {
-        /// The query's words, `+` markers removed, separated by single spaces.
+        /// The query as written, trimmed (`+` separates words like any punctuation, so the
+        /// markers change nothing for ranking).
         text: String,
         /// The `+term`s (markers removed): a hit must have each.
         required: Vec<String>,
@@ -71,19 +72,13 @@ impl Query {
             }
             return Ok(Query::Select(names));
         }
-        let mut required = Vec::new();
-        let mut words = Vec::new();
-        for word in trimmed.split_whitespace() {
-            match word.strip_prefix('+') {
-                Some("") => {}
-                Some(w) => {
-                    required.push(w.to_string());
-                    words.push(w);
-                }
-                None => words.push(word),
-            }
-        }
-        if words.is_empty() {
+        let required: Vec<String> = trimmed
+            .split_whitespace()
+            .filter_map(|w| w.strip_prefix('+'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
+        if trimmed.split_whitespace().all(|w| w == "+") {
             return Err(Error::value(
                 "tool_search query",
                 &JsonPath::root().key("query"),
@@ -91,7 +86,7 @@ impl Query {
             ));
         }
         Ok(Query::Keywords {
-            text: words.join(" "),
+            text: trimmed.to_string(),
             required,
         })
     }
@@ -278,7 +273,7 @@ mod tests {
         assert_eq!(
             Query::parse("+GitHub issue").unwrap(),
             Query::Keywords {
-                text: "GitHub issue".into(),
+                text: "+GitHub issue".into(),
                 required: vec!["GitHub".into()],
             }
         );

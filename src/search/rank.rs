@@ -25,8 +25,8 @@ use crate::registry::Registry;
 /// Orders the candidates of a keyword query.
 pub trait Ranker {
     /// The best `limit` candidates, best first (`candidates` are registry indices, ascending;
-    /// a candidate left out is not a hit). `query` is the query text with its `+` markers
-    /// removed. The order must depend only on the registry, the query and the candidates, or
+    /// a candidate left out is not a hit). `query` is the query text as written (`+`
+    /// markers included). The order must depend only on the registry, the query and the candidates, or
     /// results stop being reproducible.
     fn rank(
         &self,
@@ -68,44 +68,44 @@ impl Ranker for KeywordRanker {
         let mut scores = vec![0.0; index.len()];
         let counted = index.query_terms(query);
         index.add_scores(&counted, &mut scores);
-        let mut pool: Vec<(f64, usize)> = candidates
-            .iter()
-            .filter_map(|&i| scores.get(i).map(|&s| (s, i)))
-            .filter(|(s, _)| *s > 0.0)
-            .collect();
-        let best_first =
-            |a: &(f64, usize), b: &(f64, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        // The best `size` candidates, best first (score, then registry order), kept by
+        // insertion: the pool is small, and a sort would cost the wasm package a sort routine.
         let size = limit.max(DIVERSITY_POOL);
-        if pool.len() > size {
-            pool.select_nth_unstable_by(size - 1, best_first);
+        let mut pool: Vec<(f64, usize)> = Vec::with_capacity(size + 1);
+        for &i in candidates {
+            let s = scores.get(i).copied().unwrap_or(0.0);
+            if !(s > 0.0) || (pool.len() == size && pool.last().is_some_and(|&(w, _)| s <= w)) {
+                continue;
+            }
+            // Candidates come in registry order: an equal score ranks after those there.
+            let at = pool.iter().position(|&(p, _)| s > p).unwrap_or(pool.len());
+            pool.insert(at, (s, i));
             pool.truncate(size);
         }
-        pool.sort_unstable_by(best_first);
         // Per pooled tool, each query term's part of its score.
-        let parts: Vec<Vec<f64>> = pool
-            .iter()
-            .map(|&(_, doc)| {
-                counted
-                    .iter()
-                    .map(|&(t, n)| n * index.term_score(t, doc))
-                    .collect()
-            })
-            .collect();
-        let mut discount = vec![1.0; counted.len()];
+        // Per pooled tool, each query term's part of its score (one row per tool).
+        let width = counted.len();
+        let mut parts = Vec::with_capacity(pool.len() * width);
+        for &(_, doc) in &pool {
+            for &(t, n) in &counted {
+                parts.push(n * index.term_score(t, doc));
+            }
+        }
+        let mut discount = vec![1.0; width];
         let mut taken = vec![false; pool.len()];
         let mut hits = Vec::with_capacity(limit.min(pool.len()));
         while hits.len() < limit {
             // The highest discounted score; ties to the better original rank (the pool is
             // sorted best first, so the first maximum wins).
             let mut best: Option<(f64, usize)> = None;
-            for (k, part) in parts.iter().enumerate() {
+            for (k, row) in parts.chunks_exact(width.max(1)).enumerate() {
                 if taken[k] {
                     continue;
                 }
                 // With no term covered yet this is the tool's score, bit for bit (same addends
                 // in the same order as `add_scores`).
                 let mut s = 0.0;
-                for (p, d) in part.iter().zip(&discount) {
+                for (p, d) in row.iter().zip(&discount) {
                     s += p * d;
                 }
                 if best.is_none_or(|(b, _)| s > b) {
@@ -115,8 +115,8 @@ impl Ranker for KeywordRanker {
             let Some((_, k)) = best else { break };
             taken[k] = true;
             hits.push(pool[k].1);
-            for (d, p) in discount.iter_mut().zip(&parts[k]) {
-                if *p > 0.0 {
+            for (t, d) in discount.iter_mut().enumerate() {
+                if parts[k * width + t] > 0.0 {
                     *d *= COVERED_TERM_WEIGHT;
                 }
             }
@@ -140,19 +140,27 @@ pub(super) fn rank(
     };
     let candidates: Vec<usize> = expansion
         .deferred()
-        .filter(|&i| required.iter().all(|&term| index.has_term(i, term)))
+        .filter(|&i| required.iter().all(|&term| index.term_score(term, i) > 0.0))
         .collect();
     if candidates.is_empty() || limit == 0 {
         return Vec::new();
     }
-    // Named tools first, longest name match first, then registry order.
+    // Named tools first, longest name match first, then registry order (`named` is in
+    // registry order; each round takes the first longest left).
     let mut named: Vec<(usize, usize)> = index
         .name_matches(text)
         .into_iter()
         .filter(|(i, _)| candidates.binary_search(i).is_ok())
         .collect();
-    named.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut hits: Vec<usize> = named.iter().map(|&(i, _)| i).take(limit).collect();
+    let mut hits: Vec<usize> = Vec::with_capacity(limit);
+    while hits.len() < limit {
+        let Some(best) = named.iter().map(|m| m.1).max() else {
+            break;
+        };
+        if let Some(k) = named.iter().position(|m| m.1 == best) {
+            hits.push(named.remove(k).0);
+        }
+    }
     let ranked = ranker.rank(registry, text, &candidates, limit);
     for i in ranked {
         if hits.len() == limit {

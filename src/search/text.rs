@@ -81,54 +81,21 @@ pub(super) fn terms(text: &str, mut each: impl FnMut(&str)) {
     });
 }
 
-/// Common English words that say nothing about which tool is meant ("the", "with", "please").
-/// Sorted, for a binary search.
-const STOP_WORDS: [&str; 84] = [
-    "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be",
-    "been", "being", "both", "but", "by", "can", "could", "did", "do", "does", "each", "for",
-    "from", "had", "has", "have", "he", "her", "here", "him", "his", "how", "i", "if", "in",
-    "into", "is", "it", "its", "just", "me", "my", "of", "on", "or", "our", "please", "she",
-    "should", "so", "some", "than", "that", "the", "their", "them", "then", "there", "these",
-    "they", "this", "those", "to", "too", "us", "very", "was", "we", "were", "what", "when",
-    "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your",
-];
+/// Common English words that say nothing about which tool is meant ("the", "with", "please"),
+/// sorted, separated by single spaces. (Kept as one string: it compresses to less of the
+/// wasm package than a table, and is only read once per distinct word.)
+const STOP_WORDS: &str = "a about after all also am an and any are as at be been being \
+    both but by can could did do does each for from had has have he her here him \
+    his how i if in into is it its just me my of on or our please she should so \
+    some than that the their them then there these they this those to too us very \
+    was we were what when where which who whom why will with would you your";
 
-/// Whether `word` (lower-case) is a stop word. Indexing asks this of every word, so the
-/// search is over the words packed into integers (see [`pack`]), not over strings.
+/// Whether `word` (lower-case) is a stop word.
 pub(super) fn is_stop_word(word: &str) -> bool {
-    word.len() <= LONGEST_STOP_WORD
-        && PACKED_STOP_WORDS
-            .binary_search(&pack(word.as_bytes()))
-            .is_ok()
+    word.len() <= LONGEST_STOP_WORD && STOP_WORDS.split(' ').any(|s| s == word)
 }
 
 const LONGEST_STOP_WORD: usize = 6;
-
-/// A word of at most 8 bytes as an integer, first byte highest and zero-padded, so packed
-/// words sort as the words do and the sorted list stays sorted. Words have no zero bytes, so
-/// two words pack alike only if they are equal.
-pub(super) const fn pack(word: &[u8]) -> u64 {
-    let mut value = 0u64;
-    let mut i = 0;
-    while i < 8 {
-        value <<= 8;
-        if i < word.len() {
-            value |= word[i] as u64;
-        }
-        i += 1;
-    }
-    value
-}
-
-const PACKED_STOP_WORDS: [u64; STOP_WORDS.len()] = {
-    let mut packed = [0; STOP_WORDS.len()];
-    let mut i = 0;
-    while i < packed.len() {
-        packed[i] = pack(STOP_WORDS[i].as_bytes());
-        i += 1;
-    }
-    packed
-};
 
 /// A light English stemmer: folds plurals (`issues`, `queries`, `addresses`), `-ing` and
 /// `-ed`, then a final `e`, so `create`, `creates`, `created` and `creating` share the stem
@@ -236,13 +203,14 @@ mod tests {
 
     #[test]
     fn stop_words_are_dropped_and_the_list_is_sorted() {
-        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(
-            STOP_WORDS.iter().map(|w| w.len()).max(),
-            Some(LONGEST_STOP_WORD)
+        let list: Vec<&str> = STOP_WORDS.split(' ').collect();
+        assert!(
+            list.windows(2).all(|w| w[0] < w[1]),
+            "sorted, single spaces"
         );
-        assert!(PACKED_STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
-        assert!(STOP_WORDS.iter().all(|w| is_stop_word(w)));
+        assert_eq!(list.len(), 84);
+        assert_eq!(list.iter().map(|w| w.len()).max(), Some(LONGEST_STOP_WORD));
+        assert!(list.iter().all(|w| is_stop_word(w)));
         assert!(!is_stop_word("they'") && !is_stop_word("") && !is_stop_word("abouts"));
         assert_eq!(
             all_terms("What is the weather in the city of Paris?"),

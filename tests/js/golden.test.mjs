@@ -41,6 +41,20 @@ test("wasm payload fingerprints equal the native build's for every row", () => {
   assert.equal(rows.length, 840);
 });
 
+test("wasm tool_search hits equal the native build's for every search row", () => {
+  const searchRows = JSON.parse(read("tests/golden/search.json"));
+  const registries = {
+    all: goldenRegistry("all"),
+    bfcl: ToolRegistry.default().mergeMcpServer("b", read("tests/data/bfcl/retrieval-pool.json")),
+  };
+  for (const row of searchRows) {
+    const out = registries[row.registry].search(row.override, row.query, { limit: row.limit });
+    assert.deepEqual(out.hits, row.hits, row.case);
+    assert.equal(fingerprint(out.text), row.text, row.case);
+  }
+  assert.equal(searchRows.length, 128);
+});
+
 test("golden payload files of the embedded registry match byte for byte", () => {
   const r = ToolRegistry.default();
   for (const provider of ["anthropic", "openai-chat", "openai-responses"]) {

@@ -4,12 +4,15 @@
 
 use serde_json::Value;
 use tool_intent::wasm;
-use tool_intent::{plan_turn, Call, Registry, TurnRequest};
+use tool_intent::{plan_turn, search_turn, Call, Registry, TurnRequest};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// Fully resolved golden rows, written by the native `tests/cross_target_golden.rs`.
 const EXPECTED: &str = include_str!("../golden/cross-target.json");
+/// tool_search golden rows (same writer) and the BFCL pool their `bfcl` rows search.
+const SEARCH_EXPECTED: &str = include_str!("../golden/search.json");
+const BFCL_POOL: &str = include_str!("../data/bfcl/retrieval-pool.json");
 const MCP: [(&str, &str); 9] = [
     ("everything", include_str!("../data/mcp/everything.json")),
     ("fetch", include_str!("../data/mcp/fetch.json")),
@@ -208,4 +211,37 @@ fn intent_helpers_through_the_binding() {
         js_sys::JSON::stringify(&o).unwrap().as_string().unwrap(),
         "[]"
     );
+}
+
+#[wasm_bindgen_test]
+fn cross_target_search_hits_inside_wasm() {
+    let rows: Vec<Value> = serde_json::from_str(SEARCH_EXPECTED).unwrap();
+    let bfcl = Registry::embedded()
+        .merge_mcp_server_json("b", BFCL_POOL)
+        .unwrap();
+    let all = golden_registry("all");
+    for row in &rows {
+        let registry = if row["registry"] == "bfcl" {
+            &bfcl
+        } else {
+            &all
+        };
+        let options = serde_json::json!({"limit": row["limit"]});
+        let (req, extra) =
+            TurnRequest::from_values(&row["override"], &options, Call::Search).unwrap();
+        let out = search_turn(registry, &req, row["query"].as_str().unwrap(), extra.limit).unwrap();
+        assert_eq!(
+            row["hits"],
+            serde_json::json!(out.result.hits),
+            "{}",
+            row["case"]
+        );
+        assert_eq!(
+            row["text"],
+            Value::from(tool_intent::fingerprint(out.result.text.as_bytes())),
+            "{}",
+            row["case"]
+        );
+    }
+    assert_eq!(rows.len(), 128);
 }

@@ -1,0 +1,85 @@
+//! Retrieval figures of `tool_search` over a pool of deferred tools: Recall@1, Recall@5 and
+//! MRR@10, defined as in `benches/retrieval/bfcl.py` (which computes the BM25 baseline's).
+//! Shared by `examples/retrieval.rs` (the benchmark) and `tests/search_quality.rs` (the
+//! fixture test), so both measure the same way.
+#![allow(dead_code)]
+
+use std::time::Instant;
+
+use serde_json::Value;
+use tool_intent::{expand, run_tool_search, ExpandContext, Registry, ToolsOverride, TurnState};
+
+/// What one run over a query set measured.
+#[derive(Debug, Default)]
+pub struct Figures {
+    pub queries: usize,
+    pub recall_at_1: f64,
+    pub recall_at_5: f64,
+    pub mrr_at_10: f64,
+    /// The first query's time: it builds the keyword index.
+    pub first_query_ms: f64,
+    /// The mean time of the other queries.
+    pub query_us: f64,
+    /// Queries whose relevant tools are not all in their top 5: (query, relevant, top 5).
+    pub misses: Vec<(String, Vec<String>, Vec<String>)>,
+}
+
+/// Runs every query (`{"query": text, "relevant": [names at the server]}`) through
+/// `tool_search` with limit 10 against the registry's deferred tools.
+pub fn evaluate(registry: &Registry, queries: &[Value]) -> Result<Figures, tool_intent::Error> {
+    let expansion = expand(registry, &ToolsOverride::Follow, ExpandContext::default())?;
+    let state = TurnState::default();
+    let mut f = Figures {
+        queries: queries.len(),
+        ..Figures::default()
+    };
+    let started = Instant::now();
+    for (k, q) in queries.iter().enumerate() {
+        let text = q["query"].as_str().unwrap_or_default();
+        let relevant: Vec<&str> = q["relevant"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let t = Instant::now();
+        let (result, _) = run_tool_search(&expansion, &state, text, Some(10))?;
+        if k == 0 {
+            f.first_query_ms = t.elapsed().as_secs_f64() * 1e3;
+        }
+        // Hits are wire names (mcp__<server>__…); the answers use the server's own names.
+        let ranked: Vec<&str> = result
+            .hits
+            .iter()
+            .map(|h| registry.tool_named(h).map(|t| t.source_name()).unwrap_or(h))
+            .collect();
+        let found = |k: usize| {
+            ranked
+                .iter()
+                .take(k)
+                .filter(|h| relevant.contains(h))
+                .count() as f64
+        };
+        let n = relevant.len().max(1);
+        f.recall_at_1 += found(1) / n.min(1) as f64;
+        f.recall_at_5 += found(5) / n.min(5) as f64;
+        if let Some(rank) = ranked.iter().take(10).position(|h| relevant.contains(h)) {
+            f.mrr_at_10 += 1.0 / (rank + 1) as f64;
+        }
+        if relevant
+            .iter()
+            .any(|r| !ranked.iter().take(5).any(|h| h == r))
+        {
+            f.misses.push((
+                text.to_string(),
+                relevant.iter().map(|s| s.to_string()).collect(),
+                ranked.iter().take(5).map(|s| s.to_string()).collect(),
+            ));
+        }
+    }
+    let total_ms = started.elapsed().as_secs_f64() * 1e3;
+    let n = queries.len().max(1) as f64;
+    f.recall_at_1 /= n;
+    f.recall_at_5 /= n;
+    f.mrr_at_10 /= n;
+    f.query_us = (total_ms - f.first_query_ms) / (n - 1.0).max(1.0) * 1e3;
+    Ok(f)
+}
