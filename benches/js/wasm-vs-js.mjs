@@ -46,7 +46,9 @@ function race(fns, { rounds = 15, minMs = 40 } = {}) {
   return per.map(median);
 }
 
-const results = { intent: INTENT, node: process.version, sizes: [], boundary: [] };
+const results = { intent: INTENT, node: process.version, sizes: [], boundary: [], search: [] };
+// The same 20-word query as the native bench (benches/expansion.rs, tool_search_20_words).
+const SEARCH_20_WORDS = "find the open github issues assigned to me about the failing deploy pipeline and add a comment with the logs";
 let previous = null;
 console.log("preview = expand + split + payload + fingerprint, Anthropic catalog mode, 3 promoted tools\n");
 console.log("plain JS (browser) hashes with a JS SHA-256 as a web UI must; plain JS (node) uses node:crypto\n");
@@ -109,6 +111,19 @@ for (const file of files) {
     overrideAsObjectMicros: +inObj.toFixed(1),
     overrideAsStringMicros: +inStr.toFixed(1),
   });
+
+  // tool_search: the first keyword query of a registry builds its keyword index (median of
+  // 5 fresh registries; load not timed), then a 20-word query against the built index.
+  const firsts = [];
+  for (let k = 0; k < 5; k++) {
+    const fresh = ToolRegistry.fromJson(text);
+    const t = performance.now();
+    fresh.search(INTENT, "issue");
+    firsts.push((performance.now() - t) * 1000);
+    fresh.free();
+  }
+  const [query20] = race([() => wasm.search(INTENT, SEARCH_20_WORDS)]);
+  results.search.push({ tools: wasm.size, firstQueryMicros: +median(firsts).toFixed(0), query20WordsMicros: +query20.toFixed(1) });
 }
 
 console.log("\nboundary routes (µs per call)\n");
@@ -118,7 +133,12 @@ for (const b of results.boundary) {
     `  ${String(b.tools).padStart(5)} | ${String(b.loadFromStringMicros).padStart(19)} | ${String(b.loadFromObjectMicros).padStart(6)} | ${String(b.plainJsLoadMicros).padStart(15)} | ${b.resultViaJsonParseMicros.toFixed(1).padStart(18)} | ${b.resultAsJsonStringMicros.toFixed(1).padStart(11)} | ${b.overrideAsObjectMicros.toFixed(1).padStart(16)} | ${b.overrideAsStringMicros.toFixed(1).padStart(6)}`,
   );
 }
-// The three figures issue targets are judged on, from this one run.
+console.log("\ntool_search in wasm (µs)\n");
+console.log("  tools | first keyword query (builds the index) | 20-word query");
+for (const q of results.search) {
+  console.log(`  ${String(q.tools).padStart(5)} | ${String(q.firstQueryMicros).padStart(38)} | ${q.query20WordsMicros.toFixed(1).padStart(13)}`);
+}
+// The figures issue targets are judged on, from this one run.
 const wasmFile = new URL("../../pkg/web/tool_intent_bg.wasm", import.meta.url);
 const wasmBytes = readFileSync(wasmFile);
 // gzip -9 as scripts/build-wasm.sh reports it (Node's zlib differs by about 1 KB).
@@ -141,7 +161,12 @@ for (const b of results.boundary) {
 if (at1000) {
   line(at1000.wasmMicros <= 800 && at1000.wasmMicros <= at1000.plainJsNodeCryptoMicros, `preview at ${at1000.tools} tools: wasm ${(at1000.wasmMicros / 1000).toFixed(3)} ms (≤ 0.8 ms) vs plain JS + node:crypto ${(at1000.plainJsNodeCryptoMicros / 1000).toFixed(3)} ms`);
 }
-line(gzip <= 150_000, `core .wasm ${wasmBytes.length} bytes, ${gzip} bytes gzip -9 (≤ 150,000)`);
+// 149,683 bytes before the BM25F tool_search; that change was allowed 8,000 more.
+line(gzip <= 157_683, `core .wasm ${wasmBytes.length} bytes, ${gzip} bytes gzip -9 (≤ 157,683)`);
+const search10k = results.search.find((q) => q.tools >= 10000);
+if (search10k) {
+  line(search10k.query20WordsMicros <= 3000, `20-word tool_search at ${search10k.tools} tools: ${(search10k.query20WordsMicros / 1000).toFixed(2)} ms in wasm (≤ 3 ms)`);
+}
 mkdirSync("bench-results", { recursive: true });
 writeFileSync("bench-results/wasm-vs-js.json", JSON.stringify(results, null, 2) + "\n");
 console.log("\nwrote bench-results/wasm-vs-js.json");

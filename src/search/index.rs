@@ -12,16 +12,14 @@
 //!
 //! Determinism: every score is made of IEEE additions, multiplications and divisions in a
 //! fixed order, and the logarithm is computed here ([`ln`]) rather than by the platform's
-//! libm, so scores are the same bits on native and wasm. Hash maps are only looked up, never
+//! libm, so scores are the same bits on native and wasm. Tables are only looked up, never
 //! iterated, so their order cannot reach a result.
 //!
 //! The index also keeps each tool's name as a word sequence (its full name and, for an MCP
 //! tool, its name at the server) for the exact-name rule in `rank.rs`.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use super::fields::{for_each_field, own_name_and_server, FIELDS};
+use super::table::WordTable;
 use super::text::{is_stop_word, name_words, stem, terms, words};
 use crate::registry::{Registry, Tool};
 
@@ -32,9 +30,6 @@ const WEIGHT: [f64; FIELDS] = [3.0, 1.5, 1.0, 1.5, 0.5];
 const B: [f64; FIELDS] = [0.5, 0.0, 0.75, 0.5, 0.75];
 /// BM25's term-frequency saturation.
 const K1: f64 = 1.2;
-
-/// A word → id table (lookups only).
-type Table = HashMap<Box<str>, u32, BuildHasherDefault<WordHasher>>;
 
 /// Stands for "no term" where a word is a stop word.
 const NO_TERM: u32 = u32::MAX;
@@ -57,7 +52,7 @@ struct NameSequence {
 /// The index of one registry (see the module docs).
 #[derive(Debug, Default)]
 pub(crate) struct KeywordIndex {
-    terms: Table,
+    terms: WordTable,
     /// Every term's postings back to back (term `t`'s are `postings[starts[t]..starts[t +
     /// 1]]`), each term's in registry order: one allocation, sized once.
     postings: Vec<Posting>,
@@ -65,7 +60,7 @@ pub(crate) struct KeywordIndex {
     idf: Vec<f64>,
     docs: usize,
     /// Name words (lower-cased, not stemmed, stop words kept) → id.
-    words: Table,
+    words: WordTable,
     /// Word ids of every name sequence, back to back.
     sequence_words: Vec<u32>,
     /// Every name sequence grouped by first word id (word `w`'s are
@@ -93,19 +88,12 @@ impl KeywordIndex {
         let mut names: Vec<(u32, NameSequence)> = Vec::new();
         // Each distinct word's term id (or NO_TERM for a stop word), so that the stop-word
         // test, the stemmer and the term lookup run once per distinct word, not per word.
-        let mut word_terms = Table::default();
+        let mut word_terms = WordTable::default();
         for (doc, tool) in tools.iter().enumerate() {
             let mut len = [0u32; FIELDS];
             for_each_field(tool, |field, text| {
                 words(text, |word| {
-                    let id = match word_terms.get(word) {
-                        Some(&id) => id,
-                        None => {
-                            let id = index.word_term(word);
-                            word_terms.insert(word.into(), id);
-                            id
-                        }
-                    };
+                    let id = word_terms.get_or_insert(word, || index.word_term(word));
                     if id == NO_TERM {
                         return;
                     }
@@ -210,21 +198,13 @@ impl KeywordIndex {
     }
 
     fn term_id(&mut self, term: &str) -> u32 {
-        if let Some(&id) = self.terms.get(term) {
-            return id;
-        }
-        let id = self.terms.len() as u32;
-        self.terms.insert(term.into(), id);
-        id
+        let next = self.terms.len() as u32;
+        self.terms.get_or_insert(term, || next)
     }
 
     fn word_id(&mut self, word: &str) -> u32 {
-        if let Some(&id) = self.words.get(word) {
-            return id;
-        }
-        let id = self.words.len() as u32;
-        self.words.insert(word.into(), id);
-        id
+        let next = self.words.len() as u32;
+        self.words.get_or_insert(word, || next)
     }
 
     /// Records the tool's full name and, if different, its name at its server.
@@ -261,7 +241,7 @@ impl KeywordIndex {
     pub(crate) fn query_terms(&self, text: &str) -> Vec<(u32, f64)> {
         let mut counted: Vec<(u32, f64)> = Vec::new();
         terms(text, |t| {
-            if let Some(&id) = self.terms.get(t) {
+            if let Some(id) = self.terms.get(t) {
                 match counted.iter_mut().find(|(seen, _)| *seen == id) {
                     Some((_, n)) => *n += 1.0,
                     None => counted.push((id, 1.0)),
@@ -303,7 +283,7 @@ impl KeywordIndex {
         let mut known = true;
         for word in words {
             terms(word, |t| match self.terms.get(t) {
-                Some(&id) => ids.push(id),
+                Some(id) => ids.push(id),
                 None => known = false,
             });
         }
@@ -315,7 +295,7 @@ impl KeywordIndex {
     /// `(tool, words)`, in registry order. A one-word name matches only a one-word query.
     pub(crate) fn name_matches(&self, text: &str) -> Vec<(usize, usize)> {
         let mut query = Vec::new();
-        name_words(text, |w| query.push(self.words.get(w).copied()));
+        name_words(text, |w| query.push(self.words.get(w)));
         let shortest = if query.len() == 1 { 1 } else { 2 };
         let mut matches: Vec<(usize, usize)> = Vec::new();
         for (at, first) in query.iter().enumerate() {
@@ -423,55 +403,6 @@ fn ln(x: f64) -> f64 {
         term *= s2;
     }
     f64::from(e) * std::f64::consts::LN_2 + 2.0 * sum
-}
-
-/// FxHash-style word hasher with a folded result: fast for short keys, and free of the per-process random seed of
-/// the standard hasher (which would not change results, since tables are only looked up, but
-/// costs time and, in wasm, code).
-#[derive(Default)]
-pub(crate) struct WordHasher(u64);
-
-impl WordHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for WordHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    /// Only `str`'s end marker (0xff) comes here. The tables key single strings, never
-    /// tuples of them, so the marker has nothing to separate: skipping it saves a round per
-    /// lookup, which the index build does for every word.
-    fn write_u8(&mut self, _: u8) {}
-
-    fn write_u32(&mut self, n: u32) {
-        self.add(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-
-    fn finish(&self) -> u64 {
-        // The product's high half depends on every input bit, its low bits only on the low
-        // input bits (the first bytes of a word): fold the high half down, since the table
-        // picks buckets by the low bits.
-        self.0 ^ (self.0 >> 32)
-    }
 }
 
 #[cfg(test)]

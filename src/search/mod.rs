@@ -15,6 +15,7 @@
 mod fields;
 mod index;
 mod rank;
+mod table;
 mod text;
 
 pub use rank::{KeywordRanker, Ranker};

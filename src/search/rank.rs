@@ -74,7 +74,8 @@ impl Ranker for KeywordRanker {
         let mut pool: Vec<(f64, usize)> = Vec::with_capacity(size + 1);
         for &i in candidates {
             let s = scores.get(i).copied().unwrap_or(0.0);
-            if !(s > 0.0) || (pool.len() == size && pool.last().is_some_and(|&(w, _)| s <= w)) {
+            let full = pool.len() == size && pool.last().is_some_and(|&(w, _)| s <= w);
+            if s.is_nan() || s <= 0.0 || full {
                 continue;
             }
             // Candidates come in registry order: an equal score ranks after those there.
