@@ -30,7 +30,7 @@ use crate::counter::{CounterKind, TokenCounter};
 use crate::error::Result;
 use crate::expand::Expansion;
 use crate::registry::{Registry, TOOL_SEARCH};
-use crate::render::{self, Provider};
+use crate::render::{self, DeferralMode, Provider};
 use crate::turn::{split, TurnState, View, CATALOG_HEADER};
 
 /// Tokens each `,` separator adds between two rendered entries (measured with o200k).
@@ -142,6 +142,60 @@ impl TokenCache {
 
 /// Prices an expansion in catalog mode for a turn state.
 pub fn estimate(
+    expansion: &Expansion<'_>,
+    state: &TurnState,
+    view: View,
+    provider: Provider,
+    counter: &dyn TokenCounter,
+) -> Result<Budget> {
+    estimate_mode(
+        expansion,
+        state,
+        view,
+        provider,
+        DeferralMode::Catalog,
+        counter,
+    )
+}
+
+/// Prices what a mode actually sends. `catalog`: the array (resident + promoted tools) and
+/// the catalog text. `native` / `native-client`: the providers bill a `defer_loading`
+/// definition only once it is loaded, so deferred rows cost 0 and there is no catalog; the
+/// resident tools, the loaded (promoted) ones and the search tool that is declared — the
+/// provider's own in `native`, ours in `native-client` — are counted.
+pub fn estimate_mode(
+    expansion: &Expansion<'_>,
+    state: &TurnState,
+    view: View,
+    provider: Provider,
+    mode: DeferralMode,
+    counter: &dyn TokenCounter,
+) -> Result<Budget> {
+    let mut budget = estimate_catalog(expansion, state, view, provider, counter)?;
+    if !mode.declares_deferred() {
+        return Ok(budget);
+    }
+    let mut array_sum = 0usize;
+    let mut array_count = 0usize;
+    for row in &mut budget.rows {
+        if row.placement == Placement::Deferred {
+            row.tokens = 0;
+            continue;
+        }
+        if mode == DeferralMode::Native && row.name == TOOL_SEARCH {
+            // The provider's search tool is declared instead of ours.
+            row.tokens = counter.count(&render::provider_search_entry(provider)?);
+        }
+        array_sum += row.tokens;
+        array_count += 1;
+    }
+    budget.resident_tokens = with_overhead(array_sum, array_count, provider);
+    budget.catalog_tokens = 0;
+    budget.saving_tokens = budget.all_resident_tokens as i64 - budget.resident_tokens as i64;
+    Ok(budget)
+}
+
+fn estimate_catalog(
     expansion: &Expansion<'_>,
     state: &TurnState,
     view: View,

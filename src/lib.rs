@@ -43,6 +43,7 @@
 #![warn(missing_docs)]
 
 mod budget;
+mod cache_report;
 mod counter;
 mod deferral;
 mod error;
@@ -56,6 +57,7 @@ mod registry;
 mod render;
 mod search;
 mod session;
+mod tool_info;
 mod turn;
 mod warning;
 
@@ -70,8 +72,13 @@ pub mod migrate;
 pub mod wasm;
 
 pub use budget::{
-    estimate as estimate_budget, render_table as budget_table, separator_overhead, Budget,
-    BudgetRow, Placement, PER_ARRAY_OVERHEAD,
+    estimate as estimate_budget, estimate_mode as estimate_budget_for_mode,
+    render_table as budget_table, separator_overhead, Budget, BudgetRow, Placement,
+    PER_ARRAY_OVERHEAD,
+};
+pub use cache_report::{
+    cache_report, render_table as cache_report_table, CacheReport, CacheScript, CacheTurn,
+    ScriptTurn, Section,
 };
 #[cfg(feature = "exact-tokens")]
 pub use counter::BpeCounter;
@@ -86,15 +93,15 @@ pub use intent::{Intent, ToolsOverride, INTENT_KEYS};
 pub use json::parse as read_json;
 pub use limits::{Limits, LIMITS};
 pub use plan::{
-    budget_turn, plan_turn, resolve_tool, search_turn, tool_infos, Call, CallOptions, Renamed,
-    SearchOutcome, ToolInfo, TurnPlan, TurnRequest,
+    budget_turn, plan_turn, resolve_tool, search_turn, Call, CallOptions, Renamed, SearchOutcome,
+    TurnPlan, TurnRequest,
 };
 pub use registry::{
     tool_to_value, HistoryVersion, Registry, SourcePolicy, Tool, DEFAULT_SEARCH_LIMIT,
     MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY,
 };
 pub use render::{
-    fingerprint, render, DeferralMode, Payload, Provider, RenderOptions,
+    client_search_output, fingerprint, render, DeferralMode, Payload, Provider, RenderOptions,
     ANTHROPIC_TOOL_SEARCH_NAME, ANTHROPIC_TOOL_SEARCH_TYPE,
 };
 pub use search::{
@@ -105,6 +112,7 @@ pub use session::{
     build_intent, normalize_tools_value, tools_override_from_config, NormalizedTools,
     SessionRunConfig, Toggles,
 };
+pub use tool_info::{tool_infos, ToolInfo};
 pub use turn::{
     begin_turn, catalog_text, record_loaded, split, system_prompt_with_catalog, Split, TurnState,
     View, CATALOG_HEADER,

@@ -17,7 +17,9 @@ use crate::error::{quoted, Error, JsonPath, Result};
 use crate::expand::{expand, ExpandContext, Expansion};
 use crate::intent::ToolsOverride;
 use crate::registry::{Registry, Tool, MAX_SEARCH_LIMIT};
-use crate::render::{render_split, DeferralMode, Payload, Provider, RenderOptions};
+use crate::render::{
+    client_search_output, render_split, DeferralMode, Payload, Provider, RenderOptions,
+};
 use crate::search::{self, SearchResult};
 use crate::turn::{begin_turn, record_loaded, split, TurnState, View};
 use crate::warning::{Warning, WarningCode};
@@ -313,11 +315,13 @@ pub fn plan_turn<'r>(registry: &'r Registry, request: &TurnRequest) -> Result<Tu
     }
     let array = match request.mode {
         DeferralMode::Catalog => expansion.name_refs(split.array.iter().copied()),
-        DeferralMode::Native => payload_names(registry, &payload.array),
+        DeferralMode::Native | DeferralMode::NativeClient => {
+            payload_names(registry, &payload.array)
+        }
     };
     let catalog = match request.mode {
         DeferralMode::Catalog => expansion.name_refs(split.catalog.iter().copied()),
-        DeferralMode::Native => Vec::new(),
+        DeferralMode::Native | DeferralMode::NativeClient => Vec::new(),
     };
     let mut renamed: Vec<Renamed<'r>> = split
         .array
@@ -433,12 +437,17 @@ fn push_names(out: &mut String, names: &[&str]) {
 
 /// A `tool_search` result with the turn state that records its loads.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SearchOutcome {
     /// The result handed back to the model.
     #[serde(flatten)]
     pub result: SearchResult,
     /// The turn state with the hits recorded as loaded.
     pub state: TurnState,
+    /// In `native-client` mode: the provider-shaped result to send instead of `text`
+    /// ([`client_search_output`](crate::client_search_output)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider_output: Option<Value>,
 }
 
 /// Runs `tool_search` for a turn: the query against this request's deferred tools.
@@ -450,11 +459,20 @@ pub fn search_turn(
 ) -> Result<SearchOutcome> {
     let expansion = request.expand(registry)?;
     let (result, state) = search::run(&expansion, &request.turn_state(), query, limit)?;
+    let provider_output = match request.mode {
+        DeferralMode::NativeClient => {
+            let text =
+                client_search_output(registry, &result.hits, &result.text, request.provider)?;
+            Some(crate::json::parse_trusted(&text).map_err(|_| Error::internal("search output"))?)
+        }
+        _ => None,
+    };
     // The state handed back keeps only names this registry knows: a state bloated with
     // unknown names shrinks at the first search instead of travelling on.
     Ok(SearchOutcome {
         result,
         state: state.retain_known(registry),
+        provider_output,
     })
 }
 
@@ -474,53 +492,14 @@ pub fn budget_turn(
     counter: &dyn TokenCounter,
 ) -> Result<Budget> {
     let expansion = request.expand(registry)?;
-    budget::estimate(
+    budget::estimate_mode(
         &expansion,
         &request.turn_state(),
         request.view,
         request.provider,
+        request.mode,
         counter,
     )
-}
-
-/// A registry tool as a UI lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolInfo {
-    /// The tool's name.
-    pub name: String,
-    /// MCP `title`, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// The description.
-    pub description: String,
-    /// The name at its source, when the wire name differs (a renamed MCP tool).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source_name: Option<String>,
-    /// In `default_tools`.
-    pub default: bool,
-    /// Deferred when available (before the `tool_search` rule).
-    pub deferrable: bool,
-    /// An overlay tool (switched by `web_search`).
-    pub overlay: bool,
-}
-
-/// Every registry tool, in registry order.
-pub fn tool_infos(registry: &Registry) -> Vec<ToolInfo> {
-    registry
-        .tools()
-        .iter()
-        .enumerate()
-        .map(|(i, t)| ToolInfo {
-            name: t.name.clone(),
-            title: t.title.clone(),
-            description: t.description.clone(),
-            source_name: t.is_renamed().then(|| t.source_name().to_string()),
-            default: registry.is_default(i),
-            deferrable: crate::deferral::is_deferrable(registry, i),
-            overlay: registry.is_overlay(i),
-        })
-        .collect()
 }
 
 #[cfg(test)]

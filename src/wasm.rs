@@ -19,10 +19,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::{
-    begin_turn as begin_turn_core, budget_turn, build_intent as build_intent_core, plan_turn,
-    record_loaded as record_loaded_core, resolve_tool, search_turn, shared_counter, tool_infos,
-    tool_to_value, tools_override_from_config as from_config_core, Call, CounterKind, Error,
-    NormalizedTools, Registry, SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState,
+    begin_turn as begin_turn_core, budget_turn, build_intent as build_intent_core, cache_report,
+    plan_turn, record_loaded as record_loaded_core, resolve_tool, search_turn, shared_counter,
+    tool_infos, tool_to_value, tools_override_from_config as from_config_core, CacheScript, Call,
+    CounterKind, Error, NormalizedTools, Registry, SessionRunConfig, Toggles, ToolsOverride,
+    TurnRequest, TurnState,
 };
 
 // talc instead of the default dlmalloc: measured smaller in the module and as fast for the
@@ -59,6 +60,10 @@ extern "C" {
     pub type JsSearchOutcome;
     #[wasm_bindgen(typescript_type = "BudgetOptions")]
     pub type JsBudgetOptions;
+    #[wasm_bindgen(typescript_type = "CacheScript | string")]
+    pub type JsCacheScript;
+    #[wasm_bindgen(typescript_type = "CacheReport")]
+    pub type JsCacheReport;
     #[wasm_bindgen(typescript_type = "Budget")]
     pub type JsBudget;
     #[wasm_bindgen(typescript_type = "Toggles")]
@@ -381,6 +386,29 @@ impl ToolRegistry {
             extra.counter.unwrap_or(CounterKind::Estimate),
         ))?;
         out(&lib(budget_turn(&self.inner, &request, counter))?)
+    }
+
+    /// Replays a scripted session against this registry for one provider and mode and
+    /// reports, per turn, where the request stops matching the previous one and the tokens
+    /// written to the prompt cache again. Options: `provider`, `mode`, `counter`.
+    #[wasm_bindgen(js_name = cacheReport)]
+    pub fn cache_report(
+        &self,
+        script: &JsCacheScript,
+        options: Option<JsBudgetOptions>,
+    ) -> Result<JsCacheReport, JsValue> {
+        let script = lib(CacheScript::from_value(&json_in(script, "cache script")?))?;
+        let (request, extra) = request(&JsValue::NULL, options.as_deref(), Call::Budget)?;
+        let counter = lib(shared_counter(
+            extra.counter.unwrap_or(CounterKind::Estimate),
+        ))?;
+        out(&lib(cache_report(
+            &self.inner,
+            &script,
+            request.provider,
+            request.mode,
+            counter,
+        ))?)
     }
 }
 

@@ -17,7 +17,9 @@ export interface ToolsIntent {
 }
 
 export type Provider = "anthropic" | "openai-chat" | "openai-responses";
-export type DeferralMode = "catalog" | "native";
+/** catalog: deferred tools as names in the system prompt; native: declared with
+ * defer_loading, the provider's search tool; native-client: declared, our tool_search. */
+export type DeferralMode = "catalog" | "native" | "native-client";
 export type TurnView = "frozen" | "live";
 
 /** Per-session deferral state; persist it with the session and pass it back in. */
@@ -116,6 +118,52 @@ export interface SearchOutcome {
   text: string;
   /** The turn state with the hits recorded as loaded. */
   state: TurnState;
+  /** native-client mode: the provider-shaped result to send instead of `text` (Anthropic:
+   * tool_reference blocks for the tool_result content; OpenAI Responses: a
+   * tool_search_output item, to which the caller adds the call's call_id). */
+  providerOutput?: unknown;
+}
+
+/** A scripted session for `cacheReport` (README, "Prompt cache"). */
+export interface CacheScript {
+  about?: string;
+  /** Bytes of the system prompt stand-in (default 4000). */
+  systemPromptBytes?: number;
+  /** Bytes of each turn's messages stand-in (default 2000). */
+  messageBytes?: number;
+  turns: CacheScriptTurn[];
+}
+
+export interface CacheScriptTurn {
+  /** The intent from this turn on. */
+  override?: ToolsOverride;
+  /** An MCP server's tools/list merged into the registry before the turn. */
+  addServer?: { name: string; tools: unknown };
+  /** tool_search queries the model runs during the turn. */
+  searches?: string[];
+}
+
+export interface CacheTurn {
+  turn: number;
+  fingerprint: string;
+  arrayTools: number;
+  requestBytes: number;
+  requestTokens: number;
+  /** First byte that differs from the previous request; null when only appended to. */
+  firstDifference: number | null;
+  section: "tools" | "system" | "messages" | "first";
+  /** Tokens of the previous request from that byte on, written to the cache again. */
+  rewrittenTokens: number;
+  events: string[];
+}
+
+export interface CacheReport {
+  provider: Provider;
+  mode: DeferralMode;
+  counter: string;
+  turns: CacheTurn[];
+  rewrites: number;
+  rewrittenTokens: number;
 }
 
 export interface BudgetRow {

@@ -249,3 +249,84 @@ fn state_and_toggles_errors_name_the_flag_and_the_path() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--mcp s="), "{}", stderr(&o));
 }
+
+/// The issue-14 session from the command line: the same reports as the Rust API
+/// (`tests/cache_report.rs` wrote them to tests/golden/cache-report.json), and a table.
+#[test]
+fn cache_report_prints_the_same_figures_as_the_library() {
+    let servers = [
+        "everything",
+        "fetch",
+        "filesystem",
+        "git",
+        "github",
+        "memory",
+        "playwright",
+        "seqthink",
+        "time",
+    ];
+    let specs: Vec<String> = servers
+        .iter()
+        .map(|s| format!("{s}={}", fixture(s)))
+        .collect();
+    let script = format!(
+        "@{}/tests/data/cache-session.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut reports = Vec::new();
+    for provider in ["anthropic", "openai-responses"] {
+        let mut args: Vec<&str> = vec![
+            "cache-report",
+            "--script",
+            &script,
+            "--provider",
+            provider,
+            "--json",
+        ];
+        for s in &specs {
+            args.extend(["--mcp", s]);
+        }
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).unwrap();
+        reports.extend(v);
+    }
+    let golden: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{}/tests/golden/cache-report.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(serde_json::Value::from(reports), golden);
+    // The table names each mode and its total.
+    let mut args: Vec<&str> = vec![
+        "cache-report",
+        "--script",
+        &script,
+        "--mode",
+        "native-client",
+    ];
+    for s in &specs {
+        args.extend(["--mcp", s]);
+    }
+    let table = stdout(&run(&args));
+    assert!(
+        table.starts_with("anthropic / native-client (estimate tokens)"),
+        "{table}"
+    );
+    assert!(table.contains("total: 2 rewrite(s)"), "{table}");
+    // A bad script names the member.
+    let o = run(&[
+        "cache-report",
+        "--script",
+        r#"{"turns": [{"searches": "x"}]}"#,
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--script") && stderr(&o).contains("$.turns[0].searches"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -65,7 +65,7 @@ fn cross_target_fingerprints() {
         expected == text,
         "native fingerprints differ from tests/golden/cross-target.json"
     );
-    assert_eq!(rows.len(), 20 * 7 * 6);
+    assert_eq!(rows.len(), 20 * 7 * 8);
 }
 
 /// Keyword queries of the search golden on the `all` registry: one or more per ranking rule

@@ -242,13 +242,13 @@ fn simulated_twenty_turn_session() {
         (3, "playwright_browser"),
         (9, "mcp__git__git_status"),
     ];
-    for mode in [DeferralMode::Catalog, DeferralMode::Native] {
+    for mode in DeferralMode::ALL {
         for provider in [
             Provider::Anthropic,
             Provider::OpenAiResponses,
             Provider::OpenAiChat,
         ] {
-            if provider == Provider::OpenAiChat && mode == DeferralMode::Native {
+            if provider == Provider::OpenAiChat && mode.declares_deferred() {
                 continue;
             }
             let mut state = TurnState::default();
@@ -294,7 +294,9 @@ fn simulated_twenty_turn_session() {
             }
             match mode {
                 DeferralMode::Catalog => assert_eq!(changes, [4, 10], "{provider:?}"),
-                DeferralMode::Native => assert!(changes.is_empty(), "{provider:?}: {changes:?}"),
+                DeferralMode::Native | DeferralMode::NativeClient => {
+                    assert!(changes.is_empty(), "{provider:?} {mode:?}: {changes:?}")
+                }
             }
         }
     }

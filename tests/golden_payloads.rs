@@ -37,7 +37,7 @@ fn check(name: &str, actual: &str) {
 #[test]
 fn golden_payloads_of_the_embedded_registry() {
     let r = Registry::embedded();
-    let cases: [(&str, &str, DeferralMode, bool, &[&str]); 4] = [
+    let cases: [(&str, &str, DeferralMode, bool, &[&str]); 5] = [
         ("default", "null", DeferralMode::Catalog, false, &[]),
         (
             "web-search-cached",
@@ -60,11 +60,18 @@ fn golden_payloads_of_the_embedded_registry() {
             true,
             &[],
         ),
+        (
+            "native-client",
+            r#"{"toolset":"full"}"#,
+            DeferralMode::NativeClient,
+            true,
+            &["exit_plan_mode"],
+        ),
     ];
     let mut fingerprints = String::new();
     for provider in Provider::ALL {
         for (case, o, mode, cache, loaded) in cases {
-            if mode == DeferralMode::Native && provider == Provider::OpenAiChat {
+            if mode.declares_deferred() && provider == Provider::OpenAiChat {
                 continue;
             }
             let req = TurnRequest {

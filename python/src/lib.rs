@@ -188,6 +188,11 @@ impl Registry {
             tool_intent::search_turn(&self.inner, &request, query, options.limit),
         )?;
         let result = loads(py, &to_text(&outcome.result))?;
+        if let Some(output) = &outcome.provider_output {
+            // native-client mode: the provider-shaped result (tool_reference blocks, or a
+            // tool_search_output item).
+            result.set_item("providerOutput", loads(py, &output.to_string())?)?;
+        }
         let state = loads(py, &to_text(&outcome.state))?;
         Ok((result, state))
     }

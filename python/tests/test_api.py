@@ -42,3 +42,14 @@ def test_mcp_names_providers_refuse_get_wire_names_and_keep_their_source():
     assert {"wire": "mcp__b__math_factorial", "source": "math.factorial"} in plan["renamed"]
     assert [w["code"] for w in r.warnings] == ["normalised_schema"]
     assert tool_intent.canonical_intent({"disabled": ["b", "a", "a"]}) == '{"disabled":["a","b"]}'
+
+
+def test_native_client_search_returns_tool_references():
+    r = tool_intent.Registry.embedded()
+    result, state = r.tool_search("select:enter_plan_mode", mode="native-client")
+    assert result["providerOutput"] == [{"type": "tool_reference", "tool_name": "enter_plan_mode"}]
+    assert state["loaded"] == ["enter_plan_mode"]
+    result, _ = r.tool_search("select:enter_plan_mode", provider="openai-responses", mode="native-client")
+    assert result["providerOutput"]["type"] == "tool_search_output"
+    plain, _ = r.tool_search("select:enter_plan_mode")
+    assert "providerOutput" not in plain

@@ -38,7 +38,7 @@ test("wasm payload fingerprints equal the native build's for every row", () => {
     // expand() reports the same fingerprint as payload().
     assert.equal(registry.expand(row.override, row.options).fingerprint, row.fingerprint, row.case);
   }
-  assert.equal(rows.length, 840);
+  assert.equal(rows.length, 1120);
 });
 
 test("wasm tool_search hits equal the native build's for every search row", () => {
@@ -61,4 +61,34 @@ test("golden payload files of the embedded registry match byte for byte", () => 
     const golden = read(`tests/golden/${provider}.default.json`);
     assert.equal(r.payload(null, { provider }).json, golden, provider);
   }
+});
+
+test("the cache-impact report in wasm equals the native report for the issue-14 session", () => {
+  const golden = JSON.parse(read("tests/golden/cache-report.json"));
+  const registry = goldenRegistry("all");
+  const script = read("tests/data/cache-session.json");
+  const reports = [];
+  for (const provider of ["anthropic", "openai-responses"]) {
+    for (const mode of ["catalog", "native", "native-client"]) {
+      reports.push(registry.cacheReport(script, { provider, mode }));
+    }
+  }
+  assert.deepEqual(reports, golden);
+  const client = reports.find((r) => r.provider === "anthropic" && r.mode === "native-client");
+  assert.equal(client.rewrites, 2);
+  assert.deepEqual(client.turns.filter((t) => t.rewrittenTokens > 0).map((t) => t.turn), [12, 15]);
+});
+
+test("native-client search returns provider-shaped output", () => {
+  const r = ToolRegistry.default();
+  const anthropic = r.search(null, "select:enter_plan_mode", { mode: "native-client" });
+  assert.deepEqual(anthropic.providerOutput, [{ type: "tool_reference", tool_name: "enter_plan_mode" }]);
+  const openai = r.search(null, "select:enter_plan_mode", { mode: "native-client", provider: "openai-responses" });
+  assert.equal(openai.providerOutput.type, "tool_search_output");
+  assert.equal(openai.providerOutput.execution, "client");
+  assert.equal(openai.providerOutput.tools[0].name, "enter_plan_mode");
+  const payload = r.payload(null, { mode: "native-client", provider: "openai-responses" });
+  const search = JSON.parse(payload.json).find((t) => t.type === "tool_search");
+  assert.equal(search.execution, "client");
+  assert.ok(search.parameters.properties.query);
 });

@@ -25,6 +25,8 @@ test("every output value satisfies its declared type; invalid inputs are rejecte
     TurnPlanWithWarnings: r.expand({ toolset: "nope", x: 1 }, { loaded: ["nope"] }),
     PayloadResult: r.payload(intent, { provider: "openai-responses" }),
     SearchOutcome: found,
+    SearchOutcomeNativeClient: r.search(null, "select:enter_plan_mode", { mode: "native-client" }),
+    CacheReport: r.cacheReport({ turns: [{}, { searches: ["select:enter_plan_mode"] }, {}] }, { mode: "catalog" }),
     Budget: r.budget(null, { state }),
     "ToolInfo[]": r.toolInfo(),
     ToolDefinition: r.toolDefinition("grep"),
@@ -34,10 +36,10 @@ test("every output value satisfies its declared type; invalid inputs are rejecte
     NormalizedTools: normalizeToolsValue(["a"]),
     ResolvedOverride: toolsOverrideFromConfig({ tools_enabled: true, web_search: true }),
   };
-  const typeOf = (name) => ({ TurnPlanWithWarnings: "TurnPlan", ResolvedOverride: "ToolsOverride" })[name] ?? name;
+  const typeOf = (name) => ({ TurnPlanWithWarnings: "TurnPlan", ResolvedOverride: "ToolsOverride", SearchOutcomeNativeClient: "SearchOutcome" })[name] ?? name;
   const names = new Set(Object.keys(outputs).map(typeOf).map((t) => t.replace("[]", "")));
   const lines = [
-    `import type { ${[...names, "TurnOptions", "SearchOptions", "BudgetOptions", "Toggles", "RegistryDocument", "CounterName"].join(", ")} } from "tool-intent";`,
+    `import type { ${[...names, "TurnOptions", "SearchOptions", "BudgetOptions", "Toggles", "RegistryDocument", "CounterName", "CacheScript"].join(", ")} } from "tool-intent";`,
     "",
   ];
   Object.entries(outputs).forEach(([name, value], i) => {
@@ -50,6 +52,7 @@ test("every output value satisfies its declared type; invalid inputs are rejecte
     Toggles: { webSearch: "yes" },
     RegistryDocument: { tools: [{ name: 1 }] },
     CounterName: "o300k",
+    CacheScript: { turns: [{ searches: "select:x" }] },
   };
   Object.entries(invalid).forEach(([type, value], i) => {
     lines.push("// @ts-expect-error an invalid input value must not type-check");

@@ -79,7 +79,7 @@ fn cross_target_fingerprints_inside_wasm() {
             row["case"]
         );
     }
-    assert_eq!(rows.len(), 840);
+    assert_eq!(rows.len(), 1120);
 }
 
 #[wasm_bindgen_test]

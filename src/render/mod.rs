@@ -20,6 +20,18 @@
 //!   our `tool_search` replaced by the provider's own tool-search tool; the array never changes
 //!   during a session and the catalog text is empty. Chat Completions has no native deferral,
 //!   so `native` with `openai-chat` is an error.
+//! - `native-client`: declared as in `native`, but the search is ours: on Anthropic our
+//!   `tool_search` is an ordinary client tool whose `tool_result` content is a list of
+//!   `{"type":"tool_reference","tool_name":…}` blocks ([`client_search_output`]), which the
+//!   API expands into the deferred definitions inline; on OpenAI Responses it is declared as
+//!   `{"type":"tool_search","execution":"client","description","parameters"}` and answered
+//!   with a `{"type":"tool_search_output","execution":"client","tools":[…]}` item (the caller
+//!   adds the call's `call_id`). A load changes nothing in the array, and our ranking,
+//!   `select:` and deny rules are what the model searches with. Field names as in Anthropic's
+//!   tool reference (`ToolReferenceBlockParam {type: "tool_reference", tool_name}`, allowed in
+//!   a `tool_result`'s content) and OpenAI's Responses API reference (`ToolSearchTool {type,
+//!   execution, description, parameters}`, `ToolSearchOutputItemParam {type, call_id,
+//!   execution, tools}`), as their SDKs define them.
 //!
 //! An empty description is omitted rather than sent as `""`.
 
@@ -33,6 +45,9 @@ use crate::error::{Error, Result};
 use crate::expand::Expansion;
 use crate::registry::{Registry, Tool, TOOL_SEARCH};
 use crate::turn::{catalog_text, split, Split, TurnState, View};
+
+mod client_search;
+pub use client_search::client_search_output;
 
 /// Target API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -95,27 +110,45 @@ pub enum DeferralMode {
     /// Every available tool is declared, deferred ones with `defer_loading`; the provider's
     /// own search tool loads them.
     Native,
+    /// Declared as in `Native`, but our `tool_search` is the search tool and its results are
+    /// provider-shaped references ([`client_search_output`]): loads never change the array.
+    #[serde(rename = "native-client")]
+    NativeClient,
 }
 
 impl DeferralMode {
-    /// The wire name (`catalog`, `native`).
+    /// Every mode, in declaration order.
+    pub const ALL: [DeferralMode; 3] = [
+        DeferralMode::Catalog,
+        DeferralMode::Native,
+        DeferralMode::NativeClient,
+    ];
+
+    /// The wire name (`catalog`, `native`, `native-client`).
     pub fn as_str(self) -> &'static str {
         match self {
             DeferralMode::Catalog => "catalog",
             DeferralMode::Native => "native",
+            DeferralMode::NativeClient => "native-client",
         }
+    }
+
+    /// Whether deferred tools are declared to the provider (`native`, `native-client`).
+    pub fn declares_deferred(self) -> bool {
+        self != DeferralMode::Catalog
     }
 
     /// Parses a wire name.
     pub fn parse(text: &str) -> Result<DeferralMode> {
-        match text {
-            "catalog" => Ok(DeferralMode::Catalog),
-            "native" => Ok(DeferralMode::Native),
-            other => Err(Error::argument(
-                "mode",
-                format!("\"{other}\" is not one of catalog, native"),
-            )),
-        }
+        DeferralMode::ALL
+            .into_iter()
+            .find(|m| m.as_str() == text)
+            .ok_or_else(|| {
+                Error::argument(
+                    "mode",
+                    format!("\"{text}\" is not one of catalog, native, native-client"),
+                )
+            })
     }
 }
 
@@ -223,8 +256,34 @@ pub const ANTHROPIC_TOOL_SEARCH_TYPE: &str = "tool_search_tool_regex_20251119";
 pub const ANTHROPIC_TOOL_SEARCH_NAME: &str = "tool_search_tool_regex";
 
 enum Entry<'a> {
-    Tool { tool: &'a Tool, deferred: bool },
+    Tool {
+        tool: &'a Tool,
+        deferred: bool,
+    },
     ProviderSearch,
+    /// Our `tool_search` as OpenAI's client-executed search tool.
+    ClientSearch(&'a Tool),
+}
+
+#[derive(Serialize)]
+struct OpenAiClientToolSearch<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    execution: &'static str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    description: &'a str,
+    parameters: &'a Value,
+}
+
+/// One slot of a rendered array.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// A registry tool (position), deferred or not.
+    Tool(usize, bool),
+    /// The provider's own search tool (`native`).
+    ProviderSearch,
+    /// Our `tool_search` (registry position) as OpenAI's client-executed search.
+    ClientSearch(usize),
 }
 
 /// Renders the provider tool array for an expansion and turn state.
@@ -245,53 +304,60 @@ pub(crate) fn render_split(
     options: RenderOptions,
 ) -> Result<Payload> {
     let registry = expansion.registry();
-    // (registry position or None for the provider's search tool, deferred?)
-    let mut entries: Vec<(Option<usize>, bool)> = Vec::new();
+    let mut entries: Vec<Slot> = Vec::new();
     let catalog = match options.mode {
         DeferralMode::Catalog => {
-            entries.extend(split.array.iter().map(|&i| (Some(i), false)));
+            entries.extend(split.array.iter().map(|&i| Slot::Tool(i, false)));
             catalog_text(registry, &split.catalog)
         }
-        DeferralMode::Native => {
+        DeferralMode::Native | DeferralMode::NativeClient => {
             if options.provider == Provider::OpenAiChat {
                 return Err(Error::argument(
                     "mode",
-                    "openai-chat has no native deferral (use mode catalog, or provider openai-responses)",
+                    format!(
+                        "openai-chat has no native deferral, so mode {} cannot be rendered for it (use mode catalog, or provider openai-responses)",
+                        options.mode.as_str()
+                    ),
                 ));
             }
             let mut any_deferred = false;
             for i in expansion.tools() {
-                if registry.tool(i).is_some_and(|t| t.name == TOOL_SEARCH) {
-                    continue;
-                }
-                let d = expansion.is_deferred(i);
-                any_deferred |= d;
-                entries.push((Some(i), d));
+                let deferred = expansion.is_deferred(i);
+                any_deferred |= deferred;
+                let is_search = registry.tool(i).is_some_and(|t| t.name == TOOL_SEARCH);
+                entries.push(match (is_search, options.mode, options.provider) {
+                    (false, ..) => Slot::Tool(i, deferred),
+                    (true, DeferralMode::Native, _) => continue,
+                    (true, _, Provider::OpenAiResponses) => Slot::ClientSearch(i),
+                    (true, ..) => Slot::Tool(i, false),
+                });
             }
-            if any_deferred {
-                entries.push((None, false));
+            if any_deferred && options.mode == DeferralMode::Native {
+                entries.push(Slot::ProviderSearch);
             }
             String::new()
         }
     };
-    let last_resident = entries.iter().rposition(|(_, d)| !*d);
+    let last_resident = entries
+        .iter()
+        .rposition(|e| !matches!(e, Slot::Tool(_, true)));
     let mut json = String::with_capacity(entries.len() * 1024);
     json.push('[');
     let mut names = Vec::with_capacity(entries.len());
-    for (pos, &(index, deferred)) in entries.iter().enumerate() {
+    for (pos, &slot) in entries.iter().enumerate() {
         if pos > 0 {
             json.push(',');
         }
         let cache = options.cache_control
             && options.provider == Provider::Anthropic
             && Some(pos) == last_resident;
-        match index {
-            Some(i) => {
+        match slot {
+            Slot::Tool(i, deferred) => {
                 let base = tool_entry(registry, i, options.provider)?;
                 push_with_flags(&mut json, base, deferred, cache);
                 names.push(registry.name(i).to_string());
             }
-            None => {
+            Slot::ProviderSearch => {
                 json.push_str(&render_entry(
                     &Entry::ProviderSearch,
                     options.provider,
@@ -301,6 +367,17 @@ pub(crate) fn render_split(
                     Provider::Anthropic => ANTHROPIC_TOOL_SEARCH_NAME.to_string(),
                     _ => "tool_search".to_string(),
                 });
+            }
+            Slot::ClientSearch(i) => {
+                let tool = registry
+                    .tool(i)
+                    .ok_or_else(|| Error::internal("no tool_search at its position"))?;
+                json.push_str(&render_entry(
+                    &Entry::ClientSearch(tool),
+                    options.provider,
+                    cache,
+                )?);
+                names.push(TOOL_SEARCH.to_string());
             }
         }
     }
@@ -394,7 +471,18 @@ fn render_entry(entry: &Entry<'_>, provider: Provider, cache: bool) -> Result<St
         (Entry::ProviderSearch, _) => to_json(&OpenAiToolSearch {
             kind: "tool_search",
         }),
+        (Entry::ClientSearch(tool), _) => to_json(&OpenAiClientToolSearch {
+            kind: "tool_search",
+            execution: "client",
+            description: &tool.description,
+            parameters: tool.parameters(),
+        }),
     }
+}
+
+/// The provider's own search tool entry as `native` mode declares it (the budget prices it).
+pub(crate) fn provider_search_entry(provider: Provider) -> Result<String> {
+    render_entry(&Entry::ProviderSearch, provider, false)
 }
 
 /// The exact bytes of one tool as it appears in a provider array (catalog mode, no cache

@@ -13,7 +13,12 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
+mod preview;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use super::preview::preview_table;
+
     use std::io::{IsTerminal, Write};
     use std::path::PathBuf;
 
@@ -21,9 +26,9 @@ mod cli {
     use serde_json::json;
     use tool_intent::migrate;
     use tool_intent::{
-        budget_table, budget_turn, build_intent, plan_turn, search_turn, shared_counter, Budget,
-        CounterKind, DeferralMode, Error, Provider, Registry, SessionRunConfig, Toggles,
-        ToolsOverride, TurnPlan, TurnRequest, TurnState, View,
+        budget_table, budget_turn, build_intent, cache_report, cache_report_table, plan_turn,
+        search_turn, shared_counter, CacheScript, CounterKind, DeferralMode, Error, Provider,
+        Registry, SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState, View,
     };
 
     #[derive(Parser)]
@@ -56,6 +61,30 @@ mod cli {
             /// Print the catalog text for the system prompt instead of the tools array.
             #[arg(long)]
             catalog: bool,
+        },
+        /// Replay a scripted session and report, per turn, where the request stops matching
+        /// the previous one (the prompt cache's prefix) and the tokens written again.
+        CacheReport {
+            #[command(flatten)]
+            registry: RegistryArgs,
+            /// The script (JSON text or @FILE; see README "Prompt cache").
+            #[arg(long, value_name = "JSON")]
+            script: String,
+            #[arg(long, value_enum, default_value_t = ProviderArg::Anthropic)]
+            provider: ProviderArg,
+            /// A deferral mode, or all of them.
+            #[arg(
+                long,
+                default_value = "all",
+                value_name = "catalog|native|native-client|all"
+            )]
+            mode: String,
+            /// Counter for the token columns.
+            #[arg(long, value_enum, default_value_t = CounterArg::Estimate)]
+            counter: CounterArg,
+            /// Print the reports as JSON.
+            #[arg(long)]
+            json: bool,
         },
         /// Run a tool_search query against the expansion.
         Search {
@@ -174,10 +203,21 @@ mod cli {
         OpenaiResponses,
     }
 
+    impl ProviderArg {
+        fn provider(self) -> Provider {
+            match self {
+                ProviderArg::Anthropic => Provider::Anthropic,
+                ProviderArg::OpenaiChat => Provider::OpenAiChat,
+                ProviderArg::OpenaiResponses => Provider::OpenAiResponses,
+            }
+        }
+    }
+
     #[derive(Clone, Copy, ValueEnum)]
     enum ModeArg {
         Catalog,
         Native,
+        NativeClient,
     }
 
     #[derive(Clone, Copy, ValueEnum, PartialEq)]
@@ -330,14 +370,11 @@ mod cli {
                 .filter(|s| !s.is_empty())
                 .cloned()
                 .collect(),
-            provider: match args.provider {
-                ProviderArg::Anthropic => Provider::Anthropic,
-                ProviderArg::OpenaiChat => Provider::OpenAiChat,
-                ProviderArg::OpenaiResponses => Provider::OpenAiResponses,
-            },
+            provider: args.provider.provider(),
             mode: match args.mode {
                 ModeArg::Catalog => DeferralMode::Catalog,
                 ModeArg::Native => DeferralMode::Native,
+                ModeArg::NativeClient => DeferralMode::NativeClient,
             },
             cache_control: args.cache_control,
             view: View::Frozen,
@@ -389,6 +426,38 @@ mod cli {
                     pretty(&outcome)
                 } else {
                     outcome.result.text
+                })
+            }
+            Command::CacheReport {
+                registry,
+                script,
+                provider,
+                mode,
+                counter,
+                json,
+            } => {
+                let registry = load_registry(&registry)?;
+                let script =
+                    CacheScript::from_json_str(&inline_or_file(&script)?).flag("--script")?;
+                let provider = provider.provider();
+                let modes = if mode == "all" {
+                    DeferralMode::ALL
+                        .into_iter()
+                        .filter(|m| provider != Provider::OpenAiChat || *m == DeferralMode::Catalog)
+                        .collect()
+                } else {
+                    vec![DeferralMode::parse(&mode).flag("--mode")?]
+                };
+                let counter = shared_counter(counter.kind()).flag("--counter")?;
+                let reports = modes
+                    .into_iter()
+                    .map(|m| cache_report(&registry, &script, provider, m, counter))
+                    .collect::<Result<Vec<_>, _>>()
+                    .flag("--script")?;
+                Ok(if json {
+                    pretty(&reports)
+                } else {
+                    cache_report_table(&reports)
                 })
             }
             Command::Canonical { tools_override } => {
@@ -474,78 +543,5 @@ mod cli {
                 Ok(out)
             }
         }
-    }
-
-    fn preview_table(registry: &Registry, req: &TurnRequest, p: &TurnPlan, b: &Budget) -> String {
-        let mut out = String::new();
-        out.push_str(&format!(
-            "registry: {} tools   intent: {}   source: {}\n",
-            registry.len(),
-            req.tools_override.to_canonical_json(),
-            req.source.as_deref().unwrap_or("-")
-        ));
-        out.push_str(&format!(
-            "provider: {}   mode: {}   fingerprint: {}\n\n",
-            p.provider.as_str(),
-            p.mode.as_str(),
-            p.fingerprint
-        ));
-        let width = b
-            .rows
-            .iter()
-            .map(|r| {
-                r.name.len()
-                    + p.renamed
-                        .iter()
-                        .find(|n| n.wire == r.name)
-                        .map_or(0, |n| n.source.len() + " (MCP name )".len())
-            })
-            .max()
-            .unwrap_or(4)
-            .max(4);
-        out.push_str(&format!(
-            "  {:<width$}  {:<9}  {:>7}\n",
-            "tool", "state", "tokens"
-        ));
-        out.push_str(&format!("  {:-<width$}  {:-<9}  {:->7}\n", "", "", ""));
-        for row in &b.rows {
-            let state = if p.promoted.contains(&row.name.as_str()) {
-                "promoted"
-            } else {
-                row.placement.as_str()
-            };
-            let shown = match p.renamed.iter().find(|r| r.wire == row.name) {
-                Some(r) => format!("{} (MCP name {})", row.name, r.source),
-                None => row.name.clone(),
-            };
-            out.push_str(&format!(
-                "  {:<width$}  {:<9}  {:>7}\n",
-                shown, state, row.tokens
-            ));
-        }
-        out.push('\n');
-        let approx = if b.counter == "estimate" { "~" } else { "" };
-        out.push_str(&format!(
-            "array: {} tools, {}{} tokens   catalog: {} names, {}{} tokens   all resident: {}{} tokens (deferral saves {:.0}%; counter {})\n",
-            p.array.len(),
-            approx,
-            b.resident_tokens,
-            p.catalog.len(),
-            approx,
-            b.catalog_tokens,
-            approx,
-            b.all_resident_tokens,
-            b.saving_percent(),
-            b.counter
-        ));
-        for w in &p.warnings {
-            out.push_str(&format!(
-                "warning [{}] ({}): {}\n",
-                w.code.as_str(),
-                w.origin,
-                w.message
-            ));
-        }
-        out
     }
 }

@@ -1,0 +1,440 @@
+//! The cache-impact report: what a scripted session costs in prompt-cache rewrites, per
+//! provider and deferral mode.
+//!
+//! A provider caches a request's prefix in the order it reads it: the `tools` array, then the
+//! system prompt (where catalog mode puts the catalog), then the messages. A turn reuses the
+//! longest prefix it shares with the previous turn's request; everything of the previous
+//! request after the first differing byte is written to the cache again at full price. Growth
+//! at the end (new messages) is not a rewrite. For each turn of a [`CacheScript`] this module
+//! renders the request as the library would send it — tools from [`plan_turn`], the system
+//! prompt with the catalog, a fixed-size stand-in for each turn's messages — and reports the
+//! first differing byte, which section it falls in, and the tokens of the previous request
+//! from there on: the answer to "why did my cache miss?".
+//!
+//! Script (JSON): `{"systemPromptBytes": 4000, "messageBytes": 2000, "turns": [turn, ...]}`
+//! where each turn may have `override` (the intent from this turn on; absent: unchanged),
+//! `addServer` (`{"name", "tools"}`: an MCP server's `tools/list` merged into the registry
+//! before the turn) and `searches` (`tool_search` queries the model runs during the turn; their
+//! loads reach the array at the next turn in catalog mode, and never in the native modes).
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::counter::TokenCounter;
+use crate::error::{Error, JsonPath, Result};
+use crate::intent::ToolsOverride;
+use crate::plan::{plan_turn, search_turn, TurnRequest};
+use crate::registry::Registry;
+use crate::render::{DeferralMode, Provider};
+use crate::turn::{begin_turn, system_prompt_with_catalog, TurnState, View};
+
+const INPUT: &str = "cache script";
+
+/// A scripted session (see the module docs for its JSON).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CacheScript {
+    /// Bytes of the system prompt stand-in (before the catalog).
+    pub system_prompt_bytes: usize,
+    /// Bytes of each turn's messages stand-in (user message, tool calls and results).
+    pub message_bytes: usize,
+    /// The turns, first to last.
+    pub turns: Vec<ScriptTurn>,
+}
+
+/// One turn of a [`CacheScript`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ScriptTurn {
+    /// The intent from this turn on (`None`: unchanged).
+    pub tools_override: Option<ToolsOverride>,
+    /// MCP servers merged into the registry before the turn: (name, `tools/list` result).
+    pub add_servers: Vec<(String, Value)>,
+    /// `tool_search` queries run during the turn.
+    pub searches: Vec<String>,
+}
+
+impl CacheScript {
+    /// Reads a script from JSON text; errors carry the JSON path of the bad member.
+    pub fn from_json_str(text: &str) -> Result<CacheScript> {
+        CacheScript::from_value(&crate::json::parse(INPUT, text)?)
+    }
+
+    /// [`CacheScript::from_json_str`] for a parsed value.
+    pub fn from_value(doc: &Value) -> Result<CacheScript> {
+        let root = JsonPath::root();
+        let obj = doc
+            .as_object()
+            .ok_or_else(|| Error::expected(INPUT, &root, "an object", doc))?;
+        if let Some(key) = obj.keys().find(|k| {
+            !["about", "systemPromptBytes", "messageBytes", "turns"].contains(&k.as_str())
+        }) {
+            return Err(Error::value(
+                INPUT,
+                &root.key(key),
+                format!(
+                    "unknown member {key:?} (known: about, systemPromptBytes, messageBytes, turns)"
+                ),
+            ));
+        }
+        let size = |key: &str, default: usize| -> Result<usize> {
+            match obj.get(key) {
+                None => Ok(default),
+                Some(v) => v
+                    .as_u64()
+                    .and_then(|n| usize::try_from(n).ok())
+                    .filter(|&n| n <= 1 << 24)
+                    .ok_or_else(|| {
+                        Error::expected(INPUT, &root.key(key), "a byte count up to 16 MiB", v)
+                    }),
+            }
+        };
+        let turns_path = root.key("turns");
+        let turns = match obj.get("turns") {
+            Some(Value::Array(turns)) => turns,
+            Some(other) => return Err(Error::expected(INPUT, &turns_path, "an array", other)),
+            None => return Err(Error::value(INPUT, &root, "missing \"turns\"")),
+        };
+        let mut script = CacheScript {
+            system_prompt_bytes: size("systemPromptBytes", 4000)?,
+            message_bytes: size("messageBytes", 2000)?,
+            turns: Vec::with_capacity(turns.len()),
+        };
+        for (k, turn) in turns.iter().enumerate() {
+            script.turns.push(read_turn(turn, &turns_path.index(k))?);
+        }
+        Ok(script)
+    }
+}
+
+fn read_turn(turn: &Value, path: &JsonPath) -> Result<ScriptTurn> {
+    let obj = turn
+        .as_object()
+        .ok_or_else(|| Error::expected(INPUT, path, "an object", turn))?;
+    let mut out = ScriptTurn::default();
+    for (key, value) in obj {
+        let at = path.key(key);
+        match key.as_str() {
+            "override" => out.tools_override = Some(ToolsOverride::from_value_at(value, &at)?),
+            "searches" => {
+                let list = value
+                    .as_array()
+                    .ok_or_else(|| Error::expected(INPUT, &at, "an array of queries", value))?;
+                for (i, q) in list.iter().enumerate() {
+                    let q = q
+                        .as_str()
+                        .ok_or_else(|| Error::expected(INPUT, &at.index(i), "a query string", q))?;
+                    out.searches.push(q.to_string());
+                }
+            }
+            "addServer" => {
+                let name = value.get("name").and_then(Value::as_str).ok_or_else(|| {
+                    Error::expected(INPUT, &at.key("name"), "a server name", value)
+                })?;
+                let tools = value.get("tools").ok_or_else(|| {
+                    Error::value(INPUT, &at, "missing \"tools\" (the server's tools/list)")
+                })?;
+                out.add_servers.push((name.to_string(), tools.clone()));
+            }
+            _ => {
+                return Err(Error::value(
+                    INPUT,
+                    &at,
+                    format!("unknown turn member {key:?} (known: override, addServer, searches)"),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Where a request first differs from the previous turn's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Section {
+    /// The `tools` array.
+    Tools,
+    /// The system prompt (catalog included).
+    System,
+    /// The messages: only growth, not a rewrite.
+    Messages,
+    /// The first request: nothing was cached yet.
+    First,
+}
+
+/// One turn of a [`CacheReport`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CacheTurn {
+    /// 1-based.
+    pub turn: usize,
+    /// The tool array's fingerprint.
+    pub fingerprint: String,
+    /// Tools in the array.
+    pub array_tools: usize,
+    /// Bytes and tokens of the whole request.
+    pub request_bytes: usize,
+    /// Tokens of the whole request.
+    pub request_tokens: usize,
+    /// First byte that differs from the previous request (`None` on the first turn, or when
+    /// the previous request is a prefix of this one).
+    pub first_difference: Option<usize>,
+    /// The section that byte falls in.
+    pub section: Section,
+    /// Tokens of the previous request from that byte on: cached once, written again.
+    pub rewritten_tokens: usize,
+    /// What happened before this request (registry change, intent change, loads joining).
+    pub events: Vec<String>,
+}
+
+/// The report for one provider and mode.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CacheReport {
+    /// Provider.
+    pub provider: Provider,
+    /// Deferral mode.
+    pub mode: DeferralMode,
+    /// The token counter.
+    pub counter: &'static str,
+    /// Per turn.
+    pub turns: Vec<CacheTurn>,
+    /// Turns whose request rewrote part of the cached prefix.
+    pub rewrites: usize,
+    /// Tokens written again over the session.
+    pub rewritten_tokens: usize,
+}
+
+/// Runs the script against a registry for one provider and mode (see the module docs).
+pub fn cache_report(
+    registry: &Registry,
+    script: &CacheScript,
+    provider: Provider,
+    mode: DeferralMode,
+    counter: &dyn TokenCounter,
+) -> Result<CacheReport> {
+    let mut registry = registry.clone();
+    let mut tools_override = ToolsOverride::default();
+    let mut state = TurnState::default();
+    let mut previous = String::new();
+    let system = filler(
+        "You are the agent of this session. ",
+        script.system_prompt_bytes,
+    );
+    let mut messages = String::new();
+    let mut promoted: Vec<String> = Vec::new();
+    let mut loads: Vec<String> = Vec::new();
+    let mut report = CacheReport {
+        provider,
+        mode,
+        counter: counter.name(),
+        turns: Vec::with_capacity(script.turns.len()),
+        rewrites: 0,
+        rewritten_tokens: 0,
+    };
+    for (k, turn) in script.turns.iter().enumerate() {
+        let mut events = Vec::new();
+        for (name, tools) in &turn.add_servers {
+            registry = registry.merge_mcp_server(name, tools)?;
+            events.push(format!("server {name} added to the registry"));
+        }
+        if let Some(o) = &turn.tools_override {
+            if *o != tools_override {
+                events.push(format!("intent now {}", o.to_canonical_json()));
+            }
+            tools_override = o.clone();
+        }
+        state = begin_turn(&state);
+        let request = TurnRequest {
+            tools_override: tools_override.clone(),
+            state: Some(state.clone()),
+            provider,
+            mode,
+            view: View::Frozen,
+            ..TurnRequest::default()
+        };
+        let plan = plan_turn(&registry, &request)?;
+        let joined: Vec<&str> = plan
+            .promoted
+            .iter()
+            .filter(|p| !promoted.iter().any(|q| q == *p))
+            .copied()
+            .collect();
+        if !joined.is_empty() {
+            events.push(format!("joined the array: {}", joined.join(", ")));
+        }
+        promoted = plan.promoted.iter().map(|p| p.to_string()).collect();
+        for query in &loads {
+            events.push(format!("tool_search {query:?} in the previous turn"));
+        }
+        messages.push_str(&filler(
+            &format!("[turn {} messages] ", k + 1),
+            script.message_bytes,
+        ));
+        let tools_end = plan.payload.len();
+        let prompt = system_prompt_with_catalog(&system, &plan.catalog_text);
+        let text = format!("{}\n\n{prompt}\n\n{messages}", plan.payload);
+        let system_end = tools_end + 2 + prompt.len();
+        let first = first_difference(&previous, &text);
+        let (section, rewritten) = match first {
+            _ if k == 0 => (Section::First, 0),
+            None => (Section::Messages, 0),
+            Some(at) => (
+                if at < tools_end {
+                    Section::Tools
+                } else if at < system_end + 2 {
+                    Section::System
+                } else {
+                    Section::Messages
+                },
+                counter.count(&previous[at..]),
+            ),
+        };
+        if rewritten > 0 {
+            report.rewrites += 1;
+            report.rewritten_tokens += rewritten;
+        }
+        report.turns.push(CacheTurn {
+            turn: k + 1,
+            fingerprint: plan.fingerprint.clone(),
+            array_tools: plan.array.len(),
+            request_bytes: text.len(),
+            request_tokens: counter.count(&text),
+            first_difference: if k == 0 { None } else { first },
+            section,
+            rewritten_tokens: rewritten,
+            events,
+        });
+        // The model's tool_search calls during the turn.
+        loads.clone_from(&turn.searches);
+        for query in &turn.searches {
+            let request = TurnRequest {
+                state: Some(state.clone()),
+                ..request.clone()
+            };
+            state = search_turn(&registry, &request, query, None)?.state;
+        }
+        previous = text;
+    }
+    Ok(report)
+}
+
+/// The first byte where `after` stops extending `before` (at a character boundary), or `None`
+/// when `before` is a prefix of `after`.
+fn first_difference(before: &str, after: &str) -> Option<usize> {
+    let same = before
+        .bytes()
+        .zip(after.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if same == before.len() {
+        return None;
+    }
+    let mut at = same;
+    while !before.is_char_boundary(at) {
+        at -= 1;
+    }
+    Some(at)
+}
+
+/// `seed` repeated to exactly `bytes` (ASCII seeds only, so any cut is a boundary).
+fn filler(seed: &str, bytes: usize) -> String {
+    seed.chars()
+        .filter(char::is_ascii)
+        .cycle()
+        .take(bytes)
+        .collect()
+}
+
+/// A readable table of one or more reports (one block per provider and mode, then totals).
+pub fn render_table(reports: &[CacheReport]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        out.push_str(&format!(
+            "{} / {} ({} tokens)\n turn | tools | request tokens | first difference | section  | rewritten tokens | events\n------+-------+----------------+------------------+----------+------------------+-------\n",
+            r.provider.as_str(),
+            r.mode.as_str(),
+            r.counter
+        ));
+        for t in &r.turns {
+            let section = match t.section {
+                Section::Tools => "tools",
+                Section::System => "system",
+                Section::Messages => "messages",
+                Section::First => "first",
+            };
+            out.push_str(&format!(
+                " {:>4} | {:>5} | {:>14} | {:>16} | {:<8} | {:>16} | {}\n",
+                t.turn,
+                t.array_tools,
+                t.request_tokens,
+                t.first_difference
+                    .map_or("-".to_string(), |b| format!("byte {b}")),
+                section,
+                t.rewritten_tokens,
+                t.events.join("; ")
+            ));
+        }
+        out.push_str(&format!(
+            "total: {} rewrite(s), {} tokens written again\n\n",
+            r.rewrites, r.rewritten_tokens
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::counter::Estimator;
+
+    #[test]
+    fn script_errors_name_the_path() {
+        let e = CacheScript::from_json_str(r#"{"turns": [{}, {"searches": [3]}]}"#).unwrap_err();
+        assert_eq!(e.path(), Some("$.turns[1].searches[0]"));
+        let e = CacheScript::from_json_str(r#"{"turns": [{"bogus": 1}]}"#).unwrap_err();
+        assert_eq!(e.path(), Some("$.turns[0].bogus"));
+        assert!(CacheScript::from_json_str(r#"{"turns": []}"#).is_ok());
+    }
+
+    #[test]
+    fn appending_messages_is_not_a_rewrite_and_a_promotion_in_catalog_mode_is() {
+        let r = Registry::embedded();
+        let script = CacheScript::from_json_str(
+            r#"{"turns": [{}, {"searches": ["select:enter_plan_mode"]}, {}, {}]}"#,
+        )
+        .unwrap();
+        let catalog = cache_report(
+            &r,
+            &script,
+            Provider::Anthropic,
+            DeferralMode::Catalog,
+            &Estimator,
+        )
+        .unwrap();
+        let rewritten: Vec<usize> = catalog.turns.iter().map(|t| t.rewritten_tokens).collect();
+        assert_eq!(rewritten[0], 0);
+        assert_eq!(rewritten[1], 0);
+        assert!(
+            rewritten[2] > 0,
+            "the load joins the array at turn 3: {rewritten:?}"
+        );
+        assert_eq!(catalog.turns[2].section, Section::Tools);
+        assert_eq!(rewritten[3], 0);
+        assert_eq!(catalog.rewrites, 1);
+        let client = cache_report(
+            &r,
+            &script,
+            Provider::Anthropic,
+            DeferralMode::NativeClient,
+            &Estimator,
+        )
+        .unwrap();
+        assert_eq!(client.rewrites, 0, "{:?}", client.turns);
+    }
+
+    #[test]
+    fn first_difference_is_at_a_char_boundary() {
+        assert_eq!(first_difference("abc", "abcd"), None);
+        assert_eq!(first_difference("abc", "abd"), Some(2));
+        assert_eq!(first_difference("aé", "aè"), Some(1));
+    }
+}

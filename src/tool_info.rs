@@ -1,0 +1,45 @@
+//! The registry's tools as a UI lists them (the demo page's tool list, the CLI's `tools`).
+
+use serde::Serialize;
+
+use crate::registry::Registry;
+
+/// A registry tool as a UI lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolInfo {
+    /// The tool's name.
+    pub name: String,
+    /// MCP `title`, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The description.
+    pub description: String,
+    /// The name at its source, when the wire name differs (a renamed MCP tool).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_name: Option<String>,
+    /// In `default_tools`.
+    pub default: bool,
+    /// Deferred when available (before the `tool_search` rule).
+    pub deferrable: bool,
+    /// An overlay tool (switched by `web_search`).
+    pub overlay: bool,
+}
+
+/// Every registry tool, in registry order.
+pub fn tool_infos(registry: &Registry) -> Vec<ToolInfo> {
+    registry
+        .tools()
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ToolInfo {
+            name: t.name.clone(),
+            title: t.title.clone(),
+            description: t.description.clone(),
+            source_name: t.is_renamed().then(|| t.source_name().to_string()),
+            default: registry.is_default(i),
+            deferrable: crate::deferral::is_deferrable(registry, i),
+            overlay: registry.is_overlay(i),
+        })
+        .collect()
+}
