@@ -1,6 +1,23 @@
 // The demo page: every value shown is computed by the tool-intent wasm package. This file only
 // keeps the page's state (toggles, registry, turn state) and renders what the library returns.
 import init, { ToolRegistry, buildIntent, canonicalIntent, beginTurn } from "tool-intent";
+// The scripted session and the nine MCP servers it runs against, bundled as text.
+import cacheScript from "../tests/data/cache-session.json?raw";
+import mcpEverything from "../tests/data/mcp/everything.json?raw";
+import mcpFetch from "../tests/data/mcp/fetch.json?raw";
+import mcpFilesystem from "../tests/data/mcp/filesystem.json?raw";
+import mcpGit from "../tests/data/mcp/git.json?raw";
+import mcpGithub from "../tests/data/mcp/github.json?raw";
+import mcpMemory from "../tests/data/mcp/memory.json?raw";
+import mcpPlaywright from "../tests/data/mcp/playwright.json?raw";
+import mcpSeqthink from "../tests/data/mcp/seqthink.json?raw";
+import mcpTime from "../tests/data/mcp/time.json?raw";
+
+const SESSION_SERVERS = {
+  everything: mcpEverything, fetch: mcpFetch, filesystem: mcpFilesystem, git: mcpGit, github: mcpGithub,
+  memory: mcpMemory, playwright: mcpPlaywright, seqthink: mcpSeqthink, time: mcpTime,
+};
+const CACHE_MODES = ["catalog", "native", "native-client"];
 
 const $ = (id) => document.getElementById(id);
 const PROVIDERS = ["anthropic", "openai-chat", "openai-responses"];
@@ -198,7 +215,7 @@ function render() {
         return el("span", { class: "hint" }, err.code === "invalid_argument" ? "n/a (no native deferral)" : err.message);
       }
     };
-    return el("tr", {}, el("th", { scope: "row" }, p), el("td", {}, cell("catalog")), el("td", {}, cell("native")));
+    return el("tr", {}, el("th", { scope: "row" }, p), el("td", {}, cell("catalog")), el("td", {}, cell("native")), el("td", {}, cell("native-client")));
   });
   $("fingerprints").replaceChildren(...rows);
 
@@ -353,6 +370,70 @@ function wire() {
   });
 }
 
+/** The cache-impact report of the scripted session for one provider, drawn as grouped bars
+ * (one series per mode) with a totals table. Figures go into data attributes for the test. */
+function renderCacheReport() {
+  const provider = $("cache-provider").value;
+  const box = $("cache-error");
+  let reports;
+  try {
+    const registry = Object.entries(SESSION_SERVERS).reduce((r, [name, text]) => r.mergeMcpServer(name, text), ToolRegistry.default());
+    reports = CACHE_MODES.map((mode) => registry.cacheReport(cacheScript, { provider, mode }));
+    registry.free();
+    showError(box, null);
+  } catch (err) {
+    showError(box, err);
+    return;
+  }
+  const turns = reports[0].turns.length;
+  const max = Math.max(1, ...reports.flatMap((r) => r.turns.map((t) => t.rewrittenTokens)));
+  const W = 640, H = 180, left = 44, bottom = 22, slot = (W - left) / turns, bar = Math.max(2, (slot - 4) / CACHE_MODES.length);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "cache-chart");
+  const add = (tag, attrs, textContent) => {
+    const node = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+    if (textContent !== undefined) node.textContent = textContent;
+    svg.append(node);
+    return node;
+  };
+  add("line", { x1: left, y1: H - bottom, x2: W, y2: H - bottom, class: "axis" });
+  add("text", { x: left - 4, y: 12, "text-anchor": "end", class: "tick" }, `${max}`);
+  add("text", { x: left - 4, y: H - bottom, "text-anchor": "end", class: "tick" }, "0");
+  reports.forEach((r, m) => {
+    r.turns.forEach((t, k) => {
+      const h = ((H - bottom - 16) * t.rewrittenTokens) / max;
+      const rect = add("rect", { x: left + k * slot + 2 + m * bar, y: H - bottom - h, width: bar, height: h, class: `mode-${r.mode}` });
+      rect.dataset.mode = r.mode;
+      rect.dataset.turn = String(t.turn);
+      rect.dataset.tokens = String(t.rewrittenTokens);
+      const title = document.createElementNS(ns, "title");
+      title.textContent = `turn ${t.turn}, ${r.mode}: ${t.rewrittenTokens} tokens written again (${t.section})${t.events.length ? "; " + t.events.join("; ") : ""}`;
+      rect.append(title);
+    });
+  });
+  for (let k = 0; k < turns; k++) add("text", { x: left + k * slot + slot / 2, y: H - 6, "text-anchor": "middle", class: "tick" }, String(k + 1));
+  $("cache-chart").replaceChildren(svg);
+  $("cache-chart").setAttribute("aria-label", reports.map((r) => `${r.mode}: ${r.rewrites} rewrites, ${r.rewrittenTokens} tokens written again`).join("; "));
+  $("cache-totals").querySelector("tbody").replaceChildren(
+    ...reports.map((r) => {
+      const row = el(
+        "tr", {},
+        el("th", { scope: "row" }, r.mode),
+        el("td", {}, String(r.rewrites)),
+        el("td", {}, String(r.rewrittenTokens)),
+        el("td", {}, r.turns.filter((t) => t.rewrittenTokens > 0).map((t) => t.turn).join(", ") || "none"),
+      );
+      row.dataset.mode = r.mode;
+      row.dataset.rewrites = String(r.rewrites);
+      row.dataset.tokens = String(r.rewrittenTokens);
+      return row;
+    }),
+  );
+}
+
 function safeFingerprint() {
   try {
     return state.registry.expand(currentIntent(), requestOptions()).fingerprint;
@@ -368,4 +449,6 @@ function short(fp) {
 await init();
 wire();
 setRegistry(ToolRegistry.default(), "embedded registry");
+$("cache-provider").addEventListener("change", renderCacheReport);
+renderCacheReport();
 document.body.dataset.ready = "true";

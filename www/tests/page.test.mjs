@@ -188,3 +188,33 @@ test("registry changed: the intent session picks up the new tool, the snapshot d
   await page.screenshot({ path: join(shots, "07-registry-changed.png"), fullPage: true });
   await page.close();
 });
+
+test("the prompt-cache chart shows the CLI's figures for the 20-turn session", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const repo = fileURLToPath(new URL("../../", import.meta.url));
+  const cli = join(repo, "target/debug/tool-intent");
+  assert.ok(existsSync(cli), "target/debug/tool-intent missing: run `cargo build` (scripts/test.sh runs cargo test first)");
+  const servers = ["everything", "fetch", "filesystem", "git", "github", "memory", "playwright", "seqthink", "time"];
+  const page = await openPage();
+  for (const provider of ["anthropic", "openai-responses"]) {
+    const args = ["cache-report", "--script", `@${join(repo, "tests/data/cache-session.json")}`, "--provider", provider, "--json"];
+    for (const s of servers) args.push("--mcp", `${s}=${join(repo, `tests/data/mcp/${s}.json`)}`);
+    const cliReports = JSON.parse(execFileSync(cli, args, { encoding: "utf8" }));
+    await page.selectOption("#cache-provider", provider);
+    const totals = await page.locator("#cache-totals tbody tr").evaluateAll((rows) =>
+      rows.map((r) => ({ mode: r.dataset.mode, rewrites: Number(r.dataset.rewrites), tokens: Number(r.dataset.tokens) })),
+    );
+    assert.deepEqual(totals, cliReports.map((r) => ({ mode: r.mode, rewrites: r.rewrites, tokens: r.rewrittenTokens })), provider);
+    const bars = await page.locator("#cache-chart rect").evaluateAll((rects) =>
+      rects.map((r) => ({ mode: r.dataset.mode, turn: Number(r.dataset.turn), tokens: Number(r.dataset.tokens) })),
+    );
+    const expected = cliReports.flatMap((r) => r.turns.map((t) => ({ mode: r.mode, turn: t.turn, tokens: t.rewrittenTokens })));
+    assert.deepEqual(bars, expected, provider);
+    // native-client: the only rewrites are the registry change (12) and the intent change (15).
+    const client = cliReports.find((r) => r.mode === "native-client");
+    assert.deepEqual(client.turns.filter((t) => t.rewrittenTokens > 0).map((t) => t.turn), [12, 15]);
+  }
+  await page.locator("#cache-chart").screenshot({ path: join(shots, "cache-chart.png") });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
