@@ -20,7 +20,7 @@
 
 use super::fields::{for_each_field, own_name_and_server, FIELDS};
 use super::table::WordTable;
-use super::text::{is_stop_word, name_words, stem, terms, words};
+use super::text::{is_stop_word, name_words, stem, terms, words_with};
 use crate::registry::{Registry, Tool};
 
 /// Per field (in `fields.rs` order: name, server, description, parameter names, parameter
@@ -79,39 +79,43 @@ impl KeywordIndex {
         };
         // Pass 1: each tool's (term, field) counts and field lengths. `counts` is indexed by
         // term id and reset after each tool through `seen` (no per-tool map or sort).
-        // (tool, term, counts packed by `pack_counts`), in registry order.
+        // (tool, term, counts packed as `unpack_counts` reads them), in registry order.
         let mut entries: Vec<(u32, u32, u32)> = Vec::with_capacity(tools.len() * 32);
         let mut lengths: Vec<[u32; FIELDS]> = Vec::with_capacity(tools.len());
-        let mut counts: Vec<[u16; FIELDS]> = Vec::new();
+        // Per term id: this tool's counts, packed as `unpack_counts` reads them.
+        let mut counts: Vec<u32> = Vec::new();
         let mut seen: Vec<u32> = Vec::new();
         // (first word id, name sequence) of every tool, grouped at the end.
         let mut names: Vec<(u32, NameSequence)> = Vec::new();
         // Each distinct word's term id (or NO_TERM for a stop word), so that the stop-word
         // test, the stemmer and the term lookup run once per distinct word, not per word.
         let mut word_terms = WordTable::default();
+        let mut scratch = String::new();
         for (doc, tool) in tools.iter().enumerate() {
             let mut len = [0u32; FIELDS];
             for_each_field(tool, |field, text| {
-                words(text, |word| {
+                words_with(text, &mut scratch, |word| {
                     let id = word_terms.get_or_insert(word, || index.word_term(word));
                     if id == NO_TERM {
                         return;
                     }
                     if counts.len() <= id as usize {
-                        counts.resize(id as usize + 1, [0; FIELDS]);
+                        counts.resize(id as usize + 1, 0);
                     }
                     let c = &mut counts[id as usize];
-                    if *c == [0; FIELDS] {
+                    if *c == 0 {
                         seen.push(id);
                     }
-                    c[field] = c[field].saturating_add(1);
+                    let shift = 6 * field;
+                    if (*c >> shift) & 63 < 63 {
+                        *c += 1 << shift;
+                    }
                     len[field] += 1;
                 });
             });
             lengths.push(len);
             for id in seen.drain(..) {
-                let packed = pack_counts(&std::mem::take(&mut counts[id as usize]));
-                entries.push((doc as u32, id, packed));
+                entries.push((doc as u32, id, std::mem::take(&mut counts[id as usize])));
             }
             index.add_names(doc as u32, tool, &mut names);
         }
@@ -356,16 +360,10 @@ fn group_by_key<T: Copy + Default>(
     (starts, items)
 }
 
-/// A term's counts in the five fields in one `u32`, six bits each. A count above 63 is kept
-/// as 63: BM25's saturation makes the difference negligible, and it keeps the build's
-/// largest buffer at 12 bytes per (tool, term).
-fn pack_counts(counts: &[u16; FIELDS]) -> u32 {
-    counts
-        .iter()
-        .enumerate()
-        .fold(0, |acc, (f, &c)| acc | (u32::from(c.min(63)) << (6 * f)))
-}
-
+/// A term's counts in the five fields, packed into one `u32` six bits each (field `f` at bits
+/// `6f..6f+6`) while the build counts them. A count stops at 63: BM25's saturation makes the
+/// difference negligible, and it keeps the build's largest buffer at 12 bytes per (tool,
+/// term).
 fn unpack_counts(packed: u32) -> [u16; FIELDS] {
     let mut counts = [0; FIELDS];
     for (f, c) in counts.iter_mut().enumerate() {
@@ -411,15 +409,9 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn counts_pack_into_six_bits_each() {
-        assert_eq!(
-            unpack_counts(pack_counts(&[1, 0, 63, 7, 2])),
-            [1, 0, 63, 7, 2]
-        );
-        assert_eq!(
-            unpack_counts(pack_counts(&[500, 64, 0, 0, 1])),
-            [63, 63, 0, 0, 1]
-        );
+    fn counts_unpack_six_bits_each() {
+        let packed = 1 | (63 << 12) | (7 << 18) | (2 << 24);
+        assert_eq!(unpack_counts(packed), [1, 0, 63, 7, 2]);
     }
 
     #[test]

@@ -20,6 +20,9 @@ pub(super) struct WordTable {
 #[derive(Debug, Clone, Copy)]
 struct Slot {
     hash: u64,
+    /// The key's first eight bytes: most words are that short, so most probes compare
+    /// without reading the key text at all.
+    head: u64,
     start: u32,
     len: u32,
     value: u32,
@@ -27,6 +30,7 @@ struct Slot {
 
 const EMPTY: Slot = Slot {
     hash: 0,
+    head: 0,
     start: u32::MAX,
     len: 0,
     value: 0,
@@ -49,12 +53,13 @@ impl WordTable {
                     self.grow();
                 }
                 let v = value();
-                let mut i = self.home(h);
+                let mut i = self.home(h.0);
                 while self.slots[i].start != u32::MAX {
                     i = (i + 1) & (self.slots.len() - 1);
                 }
                 self.slots[i] = Slot {
-                    hash: h,
+                    hash: h.0,
+                    head: h.1,
                     start: self.keys.len() as u32,
                     len: key.len() as u32,
                     value: v,
@@ -71,27 +76,32 @@ impl WordTable {
         self.len
     }
 
-    fn find(&self, key: &str, h: u64) -> Result<u32, ()> {
+    fn find(&self, key: &str, (h, head): (u64, u64)) -> Result<u32, ()> {
         if self.slots.is_empty() {
             return Err(());
         }
-        let mut i = self.home(h);
+        let mask = self.slots.len() - 1;
+        let mut i = (h as usize) & mask;
         loop {
-            let s = self.slots[i];
+            let Some(s) = self.slots.get(i) else {
+                return Err(());
+            };
             if s.start == u32::MAX {
                 return Err(());
             }
             if s.hash == h
+                && s.head == head
                 && s.len as usize == key.len()
-                && self
-                    .keys
-                    .as_bytes()
-                    .get(s.start as usize..s.start as usize + key.len())
-                    == Some(key.as_bytes())
+                && (key.len() <= 8
+                    || self
+                        .keys
+                        .as_bytes()
+                        .get(s.start as usize + 8..s.start as usize + key.len())
+                        == key.as_bytes().get(8..))
             {
                 return Ok(s.value);
             }
-            i = (i + 1) & (self.slots.len() - 1);
+            i = (i + 1) & mask;
         }
     }
 
@@ -112,17 +122,29 @@ impl WordTable {
     }
 }
 
-/// FxHash-style, eight bytes a round, with the product's high half folded into the low bits
-/// the table indexes by (a product's low bits depend only on the input's low bits, the first
-/// bytes of a word).
-fn hash(bytes: &[u8]) -> u64 {
+/// The key's hash and its first eight bytes (little-endian, zero-padded). FxHash-style, eight
+/// bytes a round, with the product's high half folded into the low bits the table indexes by
+/// (a product's low bits depend only on the input's low bits, the first bytes of a word).
+fn hash(bytes: &[u8]) -> (u64, u64) {
     let mut h = 0u64;
-    for chunk in bytes.chunks(8) {
-        let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    let mut head = None;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or_default());
+        head.get_or_insert(word);
+        h = (h.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
-    h ^ (h >> 32)
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        // Byte by byte: a copy of variable length would be a memcpy call.
+        let mut word = 0u64;
+        for (k, &b) in rest.iter().enumerate() {
+            word |= u64::from(b) << (8 * k);
+        }
+        head.get_or_insert(word);
+        h = (h.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    (h ^ (h >> 32), head.unwrap_or(0))
 }
 
 #[cfg(test)]

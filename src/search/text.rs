@@ -12,34 +12,44 @@
 
 /// Calls `each` with every word of `text`, lower-cased, in order; a camelCase word gives its
 /// parts, then the whole.
-pub(crate) fn words(text: &str, each: impl FnMut(&str)) {
-    split(text, true, each);
+pub(super) fn words(text: &str, each: impl FnMut(&str)) {
+    split(text, true, &mut String::new(), each);
+}
+
+/// [`words`] with a caller's scratch buffer for lower-casing (the index build splits every
+/// field of every tool; one buffer saves an allocation per field with a capital in it).
+pub(super) fn words_with(text: &str, scratch: &mut String, each: impl FnMut(&str)) {
+    split(text, true, scratch, each);
 }
 
 /// Like [`words`], but a camelCase word gives only its parts: a name as a word sequence
 /// (`createIssue` and `create_issue` are both `create`, `issue`).
 pub(super) fn name_words(text: &str, each: impl FnMut(&str)) {
-    split(text, false, each);
+    split(text, false, &mut String::new(), each);
 }
 
-fn split(text: &str, camel_whole: bool, mut each: impl FnMut(&str)) {
+fn split(text: &str, camel_whole: bool, lower: &mut String, mut each: impl FnMut(&str)) {
     // Byte-wise: word boundaries are ASCII bytes, so every slice between them is UTF-8
     // (non-ASCII bytes are word bytes). A word without capitals is passed as a slice of
     // `text`; only a word with capitals is copied, lower-cased.
     let bytes = text.as_bytes();
-    let mut lower = String::new();
     let mut i = 0;
     while i < bytes.len() {
-        if !is_word_byte(bytes[i]) {
+        if CLASS[usize::from(bytes[i])] == 0 {
             i += 1;
             continue;
         }
         let start = i;
-        let mut capitals = false;
-        while i < bytes.len() && is_word_byte(bytes[i]) {
-            capitals |= bytes[i].is_ascii_uppercase();
+        let mut class = 0;
+        while let Some(&b) = bytes.get(i) {
+            let c = CLASS[usize::from(b)];
+            if c == 0 {
+                break;
+            }
+            class |= c;
             i += 1;
         }
+        let capitals = class & CAPITAL != 0;
         let word = &text[start..i];
         if !capitals {
             each(word);
@@ -63,14 +73,30 @@ fn split(text: &str, camel_whole: bool, mut each: impl FnMut(&str)) {
         }
         each(&lower[part..]);
         if parts > 0 && camel_whole {
-            each(&lower);
+            each(lower);
         }
     }
 }
 
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || !b.is_ascii()
-}
+/// Per byte: 0 for a separator, `WORD` for a word byte, `WORD | CAPITAL` for A–Z. One table
+/// load per byte: indexing runs this over every byte of every description.
+const CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || !c.is_ascii() {
+            table[b] = WORD;
+        }
+        if c.is_ascii_uppercase() {
+            table[b] |= CAPITAL;
+        }
+        b += 1;
+    }
+    table
+};
+const WORD: u8 = 1;
+const CAPITAL: u8 = 2;
 
 /// Calls `each` with every term of `text` (words minus stop words, stemmed), in order.
 pub(super) fn terms(text: &str, mut each: impl FnMut(&str)) {
