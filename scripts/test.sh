@@ -4,7 +4,8 @@
 #   2. wasm: the npm package build (core + exact), then wasm-bindgen tests in Node and Chrome
 #   3. JS: node --test on the built package imported by name, and tsc on a consumer file
 #   4. www: the demo page built with Vite, driven in headless Chromium by playwright-core
-#   5. Python: the PyO3 binding built into .venv-py, pytest (incl. the cross-target golden)
+#   5. Python: the PyO3 binding built into .venv-py, pytest (incl. the cross-target golden, mypy on
+#      the stubs, the example server), then the release wheel installed into a fresh virtualenv
 #   6. fuzz smoke: the fuzz targets' inputs replayed (scripts/fuzz.sh runs real fuzzing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +54,13 @@ log "python: maturin develop (the PyO3 binding in python/) and pytest"
 VIRTUAL_ENV="$PWD/.venv-py" PATH="$PWD/.venv-py/bin:$PATH" CARGO_TARGET_DIR="$PWD/target/python" \
   .venv-py/bin/maturin develop --quiet -m python/Cargo.toml
 .venv-py/bin/python -m pytest -q python/tests
+
+log "python: the abi3 wheel (maturin build --release) installed into a fresh virtualenv"
+rm -rf target/wheels target/wheel-venv
+CARGO_TARGET_DIR="$PWD/target/python" .venv-py/bin/maturin build --release --quiet -m python/Cargo.toml -o target/wheels
+python3 -m venv target/wheel-venv
+target/wheel-venv/bin/pip install --quiet --no-index target/wheels/tool_intent-*-abi3-*.whl
+target/wheel-venv/bin/python -c "import tool_intent; p = tool_intent.Registry.embedded().plan_turn({'web_search': True}); assert p['fingerprint'].startswith('sha256:'); print('wheel ok:', tool_intent.__file__, p['fingerprint'][:23])"
 
 if [ -f scripts/fuzz.sh ]; then
   log "fuzz smoke"

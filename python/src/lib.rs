@@ -34,10 +34,13 @@ fn json_text(py: Python<'_>, value: &Bound<'_, PyAny>, input: &'static str) -> P
     if value.is_instance_of::<PyString>() {
         return value.extract::<String>();
     }
-    let json = py.import("json")?;
+    static DUMPS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let dumps = DUMPS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py.import("json")?.getattr("dumps")?.unbind())
+    })?;
     let kwargs = pyo3::types::PyDict::new(py);
     kwargs.set_item("allow_nan", false)?;
-    match json.call_method("dumps", (value,), Some(&kwargs)) {
+    match dumps.bind(py).call((value,), Some(&kwargs)) {
         Ok(text) => Ok(text.extract()?),
         Err(e) => Err(py_err(
             py,
@@ -65,7 +68,11 @@ fn json_value(
 
 /// JSON text as Python values.
 fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("json")?.call_method1("loads", (text,))
+    static LOADS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let loads = LOADS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py.import("json")?.getattr("loads")?.unbind())
+    })?;
+    loads.bind(py).call1((text,))
 }
 
 /// A registry parsed once; each call passes only the small intent.
@@ -121,8 +128,9 @@ impl Registry {
         )
     }
 
-    /// The per-turn call: `{array, catalog, promoted, renamed, warnings, provider, mode,
-    /// fingerprint, payload, catalog_text}`; `payload` is the exact provider JSON text.
+    /// The per-turn call: a [`TurnPlan`] (`payload` is the exact provider JSON text; `array`,
+    /// `catalog`, `promoted`, `renamed`, `warnings`, `provider`, `mode` as on the other
+    /// surfaces).
     #[pyo3(signature = (tools_override=None, *, profile=None, source=None, state=None, loaded=None, provider="anthropic", mode="catalog", cache_control=false))]
     #[allow(clippy::too_many_arguments)]
     fn plan_turn<'py>(
@@ -149,10 +157,15 @@ impl Registry {
         };
         let (request, _) = turn.request(py, json!({}), Call::Turn)?;
         let plan = lib(py, tool_intent::plan_turn(&self.inner, &request))?;
-        let result = loads(py, &plan.to_json())?;
-        result.set_item("payload", &plan.payload)?;
-        result.set_item("catalog_text", &plan.catalog_text)?;
-        Ok(result)
+        Ok(TurnPlan {
+            summary: plan.to_json(),
+            fingerprint: plan.fingerprint.clone(),
+            payload: plan.payload,
+            catalog_text: plan.catalog_text,
+            parsed: pyo3::sync::PyOnceLock::new(),
+        }
+        .into_pyobject(py)?
+        .into_any())
     }
 
     /// Runs `tool_search` for a turn: `({hits, notFound, text}, new_state)`; the new state
@@ -408,9 +421,239 @@ fn canonical_intent(py: Python<'_>, tools_override: &Bound<'_, PyAny>) -> PyResu
     Ok(lib(py, tool_intent::ToolsOverride::from_json_str(&text))?.to_canonical_json())
 }
 
+/// The result of the per-turn call. The payload, the catalog text and the fingerprint are
+/// plain strings; the name lists (`array`, `catalog`, `promoted`, `renamed`, `warnings`,
+/// `provider`, `mode`) are read from the plan's JSON on first access, so a server that only
+/// sends the request pays for no conversion it does not use. `plan["payload"]` works as for
+/// a dict, and `to_dict()` gives every field.
+#[pyclass(frozen, module = "tool_intent")]
+struct TurnPlan {
+    summary: String,
+    #[pyo3(get)]
+    fingerprint: String,
+    #[pyo3(get)]
+    payload: String,
+    #[pyo3(get)]
+    catalog_text: String,
+    parsed: pyo3::sync::PyOnceLock<Py<PyAny>>,
+}
+
+impl TurnPlan {
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyAny>> {
+        self.parsed
+            .get_or_try_init(py, || loads(py, &self.summary).map(Bound::unbind))
+            .map(|v| v.bind(py))
+    }
+}
+
+#[pymethods]
+impl TurnPlan {
+    fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+        match key {
+            "payload" => Ok(PyString::new(py, &self.payload).into_any()),
+            "catalog_text" => Ok(PyString::new(py, &self.catalog_text).into_any()),
+            "fingerprint" => Ok(PyString::new(py, &self.fingerprint).into_any()),
+            _ => self.summary(py)?.get_item(key),
+        }
+    }
+
+    /// Every field as a dict (the names, warnings, provider, mode, fingerprint, payload and
+    /// catalog text).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let d = loads(py, &self.summary)?;
+        d.set_item("payload", &self.payload)?;
+        d.set_item("catalog_text", &self.catalog_text)?;
+        Ok(d)
+    }
+
+    #[getter]
+    fn array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.summary(py)?.get_item("array")
+    }
+
+    #[getter]
+    fn catalog<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.summary(py)?.get_item("catalog")
+    }
+
+    #[getter]
+    fn promoted<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.summary(py)?.get_item("promoted")
+    }
+
+    #[getter]
+    fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.summary(py)?.get_item("warnings")
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "TurnPlan(fingerprint={:?}, payload: {} bytes)",
+            self.fingerprint,
+            self.payload.len()
+        )
+    }
+}
+
+/// A session's stored tools configuration (the `tools_enabled`, `tools_override`,
+/// `web_search` and `toolset` columns), as the server's session store reads and writes it.
+#[pyclass(frozen, module = "tool_intent")]
+struct SessionRunConfig {
+    inner: tool_intent::SessionRunConfig,
+}
+
+#[pymethods]
+impl SessionRunConfig {
+    /// The configuration a session stores for an override (what a writer calls after
+    /// `build_intent`): an intent is stored as intent, never as an expanded list.
+    #[staticmethod]
+    #[pyo3(signature = (tools_override=None))]
+    fn from_override(py: Python<'_>, tools_override: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let o = lib(
+            py,
+            tool_intent::ToolsOverride::from_value(&json_value(py, tools_override, "override")?),
+        )?;
+        Ok(SessionRunConfig {
+            inner: tool_intent::SessionRunConfig::from_override(&o),
+        })
+    }
+
+    /// Reads a stored row: a dict of the columns (missing columns read as NULL), or its JSON
+    /// text. `tools_override` may be the column's JSON text or its parsed value.
+    #[staticmethod]
+    fn from_row(py: Python<'_>, row: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let value = json_value(py, Some(row), "session row")?;
+        Ok(SessionRunConfig {
+            inner: lib(py, tool_intent::SessionRunConfig::from_value(&value))?,
+        })
+    }
+
+    /// The row to store: `{tools_enabled, tools_override, web_search, toolset}` with
+    /// `tools_override` as canonical JSON text (or None), ready for an SQL parameter list.
+    fn to_row<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut row = self.inner.to_value();
+        if let Some(o) = row.get_mut("tools_override") {
+            if !o.is_null() {
+                *o = Value::String(o.to_string());
+            }
+        }
+        loads(py, &row.to_string())
+    }
+
+    /// The override a turn expands for this row (what `tools_override_from_config` returns).
+    fn resolved_override<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        loads(
+            py,
+            &tool_intent::tools_override_from_config(&self.inner).to_canonical_json(),
+        )
+    }
+
+    #[getter]
+    fn tools_enabled(&self) -> Option<bool> {
+        self.inner.tools_enabled
+    }
+
+    #[getter]
+    fn web_search(&self) -> Option<bool> {
+        self.inner.web_search
+    }
+
+    #[getter]
+    fn toolset(&self) -> Option<String> {
+        self.inner.toolset.clone()
+    }
+
+    #[getter]
+    fn tools_override<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.inner
+            .tools_override
+            .as_ref()
+            .map(|o| loads(py, &o.to_canonical_json()))
+            .transpose()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<SessionRunConfig>()
+            .is_ok_and(|o| o.get().inner == self.inner)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("SessionRunConfig({})", self.inner.to_value())
+    }
+}
+
+/// Migrates legacy snapshot rows of a SQLite session table to intents, keeping the originals
+/// in a backup table (the same run as `tool-intent migrate`). Returns the report as a dict.
+#[pyfunction]
+#[pyo3(signature = (db_path, registry=None, *, table="sessions", dry_run=false))]
+fn migrate<'py>(
+    py: Python<'py>,
+    db_path: std::path::PathBuf,
+    registry: Option<&Registry>,
+    table: &str,
+    dry_run: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let embedded;
+    let registry = match registry {
+        Some(r) => &r.inner,
+        None => {
+            embedded = tool_intent::Registry::embedded();
+            &embedded
+        }
+    };
+    let options = tool_intent::migrate::MigrateOptions {
+        table: table.to_string(),
+        dry_run,
+    };
+    let report = lib(
+        py,
+        tool_intent::migrate::migrate(&db_path, registry, &options, &mut |_, _| {}),
+    )?;
+    loads(py, &to_text(&report))
+}
+
+/// Restores every row a migration rewrote from its backup table.
+#[pyfunction]
+#[pyo3(signature = (db_path, *, table="sessions"))]
+fn undo<'py>(
+    py: Python<'py>,
+    db_path: std::path::PathBuf,
+    table: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let report = lib(py, tool_intent::migrate::undo(&db_path, table))?;
+    loads(py, &to_text(&report))
+}
+
+/// The rows that still hold a legacy snapshot: `[{rowid, matched, intent}]`.
+#[pyfunction]
+#[pyo3(signature = (db_path, registry=None, *, table="sessions"))]
+fn audit<'py>(
+    py: Python<'py>,
+    db_path: std::path::PathBuf,
+    registry: Option<&Registry>,
+    table: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let embedded;
+    let registry = match registry {
+        Some(r) => &r.inner,
+        None => {
+            embedded = tool_intent::Registry::embedded();
+            &embedded
+        }
+    };
+    let rows = lib(py, tool_intent::migrate::audit(&db_path, table, registry))?;
+    loads(py, &to_text(&rows))
+}
+
 #[pymodule]
 fn _tool_intent(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Registry>()?;
+    m.add_class::<SessionRunConfig>()?;
+    m.add_class::<TurnPlan>()?;
+    m.add_function(wrap_pyfunction!(migrate, m)?)?;
+    m.add_function(wrap_pyfunction!(undo, m)?)?;
+    m.add_function(wrap_pyfunction!(audit, m)?)?;
     m.add_function(wrap_pyfunction!(fingerprint, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_intent, m)?)?;
     m.add_function(wrap_pyfunction!(begin_turn, m)?)?;

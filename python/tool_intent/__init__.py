@@ -3,7 +3,11 @@ client (see the repository's README and docs/contract.md)."""
 
 from ._tool_intent import (
     Registry,
+    SessionRunConfig,
     ToolIntentError,
+    audit,
+    migrate,
+    undo,
     begin_turn,
     build_intent,
     canonical_intent,
@@ -16,7 +20,11 @@ from ._tool_intent import (
 
 __all__ = [
     "Registry",
+    "SessionRunConfig",
     "ToolIntentError",
+    "audit",
+    "migrate",
+    "undo",
     "begin_turn",
     "build_intent",
     "canonical_intent",

@@ -1,0 +1,45 @@
+//! The per-turn call timed from Rust, for `benches/python/per_turn.py` to compare the Python
+//! binding against: `plan_turn` (expand + split + payload + fingerprint) with the benchmark
+//! intent and three promoted tools, on a registry file. Prints one JSON object.
+//!
+//! `cargo run --release --example per_turn -- bench-results/registry-1000.json`
+
+use std::time::Instant;
+
+use tool_intent::{begin_turn, plan_turn, record_loaded, Registry, ToolsOverride, TurnRequest, TurnState};
+
+/// The intent of every benchmark (benches/support/generator.rs BENCH_OVERRIDE).
+const INTENT: &str = r#"{"toolset":"full","web_search":true,"disabled":["mcp__github0__*","memory"]}"#;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let file = std::env::args().nth(1).ok_or("usage: per_turn REGISTRY.json")?;
+    let registry = Registry::from_json_str(&std::fs::read_to_string(&file)?)?;
+    let loaded: Vec<String> = registry
+        .tools()
+        .iter()
+        .map(|t| t.name.clone())
+        .filter(|n| n.starts_with("mcp__") && !n.starts_with("mcp__github0__"))
+        .take(3)
+        .collect();
+    let request = TurnRequest {
+        tools_override: ToolsOverride::from_json_str(INTENT)?,
+        state: Some(begin_turn(&record_loaded(&TurnState::default(), &loaded))),
+        ..Default::default()
+    };
+    let fingerprint = plan_turn(&registry, &request)?.fingerprint;
+    let mut rounds = Vec::new();
+    for _ in 0..15 {
+        let n = 200;
+        let t = Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(plan_turn(&registry, &request)?.payload.len());
+        }
+        rounds.push(t.elapsed().as_secs_f64() * 1e6 / f64::from(n));
+    }
+    rounds.sort_by(f64::total_cmp);
+    println!(
+        "{}",
+        serde_json::json!({"tools": registry.len(), "microsPerCall": rounds[rounds.len() / 2], "fingerprint": fingerprint, "loaded": loaded})
+    );
+    Ok(())
+}

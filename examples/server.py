@@ -1,0 +1,118 @@
+"""The server side of the tool-toggle flow, natively through the Python binding.
+
+A client sends its toggles; the server stores the *intent* in its sqlite3 session table (never
+an expanded tool list); on every turn it reads the row, expands it against the live registry
+and builds the provider request. A `tool_search` call mid-turn records the loads, dispatch
+resolves names, and the next turn's array shows them. The admin part at the end runs the
+legacy-snapshot audit, migration and undo on the same table.
+
+    python3 -m venv .venv-py && .venv-py/bin/pip install maturin
+    VIRTUAL_ENV=$PWD/.venv-py .venv-py/bin/maturin develop -m python/Cargo.toml
+    .venv-py/bin/python examples/server.py
+
+`scripts/test.sh` runs it, and type-checks it with mypy against the stubs
+(python/tool_intent/_tool_intent.pyi): it calls every function of the module.
+"""
+
+import json
+import sqlite3
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, List
+
+import tool_intent
+from tool_intent import Registry, SessionRunConfig, ToolIntentError
+
+SYSTEM_PROMPT = "You are the coding agent of this workspace."
+
+
+def save_toggles(db: sqlite3.Connection, session: int, message: str) -> None:
+    """A client's toggles message ({"webSearch": true, "toolset": "research", ...})."""
+    toggles: Dict[str, Any] = json.loads(message)
+    intent = tool_intent.build_intent(
+        web_search=toggles.get("webSearch"),
+        toolset=toggles.get("toolset"),
+        disabled=toggles.get("disabled"),
+    )
+    row = SessionRunConfig.from_override(intent).to_row()
+    db.execute(
+        "UPDATE sessions SET tools_enabled = ?, tools_override = ?, web_search = ?, toolset = ? WHERE id = ?",
+        (row["tools_enabled"], row["tools_override"], row["web_search"], row["toolset"], session),
+    )
+
+
+def load_config(db: sqlite3.Connection, session: int) -> SessionRunConfig:
+    cur = db.execute(
+        "SELECT tools_enabled, tools_override, web_search, toolset FROM sessions WHERE id = ?", (session,)
+    )
+    columns = ["tools_enabled", "tools_override", "web_search", "toolset"]
+    return SessionRunConfig.from_row(dict(zip(columns, cur.fetchone())))
+
+
+def build_request(registry: Registry, config: SessionRunConfig, state: Dict[str, Any]) -> Dict[str, Any]:
+    """One provider request: tools as the exact bytes the core rendered, the catalog in the
+    system prompt."""
+    plan = registry.plan_turn(config.resolved_override(), state=state, source="webui")
+    system = SYSTEM_PROMPT + ("\n\n" + plan["catalog_text"] if plan["catalog_text"] else "")
+    return {"system": system, "tools": json.loads(plan["payload"]), "fingerprint": plan["fingerprint"]}
+
+
+def main() -> None:
+    registry = Registry.embedded()
+    github = Path(__file__).resolve().parents[1] / "tests/data/mcp/github.json"
+    registry = registry.merge_mcp_server("github", github.read_text())
+    assert len(registry) > 0 and isinstance(registry.warnings, list)
+
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE sessions (id INTEGER PRIMARY KEY, tools_enabled INTEGER, tools_override TEXT, web_search INTEGER, toolset TEXT)")
+    db.execute("INSERT INTO sessions (id) VALUES (1)")
+    save_toggles(db, 1, '{"webSearch": true, "disabled": ["memory"]}')
+    config = load_config(db, 1)
+    print("stored:", config.to_row())
+
+    # Turn 1: the model searches for a deferred tool; dispatch resolves it at once.
+    state = tool_intent.begin_turn(None)
+    first = build_request(registry, config, state)
+    result, state = registry.tool_search("create github issue", config.resolved_override(), state=state)
+    print("turn 1:", len(first["tools"]), "tools, tool_search ->", result["hits"][:3])
+    tool = registry.resolve(result["hits"][0], config.resolved_override())
+    print("dispatch:", tool["name"], "(at its server:", tool.get("source_name", tool["name"]) + ")")
+
+    # Turn 2: the loads join the array at the turn boundary; the request is otherwise unchanged.
+    state = tool_intent.begin_turn(state)
+    second = build_request(registry, config, state)
+    print("turn 2:", len(second["tools"]), "tools, fingerprint", second["fingerprint"][:19])
+    budget = registry.budget(config.resolved_override(), state=state)
+    print("budget: array", budget["residentTokens"], "tokens, catalog", budget["catalogTokens"])
+
+    # The same values the other surfaces produce.
+    assert tool_intent.fingerprint(json.dumps(second["tools"], separators=(",", ":"))) != ""
+    assert tool_intent.canonical_intent(config.resolved_override()) == json.dumps(
+        config.resolved_override(), separators=(",", ":"), sort_keys=True
+    )
+    assert tool_intent.tools_override_from_config(config.to_row()) == config.resolved_override()
+    assert tool_intent.session_row({"web_search": True})["web_search"] is True
+    assert tool_intent.normalize_tools_value(["grep"]) == (True, ["grep"])  # a list: a hand-pick
+    assert tool_intent.record_loaded(None, ["grep"])["loaded"] == ["grep"]
+    try:
+        registry.plan_turn({"enabled": "yes"})
+    except ToolIntentError as e:
+        print("bad input:", e.code, e.path)
+
+    # Admin: legacy snapshot rows (whole expanded lists) audited, migrated, undone.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "legacy.db"
+        legacy = sqlite3.connect(path)
+        legacy.execute("CREATE TABLE sessions (tools_enabled INTEGER, tools_override TEXT)")
+        snapshot: List[str] = ["read_file", "write_file", "edit_file", "shell", "grep", "glob",
+                               "tool_search", "playwright_browser", "enter_plan_mode", "exit_plan_mode"]
+        legacy.execute("INSERT INTO sessions VALUES (NULL, ?)", (json.dumps(snapshot),))
+        legacy.commit()
+        legacy.close()
+        print("audit:", tool_intent.audit(path))
+        print("migrate:", tool_intent.migrate(path, table="sessions")["snapshotsRewritten"])
+        print("undo:", tool_intent.undo(path)["rowsRestored"], "row(s) restored")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""Type stubs of the compiled module (python/src/lib.rs). JSON-shaped values are plain dicts,
+lists and strings; where an argument takes JSON, a `str` of JSON text works too."""
+
+from os import PathLike
+from typing import Any, Dict, List, Literal, Optional, Tuple, Union
+
+Json = Any
+"""A JSON value as Python data (dict / list / str / int / float / bool / None)."""
+JsonIn = Union[str, Dict[str, Any], List[Any], None]
+"""A JSON argument: Python data, or JSON text."""
+Provider = Literal["anthropic", "openai-chat", "openai-responses"]
+Mode = Literal["catalog", "native", "native-client"]
+Counter = Literal["estimate", "o200k", "cl100k"]
+StrPath = Union[str, "PathLike[str]"]
+
+class ToolIntentError(ValueError):
+    """A library error: `.code` (stable), `.argument` (a named argument, if any), `.path`
+    (the JSON path of the bad input, if any)."""
+
+    code: str
+    argument: Optional[str]
+    path: Optional[str]
+
+class Registry:
+    @staticmethod
+    def embedded() -> "Registry": ...
+    @staticmethod
+    def from_json(document: JsonIn) -> "Registry": ...
+    def merge_mcp_server(self, name: str, tools_list: JsonIn) -> "Registry": ...
+    def __len__(self) -> int: ...
+    @property
+    def warnings(self) -> List[Dict[str, Any]]: ...
+    def plan_turn(
+        self,
+        tools_override: JsonIn = None,
+        *,
+        profile: JsonIn = None,
+        source: Optional[str] = None,
+        state: JsonIn = None,
+        loaded: Optional[List[str]] = None,
+        provider: Provider = "anthropic",
+        mode: Mode = "catalog",
+        cache_control: bool = False,
+    ) -> Dict[str, Any]: ...
+    def tool_search(
+        self,
+        query: str,
+        tools_override: JsonIn = None,
+        *,
+        limit: Optional[int] = None,
+        profile: JsonIn = None,
+        source: Optional[str] = None,
+        state: JsonIn = None,
+        provider: Provider = "anthropic",
+        mode: Mode = "catalog",
+    ) -> Tuple[Dict[str, Any], Dict[str, Any]]: ...
+    def resolve(
+        self,
+        name: str,
+        tools_override: JsonIn = None,
+        *,
+        profile: JsonIn = None,
+        source: Optional[str] = None,
+    ) -> Dict[str, Any]: ...
+    def budget(
+        self,
+        tools_override: JsonIn = None,
+        *,
+        counter: Counter = "estimate",
+        profile: JsonIn = None,
+        source: Optional[str] = None,
+        state: JsonIn = None,
+        loaded: Optional[List[str]] = None,
+        provider: Provider = "anthropic",
+    ) -> Dict[str, Any]: ...
+
+class SessionRunConfig:
+    @staticmethod
+    def from_override(tools_override: JsonIn = None) -> "SessionRunConfig": ...
+    @staticmethod
+    def from_row(row: JsonIn) -> "SessionRunConfig": ...
+    def to_row(self) -> Dict[str, Any]: ...
+    def resolved_override(self) -> Json: ...
+    @property
+    def tools_enabled(self) -> Optional[bool]: ...
+    @property
+    def web_search(self) -> Optional[bool]: ...
+    @property
+    def toolset(self) -> Optional[str]: ...
+    @property
+    def tools_override(self) -> Json: ...
+
+def begin_turn(state: JsonIn = None) -> Dict[str, Any]: ...
+def record_loaded(state: JsonIn, names: List[str]) -> Dict[str, Any]: ...
+def build_intent(**toggles: Any) -> Json: ...
+def normalize_tools_value(value: JsonIn) -> Tuple[Optional[bool], Json]: ...
+def tools_override_from_config(row: JsonIn) -> Json: ...
+def session_row(tools_override: JsonIn = None) -> Dict[str, Any]: ...
+def fingerprint(text: str) -> str: ...
+def canonical_intent(tools_override: JsonIn) -> str: ...
+def migrate(
+    db_path: StrPath,
+    registry: Optional[Registry] = None,
+    *,
+    table: str = "sessions",
+    dry_run: bool = False,
+) -> Dict[str, Any]: ...
+def undo(db_path: StrPath, *, table: str = "sessions") -> Dict[str, Any]: ...
+def audit(db_path: StrPath, registry: Optional[Registry] = None, *, table: str = "sessions") -> List[Dict[str, Any]]: ...
