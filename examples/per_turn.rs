@@ -6,13 +6,18 @@
 
 use std::time::Instant;
 
-use tool_intent::{begin_turn, plan_turn, record_loaded, Registry, ToolsOverride, TurnRequest, TurnState};
+use tool_intent::{
+    begin_turn, plan_turn, record_loaded, Registry, ToolsOverride, TurnRequest, TurnState,
+};
 
 /// The intent of every benchmark (benches/support/generator.rs BENCH_OVERRIDE).
-const INTENT: &str = r#"{"toolset":"full","web_search":true,"disabled":["mcp__github0__*","memory"]}"#;
+const INTENT: &str =
+    r#"{"toolset":"full","web_search":true,"disabled":["mcp__github0__*","memory"]}"#;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let file = std::env::args().nth(1).ok_or("usage: per_turn REGISTRY.json")?;
+    let file = std::env::args()
+        .nth(1)
+        .ok_or("usage: per_turn REGISTRY.json")?;
     let registry = Registry::from_json_str(&std::fs::read_to_string(&file)?)?;
     let loaded: Vec<String> = registry
         .tools()
