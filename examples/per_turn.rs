@@ -44,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     rounds.sort_by(f64::total_cmp);
     println!(
         "{}",
-        serde_json::json!({"tools": registry.len(), "microsPerCall": rounds[rounds.len() / 2], "fingerprint": fingerprint, "loaded": loaded})
+        serde_json::json!({"tools": registry.len(), "microsPerCall": rounds[rounds.len() / 2], "minMicrosPerCall": rounds[0], "fingerprint": fingerprint, "loaded": loaded})
     );
     Ok(())
 }

@@ -134,7 +134,7 @@ impl Registry {
     #[pyo3(signature = (tools_override=None, *, profile=None, source=None, state=None, loaded=None, provider="anthropic", mode="catalog", cache_control=false))]
     #[allow(clippy::too_many_arguments)]
     fn plan_turn<'py>(
-        &self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         tools_override: Option<&Bound<'py, PyAny>>,
         profile: Option<&Bound<'py, PyAny>>,
@@ -156,9 +156,10 @@ impl Registry {
             cache_control,
         };
         let (request, _) = turn.request(py, json!({}), Call::Turn)?;
-        let plan = lib(py, tool_intent::plan_turn(&self.inner, &request))?;
+        let plan = lib(py, tool_intent::plan_turn(&slf.get().inner, &request))?;
         Ok(TurnPlan {
-            summary: plan.to_json(),
+            registry: slf.clone().unbind(),
+            request,
             fingerprint: plan.fingerprint.clone(),
             payload: plan.payload,
             catalog_text: plan.catalog_text,
@@ -423,12 +424,16 @@ fn canonical_intent(py: Python<'_>, tools_override: &Bound<'_, PyAny>) -> PyResu
 
 /// The result of the per-turn call. The payload, the catalog text and the fingerprint are
 /// plain strings; the name lists (`array`, `catalog`, `promoted`, `renamed`, `warnings`,
-/// `provider`, `mode`) are read from the plan's JSON on first access, so a server that only
-/// sends the request pays for no conversion it does not use. `plan["payload"]` works as for
+/// `provider`, `mode`) are made on first access (the plan is made again for them: the core is
+/// a pure function of registry and request), so a server that only sends the request pays for
+/// no conversion it does not use. `plan["payload"]` works as for
 /// a dict, and `to_dict()` gives every field.
 #[pyclass(frozen, module = "tool_intent")]
 struct TurnPlan {
-    summary: String,
+    /// The registry and request the plan came from: the name lists are planned again from
+    /// them on first read (a pure function of both, so they are the same lists).
+    registry: Py<Registry>,
+    request: TurnRequest,
     #[pyo3(get)]
     fingerprint: String,
     #[pyo3(get)]
@@ -441,8 +446,13 @@ struct TurnPlan {
 impl TurnPlan {
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyAny>> {
         self.parsed
-            .get_or_try_init(py, || loads(py, &self.summary).map(Bound::unbind))
+            .get_or_try_init(py, || loads(py, &self.summary_json(py)?).map(Bound::unbind))
             .map(|v| v.bind(py))
+    }
+
+    fn summary_json(&self, py: Python<'_>) -> PyResult<String> {
+        let registry = &self.registry.bind(py).get().inner;
+        Ok(lib(py, tool_intent::plan_turn(registry, &self.request))?.to_json())
     }
 }
 
@@ -460,7 +470,7 @@ impl TurnPlan {
     /// Every field as a dict (the names, warnings, provider, mode, fingerprint, payload and
     /// catalog text).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let d = loads(py, &self.summary)?;
+        let d = loads(py, &self.summary_json(py)?)?;
         d.set_item("payload", &self.payload)?;
         d.set_item("catalog_text", &self.catalog_text)?;
         Ok(d)
