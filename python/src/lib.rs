@@ -593,6 +593,16 @@ impl SessionRunConfig {
     }
 }
 
+/// The registry a call was given, or the embedded one.
+fn registry_or_embedded(
+    registry: Option<&Registry>,
+) -> std::borrow::Cow<'_, tool_intent::Registry> {
+    match registry {
+        Some(r) => std::borrow::Cow::Borrowed(&r.inner),
+        None => std::borrow::Cow::Owned(tool_intent::Registry::embedded()),
+    }
+}
+
 /// Migrates legacy snapshot rows of a SQLite session table to intents, keeping the originals
 /// in a backup table (the same run as `tool-intent migrate`). Returns the report as a dict.
 #[pyfunction]
@@ -604,21 +614,14 @@ fn migrate<'py>(
     table: &str,
     dry_run: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let embedded;
-    let registry = match registry {
-        Some(r) => &r.inner,
-        None => {
-            embedded = tool_intent::Registry::embedded();
-            &embedded
-        }
-    };
+    let registry = registry_or_embedded(registry);
     let options = tool_intent::migrate::MigrateOptions {
         table: table.to_string(),
         dry_run,
     };
     let report = lib(
         py,
-        tool_intent::migrate::migrate(&db_path, registry, &options, &mut |_, _| {}),
+        tool_intent::migrate::migrate(&db_path, &registry, &options, &mut |_, _| {}),
     )?;
     loads(py, &to_text(&report))
 }
@@ -644,15 +647,8 @@ fn audit<'py>(
     registry: Option<&Registry>,
     table: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let embedded;
-    let registry = match registry {
-        Some(r) => &r.inner,
-        None => {
-            embedded = tool_intent::Registry::embedded();
-            &embedded
-        }
-    };
-    let rows = lib(py, tool_intent::migrate::audit(&db_path, table, registry))?;
+    let registry = registry_or_embedded(registry);
+    let rows = lib(py, tool_intent::migrate::audit(&db_path, table, &registry))?;
     loads(py, &to_text(&rows))
 }
 
