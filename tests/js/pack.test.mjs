@@ -1,0 +1,31 @@
+// The npm package as `npm pack` makes it: complete when pkg/ is built, and a pack without the
+// wasm builds fails loudly (scripts/prepack.mjs) instead of shipping a package without them.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+test("npm pack lists every built file of the package", () => {
+  const out = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+  const files = out[0].files.map((f) => f.path);
+  for (const f of ["js/node.mjs", "pkg/web/tool_intent.js", "pkg/web/tool_intent_bg.wasm", "pkg/node/tool_intent.cjs", "pkg/exact-web/tool_intent_bg.wasm", "LICENSE-MIT", "LICENSE-APACHE", "README.md"]) {
+    assert.ok(files.includes(f), `${f} missing from the tarball: ${files.join(", ")}`);
+  }
+});
+
+test("packing without the wasm builds fails and says how to build them", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tool-intent-pack-"));
+  cpSync(join(root, "package.json"), join(dir, "package.json"));
+  mkdirSync(join(dir, "scripts"));
+  cpSync(join(root, "scripts/prepack.mjs"), join(dir, "scripts/prepack.mjs"));
+  cpSync(join(root, "js"), join(dir, "js"), { recursive: true });
+  const run = spawnSync("node", ["scripts/prepack.mjs"], { cwd: dir, encoding: "utf8" });
+  assert.equal(run.status, 1);
+  assert.match(run.stderr, /pkg\/web\/tool_intent_bg\.wasm \(missing\)/);
+  assert.match(run.stderr, /npm run build:wasm/);
+});
