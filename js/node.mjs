@@ -8,6 +8,7 @@ import { initSync } from "../pkg/web/tool_intent.js";
 initSync({ module: readFileSync(new URL("../pkg/web/tool_intent_bg.wasm", import.meta.url)) });
 
 export * from "../pkg/web/tool_intent.js";
+export { ToolIntentError, isToolIntentError } from "./error.mjs";
 
 /** Already initialised in Node; kept so browser and Node code can share `await init()`. */
 export default async function init() {}

@@ -262,3 +262,10 @@ export interface ToolIntentError extends Error {
   /** A JSON path inside that argument ($, $.disabled[0], $.tools[3].name). */
   path?: string;
 }
+/** At run time (every entry of the package): `e instanceof ToolIntentError` recognises the
+ * errors the library throws; `isToolIntentError(e)` is the same test as a type guard. */
+export declare const ToolIntentError: {
+  [Symbol.hasInstance](value: unknown): value is ToolIntentError;
+  readonly prototype: ToolIntentError;
+};
+export declare function isToolIntentError(value: unknown): value is ToolIntentError;

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import init, {
   ToolRegistry, buildIntent, canonicalIntent, toolsOverrideFromConfig, normalizeToolsValue,
   sessionConfigFromOverride, beginTurn, recordLoaded, fingerprint, countTokens, buildFlavor,
+  ToolIntentError, isToolIntentError,
 } from "tool-intent";
 
 await init(); // a no-op in Node; kept to show browser-compatible code
@@ -16,6 +17,7 @@ const github = readFileSync(new URL("../data/mcp/github.json", import.meta.url),
 function throwsCode(fn, code, argument, path) {
   assert.throws(fn, (e) => {
     assert.ok(e instanceof Error, "not an Error");
+    assert.ok(e instanceof ToolIntentError && isToolIntentError(e), "instanceof ToolIntentError");
     assert.equal(e.name, "ToolIntentError");
     assert.equal(e.code, code, e.message);
     if (argument !== undefined) assert.equal(e.argument, argument, e.message);
@@ -190,4 +192,20 @@ test("hostile input at the boundary throws ToolIntentError, never traps", () => 
   }
   // The module still works after all of it.
   assert.equal(r.expand(null).catalog.length, 4);
+});
+
+test("ToolIntentError works with instanceof from ESM and CommonJS, and rejects other errors", () => {
+  const require = createRequire(import.meta.url);
+  const cjs = require("tool-intent");
+  let thrown;
+  try {
+    cjs.ToolRegistry.default().expand({ disabled: [1] });
+  } catch (e) {
+    thrown = e;
+  }
+  assert.ok(thrown instanceof cjs.ToolIntentError && thrown instanceof ToolIntentError);
+  assert.equal(thrown.code, "invalid_value");
+  assert.ok(cjs.isToolIntentError(thrown));
+  assert.ok(!(new Error("x") instanceof ToolIntentError));
+  assert.ok(!isToolIntentError({ name: "ToolIntentError", code: "x" }), "not an Error");
 });

@@ -1,9 +1,9 @@
 // Type-checks the shipped .d.ts as a consumer writes code (tsc --noEmit, strict).
 // Nothing here may need `any`; the @ts-expect-error lines must stay errors.
 import init, {
-  ToolRegistry, buildIntent, canonicalIntent, beginTurn, recordLoaded,
+  ToolRegistry, buildIntent, canonicalIntent, beginTurn, recordLoaded, ToolIntentError, isToolIntentError,
   type TurnPlan, type PayloadResult, type SearchOutcome, type Budget, type TurnState,
-  type ToolsOverride, type ToolIntentError, type Toggles,
+  type ToolsOverride, type Toggles,
 } from "tool-intent";
 
 await init();
@@ -23,7 +23,8 @@ const canonical: string = canonicalIntent({ enabled: true, disabled: ["a"] });
 try {
   registry.expand({ disabled: [] });
 } catch (e) {
-  const err = e as ToolIntentError;
+  if (!(e instanceof ToolIntentError) || !isToolIntentError(e)) throw e;
+  const err: ToolIntentError = e;
   const code: "invalid_json" | "invalid_value" | "invalid_registry" | "limit_exceeded" | "unknown_source" | "invalid_argument" | "tool_not_available" | "database" | "internal" = err.code;
   const argument: string | undefined = err.argument;
   const path: string | undefined = err.path;
