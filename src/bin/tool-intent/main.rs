@@ -127,10 +127,8 @@ mod cli {
         Migrate(MigrateArgs),
         /// List rows of a SQLite database that still hold legacy snapshots.
         Audit {
-            #[arg(long)]
-            db: PathBuf,
-            #[arg(long, default_value = "sessions")]
-            table: String,
+            #[command(flatten)]
+            sessions: SessionTableArgs,
             #[command(flatten)]
             registry: RegistryArgs,
             /// Print JSON instead of text.
@@ -177,12 +175,19 @@ mod cli {
         cache_control: bool,
     }
 
+    /// The SQLite session table `migrate` and `audit` work on.
     #[derive(Args)]
-    struct MigrateArgs {
+    struct SessionTableArgs {
         #[arg(long)]
         db: PathBuf,
         #[arg(long, default_value = "sessions")]
         table: String,
+    }
+
+    #[derive(Args)]
+    struct MigrateArgs {
+        #[command(flatten)]
+        sessions: SessionTableArgs,
         #[command(flatten)]
         registry: RegistryArgs,
         /// Report what would change; change nothing.
@@ -497,15 +502,16 @@ mod cli {
                         }
                     }
                 };
-                let db = format!("--db {}", args.db.display());
+                let SessionTableArgs { db: path, table } = &args.sessions;
+                let db = format!("--db {}", path.display());
                 let report = if args.undo {
-                    migrate::undo(&args.db, &args.table).flag(&db)?
+                    migrate::undo(path, table).flag(&db)?
                 } else {
                     let options = migrate::MigrateOptions {
-                        table: args.table.clone(),
+                        table: table.clone(),
                         dry_run: args.dry_run,
                     };
-                    migrate::migrate(&args.db, &registry, &options, &mut on_progress).flag(&db)?
+                    migrate::migrate(path, &registry, &options, &mut on_progress).flag(&db)?
                 };
                 Ok(if args.json {
                     pretty(&report)
@@ -514,8 +520,7 @@ mod cli {
                 })
             }
             Command::Audit {
-                db,
-                table,
+                sessions: SessionTableArgs { db, table },
                 registry,
                 json,
             } => {
