@@ -239,7 +239,7 @@ impl Registry {
 
     /// The token budget of a turn, half by half (`counter`: "estimate", or "o200k" /
     /// "cl100k" when the core is built with exact tokens).
-    #[pyo3(signature = (tools_override=None, *, counter="estimate", profile=None, source=None, state=None, loaded=None, provider="anthropic"))]
+    #[pyo3(signature = (tools_override=None, *, counter="estimate", profile=None, source=None, state=None, loaded=None, provider="anthropic", mode="catalog"))]
     #[allow(clippy::too_many_arguments)]
     fn budget<'py>(
         &self,
@@ -251,6 +251,7 @@ impl Registry {
         state: Option<&Bound<'py, PyAny>>,
         loaded: Option<Vec<String>>,
         provider: &str,
+        mode: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
         let turn = Turn {
             tools_override,
@@ -259,7 +260,7 @@ impl Registry {
             state,
             loaded,
             provider,
-            mode: "catalog",
+            mode,
             cache_control: false,
         };
         let (request, options) = turn.request(py, json!({ "counter": counter }), Call::Budget)?;

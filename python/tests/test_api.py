@@ -53,3 +53,12 @@ def test_native_client_search_returns_tool_references():
     assert result["providerOutput"]["type"] == "tool_search_output"
     plain, _ = r.tool_search("select:enter_plan_mode")
     assert "providerOutput" not in plain
+
+
+def test_budget_counts_what_each_mode_sends():
+    r = tool_intent.Registry.embedded()
+    catalog = r.budget(None)
+    native = r.budget(None, mode="native-client")
+    assert catalog["catalogTokens"] > 0
+    assert native["catalogTokens"] == 0
+    assert all(row["tokens"] == 0 for row in native["rows"] if row["placement"] == "deferred")

@@ -72,6 +72,7 @@ class Registry:
         state: JsonIn = None,
         loaded: Optional[List[str]] = None,
         provider: Provider = "anthropic",
+        mode: Mode = "catalog",
     ) -> Dict[str, Any]: ...
 
 class SessionRunConfig:
