@@ -4,30 +4,25 @@
 //!
 //! `cargo run --release --example per_turn -- bench-results/registry-1000.json`
 
+#[path = "../benches/support/generator.rs"]
+mod generator;
+
 use std::time::Instant;
 
 use tool_intent::{
     begin_turn, plan_turn, record_loaded, Registry, ToolsOverride, TurnRequest, TurnState,
 };
 
-/// The intent of every benchmark (benches/support/generator.rs BENCH_OVERRIDE).
-const INTENT: &str =
-    r#"{"toolset":"full","web_search":true,"disabled":["mcp__github0__*","memory"]}"#;
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let file = std::env::args()
         .nth(1)
         .ok_or("usage: per_turn REGISTRY.json")?;
-    let registry = Registry::from_json_str(&std::fs::read_to_string(&file)?)?;
-    let loaded: Vec<String> = registry
-        .tools()
-        .iter()
-        .map(|t| t.name.clone())
-        .filter(|n| n.starts_with("mcp__") && !n.starts_with("mcp__github0__"))
-        .take(3)
-        .collect();
+    let text = std::fs::read_to_string(&file)?;
+    let registry = Registry::from_json_str(&text)?;
+    // The intent and loads of every benchmark (benches/support/generator.rs).
+    let loaded = generator::bench_loaded(&serde_json::from_str(&text)?);
     let request = TurnRequest {
-        tools_override: ToolsOverride::from_json_str(INTENT)?,
+        tools_override: ToolsOverride::from_json_str(generator::BENCH_OVERRIDE)?,
         state: Some(begin_turn(&record_loaded(&TurnState::default(), &loaded))),
         ..Default::default()
     };
