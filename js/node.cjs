@@ -1,4 +1,16 @@
-// CommonJS entry of the package in Node: the wasm-bindgen node build, plus the runtime
-// ToolIntentError class.
+// CommonJS entry in Node: wasm-bindgen's node glue (which reads the same .wasm as the browser
+// build, ../pkg/web/tool_intent_bg.wasm), the runtime ToolIntentError class, and init /
+// initSync as in the ES entries (already initialised; they return the instance's exports).
 "use strict";
-module.exports = { ...require("../pkg/node/tool_intent.cjs"), ...require("./error.cjs") };
+const glue = require("../pkg/node/tool_intent.cjs");
+const output = glue.__wasmExports;
+
+async function init() {
+  return output;
+}
+
+function initSync() {
+  return output;
+}
+
+module.exports = { ...glue, ...require("./error.cjs"), initSync, init, default: init };

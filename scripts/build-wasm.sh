@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/:
-#   pkg/web, pkg/node             the core package (fast estimator, no vocabulary)
-#   pkg/exact-web, pkg/exact-node the same API plus the exact o200k/cl100k counters
-# wasm-pack runs with --mode no-install (it must never download a tool) and wasm-opt off;
-# Usage: scripts/build-wasm.sh [all|core|exact]. wasm-opt -Oz then comes from the npm package `binaryen` (Debian's 108 breaks Node 20).
+# Builds the two npm packages' wasm and glue:
+#   pkg/                 package `tool-intent` (this directory): the estimator, no vocabulary
+#   npm/exact/pkg/       package `tool-intent-exact` (npm/exact/): the same API plus the exact
+#                        o200k/cl100k counters (~6.7 MB of wasm a core user never downloads)
+# Each gets pkg/web (wasm-bindgen --target web: the ES module, its .d.ts and the one .wasm) and
+# pkg/node (--target nodejs: CommonJS glue that reads ../web/tool_intent_bg.wasm, so the
+# package ships each module once). The exact package's js/ entries and licences are copied
+# from here: the two packages differ only in their wasm.
+#
+# The cdylib is asked for here (`cargo rustc --crate-type cdylib`) rather than declared in
+# Cargo.toml, so crates depending on the library never build it. wasm-bindgen is the CLI
+# pinned to the crate's version (scripts/setup.sh); wasm-opt -Oz comes from the npm package
+# `binaryen` (Debian's 108 breaks Node 20).
+# Usage: scripts/build-wasm.sh [all|core|exact]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WASM_OPT=node_modules/.bin/wasm-opt
 [ -x "$WASM_OPT" ] || { echo "build-wasm: $WASM_OPT missing; run npm ci first" >&2; exit 1; }
+command -v wasm-bindgen >/dev/null || { echo "build-wasm: wasm-bindgen missing; run scripts/setup.sh" >&2; exit 1; }
 # Rust's wasm32 target emits these proposals by default; wasm-opt must accept them.
 OPT_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
@@ -16,31 +26,48 @@ OPT_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-si
 # Size over speed for the browser bundle (the native release profile is opt-level 3).
 export CARGO_PROFILE_RELEASE_OPT_LEVEL=z
 export CARGO_PROFILE_RELEASE_PANIC=abort
+TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
 
-build() { # out-dir target [cargo args...]
-  local out=$1 target=$2
-  shift 2
-  wasm-pack --quiet build --release --mode no-install --no-pack --target "$target" \
-    --out-dir "$out" --out-name tool_intent . -- "$@"
-  "$WASM_OPT" -Oz --strip-debug --strip-producers "${OPT_FEATURES[@]}" "$out/tool_intent_bg.wasm" -o "$out/tool_intent_bg.wasm"
-  rm -f "$out/.gitignore" "$out/package.json" "$out/README.md"
-  if [ "$target" = nodejs ]; then
-    # The root package is "type": "module"; the CommonJS build gets the .cjs extension.
-    mv "$out/tool_intent.js" "$out/tool_intent.cjs"
-  fi
+build() { # out-dir [cargo args...]
+  local out=$1
+  shift
+  cargo rustc --quiet --lib --release --target wasm32-unknown-unknown --crate-type cdylib "$@"
+  local wasm="$TARGET_DIR/wasm32-unknown-unknown/release/tool_intent.wasm"
+  rm -rf "$out/web" "$out/node"
+  wasm-bindgen --target web --out-dir "$out/web" --out-name tool_intent "$wasm"
+  wasm-bindgen --target nodejs --out-dir "$out/node" --out-name tool_intent "$wasm"
+  # The classes declare [Symbol.dispose] (`using`): bring its lib along, so a consumer on
+  # lib ES2022 type-checks without skipLibCheck.
+  sed -i '1i /// <reference lib="esnext.disposable" />' "$out/web/tool_intent.d.ts" "$out/node/tool_intent.d.ts"
+  "$WASM_OPT" -Oz --strip-debug --strip-producers "${OPT_FEATURES[@]}" "$out/web/tool_intent_bg.wasm" -o "$out/web/tool_intent_bg.wasm"
+
+  # Node's CommonJS glue loads the browser build's module (the two are the same bytes: the
+  # targets differ only in JS glue). Fail loudly if wasm-bindgen changes the line we rewrite.
+  local glue="$out/node/tool_intent.cjs"
+  mv "$out/node/tool_intent.js" "$glue" # the package is "type": "module"
+  grep -q '^const wasmPath = `${__dirname}/tool_intent_bg.wasm`;$' "$glue" ||
+    { echo "build-wasm: wasmPath line not found in $glue (wasm-bindgen glue changed)" >&2; exit 1; }
+  sed -i 's|^const wasmPath = `${__dirname}/tool_intent_bg.wasm`;$|const wasmPath = `${__dirname}/../web/tool_intent_bg.wasm`;|' "$glue"
+  # js/node.cjs hands these exports out from init()/initSync(), as the ES entries do.
+  echo 'Object.defineProperty(exports, "__wasmExports", { value: wasm });' >>"$glue"
+  # CommonJS types: the browser build's declarations (js/node.cjs provides init and initSync
+  # too) as a .d.cts, so `require` resolves them as CommonJS.
+  cp "$out/web/tool_intent.d.ts" "$out/node/tool_intent.d.cts"
+  rm -f "$out/node/tool_intent.d.ts" "$out/node/tool_intent_bg.wasm" "$out/node/tool_intent_bg.wasm.d.ts"
 }
 
-what=${1:-all}   # all | core | exact
+what=${1:-all} # all | core | exact
 if [ "$what" != exact ]; then
-  build pkg/web web
-  build pkg/node nodejs
+  build pkg
 fi
 if [ "$what" != core ]; then
-  build pkg/exact-web web --features exact-tokens
-  build pkg/exact-node nodejs --features exact-tokens
+  build npm/exact/pkg --features exact-tokens
+  rm -rf npm/exact/js
+  cp -r js npm/exact/js
+  cp LICENSE-MIT LICENSE-APACHE npm/exact/
 fi
 
-for f in pkg/web pkg/exact-web; do
+for f in pkg/web npm/exact/pkg/web; do
   [ -f "$f/tool_intent_bg.wasm" ] || continue
   raw=$(stat -c %s "$f/tool_intent_bg.wasm")
   gz=$(gzip -9 -c "$f/tool_intent_bg.wasm" | wc -c)

@@ -1,11 +1,12 @@
 // `npm pack` / `npm publish` run this first (package.json "prepack"): the package is only
 // complete with the wasm builds in pkg/, which are build output (gitignored), so a pack from a
 // fresh clone must fail loudly instead of producing a package without them. It checks that
-// every file the package lists exists and that each .wasm is a real WebAssembly module.
+// every file the package lists exists (tool-intent and tool-intent-exact alike) and that each .wasm is a real WebAssembly module.
 import { existsSync, readFileSync, statSync } from "node:fs";
 
-const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-const root = new URL("../", import.meta.url);
+// npm runs it in the directory of the package being packed: this one or npm/exact.
+const root = new URL(`file://${process.cwd()}/`);
+const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
 const missing = [];
 for (const file of pkg.files.filter((f) => !f.endsWith("/"))) {
   const url = new URL(file, root);
@@ -17,7 +18,7 @@ for (const file of pkg.files.filter((f) => !f.endsWith("/"))) {
   }
 }
 if (missing.length) {
-  console.error(`prepack: the package would be incomplete:\n  ${missing.join("\n  ")}\nBuild it first: npm run build:wasm (scripts/build-wasm.sh).`);
+  console.error(`prepack: the package would be incomplete:\n  ${missing.join("\n  ")}\nBuild it first: bash scripts/build-wasm.sh (from the repository root).`);
   process.exit(1);
 }
-console.error(`prepack: ${pkg.files.length} entries present`);
+console.error(`prepack: ${pkg.name}: ${pkg.files.length} entries present`);

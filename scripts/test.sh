@@ -2,7 +2,9 @@
 # Runs every test of the project, installing what it needs first (see scripts/setup.sh).
 #   1. Rust: unit, integration, property, golden and CLI tests, with the exact o200k counter
 #   2. wasm: the npm package build (core + exact), then wasm-bindgen tests in Node and Chrome
-#   3. JS: node --test on the built package imported by name, and tsc on a consumer file
+#   3. JS: node --test on the built package imported by name, and tsc on a consumer file; the
+#      packed tarballs installed into five throwaway consumers (Node ESM + TS, TS bundler/node10,
+#      CommonJS, Vite in Chromium, a rolldown Node bundle); cargo package and the size targets
 #   4. www: the demo page built with Vite, driven in headless Chromium by playwright-core
 #   5. Python: the PyO3 binding built into .venv-py, pytest (incl. the cross-target golden, mypy on
 #      the stubs, the example server), then the release wheel installed into a fresh virtualenv
@@ -18,14 +20,14 @@ setup_python
 
 log "cargo fmt --check, clippy"
 cargo fmt --check
-cargo clippy --quiet --all-targets --features exact-tokens -- -D warnings -W missing_docs
+cargo clippy --quiet --all-targets --features exact-tokens,cli -- -D warnings -W missing_docs
 cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
 
 log "cargo doc (warnings are errors; the crate denies missing docs through #![warn(missing_docs)])"
-RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --features exact-tokens
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --features exact-tokens,cli
 
-log "cargo test (native, exact-tokens)"
-cargo test --features exact-tokens
+log "cargo test (native, exact-tokens, the CLI)"
+cargo test --features exact-tokens,cli
 
 log "build the npm package (pkg/)"
 bash scripts/build-wasm.sh
@@ -43,6 +45,12 @@ grep -Eq "test result: ok\. [1-9][0-9]* passed" <<<"$out" || { echo "test: no br
 log "node --test (package imported by name) and tsc"
 node --test tests/js/
 npx tsc -p tests/js/tsconfig.json
+
+log "packages as users get them: npm pack + install into five throwaway consumers"
+node --test tests/consumers/
+
+log "packaging targets (cargo package, dependency count, install sizes)"
+bash scripts/package-targets.sh
 
 if [ -f www/tests/page.test.mjs ]; then
   log "www: vite build + playwright-core in headless Chromium"

@@ -21,7 +21,7 @@
 //! - `plan` — the per-turn facade ([`plan_turn`], [`search_turn`], [`resolve_tool`],
 //!   [`budget_turn`]);
 //! - `session` — the stored run config and [`build_intent`] for writers;
-//! - `migrate` (native only) — legacy snapshot recovery on SQLite.
+//! - `migrate` (native only, feature `migrate`) — legacy snapshot recovery on SQLite.
 //!
 //! Dependencies point one way, down this list (`tests/module_graph.rs` fails on a cycle);
 //! the bindings (`wasm`, the CLI in `src/bin/`) only translate arguments and errors.
@@ -40,6 +40,7 @@
 //! # Ok::<(), tool_intent::Error>(())
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod budget;
@@ -61,7 +62,8 @@ mod tool_info;
 mod turn;
 mod warning;
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(feature = "migrate", not(target_arch = "wasm32")))]
+#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub mod migrate;
 
 /// The wasm-bindgen adapter (only on wasm32). Public so the wasm test suites can call it.
@@ -118,3 +120,8 @@ pub use turn::{
     View, CATALOG_HEADER,
 };
 pub use warning::{Warning, WarningCode};
+
+// The README's Rust example runs as a doctest (`cargo test --doc`), so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

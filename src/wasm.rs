@@ -32,14 +32,33 @@ use crate::{
 #[global_allocator]
 static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
 
+// Only with the feature: a `start` function would otherwise be one more JS export that does
+// nothing.
+#[cfg(feature = "console-panic-hook")]
 #[wasm_bindgen(start)]
 fn start() {
-    #[cfg(feature = "console-panic-hook")]
     console_error_panic_hook::set_once();
 }
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = include_str!("wasm_types.d.ts");
+
+// The counter names each build accepts, so `budget({ counter: "o200k" })` only type-checks
+// against the package whose module can count o200k (tool-intent-exact).
+#[cfg(feature = "exact-tokens")]
+#[wasm_bindgen(typescript_custom_section)]
+const TS_COUNTER_NAMES: &'static str = r#"
+/** Counter names countTokens, budget and cacheReport accept: the estimator and the exact BPE
+ * counters of this build (tool-intent-exact). */
+export type CounterName = "estimate" | "o200k" | "cl100k" | "o200k_base" | "cl100k_base";
+"#;
+#[cfg(not(feature = "exact-tokens"))]
+#[wasm_bindgen(typescript_custom_section)]
+const TS_COUNTER_NAMES: &'static str = r#"
+/** Counter names countTokens, budget and cacheReport accept. This build has the estimator
+ * only; the exact o200k / cl100k counters are in the tool-intent-exact package. */
+export type CounterName = "estimate";
+"#;
 
 // Opaque JS types, each named for its declaration in `src/wasm_types.d.ts`.
 #[wasm_bindgen]

@@ -56,12 +56,9 @@ export interface SearchOptions extends TurnOptions {
 }
 
 export interface BudgetOptions extends TurnOptions {
-  /** "estimate" (default); "o200k" or "cl100k" in the tool-intent/exact build. */
+  /** "estimate" (default); "o200k" or "cl100k" in the tool-intent-exact package. */
   counter?: CounterName;
 }
-
-/** Counter names countTokens and budget accept (the exact two only in tool-intent/exact). */
-export type CounterName = "estimate" | "o200k" | "cl100k" | "o200k_base" | "cl100k_base";
 
 /** Warning codes (checked against the Rust WarningCode enum by tests/ts_types.rs). */
 export type WarningCode =

@@ -330,3 +330,53 @@ fn cache_report_prints_the_same_figures_as_the_library() {
         stderr(&o)
     );
 }
+
+/// Every line of the README's "Command line" block runs and succeeds, from the repository root
+/// (its fixture paths are relative to it). Without `exact-tokens` the `--counter o200k` line
+/// must instead fail and name the feature.
+#[test]
+fn readme_command_lines_run() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let section = &readme[readme
+        .find("### Command line")
+        .expect("README: ### Command line")..];
+    let block = &section[section.find("```sh\n").unwrap() + 6..];
+    let block = &block[..block.find("```").unwrap()];
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_tool-intent"))
+        .parent()
+        .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = 0;
+    for line in block.lines().filter(|l| !l.trim().is_empty()) {
+        let command = line.split("  #").next().unwrap().trim();
+        assert!(
+            command.starts_with("tool-intent "),
+            "not a CLI line: {line}"
+        );
+        let o = Command::new("sh")
+            .args(["-c", command])
+            .env("PATH", &path)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        let exact_only = command.contains("--counter o200k");
+        if exact_only && !cfg!(feature = "exact-tokens") {
+            assert!(!o.status.success(), "{command}");
+            assert!(
+                stderr(&o).contains("exact-tokens"),
+                "{command}: {}",
+                stderr(&o)
+            );
+        } else {
+            assert!(o.status.success(), "{command}: {}", stderr(&o));
+            assert!(!o.stdout.is_empty(), "{command}: no output");
+        }
+        ran += 1;
+    }
+    assert!(ran >= 9, "only {ran} README command lines found");
+}

@@ -18,6 +18,9 @@ const bytes: string = payload.json;
 const found: SearchOutcome = registry.search(intent, "select:memory", { state, limit: 2 });
 state = recordLoaded(found.state, found.hits);
 const budget: Budget = registry.budget(intent);
+// The exact counters exist only in tool-intent-exact (exact-consumer.ts uses them there).
+// @ts-expect-error "o200k" is not a CounterName of the core package
+registry.budget(intent, { counter: "o200k" });
 const half: number = budget.residentTokens + budget.catalogTokens;
 const canonical: string = canonicalIntent({ enabled: true, disabled: ["a"] });
 try {

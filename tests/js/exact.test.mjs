@@ -1,10 +1,10 @@
-// The exact build (tool-intent/exact): the same API plus o200k/cl100k counters, whose
+// The exact build (tool-intent-exact, npm/exact): the same API plus o200k/cl100k counters, whose
 // figures must equal the native CLI's `budget --counter o200k`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { ToolRegistry, countTokens, buildFlavor } from "tool-intent/exact";
+import { ToolRegistry, countTokens, buildFlavor } from "tool-intent-exact";
 import * as core from "tool-intent";
 
 const cli = new URL("../../target/debug/tool-intent", import.meta.url).pathname;

@@ -1,4 +1,0 @@
-// CommonJS entry of the exact package in Node: the wasm-bindgen node build, plus the runtime
-// ToolIntentError class.
-"use strict";
-module.exports = { ...require("../pkg/exact-node/tool_intent.cjs"), ...require("./error.cjs") };

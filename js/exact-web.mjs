@@ -1,5 +1,0 @@
-// Browser and bundler entry of the exact package: the wasm-bindgen web build (call `await init()`
-// once), plus the runtime ToolIntentError class.
-export * from "../pkg/exact-web/tool_intent.js";
-export { default } from "../pkg/exact-web/tool_intent.js";
-export { ToolIntentError, isToolIntentError } from "./error.mjs";

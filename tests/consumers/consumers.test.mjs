@@ -1,0 +1,179 @@
+// The npm packages as a user gets them: `npm pack` of tool-intent (and tool-intent-exact),
+// each tarball installed into a throwaway project that imports `tool-intent` by name and
+// prints one fingerprint, compared with the native CLI's (`tool-intent expand`):
+//   1. Node ESM + TypeScript, `moduleResolution: nodenext` (compiled by tsc, run by node)
+//   2. TypeScript with `moduleResolution: bundler`, and CommonJS output under `node10`
+//   3. CommonJS (`require`), init() included
+//   4. a Vite browser build, loaded in headless Chromium (playwright-core)
+//   5. a Node bundle (rolldown), run from a directory without node_modules
+// and tool-intent-exact's o200k count beside the core package. Installs are offline: the
+// tarballs have no dependencies, and tsc, vite, rolldown and playwright-core are this
+// repository's dev dependencies, run from here against the throwaway project.
+//
+// Needs: the wasm builds (scripts/build-wasm.sh), target/debug/tool-intent
+// (`cargo build --features cli`), /usr/bin/chromium. Run by scripts/test.sh.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const bin = (tool) => join(root, "node_modules", ".bin", tool);
+const OVERRIDE = { enabled: true, disabled: ["memory"], toolset: "research" };
+let work;
+let tarballs;
+let expected;
+
+function run(cmd, args, cwd, env = {}) {
+  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", env: { ...process.env, ...env } });
+  assert.equal(r.status, 0, `${cmd} ${args.join(" ")} in ${cwd} failed:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** A fresh project with `package.json` fields and files, the given tarballs installed offline. */
+function project(name, pkg, files, packages = ["tool-intent"]) {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, ...pkg }, null, 2));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(join(dir, file, ".."), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--no-package-lock", ...packages.map((p) => tarballs[p])], dir);
+  return dir;
+}
+
+const PRINT = `const plan = ToolRegistry.default().expand(${JSON.stringify(OVERRIDE)});\n`;
+
+before(() => {
+  work = mkdtempSync(join(tmpdir(), "tool-intent-consumers-"));
+  tarballs = {};
+  for (const dir of [root, join(root, "npm/exact")]) {
+    const [packed] = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], dir));
+    tarballs[packed.name] = join(work, packed.filename);
+  }
+  const cli = join(root, "target/debug/tool-intent");
+  assert.ok(existsSync(cli), "target/debug/tool-intent missing: cargo build --features cli");
+  expected = JSON.parse(run(cli, ["expand", "--override", JSON.stringify(OVERRIDE)], root)).fingerprint;
+  assert.match(expected, /^sha256:[0-9a-f]{64}$/);
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test("Node ESM + TypeScript (nodenext), with tool-intent-exact beside it", () => {
+  const dir = project(
+    "esm-nodenext",
+    { type: "module" },
+    {
+      "index.ts": `import { ToolRegistry, isToolIntentError, ToolIntentError } from "tool-intent";
+import { countTokens } from "tool-intent-exact";
+${PRINT}let code = "";
+try { ToolRegistry.default().expand({ enabled: "yes" } as never); } catch (e) { if (e instanceof ToolIntentError && isToolIntentError(e)) code = e.code; }
+console.log(JSON.stringify({ fingerprint: plan.fingerprint, code, o200k: countTokens("hello world", "o200k") }));
+`,
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, outDir: "dist", types: [], lib: ["ES2022", "DOM"] },
+        files: ["index.ts"],
+      }),
+    },
+    ["tool-intent", "tool-intent-exact"],
+  );
+  run(bin("tsc"), ["-p", "."], dir);
+  const out = JSON.parse(run("node", ["dist/index.js"], dir));
+  assert.equal(out.fingerprint, expected);
+  assert.equal(out.code, "invalid_value");
+  assert.equal(out.o200k, 2);
+});
+
+test("TypeScript with moduleResolution bundler, and CommonJS output under node10", () => {
+  const source = `import { ToolRegistry, type CounterName } from "tool-intent";
+const counter: CounterName = "estimate";
+${PRINT}console.log(plan.fingerprint, ToolRegistry.default().budget(null, { counter }).counter);
+`;
+  const dir = project("ts-resolutions", {}, {
+    "bundler/index.ts": source,
+    "bundler/tsconfig.json": JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "ESNext", moduleResolution: "Bundler", strict: true, noEmit: true, types: [], lib: ["ES2022", "DOM"] },
+      files: ["index.ts"],
+    }),
+    "node10/index.ts": source,
+    "node10/tsconfig.json": JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "CommonJS", moduleResolution: "node10", strict: true, outDir: "dist", types: [], lib: ["ES2022", "DOM"] },
+      files: ["index.ts"],
+    }),
+  });
+  run(bin("tsc"), ["-p", "bundler"], dir);
+  run(bin("tsc"), ["-p", "node10"], dir);
+  const [fingerprint, counter] = run("node", ["node10/dist/index.js"], dir).trim().split(" ");
+  assert.equal(fingerprint, expected);
+  assert.equal(counter, "estimate");
+});
+
+test("CommonJS require, with init() resolving to the instance", () => {
+  const dir = project("cjs", {}, {
+    "index.cjs": `const { ToolRegistry, isToolIntentError, default: initDefault, init, initSync } = require("tool-intent");
+${PRINT}Promise.all([init(), initDefault()]).then(([a, b]) => {
+  console.log(JSON.stringify({ fingerprint: plan.fingerprint, memory: a.memory instanceof WebAssembly.Memory && a === b && initSync() === a, guard: isToolIntentError(new Error("x")) }));
+});
+`,
+  });
+  const out = JSON.parse(run("node", ["index.cjs"], dir));
+  assert.deepEqual(out, { fingerprint: expected, memory: true, guard: false });
+});
+
+test("Vite browser build in headless Chromium", async () => {
+  const dir = project("vite-app", { type: "module" }, {
+    "index.html": `<!doctype html><html><body><script type="module" src="./main.js"></script></body></html>`,
+    "main.js": `import init, { ToolRegistry } from "tool-intent";
+await init();
+${PRINT}document.body.dataset.fingerprint = plan.fingerprint;
+`,
+  });
+  run("node", [join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], dir);
+  const dist = join(dir, "dist");
+  const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
+  const server = createServer((req, res) => {
+    const file = join(dist, req.url === "/" ? "index.html" : decodeURIComponent(req.url.split("?")[0]));
+    if (!file.startsWith(dist) || !existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { chromium } = await import(join(root, "node_modules/playwright-core/index.mjs"));
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.waitForFunction(() => document.body.dataset.fingerprint, null, { timeout: 20000 }).catch(() => {});
+    assert.deepEqual(errors, []);
+    assert.equal(await page.evaluate(() => document.body.dataset.fingerprint), expected);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
+
+test("Node bundle (rolldown) run without node_modules, the .wasm copied beside it", () => {
+  const dir = project("node-bundle", { type: "module" }, {
+    "entry.mjs": `import { ToolRegistry } from "tool-intent";
+${PRINT}console.log(plan.fingerprint);
+`,
+  });
+  run(bin("rolldown"), ["entry.mjs", "--platform", "node", "--format", "esm", "--file", "out/bundle.mjs"], dir);
+  const away = join(work, "bundle-elsewhere");
+  renameSync(join(dir, "out"), away);
+  // Without the module beside it, the error says where it looked and what to do.
+  const missing = spawnSync("node", ["bundle.mjs"], { cwd: away, encoding: "utf8" });
+  assert.notEqual(missing.status, 0);
+  assert.match(missing.stderr, /tool_intent_bg\.wasm not found at .*Bundling for Node/);
+  cpSync(join(dir, "node_modules/tool-intent/pkg/web/tool_intent_bg.wasm"), join(away, "tool_intent_bg.wasm"));
+  assert.equal(run("node", ["bundle.mjs"], away).trim(), expected);
+});

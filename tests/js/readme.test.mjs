@@ -1,0 +1,38 @@
+// The README's JavaScript example and its terminal-client lines, run as written (from the
+// repository root, importing the package by name), so they cannot rot.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const readme = readFileSync(new URL("README.md", `file://${root}`), "utf8");
+const section = readme.slice(readme.indexOf("### JavaScript"));
+
+function block(lang) {
+  const start = section.indexOf("```" + lang + "\n") + lang.length + 4;
+  return section.slice(start, section.indexOf("```", start));
+}
+
+test("the README's JavaScript example runs and does what its comments say", () => {
+  const code = `${block("js")}
+if (plan.fingerprint !== fingerprint) throw new Error("expand and payload fingerprints differ");
+if (!json.startsWith("[") || !catalog.includes("\\nmemory\\n")) throw new Error("payload: " + json.slice(0, 80));
+if (found.hits.join() !== "enter_plan_mode" || found.notFound.length) throw new Error("search: " + JSON.stringify(found));
+if (JSON.stringify(intent) !== '{"toolset":"research","web_search":true}') throw new Error("intent: " + JSON.stringify(intent));
+console.log("readme ok");`;
+  const r = spawnSync("node", ["--input-type=module", "-e", code], { cwd: root, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), "readme ok");
+});
+
+test("the README's terminal-client lines run", () => {
+  const lines = block("sh").split("\n").filter((l) => l.startsWith("node examples/tui-client.mjs"));
+  assert.equal(lines.length, 2);
+  for (const line of lines) {
+    const r = spawnSync("sh", ["-c", line], { cwd: root, encoding: "utf8" });
+    assert.equal(r.status, 0, `${line}\n${r.stderr}`);
+    assert.ok(r.stdout.length > 100, `${line}: ${r.stdout}`);
+  }
+});
