@@ -26,7 +26,7 @@ use crate::intent::ToolsOverride;
 use crate::plan::{plan_turn, search_turn, TurnRequest};
 use crate::registry::Registry;
 use crate::render::{DeferralMode, Provider};
-use crate::turn::{begin_turn, system_prompt_with_catalog, TurnState, View};
+use crate::turn::{begin_turn, system_prompt_with_catalog, View};
 
 const INPUT: &str = "cache script";
 
@@ -204,16 +204,21 @@ pub struct CacheReport {
 }
 
 /// Runs the script against a registry for one provider and mode (see the module docs).
+///
+/// `base` is the request every turn starts from: its provider, mode, profile, source and
+/// `cache_control` hold for the whole session, its state is the state before the first turn,
+/// and its override is the intent until a turn sets one. Each turn is planned with the frozen
+/// view (what a server sends), whatever `base.view` says.
 pub fn cache_report(
     registry: &Registry,
     script: &CacheScript,
-    provider: Provider,
-    mode: DeferralMode,
+    base: &TurnRequest,
     counter: &dyn TokenCounter,
 ) -> Result<CacheReport> {
+    let (provider, mode) = (base.provider, base.mode);
     let mut registry = registry.clone();
-    let mut tools_override = ToolsOverride::default();
-    let mut state = TurnState::default();
+    let mut tools_override = base.tools_override.clone();
+    let mut state = base.state.clone().unwrap_or_default();
     let mut previous = String::new();
     let system = filler(
         "You are the agent of this session. ",
@@ -246,10 +251,8 @@ pub fn cache_report(
         let request = TurnRequest {
             tools_override: tools_override.clone(),
             state: Some(state.clone()),
-            provider,
-            mode,
             view: View::Frozen,
-            ..TurnRequest::default()
+            ..base.clone()
         };
         let plan = plan_turn(&registry, &request)?;
         let joined: Vec<&str> = plan
@@ -385,6 +388,40 @@ pub fn render_table(reports: &[CacheReport]) -> String {
 mod tests {
     use super::*;
     use crate::counter::Estimator;
+    use crate::turn::{record_loaded, TurnState};
+
+    fn base(mode: DeferralMode) -> TurnRequest {
+        TurnRequest {
+            provider: Provider::Anthropic,
+            mode,
+            ..TurnRequest::default()
+        }
+    }
+
+    #[test]
+    fn the_base_request_sets_state_and_profile_for_the_whole_session() {
+        let r = Registry::embedded();
+        let script = CacheScript::from_json_str(
+            r#"{"turns": [{}, {"searches": ["select:enter_plan_mode"]}, {}]}"#,
+        )
+        .unwrap();
+        let plain = cache_report(&r, &script, &base(DeferralMode::Catalog), &Estimator).unwrap();
+        assert!(plain.turns[2].rewritten_tokens > 0, "{:?}", plain.turns);
+        // Loaded before the session: promoted from turn 1, so the search joins nothing.
+        let loaded = TurnRequest {
+            state: Some(record_loaded(&TurnState::default(), &["enter_plan_mode"])),
+            ..base(DeferralMode::Catalog)
+        };
+        let report = cache_report(&r, &script, &loaded, &Estimator).unwrap();
+        assert_eq!(report.rewrites, 0, "{:?}", report.turns);
+        // A profile that turns tools off holds on every turn: nothing to load, nothing rewritten.
+        let off = TurnRequest {
+            profile: Some(ToolsOverride::from_json_str(r#"{"enabled": false}"#).unwrap()),
+            ..base(DeferralMode::Catalog)
+        };
+        let report = cache_report(&r, &script, &off, &Estimator).unwrap();
+        assert_eq!(report.rewrites, 0, "{:?}", report.turns);
+    }
 
     #[test]
     fn script_errors_name_the_path() {
@@ -402,14 +439,7 @@ mod tests {
             r#"{"turns": [{}, {"searches": ["select:enter_plan_mode"]}, {}, {}]}"#,
         )
         .unwrap();
-        let catalog = cache_report(
-            &r,
-            &script,
-            Provider::Anthropic,
-            DeferralMode::Catalog,
-            &Estimator,
-        )
-        .unwrap();
+        let catalog = cache_report(&r, &script, &base(DeferralMode::Catalog), &Estimator).unwrap();
         let rewritten: Vec<usize> = catalog.turns.iter().map(|t| t.rewritten_tokens).collect();
         assert_eq!(rewritten[0], 0);
         assert_eq!(rewritten[1], 0);
@@ -420,14 +450,8 @@ mod tests {
         assert_eq!(catalog.turns[2].section, Section::Tools);
         assert_eq!(rewritten[3], 0);
         assert_eq!(catalog.rewrites, 1);
-        let client = cache_report(
-            &r,
-            &script,
-            Provider::Anthropic,
-            DeferralMode::NativeClient,
-            &Estimator,
-        )
-        .unwrap();
+        let client =
+            cache_report(&r, &script, &base(DeferralMode::NativeClient), &Estimator).unwrap();
         assert_eq!(client.rewrites, 0, "{:?}", client.turns);
     }
 

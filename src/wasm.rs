@@ -409,7 +409,8 @@ impl ToolRegistry {
 
     /// Replays a scripted session against this registry for one provider and mode and
     /// reports, per turn, where the request stops matching the previous one and the tokens
-    /// written to the prompt cache again. Options: `provider`, `mode`, `counter`.
+    /// written to the prompt cache again. Options: `provider`, `mode`, `counter`, and the
+    /// `source`, `profile` and `state` the session starts from.
     #[wasm_bindgen(js_name = cacheReport)]
     pub fn cache_report(
         &self,
@@ -421,13 +422,7 @@ impl ToolRegistry {
         let counter = lib(shared_counter(
             extra.counter.unwrap_or(CounterKind::Estimate),
         ))?;
-        out(&lib(cache_report(
-            &self.inner,
-            &script,
-            request.provider,
-            request.mode,
-            counter,
-        ))?)
+        out(&lib(cache_report(&self.inner, &script, &request, counter))?)
     }
 }
 

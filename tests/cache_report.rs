@@ -9,7 +9,7 @@ mod common;
 
 use common::*;
 use tool_intent::{
-    cache_report, CacheReport, CacheScript, DeferralMode, Estimator, Provider, Section,
+    cache_report, CacheReport, CacheScript, DeferralMode, Estimator, Provider, Section, TurnRequest,
 };
 
 fn reports() -> Vec<CacheReport> {
@@ -19,7 +19,12 @@ fn reports() -> Vec<CacheReport> {
     let mut out = Vec::new();
     for provider in [Provider::Anthropic, Provider::OpenAiResponses] {
         for mode in DeferralMode::ALL {
-            out.push(cache_report(&registry, &script, provider, mode, &Estimator).unwrap());
+            let base = TurnRequest {
+                provider,
+                mode,
+                ..TurnRequest::default()
+            };
+            out.push(cache_report(&registry, &script, &base, &Estimator).unwrap());
         }
     }
     out

@@ -317,6 +317,27 @@ fn cache_report_prints_the_same_figures_as_the_library() {
         "{table}"
     );
     assert!(table.contains("total: 2 rewrite(s)"), "{table}");
+    // The session flags hold for the whole script: with the tools loaded beforehand, the
+    // search joins nothing; with tools off for the profile there is nothing to load.
+    let short = r#"{"turns": [{}, {"searches": ["select:enter_plan_mode"]}, {}]}"#;
+    let rewrites = |extra: &[&str]| -> u64 {
+        let mut args = vec![
+            "cache-report",
+            "--script",
+            short,
+            "--mode",
+            "catalog",
+            "--json",
+        ];
+        args.extend(extra);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        v[0]["rewrites"].as_u64().unwrap()
+    };
+    assert_eq!(rewrites(&[]), 1);
+    assert_eq!(rewrites(&["--loaded", "enter_plan_mode"]), 0);
+    assert_eq!(rewrites(&["--profile", r#"{"enabled":false}"#]), 0);
     // A bad script names the member.
     let o = run(&[
         "cache-report",

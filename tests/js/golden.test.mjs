@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { ToolRegistry, fingerprint } from "tool-intent";
+import { ToolRegistry, fingerprint, beginTurn, recordLoaded } from "tool-intent";
 
 const root = new URL("../../", import.meta.url);
 const read = (p) => readFileSync(new URL(p, root), "utf8");
@@ -91,4 +91,13 @@ test("native-client search returns provider-shaped output", () => {
   const search = JSON.parse(payload.json).find((t) => t.type === "tool_search");
   assert.equal(search.execution, "client");
   assert.ok(search.parameters.properties.query);
+});
+
+test("cacheReport starts from the options' state and profile", () => {
+  const registry = ToolRegistry.default();
+  const script = { turns: [{}, { searches: ["select:enter_plan_mode"] }, {}] };
+  assert.equal(registry.cacheReport(script, { mode: "catalog" }).rewrites, 1);
+  const loaded = recordLoaded(beginTurn(null), ["enter_plan_mode"]);
+  assert.equal(registry.cacheReport(script, { mode: "catalog", state: loaded }).rewrites, 0);
+  assert.equal(registry.cacheReport(script, { mode: "catalog", profile: { enabled: false } }).rewrites, 0);
 });

@@ -67,18 +67,20 @@ mod cli {
         CacheReport {
             #[command(flatten)]
             registry: RegistryArgs,
+            /// The session before the first turn (a turn's own "override" replaces the intent).
+            #[command(flatten)]
+            session: SessionArgs,
             /// The script (JSON text or @FILE; see README "Prompt cache").
             #[arg(long, value_name = "JSON")]
             script: String,
             #[arg(long, value_enum, default_value_t = ProviderArg::Anthropic)]
             provider: ProviderArg,
             /// A deferral mode, or all of them.
-            #[arg(
-                long,
-                default_value = "all",
-                value_name = "catalog|native|native-client|all"
-            )]
-            mode: String,
+            #[arg(long, value_enum, default_value_t = CacheModeArg::All)]
+            mode: CacheModeArg,
+            /// Anthropic explicit caching: cache_control on the last non-deferred tool.
+            #[arg(long)]
+            cache_control: bool,
             /// Counter for the token columns.
             #[arg(long, value_enum, default_value_t = CounterArg::Estimate)]
             counter: CounterArg,
@@ -147,10 +149,9 @@ mod cli {
         mcp: Vec<String>,
     }
 
+    /// The session side of a request: intent, profile, source and turn state.
     #[derive(Args, Clone)]
-    struct RequestArgs {
-        #[command(flatten)]
-        registry: RegistryArgs,
+    struct SessionArgs {
         /// The tools override (JSON text, or @FILE): null, [], ["a","b"] or an intent object.
         #[arg(long = "override", value_name = "JSON")]
         tools_override: Option<String>,
@@ -166,6 +167,14 @@ mod cli {
         /// A persisted turn state (JSON text or @FILE), instead of or before --loaded.
         #[arg(long, value_name = "JSON")]
         state: Option<String>,
+    }
+
+    #[derive(Args, Clone)]
+    struct RequestArgs {
+        #[command(flatten)]
+        registry: RegistryArgs,
+        #[command(flatten)]
+        session: SessionArgs,
         #[arg(long, value_enum, default_value_t = ProviderArg::Anthropic)]
         provider: ProviderArg,
         #[arg(long, value_enum, default_value_t = ModeArg::Catalog)]
@@ -223,6 +232,25 @@ mod cli {
         Catalog,
         Native,
         NativeClient,
+    }
+
+    impl ModeArg {
+        fn mode(self) -> DeferralMode {
+            match self {
+                ModeArg::Catalog => DeferralMode::Catalog,
+                ModeArg::Native => DeferralMode::Native,
+                ModeArg::NativeClient => DeferralMode::NativeClient,
+            }
+        }
+    }
+
+    /// `cache-report --mode`: one deferral mode, or every mode the provider has.
+    #[derive(Clone, Copy, ValueEnum)]
+    enum CacheModeArg {
+        Catalog,
+        Native,
+        NativeClient,
+        All,
     }
 
     #[derive(Clone, Copy, ValueEnum, PartialEq)]
@@ -348,6 +376,20 @@ mod cli {
     }
 
     fn request(args: &RequestArgs) -> Result<TurnRequest, CliError> {
+        session_request(
+            &args.session,
+            args.provider.provider(),
+            args.mode.mode(),
+            args.cache_control,
+        )
+    }
+
+    fn session_request(
+        args: &SessionArgs,
+        provider: Provider,
+        mode: DeferralMode,
+        cache_control: bool,
+    ) -> Result<TurnRequest, CliError> {
         let tools_override = match &args.tools_override {
             Some(text) => {
                 ToolsOverride::from_json_str(&inline_or_file(text)?).flag("--override")?
@@ -375,13 +417,9 @@ mod cli {
                 .filter(|s| !s.is_empty())
                 .cloned()
                 .collect(),
-            provider: args.provider.provider(),
-            mode: match args.mode {
-                ModeArg::Catalog => DeferralMode::Catalog,
-                ModeArg::Native => DeferralMode::Native,
-                ModeArg::NativeClient => DeferralMode::NativeClient,
-            },
-            cache_control: args.cache_control,
+            provider,
+            mode,
+            cache_control,
             view: View::Frozen,
         })
     }
@@ -435,9 +473,11 @@ mod cli {
             }
             Command::CacheReport {
                 registry,
+                session,
                 script,
                 provider,
                 mode,
+                cache_control,
                 counter,
                 json,
             } => {
@@ -445,20 +485,22 @@ mod cli {
                 let script =
                     CacheScript::from_json_str(&inline_or_file(&script)?).flag("--script")?;
                 let provider = provider.provider();
-                let modes = if mode == "all" {
-                    DeferralMode::ALL
+                let modes = match mode {
+                    CacheModeArg::All => DeferralMode::ALL
                         .into_iter()
                         .filter(|m| provider != Provider::OpenAiChat || *m == DeferralMode::Catalog)
-                        .collect()
-                } else {
-                    vec![DeferralMode::parse(&mode).flag("--mode")?]
+                        .collect(),
+                    CacheModeArg::Catalog => vec![DeferralMode::Catalog],
+                    CacheModeArg::Native => vec![DeferralMode::Native],
+                    CacheModeArg::NativeClient => vec![DeferralMode::NativeClient],
                 };
                 let counter = shared_counter(counter.kind()).flag("--counter")?;
-                let reports = modes
-                    .into_iter()
-                    .map(|m| cache_report(&registry, &script, provider, m, counter))
-                    .collect::<Result<Vec<_>, _>>()
-                    .flag("--script")?;
+                let mut reports = Vec::with_capacity(modes.len());
+                for mode in modes {
+                    let base = session_request(&session, provider, mode, cache_control)?;
+                    reports
+                        .push(cache_report(&registry, &script, &base, counter).flag("--script")?);
+                }
                 Ok(if json {
                     pretty(&reports)
                 } else {
