@@ -209,3 +209,17 @@ test("ToolIntentError works with instanceof from ESM and CommonJS, and rejects o
   assert.ok(!(new Error("x") instanceof ToolIntentError));
   assert.ok(!isToolIntentError({ name: "ToolIntentError", code: "x" }), "not an Error");
 });
+
+test("the entries export the documented API and nothing else", async () => {
+  const api = ["ToolIntentError", "ToolRegistry", "beginTurn", "buildFlavor", "buildIntent", "canonicalIntent", "countTokens", "default", "fingerprint", "initSync", "isToolIntentError", "normalizeToolsValue", "recordLoaded", "sessionConfigFromOverride", "toolsOverrideFromConfig"];
+  const esm = await import("tool-intent");
+  assert.deepEqual(Object.keys(esm).sort(), api);
+  const { createRequire } = await import("node:module");
+  const cjs = createRequire(import.meta.url)("tool-intent");
+  // CommonJS has no default import: `init` is also there by name.
+  assert.deepEqual(Object.keys(cjs).sort(), [...api, "init"].sort());
+  const web = await import("../../js/web.mjs");
+  assert.deepEqual(Object.keys(web).sort(), api);
+  assert.equal(await esm.default(), esm.initSync());
+  assert.ok(esm.initSync().memory instanceof WebAssembly.Memory);
+});
