@@ -390,6 +390,14 @@ mod tests {
     use crate::counter::Estimator;
     use crate::turn::{record_loaded, TurnState};
 
+    /// Turns 1..=n, `tool_search` loading `enter_plan_mode` on turn 2.
+    fn one_load(turns: usize) -> CacheScript {
+        let mut text = String::from(r#"{"turns": [{}, {"searches": ["select:enter_plan_mode"]}"#);
+        text.push_str(&", {}".repeat(turns.saturating_sub(2)));
+        text.push_str("]}");
+        CacheScript::from_json_str(&text).unwrap()
+    }
+
     fn base(mode: DeferralMode) -> TurnRequest {
         TurnRequest {
             provider: Provider::Anthropic,
@@ -401,10 +409,7 @@ mod tests {
     #[test]
     fn the_base_request_sets_state_and_profile_for_the_whole_session() {
         let r = Registry::embedded();
-        let script = CacheScript::from_json_str(
-            r#"{"turns": [{}, {"searches": ["select:enter_plan_mode"]}, {}]}"#,
-        )
-        .unwrap();
+        let script = one_load(3);
         let plain = cache_report(&r, &script, &base(DeferralMode::Catalog), &Estimator).unwrap();
         assert!(plain.turns[2].rewritten_tokens > 0, "{:?}", plain.turns);
         // Loaded before the session: promoted from turn 1, so the search joins nothing.
@@ -435,10 +440,7 @@ mod tests {
     #[test]
     fn appending_messages_is_not_a_rewrite_and_a_promotion_in_catalog_mode_is() {
         let r = Registry::embedded();
-        let script = CacheScript::from_json_str(
-            r#"{"turns": [{}, {"searches": ["select:enter_plan_mode"]}, {}, {}]}"#,
-        )
-        .unwrap();
+        let script = one_load(4);
         let catalog = cache_report(&r, &script, &base(DeferralMode::Catalog), &Estimator).unwrap();
         let rewritten: Vec<usize> = catalog.turns.iter().map(|t| t.rewritten_tokens).collect();
         assert_eq!(rewritten[0], 0);
