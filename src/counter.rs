@@ -88,7 +88,7 @@ pub fn shared_counter(kind: CounterKind) -> Result<&'static dyn TokenCounter> {
         #[cfg(not(feature = "exact-tokens"))]
         _ => Err(Error::argument(
             "counter",
-            "exact token counting needs the `exact-tokens` feature (cargo --features exact-tokens, or the tool-intent/exact JS build)",
+            "exact token counting needs the `exact-tokens` feature (cargo --features exact-tokens; in JS the tool-intent-exact package)",
         )),
     }
 }

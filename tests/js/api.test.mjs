@@ -62,6 +62,8 @@ test("errors are Errors with a stable code and the JSON path", () => {
   throwsCode(() => ToolRegistry.fromJson({ tools: [{ name: "x", parameters: {}, n: 10n }] }), "invalid_value", "registry", "$");
   throwsCode(() => r.resolve({ enabled: true, disabled: ["shell"] }, "shell"), "tool_not_available");
   throwsCode(() => r.budget(null, { counter: "o200k" }), "invalid_argument", "counter");
+  // The core package says where the exact counters are.
+  assert.throws(() => countTokens("x", "o200k"), /tool-intent-exact/);
   throwsCode(() => r.budget(null, { counter: "o2" }), "invalid_argument", "options", "$.counter");
   throwsCode(() => r.expand(null, { profile: { enabled: "x" } }), "invalid_argument", "options", "$.profile.enabled");
 });
@@ -214,7 +216,6 @@ test("the entries export the documented API and nothing else", async () => {
   const api = ["ToolIntentError", "ToolRegistry", "beginTurn", "buildFlavor", "buildIntent", "canonicalIntent", "countTokens", "default", "fingerprint", "initSync", "isToolIntentError", "normalizeToolsValue", "recordLoaded", "sessionConfigFromOverride", "toolsOverrideFromConfig"];
   const esm = await import("tool-intent");
   assert.deepEqual(Object.keys(esm).sort(), api);
-  const { createRequire } = await import("node:module");
   const cjs = createRequire(import.meta.url)("tool-intent");
   // CommonJS has no default import: `init` is also there by name.
   assert.deepEqual(Object.keys(cjs).sort(), [...api, "init"].sort());
