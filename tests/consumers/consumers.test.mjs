@@ -2,7 +2,7 @@
 // each tarball installed into a throwaway project that imports `tool-intent` by name and
 // prints one fingerprint, compared with the native CLI's (`tool-intent expand`):
 //   1. Node ESM + TypeScript, `moduleResolution: nodenext` (compiled by tsc, run by node)
-//   2. TypeScript with `moduleResolution: bundler`, and CommonJS output under `node10`
+//   2. TypeScript with `moduleResolution: bundler`, CommonJS under `nodenext` and under `node10`
 //   3. CommonJS (`require`), init() included
 //   4. a Vite browser build, loaded in headless Chromium (playwright-core)
 //   5. a Node bundle (rolldown), run from a directory without node_modules
@@ -89,7 +89,7 @@ console.log(JSON.stringify({ fingerprint: plan.fingerprint, code, o200k: countTo
   assert.equal(out.o200k, 2);
 });
 
-test("TypeScript with moduleResolution bundler, and CommonJS output under node10", () => {
+test("TypeScript with moduleResolution bundler, CommonJS under nodenext (the .d.cts), and node10", () => {
   const source = `import { ToolRegistry, type CounterName } from "tool-intent";
 const counter: CounterName = "estimate";
 ${PRINT}console.log(plan.fingerprint, ToolRegistry.default().budget(null, { counter }).counter);
@@ -100,6 +100,13 @@ ${PRINT}console.log(plan.fingerprint, ToolRegistry.default().budget(null, { coun
       compilerOptions: { target: "ES2022", module: "ESNext", moduleResolution: "Bundler", strict: true, noEmit: true, types: [], lib: ["ES2022", "DOM"] },
       files: ["index.ts"],
     }),
+    // No "type": "module" in this project, so under nodenext index.ts is CommonJS: it resolves
+    // the `require` condition (js/node.cjs and its .d.cts) and compiles to require().
+    "nodenext-cjs/index.ts": source,
+    "nodenext-cjs/tsconfig.json": JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, outDir: "dist", types: [], lib: ["ES2022", "DOM"] },
+      files: ["index.ts"],
+    }),
     "node10/index.ts": source,
     "node10/tsconfig.json": JSON.stringify({
       compilerOptions: { target: "ES2022", module: "CommonJS", moduleResolution: "node10", strict: true, outDir: "dist", types: [], lib: ["ES2022", "DOM"] },
@@ -108,9 +115,13 @@ ${PRINT}console.log(plan.fingerprint, ToolRegistry.default().budget(null, { coun
   });
   run(bin("tsc"), ["-p", "bundler"], dir);
   run(bin("tsc"), ["-p", "node10"], dir);
-  const [fingerprint, counter] = run("node", ["node10/dist/index.js"], dir).trim().split(" ");
-  assert.equal(fingerprint, expected);
-  assert.equal(counter, "estimate");
+  run(bin("tsc"), ["-p", "nodenext-cjs"], dir);
+  for (const out of ["node10/dist/index.js", "nodenext-cjs/dist/index.js"]) {
+    assert.match(readFileSync(join(dir, out), "utf8"), /require\("tool-intent"\)/, `${out} is CommonJS`);
+    const [fingerprint, counter] = run("node", [out], dir).trim().split(" ");
+    assert.equal(fingerprint, expected, out);
+    assert.equal(counter, "estimate", out);
+  }
 });
 
 test("CommonJS require, with init() resolving to the instance", () => {
