@@ -13,262 +13,28 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
+mod args;
+#[cfg(not(target_arch = "wasm32"))]
 mod preview;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use super::args::{
+        CacheModeArg, Cli, Command, RegistryArgs, RequestArgs, SessionArgs, SessionTableArgs,
+    };
     use super::preview::preview_table;
 
     use std::io::{IsTerminal, Write};
     use std::path::PathBuf;
 
-    use clap::{Args, Parser, Subcommand, ValueEnum};
+    use clap::Parser;
     use serde_json::json;
     use tool_intent::migrate;
     use tool_intent::{
         budget_table, budget_turn, build_intent, cache_report, cache_report_table, plan_turn,
-        search_turn, shared_counter, CacheScript, CounterKind, DeferralMode, Error, Provider,
-        Registry, SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState, View,
+        search_turn, shared_counter, CacheScript, DeferralMode, Error, Provider, Registry,
+        SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState, View,
     };
-
-    #[derive(Parser)]
-    #[command(
-        name = "tool-intent",
-        version,
-        about = "Expand stored tool intent against a live registry, split resident/deferred tools, render provider payloads."
-    )]
-    struct Cli {
-        #[command(subcommand)]
-        command: Command,
-    }
-
-    #[derive(Subcommand)]
-    enum Command {
-        /// Print the expansion as one JSON object (tools, resident, deferred, warnings, fingerprint).
-        Expand(RequestArgs),
-        /// Print a readable table of the expansion (the default view for people).
-        Preview {
-            #[command(flatten)]
-            request: RequestArgs,
-            /// Counter for the token column.
-            #[arg(long, value_enum, default_value_t = CounterArg::Estimate)]
-            counter: CounterArg,
-        },
-        /// Print the exact provider payload bytes (or the catalog text with --catalog).
-        Payload {
-            #[command(flatten)]
-            request: RequestArgs,
-            /// Print the catalog text for the system prompt instead of the tools array.
-            #[arg(long)]
-            catalog: bool,
-        },
-        /// Replay a scripted session and report, per turn, where the request stops matching
-        /// the previous one (the prompt cache's prefix) and the tokens written again.
-        CacheReport {
-            #[command(flatten)]
-            registry: RegistryArgs,
-            /// The session before the first turn (a turn's own "override" replaces the intent).
-            #[command(flatten)]
-            session: SessionArgs,
-            /// The script (JSON text or @FILE; see README "Prompt cache").
-            #[arg(long, value_name = "JSON")]
-            script: String,
-            #[arg(long, value_enum, default_value_t = ProviderArg::Anthropic)]
-            provider: ProviderArg,
-            /// A deferral mode, or all of them.
-            #[arg(long, value_enum, default_value_t = CacheModeArg::All)]
-            mode: CacheModeArg,
-            /// Anthropic explicit caching: cache_control on the last non-deferred tool.
-            #[arg(long)]
-            cache_control: bool,
-            /// Counter for the token columns.
-            #[arg(long, value_enum, default_value_t = CounterArg::Estimate)]
-            counter: CounterArg,
-            /// Print the reports as JSON.
-            #[arg(long)]
-            json: bool,
-        },
-        /// Run a tool_search query against the expansion.
-        Search {
-            #[command(flatten)]
-            request: RequestArgs,
-            /// The query: "select:a,b" or keywords (+term = required).
-            #[arg(long)]
-            query: String,
-            /// Maximum number of hits for a keyword query.
-            #[arg(long, default_value_t = 5)]
-            limit: usize,
-            /// Print {hits, notFound, text, state} as JSON instead of the result text.
-            #[arg(long)]
-            json: bool,
-        },
-        /// Print the canonical JSON of an override.
-        Canonical {
-            /// The override (JSON text, or @FILE).
-            #[arg(long = "override", value_name = "JSON")]
-            tools_override: String,
-        },
-        /// Build the intent a writer stores from UI toggles, and the session row.
-        BuildIntent {
-            /// Toggles as JSON: {"tools_enabled","toolset","web_search","disabled","allowed","picked"}.
-            #[arg(long, value_name = "JSON")]
-            toggles: String,
-        },
-        /// Token budget of the tool array: resident vs deferred, per tool.
-        Budget {
-            #[command(flatten)]
-            request: RequestArgs,
-            /// Counter: the fast estimator, or the exact BPE tokenizer.
-            #[arg(long, value_enum, default_value_t = CounterArg::Estimate)]
-            counter: CounterArg,
-            /// Print JSON instead of a table.
-            #[arg(long)]
-            json: bool,
-        },
-        /// Rewrite legacy snapshot sessions in a SQLite database to intents.
-        Migrate(MigrateArgs),
-        /// List rows of a SQLite database that still hold legacy snapshots.
-        Audit {
-            #[command(flatten)]
-            sessions: SessionTableArgs,
-            #[command(flatten)]
-            registry: RegistryArgs,
-            /// Print JSON instead of text.
-            #[arg(long)]
-            json: bool,
-        },
-    }
-
-    #[derive(Args, Clone)]
-    struct RegistryArgs {
-        /// Registry JSON file (our format, an MCP tools/list result, or a bare tool array). Default: the embedded registry.
-        #[arg(long, value_name = "FILE")]
-        registry: Option<PathBuf>,
-        /// Merge an MCP server's tools/list result as mcp__NAME__<tool> (repeatable).
-        #[arg(long = "mcp", value_name = "NAME=FILE")]
-        mcp: Vec<String>,
-    }
-
-    /// The session side of a request: intent, profile, source and turn state.
-    #[derive(Args, Clone)]
-    struct SessionArgs {
-        /// The tools override (JSON text, or @FILE): null, [], ["a","b"] or an intent object.
-        #[arg(long = "override", value_name = "JSON")]
-        tools_override: Option<String>,
-        /// The agent profile's tools setting (an override).
-        #[arg(long, value_name = "JSON")]
-        profile: Option<String>,
-        /// The request's source (webui, tui, channel, ...).
-        #[arg(long)]
-        source: Option<String>,
-        /// Tools loaded earlier by tool_search, promoted as at the start of a turn (comma-separated).
-        #[arg(long, value_delimiter = ',')]
-        loaded: Vec<String>,
-        /// A persisted turn state (JSON text or @FILE), instead of or before --loaded.
-        #[arg(long, value_name = "JSON")]
-        state: Option<String>,
-    }
-
-    #[derive(Args, Clone)]
-    struct RequestArgs {
-        #[command(flatten)]
-        registry: RegistryArgs,
-        #[command(flatten)]
-        session: SessionArgs,
-        #[arg(long, value_enum, default_value_t = ProviderArg::Anthropic)]
-        provider: ProviderArg,
-        #[arg(long, value_enum, default_value_t = ModeArg::Catalog)]
-        mode: ModeArg,
-        /// Anthropic explicit caching: cache_control on the last non-deferred tool.
-        #[arg(long)]
-        cache_control: bool,
-    }
-
-    /// The SQLite session table `migrate` and `audit` work on.
-    #[derive(Args)]
-    struct SessionTableArgs {
-        #[arg(long)]
-        db: PathBuf,
-        #[arg(long, default_value = "sessions")]
-        table: String,
-    }
-
-    #[derive(Args)]
-    struct MigrateArgs {
-        #[command(flatten)]
-        sessions: SessionTableArgs,
-        #[command(flatten)]
-        registry: RegistryArgs,
-        /// Report what would change; change nothing.
-        #[arg(long)]
-        dry_run: bool,
-        /// Restore every row from the backup table.
-        #[arg(long)]
-        undo: bool,
-        /// Print the report as JSON.
-        #[arg(long)]
-        json: bool,
-    }
-
-    #[derive(Clone, Copy, ValueEnum)]
-    enum ProviderArg {
-        Anthropic,
-        OpenaiChat,
-        OpenaiResponses,
-    }
-
-    impl ProviderArg {
-        fn provider(self) -> Provider {
-            match self {
-                ProviderArg::Anthropic => Provider::Anthropic,
-                ProviderArg::OpenaiChat => Provider::OpenAiChat,
-                ProviderArg::OpenaiResponses => Provider::OpenAiResponses,
-            }
-        }
-    }
-
-    #[derive(Clone, Copy, ValueEnum)]
-    enum ModeArg {
-        Catalog,
-        Native,
-        NativeClient,
-    }
-
-    impl ModeArg {
-        fn mode(self) -> DeferralMode {
-            match self {
-                ModeArg::Catalog => DeferralMode::Catalog,
-                ModeArg::Native => DeferralMode::Native,
-                ModeArg::NativeClient => DeferralMode::NativeClient,
-            }
-        }
-    }
-
-    /// `cache-report --mode`: one deferral mode, or every mode the provider has.
-    #[derive(Clone, Copy, ValueEnum)]
-    enum CacheModeArg {
-        Catalog,
-        Native,
-        NativeClient,
-        All,
-    }
-
-    #[derive(Clone, Copy, ValueEnum, PartialEq)]
-    enum CounterArg {
-        Estimate,
-        O200k,
-        Cl100k,
-    }
-
-    impl CounterArg {
-        fn kind(self) -> CounterKind {
-            match self {
-                CounterArg::Estimate => CounterKind::Estimate,
-                CounterArg::O200k => CounterKind::O200k,
-                CounterArg::Cl100k => CounterKind::Cl100k,
-            }
-        }
-    }
 
     pub fn run() -> i32 {
         let cli = match Cli::try_parse() {
