@@ -2,7 +2,8 @@
 // each tarball installed into a throwaway project that imports `tool-intent` by name and
 // prints one fingerprint, compared with the native CLI's (`tool-intent expand`):
 //   1. Node ESM + TypeScript, `moduleResolution: nodenext` (compiled by tsc, run by node)
-//   2. TypeScript with `moduleResolution: bundler`, CommonJS under `nodenext` and under `node10`
+//   2. TypeScript with `moduleResolution: bundler` (ES module output), and CommonJS output
+//      under `nodenext` and under `node10`, each compiled by tsc and run by node
 //   3. CommonJS (`require`), init() included
 //   4. a Vite browser build, loaded in headless Chromium (playwright-core)
 //   5. a Node bundle (rolldown), run from a directory without node_modules
@@ -89,7 +90,7 @@ console.log(JSON.stringify({ fingerprint: plan.fingerprint, code, o200k: countTo
   assert.equal(out.o200k, 2);
 });
 
-test("TypeScript with moduleResolution bundler, CommonJS under nodenext (the .d.cts), and node10", () => {
+test("TypeScript: bundler resolution (ES modules), CommonJS under nodenext (the .d.cts) and node10", () => {
   const source = `import { ToolRegistry, type CounterName } from "tool-intent";
 const counter: CounterName = "estimate";
 ${PRINT}console.log(plan.fingerprint, ToolRegistry.default().budget(null, { counter }).counter);
@@ -97,9 +98,11 @@ ${PRINT}console.log(plan.fingerprint, ToolRegistry.default().budget(null, { coun
   const dir = project("ts-resolutions", {}, {
     "bundler/index.ts": source,
     "bundler/tsconfig.json": JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "ESNext", moduleResolution: "Bundler", strict: true, noEmit: true, types: [], lib: ["ES2022", "DOM"] },
+      compilerOptions: { target: "ES2022", module: "ESNext", moduleResolution: "Bundler", strict: true, outDir: "dist", types: [], lib: ["ES2022", "DOM"] },
       files: ["index.ts"],
     }),
+    // What a bundler-resolved build emits is ES modules: run it as one.
+    "bundler/package.json": JSON.stringify({ type: "module" }),
     // No "type": "module" in this project, so under nodenext index.ts is CommonJS: it resolves
     // the `require` condition (js/node.cjs and its .d.cts) and compiles to require().
     "nodenext-cjs/index.ts": source,
@@ -116,8 +119,14 @@ ${PRINT}console.log(plan.fingerprint, ToolRegistry.default().budget(null, { coun
   run(bin("tsc"), ["-p", "bundler"], dir);
   run(bin("tsc"), ["-p", "node10"], dir);
   run(bin("tsc"), ["-p", "nodenext-cjs"], dir);
-  for (const out of ["node10/dist/index.js", "nodenext-cjs/dist/index.js"]) {
-    assert.match(readFileSync(join(dir, out), "utf8"), /require\("tool-intent"\)/, `${out} is CommonJS`);
+  // Each output in the module form its settings promise, then run.
+  const outputs = {
+    "bundler/dist/index.js": /from "tool-intent"/,
+    "node10/dist/index.js": /require\("tool-intent"\)/,
+    "nodenext-cjs/dist/index.js": /require\("tool-intent"\)/,
+  };
+  for (const [out, form] of Object.entries(outputs)) {
+    assert.match(readFileSync(join(dir, out), "utf8"), form, out);
     const [fingerprint, counter] = run("node", [out], dir).trim().split(" ");
     assert.equal(fingerprint, expected, out);
     assert.equal(counter, "estimate", out);
