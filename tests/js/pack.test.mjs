@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, mkdirSync } from "node:fs";
+import { cpSync, mkdtempSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,4 +28,18 @@ test("packing without the wasm builds fails and says how to build them", () => {
   assert.equal(run.status, 1);
   assert.match(run.stderr, /pkg\/web\/tool_intent_bg\.wasm \(missing\)/);
   assert.match(run.stderr, /scripts\/build-wasm\.sh/);
+});
+
+test("tool-intent-exact has the same entries as tool-intent (only the wasm differs)", () => {
+  const core = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const exact = JSON.parse(readFileSync(join(root, "npm/exact/package.json"), "utf8"));
+  for (const key of ["type", "main", "types", "sideEffects", "exports", "engines", "license", "version"]) {
+    assert.deepEqual(exact[key], core[key], `npm/exact/package.json "${key}" differs from package.json`);
+  }
+  assert.deepEqual(exact.files.filter((f) => f !== "README.md"), core.files);
+  const out = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json"], { cwd: join(root, "npm/exact"), encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+  const files = out[0].files.map((f) => f.path);
+  for (const f of ["js/node.mjs", "js/node.cjs", "pkg/web/tool_intent_bg.wasm", "pkg/node/tool_intent.cjs", "LICENSE-MIT", "README.md"]) {
+    assert.ok(files.includes(f), `${f} missing from the tool-intent-exact tarball: ${files.join(", ")}`);
+  }
 });
