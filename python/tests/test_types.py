@@ -28,10 +28,22 @@ def test_wrong_calls_do_not_type_check(tmp_path):
         tool_intent.Registry.embedded().plan_turn(mode="nativ")
         n: int = tool_intent.fingerprint("x")
         tool_intent.migrate(3)
+        p: int = tool_intent.Registry.embedded().plan_turn().payload
     """))
     out = mypy(bad)
     assert out.returncode == 1, out.stdout
-    assert out.stdout.count("error:") == 3, out.stdout
+    assert out.stdout.count("error:") == 4, out.stdout
+
+
+def test_the_readme_example_type_checks(tmp_path):
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("### Python") :]
+    code = section[section.index("```python\n") + 10 : section.index("```", section.index("```python\n") + 10)]
+    # The README's last lines are bare expressions (shown for the reader): mypy checks them too.
+    example = tmp_path / "readme_example.py"
+    example.write_text(code + "\npayload: str = plan.payload\nnames: list[str] = plan.array\n")
+    out = mypy(example)
+    assert out.returncode == 0, out.stdout + out.stderr
 
 
 def test_the_example_server_runs():

@@ -21,6 +21,24 @@ class ToolIntentError(ValueError):
     argument: Optional[str]
     path: Optional[str]
 
+class TurnPlan:
+    """The per-turn call's result: the strings are ready; the name lists are made on first read.
+    `plan["payload"]` works as for a dict; `to_dict()` gives every field."""
+
+    fingerprint: str
+    payload: str
+    catalog_text: str
+    @property
+    def array(self) -> List[str]: ...
+    @property
+    def catalog(self) -> List[str]: ...
+    @property
+    def promoted(self) -> List[str]: ...
+    @property
+    def warnings(self) -> List[Dict[str, Any]]: ...
+    def __getitem__(self, key: str) -> Any: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
 class Registry:
     @staticmethod
     def embedded() -> "Registry": ...
@@ -41,7 +59,7 @@ class Registry:
         provider: Provider = "anthropic",
         mode: Mode = "catalog",
         cache_control: bool = False,
-    ) -> Dict[str, Any]: ...
+    ) -> TurnPlan: ...
     def tool_search(
         self,
         query: str,
