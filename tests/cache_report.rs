@@ -81,14 +81,5 @@ fn catalog_mode_rewrites_once_on_each_promotion_turn() {
 #[test]
 fn reports_match_the_golden_file() {
     let text = serde_json::to_string_pretty(&reports()).unwrap() + "\n";
-    let path = repo_path("tests/golden/cache-report.json");
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &text).unwrap();
-    }
-    let expected =
-        std::fs::read_to_string(&path).expect("cache-report.json; run with UPDATE_GOLDEN=1");
-    assert!(
-        expected == text,
-        "cache reports differ from tests/golden/cache-report.json"
-    );
+    check_golden("cache-report.json", &text);
 }

@@ -55,16 +55,7 @@ fn cross_target_fingerprints() {
         }
     }
     let text = serde_json::to_string_pretty(&rows).unwrap() + "\n";
-    let path = repo_path("tests/golden/cross-target.json");
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &text).unwrap();
-    }
-    let expected =
-        std::fs::read_to_string(&path).expect("cross-target.json; run with UPDATE_GOLDEN=1");
-    assert!(
-        expected == text,
-        "native fingerprints differ from tests/golden/cross-target.json"
-    );
+    check_golden("cross-target.json", &text);
     assert_eq!(rows.len(), 20 * 7 * 8);
 }
 
@@ -137,14 +128,6 @@ fn cross_target_search_hits() {
         })
         .collect();
     let text = serde_json::to_string_pretty(&rows).unwrap() + "\n";
-    let path = repo_path("tests/golden/search.json");
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &text).unwrap();
-    }
-    let expected = std::fs::read_to_string(&path).expect("search.json; run with UPDATE_GOLDEN=1");
-    assert!(
-        expected == text,
-        "native search hits differ from tests/golden/search.json"
-    );
+    check_golden("search.json", &text);
     assert_eq!(rows.len(), 2 * SEARCH_QUERIES.len() + 100);
 }

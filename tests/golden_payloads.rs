@@ -5,34 +5,13 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::PathBuf;
+mod common;
 
+use common::check_golden;
 use tool_intent::{
     begin_turn, plan_turn, record_loaded, DeferralMode, Provider, Registry, ToolsOverride,
     TurnRequest,
 };
-
-fn golden_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
-}
-
-fn check(name: &str, actual: &str) {
-    let path = golden_dir().join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-        panic!(
-            "missing golden file {}; run with UPDATE_GOLDEN=1",
-            path.display()
-        )
-    });
-    assert!(
-        expected == actual,
-        "{name} differs from its golden file (run with UPDATE_GOLDEN=1 and review the diff)"
-    );
-}
 
 #[test]
 fn golden_payloads_of_the_embedded_registry() {
@@ -84,9 +63,9 @@ fn golden_payloads_of_the_embedded_registry() {
             };
             let p = plan_turn(&r, &req).unwrap();
             let file = format!("{}.{case}.json", provider.as_str());
-            check(&file, &p.payload);
+            check_golden(&file, &p.payload);
             if case == "default" {
-                check(
+                check_golden(
                     &format!("{}.default.catalog.txt", provider.as_str()),
                     &p.catalog_text,
                 );
@@ -94,5 +73,5 @@ fn golden_payloads_of_the_embedded_registry() {
             fingerprints.push_str(&format!("{file} {}\n", p.fingerprint));
         }
     }
-    check("fingerprints.txt", &fingerprints);
+    check_golden("fingerprints.txt", &fingerprints);
 }

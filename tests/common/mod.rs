@@ -21,6 +21,26 @@ pub fn read_repo_file(relative: &str) -> String {
     std::fs::read_to_string(repo_path(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
 }
 
+/// Compares `actual` with the golden file `tests/golden/<name>`, or rewrites the file when
+/// `UPDATE_GOLDEN` is set (a change of golden bytes must be deliberate: review the diff).
+pub fn check_golden(name: &str, actual: &str) {
+    let path = repo_path("tests/golden").join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "missing golden file {}; run with UPDATE_GOLDEN=1",
+            path.display()
+        )
+    });
+    assert!(
+        expected == actual,
+        "{name} differs from its golden file (run with UPDATE_GOLDEN=1 and review the diff)"
+    );
+}
+
 /// The MCP fixtures parsed.
 pub fn mcp_files() -> Vec<(String, Value)> {
     mcp_texts()
