@@ -163,6 +163,7 @@ impl Registry {
             fingerprint: plan.fingerprint.clone(),
             payload: plan.payload,
             catalog_text: plan.catalog_text,
+            summary_text: pyo3::sync::PyOnceLock::new(),
             parsed: pyo3::sync::PyOnceLock::new(),
         }
         .into_pyobject(py)?
@@ -441,19 +442,26 @@ struct TurnPlan {
     payload: String,
     #[pyo3(get)]
     catalog_text: String,
+    /// The plan's JSON, made on first need (by `plan[key]`, a name-list attribute or
+    /// `to_dict()`), then read from here.
+    summary_text: pyo3::sync::PyOnceLock<String>,
     parsed: pyo3::sync::PyOnceLock<Py<PyAny>>,
 }
 
 impl TurnPlan {
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyAny>> {
         self.parsed
-            .get_or_try_init(py, || loads(py, &self.summary_json(py)?).map(Bound::unbind))
+            .get_or_try_init(py, || loads(py, self.summary_json(py)?).map(Bound::unbind))
             .map(|v| v.bind(py))
     }
 
-    fn summary_json(&self, py: Python<'_>) -> PyResult<String> {
-        let registry = &self.registry.bind(py).get().inner;
-        Ok(lib(py, tool_intent::plan_turn(registry, &self.request))?.to_json())
+    fn summary_json(&self, py: Python<'_>) -> PyResult<&str> {
+        self.summary_text
+            .get_or_try_init(py, || {
+                let registry = &self.registry.bind(py).get().inner;
+                Ok(lib(py, tool_intent::plan_turn(registry, &self.request))?.to_json())
+            })
+            .map(String::as_str)
     }
 }
 
@@ -471,7 +479,9 @@ impl TurnPlan {
     /// Every field as a dict (the names, warnings, provider, mode, fingerprint, payload and
     /// catalog text).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let d = loads(py, &self.summary_json(py)?)?;
+        // Parsed anew from the plan's JSON (planned once): the caller may change the dict
+        // and its lists without changing what `plan["array"]` returns.
+        let d = loads(py, self.summary_json(py)?)?;
         d.set_item("payload", &self.payload)?;
         d.set_item("catalog_text", &self.catalog_text)?;
         Ok(d)

@@ -17,6 +17,19 @@ def test_plan_turn_lists_array_catalog_and_the_exact_payload():
     assert again["payload"] == plan["payload"], "text and dict give the same bytes"
 
 
+def test_turn_plan_attributes_items_and_to_dict_agree():
+    plan = tool_intent.Registry.embedded().plan_turn({"enabled": True, "web_search": True})
+    d = plan.to_dict()
+    for key in ("array", "catalog", "promoted", "warnings", "renamed", "provider", "mode"):
+        assert d[key] == plan[key], key
+    assert d["array"] == plan.array and d["catalog"] == plan.catalog
+    assert (d["payload"], d["catalog_text"], d["fingerprint"]) == (plan.payload, plan.catalog_text, plan.fingerprint)
+    d["array"].append("not a tool")
+    d["catalog"] = []
+    assert "not a tool" not in plan["array"] and plan["catalog"], "to_dict hands out its own values"
+    assert plan.to_dict()["array"] == plan.array
+
+
 def test_errors_are_value_errors_with_code_argument_and_path():
     r = tool_intent.Registry.embedded()
     with pytest.raises(tool_intent.ToolIntentError) as e:
