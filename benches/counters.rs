@@ -14,8 +14,8 @@ mod fixtures;
 mod halves;
 
 use halves::rendered_halves;
-use tool_intent::{expand, ExpandContext, Provider, Registry, ToolsOverride, TurnState, View};
-use tool_intent::{BpeCounter, Estimator, TokenCounter};
+use tool_intent::counter::{BpeCounter, Estimator};
+use tool_intent::{Registry, TokenCounter, ToolsOverride, TurnRequest, View};
 
 fn texts() -> Vec<(&'static str, String)> {
     let mut r = Registry::embedded();
@@ -23,27 +23,17 @@ fn texts() -> Vec<(&'static str, String)> {
         r = r.merge_mcp_server_json(&name, &text).unwrap();
     }
     // Everything resident (no tool_search) gives the largest array to count.
-    let all = expand(
+    let request = |o: &str| TurnRequest {
+        tools_override: ToolsOverride::from_json_str(o).unwrap(),
+        view: View::Live,
+        ..Default::default()
+    };
+    let (array, _) = rendered_halves(
         &r,
-        &ToolsOverride::from_json_str(r#"{"toolset":"full","disabled":["tool_search"]}"#).unwrap(),
-        ExpandContext::default(),
+        &request(r#"{"toolset":"full","disabled":["tool_search"]}"#),
     )
     .unwrap();
-    let (array, _) =
-        rendered_halves(&all, &TurnState::default(), View::Live, Provider::Anthropic).unwrap();
-    let deferred = expand(
-        &r,
-        &ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(),
-        ExpandContext::default(),
-    )
-    .unwrap();
-    let (_, catalog) = rendered_halves(
-        &deferred,
-        &TurnState::default(),
-        View::Live,
-        Provider::Anthropic,
-    )
-    .unwrap();
+    let (_, catalog) = rendered_halves(&r, &request(r#"{"toolset":"full"}"#)).unwrap();
     vec![("array", array), ("catalog", catalog)]
 }
 

@@ -10,9 +10,11 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use tool_intent::counter::Estimator;
+use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::turn::split;
 use tool_intent::{
-    begin_turn, estimate_budget, expand, plan_turn, record_loaded, render, split, Estimator,
-    ExpandContext, Provider, Registry, RenderOptions, ToolsOverride, TurnRequest, TurnState, View,
+    begin_turn, record_loaded, Provider, Registry, ToolsOverride, TurnRequest, TurnState, View,
 };
 
 const SIZES: [usize; 3] = [50, 1_000, 10_000];
@@ -124,10 +126,10 @@ fn benches(c: &mut Criterion) {
     per_size!("preview", |r, s| {
         let req = TurnRequest {
             tools_override: o.clone(),
-            state: Some(s.clone()),
+            state: s.clone(),
             ..Default::default()
         };
-        plan_turn(r, &req).unwrap().fingerprint
+        r.plan_turn(&req).unwrap().fingerprint
     });
 }
 

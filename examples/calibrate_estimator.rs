@@ -14,11 +14,10 @@ mod fixtures;
 mod halves;
 
 use halves::rendered_halves;
-use tool_intent::{
-    estimate_budget as estimate, estimate_tokens_with, expand, BpeCounter, Estimator,
-    EstimatorParams, ExpandContext, Provider, Registry, TokenCounter, ToolsOverride, TurnState,
-    View, ESTIMATOR_PARAMS,
+use tool_intent::counter::{
+    estimate_tokens_with, BpeCounter, Estimator, EstimatorParams, ESTIMATOR_PARAMS,
 };
+use tool_intent::{Provider, Registry, TokenCounter, ToolsOverride, TurnRequest, View};
 
 fn registries() -> Vec<(String, Registry)> {
     let mut out = vec![("embedded".to_string(), Registry::embedded())];
@@ -58,12 +57,16 @@ fn main() {
     );
     for provider in [Provider::Anthropic, Provider::OpenAiChat] {
         for (name, r) in &registries() {
-            let e = expand(r, &full, ExpandContext::default()).unwrap();
-            let state = TurnState::default();
-            let (array, catalog) = rendered_halves(&e, &state, View::Live, provider).unwrap();
+            let request = TurnRequest {
+                tools_override: full.clone(),
+                view: View::Live,
+                provider,
+                ..Default::default()
+            };
+            let (array, catalog) = rendered_halves(r, &request).unwrap();
             let (ax, cx) = (exact.count(&array), exact.count(&catalog));
-            let be = estimate(&e, &state, View::Live, provider, &Estimator).unwrap();
-            let bx = estimate(&e, &state, View::Live, provider, &exact).unwrap();
+            let be = r.budget(&request, &Estimator).unwrap();
+            let bx = r.budget(&request, &exact).unwrap();
             let err = |a: usize, b: usize| {
                 if b == 0 {
                     0.0

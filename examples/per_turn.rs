@@ -9,9 +9,7 @@ mod generator;
 
 use std::time::Instant;
 
-use tool_intent::{
-    begin_turn, plan_turn, record_loaded, Registry, ToolsOverride, TurnRequest, TurnState,
-};
+use tool_intent::{begin_turn, record_loaded, Registry, ToolsOverride, TurnRequest, TurnState};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let file = std::env::args()
@@ -23,16 +21,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let loaded = generator::bench_loaded(&serde_json::from_str(&text)?);
     let request = TurnRequest {
         tools_override: ToolsOverride::from_json_str(generator::BENCH_OVERRIDE)?,
-        state: Some(begin_turn(&record_loaded(&TurnState::default(), &loaded))),
+        state: begin_turn(&record_loaded(&TurnState::default(), &loaded)),
         ..Default::default()
     };
-    let fingerprint = plan_turn(&registry, &request)?.fingerprint;
+    let fingerprint = registry.plan_turn(&request)?.fingerprint;
     let mut rounds = Vec::new();
     for _ in 0..15 {
         let n = 200;
         let t = Instant::now();
         for _ in 0..n {
-            std::hint::black_box(plan_turn(&registry, &request)?.payload.len());
+            std::hint::black_box(registry.plan_turn(&request)?.payload.len());
         }
         rounds.push(t.elapsed().as_secs_f64() * 1e6 / f64::from(n));
     }

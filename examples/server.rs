@@ -5,8 +5,7 @@
 //! cargo run --example server
 
 use tool_intent::{
-    begin_turn, build_intent, plan_turn, resolve_tool, search_turn, tools_override_from_config,
-    Registry, SessionRunConfig, Toggles, TurnRequest,
+    begin_turn, build_intent, Registry, SearchCall, SessionRunConfig, Toggles, TurnRequest,
 };
 
 fn main() -> Result<(), tool_intent::Error> {
@@ -26,12 +25,12 @@ fn main() -> Result<(), tool_intent::Error> {
     for turn in 1..=3 {
         state = begin_turn(&state);
         let request = TurnRequest {
-            tools_override: tools_override_from_config(&row),
+            tools_override: row.to_override(),
             source: Some("webui".into()),
-            state: Some(state.clone()),
+            state: state.clone(),
             ..Default::default()
         };
-        let p = plan_turn(&registry, &request)?;
+        let p = registry.plan_turn(&request)?;
         println!(
             "turn {turn}: {} tools in the array, {} in the catalog, {}",
             p.array.len(),
@@ -41,11 +40,11 @@ fn main() -> Result<(), tool_intent::Error> {
 
         // The model calls tool_search mid-turn: the array stays, the tool is callable at once.
         if turn == 1 {
-            let found = search_turn(&registry, &request, "select:memory", None)?;
+            let found = registry.search(&request, &SearchCall::new("select:memory"))?;
             println!(
                 "  tool_search -> {:?}; dispatch finds {}",
                 found.result.hits,
-                resolve_tool(&registry, &request, "memory")?.name
+                registry.resolve(&request, "memory")?.name
             );
             state = found.state;
         }

@@ -140,30 +140,12 @@ impl TokenCache {
     }
 }
 
-/// Prices an expansion in catalog mode for a turn state.
-pub fn estimate(
-    expansion: &Expansion<'_>,
-    state: &TurnState,
-    view: View,
-    provider: Provider,
-    counter: &dyn TokenCounter,
-) -> Result<Budget> {
-    estimate_mode(
-        expansion,
-        state,
-        view,
-        provider,
-        DeferralMode::Catalog,
-        counter,
-    )
-}
-
 /// Prices what a mode actually sends. `catalog`: the array (resident + promoted tools) and
 /// the catalog text. `native` / `native-client`: the providers bill a `defer_loading`
 /// definition only once it is loaded, so deferred rows cost 0 and there is no catalog; the
 /// resident tools, the loaded (promoted) ones and the search tool that is declared — the
 /// provider's own in `native`, ours in `native-client` — are counted.
-pub fn estimate_mode(
+pub(crate) fn estimate(
     expansion: &Expansion<'_>,
     state: &TurnState,
     view: View,
@@ -275,38 +257,40 @@ fn estimate_catalog(
     })
 }
 
-/// A readable table of a budget.
-pub fn render_table(budget: &Budget) -> String {
-    let width = budget
-        .rows
-        .iter()
-        .map(|r| r.name.len())
-        .max()
-        .unwrap_or(4)
-        .max(4);
-    let mut out = format!(
-        "counter: {}   provider: {}\n\n",
-        budget.counter,
-        budget.provider.as_str()
-    );
-    out.push_str(&format!(
-        "  {:<width$}  {:<9}  {:>7}  {:>13}\n",
-        "tool", "placement", "tokens", "if resident"
-    ));
-    out.push_str(&format!(
-        "  {:-<width$}  {:-<9}  {:->7}  {:->13}\n",
-        "", "", "", ""
-    ));
-    for r in &budget.rows {
+impl Budget {
+    /// A readable table of the budget (the CLI's `budget` output).
+    pub fn to_table(&self) -> String {
+        let budget = self;
+        let width = budget
+            .rows
+            .iter()
+            .map(|r| r.name.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        let mut out = format!(
+            "counter: {}   provider: {}\n\n",
+            budget.counter,
+            budget.provider.as_str()
+        );
         out.push_str(&format!(
             "  {:<width$}  {:<9}  {:>7}  {:>13}\n",
-            r.name,
-            r.placement.as_str(),
-            r.tokens,
-            r.resident_tokens
+            "tool", "placement", "tokens", "if resident"
         ));
-    }
-    out.push_str(&format!(
+        out.push_str(&format!(
+            "  {:-<width$}  {:-<9}  {:->7}  {:->13}\n",
+            "", "", "", ""
+        ));
+        for r in &budget.rows {
+            out.push_str(&format!(
+                "  {:<width$}  {:<9}  {:>7}  {:>13}\n",
+                r.name,
+                r.placement.as_str(),
+                r.tokens,
+                r.resident_tokens
+            ));
+        }
+        out.push_str(&format!(
         "\nresident array  {:>7} tokens\ncatalog text    {:>7} tokens\ntotal           {:>7} tokens\nall resident    {:>7} tokens   (deferral saves {} tokens, {:.1}%)\n",
         budget.resident_tokens,
         budget.catalog_tokens,
@@ -315,7 +299,8 @@ pub fn render_table(budget: &Budget) -> String {
         budget.saving_tokens,
         budget.saving_percent()
     ));
-    out
+        out
+    }
 }
 
 #[cfg(test)]
@@ -334,6 +319,7 @@ mod tests {
             &TurnState::default(),
             View::Live,
             Provider::Anthropic,
+            DeferralMode::Catalog,
             &Estimator,
         )
         .unwrap();
@@ -351,6 +337,7 @@ mod tests {
             &TurnState::default(),
             View::Live,
             Provider::Anthropic,
+            DeferralMode::Catalog,
             &Estimator,
         )
         .unwrap();

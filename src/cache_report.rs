@@ -6,7 +6,7 @@
 //! longest prefix it shares with the previous turn's request; everything of the previous
 //! request after the first differing byte is written to the cache again at full price. Growth
 //! at the end (new messages) is not a rewrite. For each turn of a [`CacheScript`] this module
-//! renders the request as the library would send it — tools from [`plan_turn`], the system
+//! renders the request as the library would send it — tools from [`Registry::plan_turn`], the system
 //! prompt with the catalog, a fixed-size stand-in for each turn's messages — and reports the
 //! first differing byte, which section it falls in, and the tokens of the previous request
 //! from there on: the answer to "why did my cache miss?".
@@ -23,9 +23,10 @@ use serde_json::Value;
 use crate::counter::TokenCounter;
 use crate::error::{Error, JsonPath, Result};
 use crate::intent::ToolsOverride;
-use crate::plan::{plan_turn, search_turn, TurnRequest};
+use crate::plan::TurnRequest;
 use crate::registry::Registry;
 use crate::render::{DeferralMode, Provider};
+use crate::search::SearchCall;
 use crate::turn::{begin_turn, system_prompt_with_catalog, View};
 
 const INPUT: &str = "cache script";
@@ -203,13 +204,24 @@ pub struct CacheReport {
     pub rewritten_tokens: usize,
 }
 
-/// Runs the script against a registry for one provider and mode (see the module docs).
-///
-/// `base` is the request every turn starts from: its provider, mode, profile, source and
-/// `cache_control` hold for the whole session, its state is the state before the first turn,
-/// and its override is the intent until a turn sets one. Each turn is planned with the frozen
-/// view (what a server sends), whatever `base.view` says.
-pub fn cache_report(
+impl Registry {
+    /// Replays a scripted session against this registry (see the module docs).
+    ///
+    /// `base` is the request every turn starts from: its provider, mode, profile, source and
+    /// `cache_control` hold for the whole session, its state is the state before the first
+    /// turn, and its override is the intent until a turn sets one. Each turn is planned with
+    /// the frozen view (what a server sends), whatever `base.view` says.
+    pub fn cache_report(
+        &self,
+        script: &CacheScript,
+        base: &TurnRequest,
+        counter: &dyn TokenCounter,
+    ) -> Result<CacheReport> {
+        replay(self, script, base, counter)
+    }
+}
+
+fn replay(
     registry: &Registry,
     script: &CacheScript,
     base: &TurnRequest,
@@ -218,7 +230,7 @@ pub fn cache_report(
     let (provider, mode) = (base.provider, base.mode);
     let mut registry = registry.clone();
     let mut tools_override = base.tools_override.clone();
-    let mut state = base.state.clone().unwrap_or_default();
+    let mut state = base.state.clone();
     let mut previous = String::new();
     let system = filler(
         "You are the agent of this session. ",
@@ -250,11 +262,11 @@ pub fn cache_report(
         state = begin_turn(&state);
         let request = TurnRequest {
             tools_override: tools_override.clone(),
-            state: Some(state.clone()),
+            state: state.clone(),
             view: View::Frozen,
             ..base.clone()
         };
-        let plan = plan_turn(&registry, &request)?;
+        let plan = registry.plan_turn(&request)?;
         let joined: Vec<&str> = plan
             .promoted
             .iter()
@@ -310,10 +322,10 @@ pub fn cache_report(
         loads.clone_from(&turn.searches);
         for query in &turn.searches {
             let request = TurnRequest {
-                state: Some(state.clone()),
+                state: state.clone(),
                 ..request.clone()
             };
-            state = search_turn(&registry, &request, query, None)?.state;
+            state = registry.search(&request, &SearchCall::new(query))?.state;
         }
         previous = text;
     }
@@ -410,21 +422,23 @@ mod tests {
     fn the_base_request_sets_state_and_profile_for_the_whole_session() {
         let r = Registry::embedded();
         let script = one_load(3);
-        let plain = cache_report(&r, &script, &base(DeferralMode::Catalog), &Estimator).unwrap();
+        let plain = r
+            .cache_report(&script, &base(DeferralMode::Catalog), &Estimator)
+            .unwrap();
         assert!(plain.turns[2].rewritten_tokens > 0, "{:?}", plain.turns);
         // Loaded before the session: promoted from turn 1, so the search joins nothing.
         let loaded = TurnRequest {
-            state: Some(record_loaded(&TurnState::default(), &["enter_plan_mode"])),
+            state: record_loaded(&TurnState::default(), &["enter_plan_mode"]),
             ..base(DeferralMode::Catalog)
         };
-        let report = cache_report(&r, &script, &loaded, &Estimator).unwrap();
+        let report = r.cache_report(&script, &loaded, &Estimator).unwrap();
         assert_eq!(report.rewrites, 0, "{:?}", report.turns);
         // A profile that turns tools off holds on every turn: nothing to load, nothing rewritten.
         let off = TurnRequest {
             profile: Some(ToolsOverride::from_json_str(r#"{"enabled": false}"#).unwrap()),
             ..base(DeferralMode::Catalog)
         };
-        let report = cache_report(&r, &script, &off, &Estimator).unwrap();
+        let report = r.cache_report(&script, &off, &Estimator).unwrap();
         assert_eq!(report.rewrites, 0, "{:?}", report.turns);
     }
 
@@ -441,7 +455,9 @@ mod tests {
     fn appending_messages_is_not_a_rewrite_and_a_promotion_in_catalog_mode_is() {
         let r = Registry::embedded();
         let script = one_load(4);
-        let catalog = cache_report(&r, &script, &base(DeferralMode::Catalog), &Estimator).unwrap();
+        let catalog = r
+            .cache_report(&script, &base(DeferralMode::Catalog), &Estimator)
+            .unwrap();
         let rewritten: Vec<usize> = catalog.turns.iter().map(|t| t.rewritten_tokens).collect();
         assert_eq!(rewritten[0], 0);
         assert_eq!(rewritten[1], 0);
@@ -452,8 +468,9 @@ mod tests {
         assert_eq!(catalog.turns[2].section, Section::Tools);
         assert_eq!(rewritten[3], 0);
         assert_eq!(catalog.rewrites, 1);
-        let client =
-            cache_report(&r, &script, &base(DeferralMode::NativeClient), &Estimator).unwrap();
+        let client = r
+            .cache_report(&script, &base(DeferralMode::NativeClient), &Estimator)
+            .unwrap();
         assert_eq!(client.rewrites, 0, "{:?}", client.turns);
     }
 

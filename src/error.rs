@@ -181,6 +181,41 @@ impl Error {
         }
     }
 
+    /// The same error about another input: what a binding uses when its argument has
+    /// another name than the core's (Python's `tools_override` for the core's `override`).
+    /// Errors that are not about an input's value are returned unchanged.
+    pub fn with_input(self, name: &'static str) -> Error {
+        match self {
+            Error::InvalidJson {
+                line,
+                column,
+                message,
+                ..
+            } => Error::InvalidJson {
+                input: name,
+                line,
+                column,
+                message,
+            },
+            Error::InvalidValue { path, message, .. } => Error::InvalidValue {
+                input: name,
+                path,
+                message,
+            },
+            Error::LimitExceeded { path, message, .. } => Error::LimitExceeded {
+                input: name,
+                path,
+                message,
+            },
+            Error::InvalidArgument { path, message, .. } => Error::InvalidArgument {
+                argument: name,
+                path,
+                message,
+            },
+            other => other,
+        }
+    }
+
     pub(crate) fn invalid_json(input: &'static str, err: &serde_json::Error) -> Self {
         Error::InvalidJson {
             input,

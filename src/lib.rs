@@ -2,65 +2,74 @@
 //!
 //! Decides which tools an LLM agent gets on each turn. Sessions store toggle **intent**
 //! ([`ToolsOverride`]), never an expanded list; every request expands the intent against the
-//! live [`Registry`] ([`expand()`]), splits the available tools into resident and deferred
-//! ([`split`]), and renders a byte-stable provider payload with a fingerprint ([`render()`]).
-//! [`plan_turn`] does all of that in the one call a server makes per request; the token cost
-//! of both halves is priced by [`estimate_budget`] / [`budget_turn`].
+//! live [`Registry`], splits the available tools into resident and deferred, and renders a
+//! byte-stable provider payload with a fingerprint. The handle is [`Registry`]; its per-turn
+//! methods take one [`TurnRequest`]:
 //!
-//! Where things live (each module private, its public items re-exported here):
-//! - `error`, `json`, `glob`, `limits`, `warning` — leaves: the error enum with JSON paths,
-//!   JSON reading, name globs, size limits, warning codes;
-//! - `intent` — the override/intent model and its canonical JSON;
-//! - `registry/` — loading, validating and writing back registries (our format, MCP
-//!   `tools/list`), one file per job;
-//! - `deferral` — which available tools are resident and which deferred;
-//! - `expand` — the expander ([`Expansion`], dispatch by [`Expansion::resolve`]);
-//! - `turn` — [`TurnState`], the array/catalog/promoted [`Split`], the catalog text;
-//! - `search` — the `tool_search` tool; `render` — provider payloads and fingerprints;
-//! - `counter`, `budget` — token counters and the budget;
-//! - `plan` — the per-turn facade ([`plan_turn`], [`search_turn`], [`resolve_tool`],
-//!   [`budget_turn`]);
-//! - `session` — the stored run config and [`build_intent`] for writers;
-//! - `migrate` (native only, feature `migrate`) — legacy snapshot recovery on SQLite.
-//!
-//! Dependencies point one way, down this list (`tests/module_graph.rs` fails on a cycle);
-//! the bindings (`wasm`, the CLI in `src/bin/`) only translate arguments and errors.
+//! | call | returns |
+//! |---|---|
+//! | [`Registry::plan_turn`] | the payload, catalog text, names and fingerprint of a turn |
+//! | [`Registry::search`] | a `tool_search` result and the state that records its loads |
+//! | [`Registry::resolve`] | the tool a model's call names, if this turn may call it |
+//! | [`Registry::budget`] | the token cost of both halves |
+//! | [`Registry::cache_report`] | what a scripted session writes to the prompt cache again |
 //!
 //! ```
-//! use tool_intent::{plan_turn, Registry, ToolsOverride, TurnRequest};
+//! use tool_intent::{Registry, ToolsOverride, TurnRequest};
 //! let registry = Registry::embedded();
 //! let request = TurnRequest {
 //!     tools_override: ToolsOverride::from_json_str(r#"{"enabled":true,"web_search":true}"#)?,
 //!     ..Default::default()
 //! };
-//! let plan = plan_turn(&registry, &request)?;
+//! let plan = registry.plan_turn(&request)?;
 //! assert!(plan.array.contains(&"web_search"));
 //! assert!(plan.catalog.contains(&"playwright_browser"));
 //! assert!(plan.fingerprint.starts_with("sha256:"));
 //! # Ok::<(), tool_intent::Error>(())
 //! ```
+//!
+//! The crate root holds what a server author uses; everything else is in a public module
+//! named for its job, under its own name:
+//! - [`error`], [`json`], [`limits`], [`warning`] — the error type with JSON paths, JSON
+//!   reading, size limits, warning codes;
+//! - [`intent`] — the override/intent model and its canonical JSON;
+//! - [`registry`] — loading, validating, merging and writing back registries (our format,
+//!   MCP `tools/list`); [`tool_info`] — the tools as a UI lists them;
+//! - [`expand`] — the expander under every call ([`Registry::expand`]);
+//! - [`turn`] — [`TurnState`], the array/catalog/promoted split, the catalog text;
+//! - [`search`] — the `tool_search` tool ([`search::SearchCall`], [`Ranker`]);
+//! - [`render`] — providers, deferral modes and the payload's fingerprint;
+//! - [`counter`], [`budget`] — token counters and the budget;
+//! - [`plan`] — the per-turn methods and the request/options reading the bindings share;
+//! - [`cache_report`] — the prompt-cache replay of a scripted session;
+//! - [`session`] — the stored run config and [`build_intent`] for writers;
+//! - `migrate` (native only, feature `migrate`) — legacy snapshot recovery on SQLite.
+//!
+//! Dependencies point one way, down this list (`tests/module_graph.rs` fails on a cycle, on a
+//! root of more than 30 items and on a renamed re-export); the bindings (`wasm`, the Python
+//! module, the CLI in `src/bin/`) only translate arguments and errors.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
-mod budget;
-mod cache_report;
-mod counter;
+pub mod budget;
+pub mod cache_report;
+pub mod counter;
 mod deferral;
-mod error;
-mod expand;
+pub mod error;
+pub mod expand;
 mod glob;
-mod intent;
-mod json;
-mod limits;
-mod plan;
-mod registry;
-mod render;
-mod search;
-mod session;
-mod tool_info;
-mod turn;
-mod warning;
+pub mod intent;
+pub mod json;
+pub mod limits;
+pub mod plan;
+pub mod registry;
+pub mod render;
+pub mod search;
+pub mod session;
+pub mod tool_info;
+pub mod turn;
+pub mod warning;
 
 #[cfg(all(feature = "migrate", not(target_arch = "wasm32")))]
 #[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
@@ -73,52 +82,17 @@ pub mod migrate;
 #[allow(missing_docs)]
 pub mod wasm;
 
-pub use budget::{
-    estimate as estimate_budget, estimate_mode as estimate_budget_for_mode,
-    render_table as budget_table, separator_overhead, Budget, BudgetRow, Placement,
-    PER_ARRAY_OVERHEAD,
-};
-pub use cache_report::{
-    cache_report, render_table as cache_report_table, CacheReport, CacheScript, CacheTurn,
-    ScriptTurn, Section,
-};
-#[cfg(feature = "exact-tokens")]
-pub use counter::BpeCounter;
-pub use counter::{
-    estimate_tokens, estimate_tokens_with, shared_counter, CounterKind, Estimator, EstimatorParams,
-    TokenCounter, ESTIMATOR_PARAMS,
-};
-pub use deferral::is_deferrable;
-pub use error::{Error, JsonPath, Result, SourceError};
-pub use expand::{expand, ExpandContext, Expansion, ExpansionSummary, ToolStatus};
-pub use intent::{Intent, ToolsOverride, INTENT_KEYS};
-pub use json::parse as read_json;
-pub use limits::{Limits, LIMITS};
-pub use plan::{
-    budget_turn, plan_turn, resolve_tool, search_turn, Call, CallOptions, Renamed, SearchOutcome,
-    TurnPlan, TurnRequest,
-};
-pub use registry::{
-    tool_to_value, HistoryVersion, Registry, SourcePolicy, Tool, DEFAULT_SEARCH_LIMIT,
-    MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY,
-};
-pub use render::{
-    client_search_output, fingerprint, render, DeferralMode, Payload, Provider, RenderOptions,
-    ANTHROPIC_TOOL_SEARCH_NAME, ANTHROPIC_TOOL_SEARCH_TYPE,
-};
-pub use search::{
-    execute as execute_tool_search, run as run_tool_search, run_with as run_tool_search_with,
-    KeywordRanker, Query, Ranker, SearchResult,
-};
-pub use session::{
-    build_intent, normalize_tools_value, tools_override_from_config, NormalizedTools,
-    SessionRunConfig, Toggles,
-};
-pub use tool_info::{tool_infos, ToolInfo};
-pub use turn::{
-    begin_turn, catalog_text, record_loaded, split, system_prompt_with_catalog, Split, TurnState,
-    View, CATALOG_HEADER,
-};
+// The root: what a server author uses (at most 30 items, none renamed; tests/module_graph.rs).
+pub use budget::Budget;
+pub use counter::{CounterKind, TokenCounter};
+pub use error::{Error, JsonPath, Result};
+pub use intent::{Intent, ToolsOverride};
+pub use plan::{Renamed, SearchOutcome, TurnPlan, TurnRequest};
+pub use registry::{Registry, Tool};
+pub use render::{fingerprint, DeferralMode, Provider};
+pub use search::{Ranker, SearchCall};
+pub use session::{build_intent, SessionRunConfig, Toggles};
+pub use turn::{begin_turn, record_loaded, TurnState, View};
 pub use warning::{Warning, WarningCode};
 
 // The README's Rust example runs as a doctest (`cargo test --doc`), so it cannot rot.

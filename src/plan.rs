@@ -1,12 +1,14 @@
-//! The per-turn call: what an agent server runs for every request, and what the CLI and the
-//! wasm package expose. [`plan_turn`] expands a [`TurnRequest`] against the live registry,
-//! splits it for the turn state, renders the provider payload and fingerprints it; the other
-//! functions here answer the rest of a turn (a `tool_search` call, dispatch, the budget) for
-//! the same request, so no binding orchestrates anything itself.
+//! The per-turn calls, as methods of [`Registry`]: what an agent server runs for every
+//! request, and what the CLI, the wasm package and the Python module expose under the same
+//! names. [`Registry::plan_turn`] expands a [`TurnRequest`] against the live registry, splits
+//! it for the turn state, renders the provider payload and fingerprints it;
+//! [`Registry::search`], [`Registry::resolve`] and [`Registry::budget`] answer the rest of a
+//! turn (a `tool_search` call, dispatch, the token cost) for the same request, so no binding
+//! orchestrates anything itself.
 //!
-//! Vocabulary (the same in Rust, JSON and JS): the **array** is what the provider receives as
-//! `tools`; the **catalog** is the deferred tools listed by name in the system prompt;
-//! **promoted** tools were loaded by `tool_search` and sit at the end of the array.
+//! Vocabulary (the same in Rust, JSON, JS and Python): the **array** is what the provider
+//! receives as `tools`; the **catalog** is the deferred tools listed by name in the system
+//! prompt; **promoted** tools were loaded by `tool_search` and sit at the end of the array.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -17,11 +19,9 @@ use crate::error::{quoted, Error, JsonPath, Result};
 use crate::expand::{expand, ExpandContext, Expansion};
 use crate::intent::ToolsOverride;
 use crate::registry::{Registry, Tool, MAX_SEARCH_LIMIT};
-use crate::render::{
-    client_search_output, render_split, DeferralMode, Payload, Provider, RenderOptions,
-};
-use crate::search::{self, SearchResult};
-use crate::turn::{begin_turn, record_loaded, split, TurnState, View};
+use crate::render::{client_search_output, render_split, DeferralMode, Provider, RenderOptions};
+use crate::search::{self, SearchCall, SearchResult};
+use crate::turn::{split, TurnState, View};
 use crate::warning::{Warning, WarningCode};
 
 /// Everything one turn needs besides the registry.
@@ -33,21 +33,21 @@ pub struct TurnRequest {
     pub profile: Option<ToolsOverride>,
     /// The request's source (`webui`, `tui`, a channel).
     pub source: Option<String>,
-    /// The session's turn state; `None` = a new session.
-    pub state: Option<TurnState>,
-    /// Tools loaded earlier, treated as promoted (as at the start of a turn).
-    pub loaded: Vec<String>,
+    /// The session's turn state (the default for a new session): the one source of which
+    /// tools `tool_search` loaded.
+    pub state: TurnState,
     /// The target API.
     pub provider: Provider,
     /// How deferred tools reach the model.
     pub mode: DeferralMode,
-    /// Anthropic explicit prompt caching on the last non-deferred tool.
+    /// Explicit prompt caching: a cache breakpoint on the last non-deferred tool.
     pub cache_control: bool,
     /// Which loaded set the array shows.
     pub view: View,
 }
 
-/// Extra options of one call, read from the same options object as the request.
+/// The options of one call that are not part of the turn, read from the same options object
+/// as the request (see [`TurnRequest::from_values`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CallOptions {
     /// `limit` of a search call.
@@ -59,40 +59,17 @@ pub struct CallOptions {
 /// Which call an options object is for (each accepts its own extra keys).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {
-    /// `plan_turn`, payloads, dispatch: no extra key.
+    /// `plan_turn`, `resolve`: no extra key.
     Turn,
-    /// `tool_search`: `limit`.
+    /// `search`: `limit`.
     Search,
-    /// Budget: `counter`.
+    /// `budget`, `cache_report`: `counter`.
     Budget,
 }
 
 impl TurnRequest {
-    /// Expands this request's override (with its profile and source) against a registry.
-    pub fn expand<'r>(&self, registry: &'r Registry) -> Result<Expansion<'r>> {
-        expand(
-            registry,
-            &self.tools_override,
-            ExpandContext {
-                profile: self.profile.as_ref(),
-                source: self.source.as_deref(),
-            },
-        )
-    }
-
-    /// The turn state this request stands for: its own state, plus `loaded` promoted at a
-    /// boundary.
-    pub fn turn_state(&self) -> TurnState {
-        let base = self.state.clone().unwrap_or_default();
-        if self.loaded.is_empty() {
-            base
-        } else {
-            begin_turn(&record_loaded(&base, &self.loaded))
-        }
-    }
-
-    /// Builds a request from an override value and an options object as JS callers and the
-    /// golden cases write it: `{source, profile, loaded, state, provider, mode, cacheControl,
+    /// Builds a request from an override value and an options object as the JS surface and
+    /// the golden cases write it: `{source, profile, state, provider, mode, cacheControl,
     /// view}` plus the call's own key (`limit` for search, `counter` for budget). `null`
     /// options are the defaults. Errors name the input (`override`, `options`) and the JSON
     /// path inside it (`$.profile.disabled[0]`).
@@ -145,11 +122,8 @@ impl TurnRequest {
                 ("profile", _) => {
                     request.profile = Some(ToolsOverride::from_value(v).map_err(|e| as_options(e, &path))?)
                 }
-                ("loaded", _) => {
-                    request.loaded = crate::intent::parse_pattern_list(v, &path, INPUT)?
-                }
                 ("state", _) => {
-                    request.state = Some(TurnState::from_value(v).map_err(|e| as_options(e, &path))?)
+                    request.state = TurnState::from_value(v).map_err(|e| as_options(e, &path))?
                 }
                 ("provider", _) => {
                     request.provider = Provider::parse(&string(key, v)?).map_err(|e| as_options(e, &path))?
@@ -163,11 +137,7 @@ impl TurnRequest {
                         .ok_or_else(|| Error::expected(INPUT, &path, "true or false", v))?
                 }
                 ("view", _) => {
-                    request.view = match v.as_str() {
-                        Some("frozen") => View::Frozen,
-                        Some("live") => View::Live,
-                        _ => return Err(Error::expected(INPUT, &path, "\"frozen\" or \"live\"", v)),
-                    }
+                    request.view = View::parse(&string(key, v)?).map_err(|e| as_options(e, &path))?
                 }
                 ("limit", Call::Search) => {
                     extra.limit = Some(match v.as_u64() {
@@ -191,7 +161,7 @@ impl TurnRequest {
                         INPUT,
                         &path,
                         format!(
-                            "unknown option {} (known: source, profile, loaded, state, provider, mode, cacheControl, view{})",
+                            "unknown option {} (known: source, profile, state, provider, mode, cacheControl, view{})",
                             quoted(key),
                             match call {
                                 Call::Turn => "",
@@ -278,74 +248,164 @@ pub struct Renamed<'r> {
     pub source: &'r str,
 }
 
-/// Expands, splits and renders one turn: the production per-request call.
-pub fn plan_turn<'r>(registry: &'r Registry, request: &TurnRequest) -> Result<TurnPlan<'r>> {
-    let expansion = request.expand(registry)?;
-    let state = request.turn_state();
-    let options = RenderOptions {
-        provider: request.provider,
-        mode: request.mode,
-        cache_control: request.cache_control,
-        view: request.view,
-    };
-    let split = split(&expansion, &state, request.view);
-    let payload = render_split(&expansion, &split, options)?;
-    let mut warnings = expansion.warnings().to_vec();
-    // Loaded names that are not deferred tools here (removed from the registry, disabled
-    // since): one summary, however many (a hostile state may carry thousands).
-    let stale: Vec<&String> = state
-        .loaded_for(request.view)
-        .iter()
-        .filter(|name| {
-            registry
-                .index_of(name)
-                .is_none_or(|i| !expansion.is_deferred(i))
-        })
-        .collect();
-    if !stale.is_empty() {
-        warnings.push(Warning::new(
-            WarningCode::UnknownLoadedTool,
-            "loaded",
-            format!(
-                "{} loaded name(s) are not deferred tools of this expansion and are ignored: {}",
-                stale.len(),
-                crate::error::some_names(&stale)
-            ),
-        ));
-    }
-    let array = match request.mode {
-        DeferralMode::Catalog => expansion.name_refs(split.array.iter().copied()),
-        DeferralMode::Native | DeferralMode::NativeClient => {
-            payload_names(registry, &payload.array)
+/// A `tool_search` result with the turn state that records its loads.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchOutcome {
+    /// The result handed back to the model.
+    #[serde(flatten)]
+    pub result: SearchResult,
+    /// The turn state with the hits recorded as loaded.
+    pub state: TurnState,
+    /// In `native-client` mode: the provider-shaped result to send instead of `text`, as JSON
+    /// text (Anthropic: `tool_reference` blocks for the `tool_result` content; OpenAI
+    /// Responses: a `tool_search_output` item, to which the caller adds the call's `call_id`).
+    #[serde(skip)]
+    pub provider_output: Option<String>,
+}
+
+impl SearchOutcome {
+    /// Compact JSON `{hits, notFound, text, state, providerOutput?}`, with the provider output
+    /// written in as the JSON it already is (no parse and re-serialisation).
+    pub fn to_json(&self) -> String {
+        // Serialising our own plain structs cannot fail.
+        let mut out = serde_json::to_string(self).unwrap_or_else(|_| "{}".to_string());
+        if let Some(output) = &self.provider_output {
+            out.pop();
+            out.push_str(",\"providerOutput\":");
+            out.push_str(output);
+            out.push('}');
         }
-    };
-    let catalog = match request.mode {
-        DeferralMode::Catalog => expansion.name_refs(split.catalog.iter().copied()),
-        DeferralMode::Native | DeferralMode::NativeClient => Vec::new(),
-    };
-    let mut renamed: Vec<Renamed<'r>> = split
-        .array
-        .iter()
-        .chain(&split.catalog)
-        .filter_map(|&i| registry.tool(i).filter(|t| t.is_renamed()))
-        .map(|t| Renamed {
-            wire: &t.name,
-            source: t.source_name(),
+        out
+    }
+}
+
+impl Registry {
+    /// Expands a request's override (with its profile and source) against this registry:
+    /// the step under every per-turn call, for callers that inspect tool status themselves.
+    pub fn expand(&self, request: &TurnRequest) -> Result<Expansion<'_>> {
+        expand(
+            self,
+            &request.tools_override,
+            ExpandContext {
+                profile: request.profile.as_ref(),
+                source: request.source.as_deref(),
+            },
+        )
+    }
+
+    /// Expands, splits and renders one turn: the production per-request call.
+    pub fn plan_turn(&self, request: &TurnRequest) -> Result<TurnPlan<'_>> {
+        let expansion = self.expand(request)?;
+        let state = &request.state;
+        let options = RenderOptions {
+            provider: request.provider,
+            mode: request.mode,
+            cache_control: request.cache_control,
+            view: request.view,
+        };
+        let split = split(&expansion, state, request.view);
+        let payload = render_split(&expansion, &split, options)?;
+        let mut warnings = expansion.warnings().to_vec();
+        // Loaded names that are not deferred tools here (removed from the registry, disabled
+        // since): one summary, however many (a hostile state may carry thousands).
+        let stale: Vec<&String> = state
+            .loaded_for(request.view)
+            .iter()
+            .filter(|name| {
+                self.index_of(name)
+                    .is_none_or(|i| !expansion.is_deferred(i))
+            })
+            .collect();
+        if !stale.is_empty() {
+            warnings.push(Warning::new(
+                WarningCode::UnknownLoadedTool,
+                "loaded",
+                format!(
+                    "{} loaded name(s) are not deferred tools of this expansion and are ignored: {}",
+                    stale.len(),
+                    crate::error::some_names(&stale)
+                ),
+            ));
+        }
+        let array = match request.mode {
+            DeferralMode::Catalog => expansion.name_refs(split.array.iter().copied()),
+            DeferralMode::Native | DeferralMode::NativeClient => {
+                payload_names(self, &payload.array)
+            }
+        };
+        let catalog = match request.mode {
+            DeferralMode::Catalog => expansion.name_refs(split.catalog.iter().copied()),
+            DeferralMode::Native | DeferralMode::NativeClient => Vec::new(),
+        };
+        let mut renamed: Vec<Renamed<'_>> = split
+            .array
+            .iter()
+            .chain(&split.catalog)
+            .filter_map(|&i| self.tool(i).filter(|t| t.is_renamed()))
+            .map(|t| Renamed {
+                wire: &t.name,
+                source: t.source_name(),
+            })
+            .collect();
+        renamed.sort_unstable_by(|a, b| a.wire.cmp(b.wire));
+        Ok(TurnPlan {
+            array,
+            catalog,
+            renamed,
+            promoted: expansion.name_refs(split.promoted.iter().copied()),
+            warnings,
+            provider: request.provider,
+            mode: request.mode,
+            fingerprint: payload.fingerprint,
+            payload: payload.json,
+            catalog_text: payload.catalog,
         })
-        .collect();
-    renamed.sort_unstable_by(|a, b| a.wire.cmp(b.wire));
-    Ok(TurnPlan {
-        array,
-        catalog,
-        renamed,
-        promoted: expansion.name_refs(split.promoted.iter().copied()),
-        warnings,
-        provider: request.provider,
-        mode: request.mode,
-        fingerprint: payload.fingerprint,
-        payload: payload.json,
-        catalog_text: payload.catalog,
-    })
+    }
+
+    /// Runs one `tool_search` call for a turn: the query against this request's deferred
+    /// tools. The outcome's state has the hits recorded as loaded (they join the array at the
+    /// next [`begin_turn`](crate::begin_turn)).
+    pub fn search(&self, request: &TurnRequest, call: &SearchCall<'_>) -> Result<SearchOutcome> {
+        let expansion = self.expand(request)?;
+        let (result, state) = search::run(&expansion, &request.state, call)?;
+        let provider_output = match request.mode {
+            DeferralMode::NativeClient => Some(client_search_output(
+                self,
+                &result.hits,
+                &result.text,
+                request.provider,
+            )?),
+            _ => None,
+        };
+        // The state handed back keeps only names this registry knows: a state bloated with
+        // unknown names shrinks at the first search instead of travelling on.
+        Ok(SearchOutcome {
+            result,
+            state: state.retain_known(self),
+            provider_output,
+        })
+    }
+
+    /// Dispatch for a turn: the tool a call names, if this request may call it (a
+    /// `tool_not_available` error otherwise).
+    pub fn resolve(&self, request: &TurnRequest, name: &str) -> Result<&Tool> {
+        self.expand(request)?.resolve(name)
+    }
+
+    /// The token budget of a turn, half by half, as the request's mode sends it (counters:
+    /// [`crate::counter::shared_counter`]).
+    pub fn budget(&self, request: &TurnRequest, counter: &dyn TokenCounter) -> Result<Budget> {
+        let expansion = self.expand(request)?;
+        budget::estimate(
+            &expansion,
+            &request.state,
+            request.view,
+            request.provider,
+            request.mode,
+            counter,
+        )
+    }
 }
 
 /// Payload names as registry-borrowed names (the provider's search tool by its static name).
@@ -363,19 +423,11 @@ fn payload_names<'r>(registry: &'r Registry, names: &[String]) -> Vec<&'r str> {
 }
 
 impl TurnPlan<'_> {
-    /// The payload half of the plan: `{json, fingerprint, catalog, array}`.
-    pub fn into_payload(self) -> Payload {
-        Payload {
-            array: self.array.iter().map(|n| n.to_string()).collect(),
-            json: self.payload,
-            fingerprint: self.fingerprint,
-            catalog: self.catalog_text,
-        }
-    }
-
-    /// Compact JSON, byte-identical to `serde_json::to_string(self)` but written directly:
-    /// plans of large registries list every tool name, and names are provider-safe
-    /// (`[a-zA-Z0-9_-]`, checked at load), so they need no escaping.
+    /// Compact JSON of the names, warnings and fingerprint, byte-identical to
+    /// `serde_json::to_string(self)` but written directly: plans of large registries list
+    /// every tool name, and names are provider-safe (`[a-zA-Z0-9_-]`, checked at load), so
+    /// they need no escaping. The payload and catalog text are not in it (they are strings a
+    /// caller sends as they are).
     pub fn to_json(&self) -> String {
         let names = self.array.len() + self.catalog.len() + self.promoted.len();
         let mut out = String::with_capacity(256 + names * 40);
@@ -435,97 +487,51 @@ fn push_names(out: &mut String, names: &[&str]) {
     out.push_str("]");
 }
 
-/// A `tool_search` result with the turn state that records its loads.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SearchOutcome {
-    /// The result handed back to the model.
-    #[serde(flatten)]
-    pub result: SearchResult,
-    /// The turn state with the hits recorded as loaded.
-    pub state: TurnState,
-    /// In `native-client` mode: the provider-shaped result to send instead of `text`
-    /// ([`client_search_output`](crate::client_search_output)).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub provider_output: Option<Value>,
-}
-
-/// Runs `tool_search` for a turn: the query against this request's deferred tools.
-pub fn search_turn(
-    registry: &Registry,
-    request: &TurnRequest,
-    query: &str,
-    limit: Option<usize>,
-) -> Result<SearchOutcome> {
-    let expansion = request.expand(registry)?;
-    let (result, state) = search::run(&expansion, &request.turn_state(), query, limit)?;
-    let provider_output = match request.mode {
-        DeferralMode::NativeClient => {
-            let text =
-                client_search_output(registry, &result.hits, &result.text, request.provider)?;
-            Some(crate::json::parse_trusted(&text).map_err(|_| Error::internal("search output"))?)
-        }
-        _ => None,
-    };
-    // The state handed back keeps only names this registry knows: a state bloated with
-    // unknown names shrinks at the first search instead of travelling on.
-    Ok(SearchOutcome {
-        result,
-        state: state.retain_known(registry),
-        provider_output,
-    })
-}
-
-/// Dispatch for a turn: the tool a call names, if this request may call it.
-pub fn resolve_tool<'r>(
-    registry: &'r Registry,
-    request: &TurnRequest,
-    name: &str,
-) -> Result<&'r Tool> {
-    request.expand(registry)?.resolve(name)
-}
-
-/// The token budget of a turn, half by half, with a counter (see [`crate::shared_counter`]).
-pub fn budget_turn(
-    registry: &Registry,
-    request: &TurnRequest,
-    counter: &dyn TokenCounter,
-) -> Result<Budget> {
-    let expansion = request.expand(registry)?;
-    budget::estimate_mode(
-        &expansion,
-        &request.turn_state(),
-        request.view,
-        request.provider,
-        request.mode,
-        counter,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::turn::{begin_turn, record_loaded};
     use serde_json::json;
+
+    fn loaded(names: &[&str]) -> TurnState {
+        begin_turn(&record_loaded(&TurnState::default(), names))
+    }
 
     #[test]
     fn to_json_equals_the_serde_serialisation() {
         let r = Registry::embedded();
-        for (o, loaded) in [
-            ("null", vec![]),
-            (
-                r#"{"toolset":"full","x":1}"#,
-                vec!["memory".to_string(), "nope".to_string()],
-            ),
-            ("[]", vec![]),
+        for (o, state) in [
+            ("null", TurnState::default()),
+            (r#"{"toolset":"full","x":1}"#, loaded(&["memory", "nope"])),
+            ("[]", TurnState::default()),
         ] {
             let req = TurnRequest {
                 tools_override: ToolsOverride::from_json_str(o).unwrap(),
-                loaded,
+                state,
                 ..Default::default()
             };
-            let p = plan_turn(&r, &req).unwrap();
+            let p = r.plan_turn(&req).unwrap();
             assert_eq!(p.to_json(), serde_json::to_string(&p).unwrap(), "{o}");
         }
+    }
+
+    #[test]
+    fn search_outcome_json_carries_the_provider_output_as_json() {
+        let r = Registry::embedded();
+        let req = TurnRequest {
+            mode: DeferralMode::NativeClient,
+            ..Default::default()
+        };
+        let outcome = r.search(&req, &SearchCall::new("plan mode")).unwrap();
+        let v: Value = serde_json::from_str(&outcome.to_json()).unwrap();
+        assert_eq!(v["providerOutput"][0]["type"], "tool_reference");
+        assert_eq!(v["hits"][0], "enter_plan_mode");
+        let plain = r
+            .search(&TurnRequest::default(), &SearchCall::new("plan mode"))
+            .unwrap();
+        let v: Value = serde_json::from_str(&plain.to_json()).unwrap();
+        assert!(v.get("providerOutput").is_none());
+        assert_eq!(v["state"]["loaded"], json!(plain.result.hits));
     }
 
     #[test]
@@ -546,8 +552,14 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.path(), Some("$.provider"));
         let e =
+            TurnRequest::from_values(&json!(null), &json!({"view": "x"}), Call::Turn).unwrap_err();
+        assert_eq!(e.path(), Some("$.view"));
+        let e =
             TurnRequest::from_values(&json!(null), &json!({"limit": 3}), Call::Turn).unwrap_err();
         assert_eq!(e.path(), Some("$.limit"));
+        let e = TurnRequest::from_values(&json!(null), &json!({"loaded": ["a"]}), Call::Turn)
+            .unwrap_err();
+        assert_eq!(e.path(), Some("$.loaded"));
         let (_, extra) =
             TurnRequest::from_values(&json!(null), &json!({"limit": 3}), Call::Search).unwrap();
         assert_eq!(extra.limit, Some(3));
@@ -560,10 +572,10 @@ mod tests {
     fn plan_lists_array_catalog_and_promoted() {
         let r = Registry::embedded();
         let req = TurnRequest {
-            loaded: vec!["enter_plan_mode".into()],
+            state: loaded(&["enter_plan_mode"]),
             ..Default::default()
         };
-        let p = plan_turn(&r, &req).unwrap();
+        let p = r.plan_turn(&req).unwrap();
         assert_eq!(p.promoted, ["enter_plan_mode"]);
         assert_eq!(p.array.last(), Some(&"enter_plan_mode"));
         assert!(!p.catalog.contains(&"enter_plan_mode"));

@@ -8,7 +8,7 @@
 //! Writers — web UI, TUI client, chat channels — hand the user's [`Toggles`] to
 //! [`build_intent`] and store [`SessionRunConfig::from_override`] of the result. Nothing here
 //! ever produces an expanded list of tool names: a list is stored only when the user
-//! hand-picked tools. Readers call [`tools_override_from_config`] to get the override that
+//! hand-picked tools. Readers call [`SessionRunConfig::to_override`] to get the override that
 //! the expander takes.
 
 use serde::Serialize;
@@ -146,68 +146,57 @@ pub fn build_intent(toggles: &Toggles) -> ToolsOverride {
 }
 
 /// The server's `_normalize_tools_value`: maps a writer's `tools` value onto the
-/// (`tools_enabled`, `tools_override`) columns.
+/// `tools_enabled` and `tools_override` columns of a row (the other two stay null).
 ///
 /// `null` → (null, null); `true`/`false` → (bool, null); a list → (true, list); an intent
-/// object → (its `enabled`, the object); `[]` → (false, null) — "no tools" is the switch.
-pub fn normalize_tools_value(value: &Value) -> Result<(Option<bool>, Option<ToolsOverride>)> {
-    match value {
-        Value::Bool(b) => Ok((Some(*b), None)),
-        other => Ok(match ToolsOverride::from_value(other)? {
+/// object → (its `enabled`, the object, canonical); `[]` → (false, null) — "no tools" is the
+/// switch.
+pub fn normalize_tools_value(value: &Value) -> Result<SessionRunConfig> {
+    let (tools_enabled, tools_override) = match value {
+        Value::Bool(b) => (Some(*b), None),
+        other => match ToolsOverride::from_value_at(other, &JsonPath::root())
+            .map_err(|e| e.with_input("tools value"))?
+        {
             ToolsOverride::Follow => (None, None),
             o if o.is_nothing() => (Some(false), None),
-            o @ ToolsOverride::Picked(_) => (Some(true), Some(o)),
+            o @ ToolsOverride::Picked(_) => (Some(true), Some(o.canonicalize())),
             ToolsOverride::Intent(i) => (i.enabled, Some(ToolsOverride::Intent(i.canonicalize()))),
-        }),
-    }
-}
-
-/// [`normalize_tools_value`]'s result as the JSON surfaces return it:
-/// `{toolsEnabled, toolsOverride}` (the override canonical, `null` when there is none).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NormalizedTools {
-    /// The `tools_enabled` column.
-    pub tools_enabled: Option<bool>,
-    /// The `tools_override` column, canonical.
-    pub tools_override: Value,
-}
-
-impl NormalizedTools {
-    /// Normalises a writer's value (see [`normalize_tools_value`]).
-    pub fn of(value: &Value) -> Result<NormalizedTools> {
-        let (tools_enabled, o) = normalize_tools_value(value)?;
-        Ok(NormalizedTools {
-            tools_enabled,
-            tools_override: o.map_or(Value::Null, |o| o.to_canonical_value()),
-        })
-    }
-}
-
-/// The server's `tools_override_from_config`: the override a stored row stands for.
-///
-/// `tools_enabled = false` → `[]`; a hand-picked list → that list unchanged; otherwise an
-/// intent object built from the stored intent (if any) and the `toolset` / `web_search`
-/// columns, `enabled` set when the switch is on. Never a materialised list.
-pub fn tools_override_from_config(config: &SessionRunConfig) -> ToolsOverride {
-    if config.tools_enabled == Some(false) {
-        return ToolsOverride::Picked(Vec::new());
-    }
-    let mut intent = match &config.tools_override {
-        Some(ToolsOverride::Picked(list)) => return ToolsOverride::Picked(list.clone()),
-        Some(ToolsOverride::Intent(i)) => i.clone(),
-        Some(ToolsOverride::Follow) | None => Intent::default(),
+        },
     };
-    if config.tools_enabled == Some(true) && intent.enabled.is_none() {
-        intent.enabled = Some(true);
+    Ok(SessionRunConfig {
+        tools_enabled,
+        tools_override,
+        ..Default::default()
+    })
+}
+
+impl SessionRunConfig {
+    /// The server's `tools_override_from_config`: the override this stored row stands for.
+    ///
+    /// `tools_enabled = false` → `[]`; a hand-picked list → that list unchanged; otherwise an
+    /// intent object built from the stored intent (if any) and the `toolset` / `web_search`
+    /// columns, `enabled` set when the switch is on. Never a materialised list.
+    pub fn to_override(&self) -> ToolsOverride {
+        let config = self;
+        if config.tools_enabled == Some(false) {
+            return ToolsOverride::Picked(Vec::new());
+        }
+        let mut intent = match &config.tools_override {
+            Some(ToolsOverride::Picked(list)) => return ToolsOverride::Picked(list.clone()),
+            Some(ToolsOverride::Intent(i)) => i.clone(),
+            Some(ToolsOverride::Follow) | None => Intent::default(),
+        };
+        if config.tools_enabled == Some(true) && intent.enabled.is_none() {
+            intent.enabled = Some(true);
+        }
+        if intent.toolset.is_none() {
+            intent.toolset = config.toolset.clone().filter(|t| !t.is_empty());
+        }
+        if intent.web_search.is_none() {
+            intent.web_search = config.web_search;
+        }
+        ToolsOverride::Intent(intent.canonicalize())
     }
-    if intent.toolset.is_none() {
-        intent.toolset = config.toolset.clone().filter(|t| !t.is_empty());
-    }
-    if intent.web_search.is_none() {
-        intent.web_search = config.web_search;
-    }
-    ToolsOverride::Intent(intent.canonicalize())
 }
 
 impl SessionRunConfig {
@@ -340,19 +329,30 @@ mod tests {
 
     #[test]
     fn normalize_maps_writer_values() {
+        let columns = |v: Value| {
+            let row = normalize_tools_value(&v).unwrap();
+            assert_eq!((&row.web_search, &row.toolset), (&None, &None));
+            (row.tools_enabled, row.tools_override)
+        };
+        assert_eq!(columns(json!(true)), (Some(true), None));
+        assert_eq!(columns(json!(null)), (None, None));
+        assert_eq!(columns(json!([])), (Some(false), None));
         assert_eq!(
-            normalize_tools_value(&json!(true)).unwrap(),
-            (Some(true), None)
+            columns(json!(["web_search"])),
+            (
+                Some(true),
+                Some(ToolsOverride::Picked(vec!["web_search".into()]))
+            )
         );
-        assert_eq!(normalize_tools_value(&json!(null)).unwrap(), (None, None));
         assert_eq!(
-            normalize_tools_value(&json!([])).unwrap(),
-            (Some(false), None)
+            columns(json!({"enabled": true, "disabled": ["b", "a"]})).1,
+            Some(
+                ToolsOverride::from_value(&json!({"enabled": true, "disabled": ["a", "b"]}))
+                    .unwrap()
+            )
         );
-        let (e, o) = normalize_tools_value(&json!(["web_search"])).unwrap();
-        assert_eq!(e, Some(true));
-        assert_eq!(o, Some(ToolsOverride::Picked(vec!["web_search".into()])));
-        assert!(normalize_tools_value(&json!(7)).is_err());
+        let e = normalize_tools_value(&json!(7)).unwrap_err();
+        assert_eq!(e.input(), Some("tools value"));
     }
 
     #[test]

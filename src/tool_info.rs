@@ -26,20 +26,23 @@ pub struct ToolInfo {
     pub overlay: bool,
 }
 
-/// Every registry tool, in registry order.
-pub fn tool_infos(registry: &Registry) -> Vec<ToolInfo> {
-    registry
-        .tools()
-        .iter()
-        .enumerate()
-        .map(|(i, t)| ToolInfo {
-            name: t.name.clone(),
-            title: t.title.clone(),
-            description: t.description.clone(),
-            source_name: t.is_renamed().then(|| t.source_name().to_string()),
-            default: registry.is_default(i),
-            deferrable: crate::deferral::is_deferrable(registry, i),
-            overlay: registry.is_overlay(i),
-        })
-        .collect()
+impl Registry {
+    /// Every tool as a UI lists it, in registry order.
+    pub fn tool_infos(&self) -> Vec<ToolInfo> {
+        let registry = self;
+        registry
+            .tools()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| ToolInfo {
+                name: t.name.clone(),
+                title: t.title.clone(),
+                description: t.description.clone(),
+                source_name: t.is_renamed().then(|| t.source_name().to_string()),
+                default: registry.is_default(i),
+                deferrable: crate::deferral::is_deferrable(registry, i),
+                overlay: registry.is_overlay(i),
+            })
+            .collect()
+    }
 }

@@ -39,6 +39,23 @@ pub enum View {
     Live,
 }
 
+impl View {
+    /// Reads `"frozen"` or `"live"`.
+    pub fn parse(text: &str) -> Result<View> {
+        match text {
+            "frozen" => Ok(View::Frozen),
+            "live" => Ok(View::Live),
+            other => Err(Error::argument(
+                "view",
+                format!(
+                    "unknown view {} (expected frozen or live)",
+                    crate::error::quoted(other)
+                ),
+            )),
+        }
+    }
+}
+
 /// A turn boundary: what was loaded so far joins the array from now on.
 pub fn begin_turn(state: &TurnState) -> TurnState {
     TurnState {

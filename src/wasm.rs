@@ -18,12 +18,13 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::cache_report::CacheScript;
+use crate::counter::shared_counter;
+use crate::plan::{Call, CallOptions};
+use crate::session::normalize_tools_value as normalize_core;
 use crate::{
-    begin_turn as begin_turn_core, budget_turn, build_intent as build_intent_core, cache_report,
-    plan_turn, record_loaded as record_loaded_core, resolve_tool, search_turn, shared_counter,
-    tool_infos, tool_to_value, tools_override_from_config as from_config_core, CacheScript, Call,
-    CounterKind, Error, NormalizedTools, Registry, SessionRunConfig, Toggles, ToolsOverride,
-    TurnRequest, TurnState,
+    CounterKind, Error, Registry as CoreRegistry, SearchCall, SessionRunConfig, Toggles,
+    ToolsOverride, TurnRequest, TurnState,
 };
 
 // talc instead of the default dlmalloc: measured smaller in the module and as fast for the
@@ -71,8 +72,6 @@ extern "C" {
     pub type JsTurnOptions;
     #[wasm_bindgen(typescript_type = "TurnPlan")]
     pub type JsTurnPlan;
-    #[wasm_bindgen(typescript_type = "PayloadResult")]
-    pub type JsPayloadResult;
     #[wasm_bindgen(typescript_type = "SearchOptions")]
     pub type JsSearchOptions;
     #[wasm_bindgen(typescript_type = "SearchOutcome")]
@@ -93,8 +92,8 @@ extern "C" {
     pub type JsSessionRunConfig;
     #[wasm_bindgen(typescript_type = "SessionRunConfig")]
     pub type JsSessionRunConfigOut;
-    #[wasm_bindgen(typescript_type = "NormalizedTools")]
-    pub type JsNormalizedTools;
+    #[wasm_bindgen(typescript_type = "ExpansionWarning[]")]
+    pub type JsWarnings;
     #[wasm_bindgen(typescript_type = "TurnState | null | undefined")]
     pub type JsTurnStateIn;
     #[wasm_bindgen(typescript_type = "TurnState")]
@@ -243,28 +242,28 @@ fn parse_out<J: JsCast>(text: &str) -> Result<J, JsValue> {
 }
 
 /// A registry parsed once and kept on the wasm side; each call passes only the small intent.
-#[wasm_bindgen(js_name = ToolRegistry)]
-pub struct ToolRegistry {
-    inner: Registry,
+/// The JS class is `Registry`, with the Rust handle's method names in camelCase.
+#[wasm_bindgen]
+pub struct Registry {
+    inner: CoreRegistry,
 }
 
-#[wasm_bindgen(js_class = ToolRegistry)]
-impl ToolRegistry {
+#[wasm_bindgen]
+impl Registry {
     /// Loads a registry: our format, an MCP `tools/list` result or a bare tool array, as JSON
     /// text (fastest, byte-exact) or as a plain object.
     #[wasm_bindgen(js_name = fromJson)]
-    pub fn from_json(input: &JsRegistryInput) -> Result<ToolRegistry, JsValue> {
+    pub fn from_json(input: &JsRegistryInput) -> Result<Registry, JsValue> {
         let text = json_text(input, "registry")?;
-        Ok(ToolRegistry {
-            inner: lib(Registry::from_json_str(&text))?,
+        Ok(Registry {
+            inner: lib(CoreRegistry::from_json_str(&text))?,
         })
     }
 
     /// The registry compiled into the library.
-    #[wasm_bindgen(js_name = default)]
-    pub fn embedded() -> ToolRegistry {
-        ToolRegistry {
-            inner: Registry::embedded(),
+    pub fn embedded() -> Registry {
+        Registry {
+            inner: CoreRegistry::embedded(),
         }
     }
 
@@ -274,30 +273,33 @@ impl ToolRegistry {
         &self,
         server: &str,
         tools_list: &JsRegistryInput,
-    ) -> Result<ToolRegistry, JsValue> {
+    ) -> Result<Registry, JsValue> {
         let text = json_text(tools_list, "tools list")?;
-        Ok(ToolRegistry {
+        Ok(Registry {
             inner: lib(self.inner.merge_mcp_server_json(server, &text))?,
         })
     }
 
     /// Number of tools.
-    #[wasm_bindgen(getter)]
-    pub fn size(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.inner.len()
     }
 
+    /// What loading left out or changed: `[{code, origin, message}]`.
+    pub fn warnings(&self) -> Result<JsWarnings, JsValue> {
+        out(self.inner.warnings())
+    }
+
     /// Every tool's name, title and description, in registry order.
-    #[wasm_bindgen(js_name = toolInfo)]
-    pub fn tool_info(&self) -> Result<JsToolInfos, JsValue> {
-        out(&tool_infos(&self.inner))
+    #[wasm_bindgen(js_name = toolInfos)]
+    pub fn tool_infos(&self) -> Result<JsToolInfos, JsValue> {
+        out(&self.inner.tool_infos())
     }
 
     /// One tool's full definition `{name, description, parameters, ...}`.
     #[wasm_bindgen(js_name = toolDefinition)]
     pub fn tool_definition(&self, name: &str) -> Result<JsToolDefinition, JsValue> {
-        let tool = lib(self.inner.tool_named(name))?;
-        out(&tool_to_value(tool))
+        out(&lib(self.inner.tool_definition(name))?)
     }
 
     /// Preset names.
@@ -315,53 +317,31 @@ impl ToolRegistry {
     /// The registry document in our format (JSON text).
     #[wasm_bindgen(js_name = toJson)]
     pub fn to_json(&self) -> String {
-        self.inner.to_value().to_string()
+        self.inner.to_json()
     }
 
-    /// Plans a turn: `{available, array, catalog, promoted, warnings, provider, mode,
-    /// fingerprint}`, the same values as the CLI's `tool-intent expand`.
-    pub fn expand(
+    /// Plans a turn: `{payload, catalogText, array, catalog, promoted, renamed, warnings,
+    /// provider, mode, fingerprint}` from one planning (the CLI's `expand` prints the same
+    /// names; `payload` is the exact JSON text that was fingerprinted).
+    #[wasm_bindgen(js_name = planTurn)]
+    pub fn plan_turn(
         &self,
         tools_override: &JsToolsOverride,
         options: Option<JsTurnOptions>,
     ) -> Result<JsTurnPlan, JsValue> {
         let (request, _) = request(tools_override, options.as_deref(), Call::Turn)?;
-        parse_out(&lib(plan_turn(&self.inner, &request))?.to_json())
+        let plan = lib(self.inner.plan_turn(&request))?;
+        let object: JsValue = parse_out(&plan.to_json())?;
+        // The two long strings cross as strings, not as JSON text to be parsed again.
+        let set =
+            |key: &str, value: &str| js_sys::Reflect::set(&object, &key.into(), &value.into());
+        set("payload", &plan.payload)?;
+        set("catalogText", &plan.catalog_text)?;
+        Ok(object.unchecked_into())
     }
 
-    /// The same result as `expand`, as JSON text (for callers that forward or store it).
-    #[wasm_bindgen(js_name = expandJson)]
-    pub fn expand_json(
-        &self,
-        tools_override: &JsToolsOverride,
-        options: Option<JsTurnOptions>,
-    ) -> Result<String, JsValue> {
-        let (request, _) = request(tools_override, options.as_deref(), Call::Turn)?;
-        Ok(lib(plan_turn(&self.inner, &request))?.to_json())
-    }
-
-    /// The exact provider payload: `{json, fingerprint, catalog, array}`.
-    pub fn payload(
-        &self,
-        tools_override: &JsToolsOverride,
-        options: Option<JsTurnOptions>,
-    ) -> Result<JsPayloadResult, JsValue> {
-        let (request, _) = request(tools_override, options.as_deref(), Call::Turn)?;
-        out(&lib(plan_turn(&self.inner, &request))?.into_payload())
-    }
-
-    /// The catalog text for the system prompt ("" when nothing is deferred).
-    #[wasm_bindgen(js_name = catalogText)]
-    pub fn catalog_text(
-        &self,
-        tools_override: &JsToolsOverride,
-        options: Option<JsTurnOptions>,
-    ) -> Result<String, JsValue> {
-        let (request, _) = request(tools_override, options.as_deref(), Call::Turn)?;
-        Ok(lib(plan_turn(&self.inner, &request))?.catalog_text)
-    }
-
-    /// Runs `tool_search`: `{hits, notFound, text, state}` where `state` has the loads recorded.
+    /// Runs `tool_search`: `{hits, notFound, text, state, providerOutput?}` where `state` has
+    /// the loads recorded.
     pub fn search(
         &self,
         tools_override: &JsToolsOverride,
@@ -369,12 +349,11 @@ impl ToolRegistry {
         options: Option<JsSearchOptions>,
     ) -> Result<JsSearchOutcome, JsValue> {
         let (request, extra) = request(tools_override, options.as_deref(), Call::Search)?;
-        out(&lib(search_turn(
-            &self.inner,
-            &request,
-            query,
-            extra.limit,
-        ))?)
+        let call = SearchCall {
+            limit: extra.limit,
+            ..SearchCall::new(query)
+        };
+        parse_out(&lib(self.inner.search(&request, &call))?.to_json())
     }
 
     /// Dispatch lookup: the full definition of a tool the session may call, or a
@@ -386,11 +365,7 @@ impl ToolRegistry {
         options: Option<JsTurnOptions>,
     ) -> Result<JsToolDefinition, JsValue> {
         let (request, _) = request(tools_override, options.as_deref(), Call::Turn)?;
-        out(&tool_to_value(lib(resolve_tool(
-            &self.inner,
-            &request,
-            name,
-        ))?))
+        out(&lib(self.inner.resolve(&request, name))?.to_value())
     }
 
     /// Token budget, half by half. `counter`: "estimate" (default) or, in the exact build,
@@ -404,7 +379,7 @@ impl ToolRegistry {
         let counter = lib(shared_counter(
             extra.counter.unwrap_or(CounterKind::Estimate),
         ))?;
-        out(&lib(budget_turn(&self.inner, &request, counter))?)
+        out(&lib(self.inner.budget(&request, counter))?)
     }
 
     /// Replays a scripted session against this registry for one provider and mode and
@@ -422,7 +397,7 @@ impl ToolRegistry {
         let counter = lib(shared_counter(
             extra.counter.unwrap_or(CounterKind::Estimate),
         ))?;
-        out(&lib(cache_report(&self.inner, &script, &request, counter))?)
+        out(&lib(self.inner.cache_report(&script, &request, counter))?)
     }
 }
 
@@ -431,7 +406,7 @@ fn request(
     tools_override: &JsValue,
     options: Option<&JsValue>,
     call: Call,
-) -> Result<(TurnRequest, crate::CallOptions), JsValue> {
+) -> Result<(TurnRequest, CallOptions), JsValue> {
     let o = json_in(tools_override, "override")?;
     lib(TurnRequest::from_values(&o, &options_in(options)?, call))
 }
@@ -459,7 +434,7 @@ pub fn count_tokens(text: &str, counter: Option<JsCounterName>) -> Result<usize,
 #[wasm_bindgen(js_name = buildIntent)]
 pub fn build_intent(toggles: &JsToggles) -> Result<JsToolsOverrideOut, JsValue> {
     let toggles = lib(Toggles::from_value(&json_in(toggles, "toggles")?))?;
-    out(&build_intent_core(&toggles).to_canonical_value())
+    out(&crate::build_intent(&toggles).to_canonical_value())
 }
 
 /// The canonical JSON text of an override (equal intents give equal bytes).
@@ -473,15 +448,15 @@ pub fn canonical_intent(tools_override: &JsToolsOverride) -> Result<String, JsVa
 }
 
 /// The override a stored session row stands for.
-#[wasm_bindgen(js_name = toolsOverrideFromConfig)]
-pub fn tools_override_from_config(
+#[wasm_bindgen(js_name = sessionConfigToOverride)]
+pub fn session_config_to_override(
     config: &JsSessionRunConfig,
 ) -> Result<JsToolsOverrideOut, JsValue> {
     let row = lib(SessionRunConfig::from_value(&json_in(
         config,
         "session config",
     )?))?;
-    out(&from_config_core(&row).to_canonical_value())
+    out(&row.to_override().to_canonical_value())
 }
 
 /// The session row (four columns) to store for an override.
@@ -496,10 +471,11 @@ pub fn session_config_from_override(
     out(&SessionRunConfig::from_override(&o).to_value())
 }
 
-/// The server's `normalize_tools_value`: `{toolsEnabled, toolsOverride}` for a writer's value.
+/// The server's `normalize_tools_value`: the row's `tools_enabled` and `tools_override`
+/// columns for a writer's value (the other two columns null).
 #[wasm_bindgen(js_name = normalizeToolsValue)]
-pub fn normalize_tools_value(value: &JsToolsOverride) -> Result<JsNormalizedTools, JsValue> {
-    out(&lib(NormalizedTools::of(&json_in(value, "tools value")?))?)
+pub fn normalize_tools_value(value: &JsToolsOverride) -> Result<JsSessionRunConfigOut, JsValue> {
+    out(&lib(normalize_core(&json_in(value, "tools value")?))?.to_value())
 }
 
 fn state_in(state: &JsValue) -> Result<TurnState, JsValue> {
@@ -509,13 +485,13 @@ fn state_in(state: &JsValue) -> Result<TurnState, JsValue> {
 /// A turn boundary: loads recorded so far join the array from now on.
 #[wasm_bindgen(js_name = beginTurn)]
 pub fn begin_turn(state: &JsTurnStateIn) -> Result<JsTurnState, JsValue> {
-    out(&begin_turn_core(&state_in(state)?))
+    out(&crate::begin_turn(&state_in(state)?))
 }
 
 /// Records loaded tools (in load order, each once).
 #[wasm_bindgen(js_name = recordLoaded)]
 pub fn record_loaded(state: &JsTurnStateIn, names: Vec<String>) -> Result<JsTurnState, JsValue> {
-    out(&record_loaded_core(&state_in(state)?, &names))
+    out(&crate::record_loaded(&state_in(state)?, &names))
 }
 
 /// `sha256:<hex>` of a string's UTF-8 bytes (to check a payload a caller holds).

@@ -32,15 +32,13 @@ export interface TurnState {
   turn: number;
 }
 
-/** Options of every per-turn call (expand, payload, catalogText, resolve). */
+/** Options of every per-turn call (planTurn, search, resolve, budget, cacheReport). */
 export interface TurnOptions {
   /** Request source (webui, tui, channel, ...); must exist in the registry. */
   source?: string | null;
   /** The agent profile's tools setting. */
   profile?: ToolsOverride;
-  /** Tools loaded earlier, promoted as at the start of a turn. */
-  loaded?: string[];
-  /** The session's turn state. */
+  /** The session's turn state: the one source of the tools tool_search loaded. */
   state?: TurnState | null;
   provider?: Provider;
   mode?: DeferralMode;
@@ -96,16 +94,10 @@ export interface TurnPlan {
   mode: DeferralMode;
   /** sha256:<hex> of the exact payload bytes. */
   fingerprint: string;
-}
-
-export interface PayloadResult {
-  /** The exact JSON bytes of the provider tools array. */
-  json: string;
-  fingerprint: string;
+  /** The exact JSON bytes of the provider tools array (send them as they are). */
+  payload: string;
   /** Catalog text for the system prompt ("" in native mode or when nothing is deferred). */
-  catalog: string;
-  /** Tool names in array order. */
-  array: string[];
+  catalogText: string;
 }
 
 export interface SearchOutcome {
@@ -197,11 +189,6 @@ export interface SessionRunConfig {
   tools_override?: ToolsOverride | string;
   web_search?: boolean | 0 | 1 | null;
   toolset?: string | null;
-}
-
-export interface NormalizedTools {
-  toolsEnabled: boolean | null;
-  toolsOverride: ToolsOverride;
 }
 
 export interface ToolInfo {

@@ -5,9 +5,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::{json, Value};
+use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::limits::LIMITS;
 use tool_intent::{
-    build_intent, expand, plan_turn, ExpandContext, Registry, Toggles, ToolsOverride, TurnRequest,
-    TurnState, WarningCode, LIMITS,
+    build_intent, Registry, Toggles, ToolsOverride, TurnRequest, TurnState, WarningCode,
 };
 
 fn tool(name: &str) -> Value {
@@ -136,17 +137,19 @@ fn turn_states_are_bounded_and_stale_names_give_one_warning() {
     };
     let r = Registry::embedded();
     let req = TurnRequest {
-        state: Some(state),
+        state: state,
         ..Default::default()
     };
-    let p = plan_turn(&r, &req).unwrap();
+    let p = r.plan_turn(&req).unwrap();
     assert_eq!(codes(&p.warnings), [WarningCode::UnknownLoadedTool]);
     assert!(
         p.warnings[0].message.starts_with("5000 loaded name(s)"),
         "{}",
         p.warnings[0].message
     );
-    let found = tool_intent::search_turn(&r, &req, "select:memory", None).unwrap();
+    let found = r
+        .search(&req, &tool_intent::SearchCall::new("select:memory"))
+        .unwrap();
     assert!(
         found.state.loaded.len() <= 1 && found.state.frozen.is_empty(),
         "the returned state is pruned"

@@ -10,10 +10,23 @@ use common::*;
 mod halves;
 
 use halves::rendered_halves;
+use tool_intent::budget::{BudgetRow, Placement};
+use tool_intent::counter::{BpeCounter, Estimator};
+use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::{
-    estimate_budget as estimate, expand, BpeCounter, Budget, Estimator, ExpandContext, Placement,
-    Provider, Registry, TokenCounter, TurnState, View,
+    Budget, Provider, Registry, TokenCounter, ToolsOverride, TurnRequest, TurnState, View,
 };
+
+/// The request of `o` at a state for a provider (catalog mode).
+fn request(o: &ToolsOverride, state: &TurnState, view: View, provider: Provider) -> TurnRequest {
+    TurnRequest {
+        tools_override: o.clone(),
+        state: state.clone(),
+        view,
+        provider,
+        ..Default::default()
+    }
+}
 
 /// The registries of the acceptance: embedded, each MCP file alone (every tool resident), each
 /// merged into the embedded registry (every server tool deferred), and all merged.
@@ -73,12 +86,11 @@ fn budget_halves() {
                     &loaded,
                 )),
             ] {
-                let (array, catalog) = rendered_halves(&e, &state, View::Frozen, provider).unwrap();
+                let req = request(&o, &state, View::Frozen, provider);
+                let (array, catalog) = rendered_halves(&r, &req).unwrap();
                 let (ax, cx) = (exact.count(&array), exact.count(&catalog));
-                let (xa, xc) =
-                    halves(&estimate(&e, &state, View::Frozen, provider, &exact).unwrap());
-                let (ea, ec) =
-                    halves(&estimate(&e, &state, View::Frozen, provider, &Estimator).unwrap());
+                let (xa, xc) = halves(&r.budget(&req, &exact).unwrap());
+                let (ea, ec) = halves(&r.budget(&req, &Estimator).unwrap());
                 let label = format!("{name}/{}/{}loaded", provider.as_str(), state.frozen.len());
                 for result in [
                     check_half(&format!("{label} exact array"), xa, ax, 0.03),
@@ -117,16 +129,12 @@ fn mis_priced_halves_are_caught() {
     // tool by its schema alone.
     let exact = BpeCounter::o200k().unwrap();
     let r = all_merged();
-    let e = expand(
-        &r,
-        &intent(r#"{"toolset":"full"}"#),
-        ExpandContext::default(),
-    )
-    .unwrap();
-    let state = TurnState::default();
-    let (array, catalog) = rendered_halves(&e, &state, View::Frozen, Provider::Anthropic).unwrap();
+    let o = intent(r#"{"toolset":"full"}"#);
+    let e = expand(&r, &o, ExpandContext::default()).unwrap();
+    let req = request(&o, &TurnState::default(), View::Frozen, Provider::Anthropic);
+    let (array, catalog) = rendered_halves(&r, &req).unwrap();
     let (ax, cx) = (exact.count(&array), exact.count(&catalog));
-    let b = estimate(&e, &state, View::Frozen, Provider::Anthropic, &Estimator).unwrap();
+    let b = r.budget(&req, &Estimator).unwrap();
     let with_descriptions: usize = b
         .rows
         .iter()
@@ -160,16 +168,14 @@ fn mis_priced_halves_are_caught() {
 fn embedded_registry_reproduces_the_seed_headline() {
     let exact = BpeCounter::o200k().unwrap();
     let r = Registry::embedded();
-    let e = expand(&r, &intent("null"), ExpandContext::default()).unwrap();
-    let b = estimate(
-        &e,
+    let req = request(
+        &intent("null"),
         &TurnState::default(),
         View::Live,
         Provider::Anthropic,
-        &exact,
-    )
-    .unwrap();
-    let deferred: Vec<&tool_intent::BudgetRow> = b
+    );
+    let b = r.budget(&req, &exact).unwrap();
+    let deferred: Vec<&BudgetRow> = b
         .rows
         .iter()
         .filter(|r| r.placement == Placement::Deferred)

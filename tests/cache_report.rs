@@ -8,9 +8,9 @@
 mod common;
 
 use common::*;
-use tool_intent::{
-    cache_report, CacheReport, CacheScript, DeferralMode, Estimator, Provider, Section, TurnRequest,
-};
+use tool_intent::cache_report::{CacheReport, CacheScript, Section};
+use tool_intent::counter::Estimator;
+use tool_intent::{DeferralMode, Provider, TurnRequest};
 
 fn reports() -> Vec<CacheReport> {
     let registry = all_merged();
@@ -24,7 +24,7 @@ fn reports() -> Vec<CacheReport> {
                 mode,
                 ..TurnRequest::default()
             };
-            out.push(cache_report(&registry, &script, &base, &Estimator).unwrap());
+            out.push(registry.cache_report(&script, &base, &Estimator).unwrap());
         }
     }
     out

@@ -52,19 +52,20 @@ fn expand_matches_the_library() {
     ]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let r = tool_intent::Registry::embedded();
-    let p = tool_intent::plan_turn(
-        &r,
-        &tool_intent::TurnRequest {
+    let p = r
+        .plan_turn(&tool_intent::TurnRequest {
             tools_override: tool_intent::ToolsOverride::from_json_str(
                 r#"{"enabled":true,"web_search":true}"#,
             )
             .unwrap(),
             provider: tool_intent::Provider::OpenAiResponses,
-            loaded: vec!["send_message".into()],
+            state: tool_intent::begin_turn(&tool_intent::record_loaded(
+                &Default::default(),
+                &["send_message"],
+            )),
             ..Default::default()
-        },
-    )
-    .unwrap();
+        })
+        .unwrap();
     assert_eq!(v["fingerprint"], serde_json::json!(p.fingerprint));
     assert_eq!(
         v["array"].as_array().unwrap().last().unwrap(),

@@ -5,8 +5,9 @@
 //! (with `loadFirstDeferred` replaced by the actual name) — with the payload's fingerprint,
 //! byte length and catalog fingerprint, and compares them with `tests/golden/cross-target.json`
 //! (regenerate with `UPDATE_GOLDEN=1`). The wasm runners (`tests/js/golden.test.mjs` in Node,
-//! `tests/wasm_suite` in Node and Chrome) loop over those rows and call `payload` with each
-//! row's own override and options, so a pass on every target means equal bytes everywhere.
+//! `tests/wasm_suite` in Node and Chrome) and Python's `test_golden.py` loop over those rows and
+//! call `planTurn` / `plan_turn` with each row's own override and options (`loaded` read as a
+//! turn state, see [`turn_options`]), so a pass on every target means equal bytes everywhere.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -14,7 +15,20 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use tool_intent::{expand, plan_turn, Call, ExpandContext, ToolsOverride, TurnRequest};
+use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::plan::Call;
+use tool_intent::{SearchCall, ToolsOverride, TurnRequest};
+
+/// A row's options as the library reads them: the rows' `loaded` (a list of names loaded
+/// earlier) stands for a turn state that loaded them and began a turn, which every runner
+/// (Node, Chrome, Python) builds the same way.
+fn turn_options(row_options: &Value) -> Value {
+    let mut options = row_options.clone();
+    if let Some(loaded) = options.as_object_mut().and_then(|o| o.remove("loaded")) {
+        options["state"] = json!({"loaded": loaded, "frozen": loaded, "turn": 1});
+    }
+    options
+}
 
 #[test]
 fn cross_target_fingerprints() {
@@ -40,8 +54,9 @@ fn cross_target_fingerprints() {
                     let first: Vec<String> = e.names(e.deferred()).into_iter().take(1).collect();
                     options["loaded"] = json!(first);
                 }
-                let (req, _) = TurnRequest::from_values(o, &options, Call::Turn).unwrap();
-                let p = plan_turn(&r, &req).unwrap();
+                let (req, _) =
+                    TurnRequest::from_values(o, &turn_options(&options), Call::Turn).unwrap();
+                let p = r.plan_turn(&req).unwrap();
                 rows.push(json!({
                     "case": format!("{recipe}|o{oi}|v{vi}"),
                     "registry": recipe,
@@ -115,7 +130,11 @@ fn cross_target_search_hits() {
         .map(|(k, (recipe, r, o, query, limit))| {
             let (req, extra) =
                 TurnRequest::from_values(&o, &json!({"limit": limit}), Call::Search).unwrap();
-            let outcome = tool_intent::search_turn(r, &req, &query, extra.limit).unwrap();
+            let call = SearchCall {
+                limit: extra.limit,
+                ..SearchCall::new(&query)
+            };
+            let outcome = r.search(&req, &call).unwrap();
             json!({
                 "case": format!("search|{recipe}|{k}"),
                 "registry": recipe,

@@ -7,11 +7,12 @@ mod common;
 
 use common::*;
 use serde_json::json;
+use tool_intent::expand::{expand, ExpandContext, Expansion};
+use tool_intent::turn::{catalog_text, split, system_prompt_with_catalog, CATALOG_HEADER};
 use tool_intent::{
-    begin_turn, expand, render, split, DeferralMode, ExpandContext, Provider, Registry,
-    RenderOptions, ToolsOverride, TurnState, View,
+    begin_turn, DeferralMode, Provider, Registry, ToolsOverride, TurnPlan, TurnRequest, TurnState,
+    View,
 };
-use tool_intent::{catalog_text, system_prompt_with_catalog, CATALOG_HEADER};
 
 const DEFERRED_DEFAULTS: [&str; 4] = [
     "playwright_browser",
@@ -20,12 +21,7 @@ const DEFERRED_DEFAULTS: [&str; 4] = [
     "send_message",
 ];
 
-fn catalog_names(
-    r: &Registry,
-    e: &tool_intent::Expansion<'_>,
-    s: &TurnState,
-    view: View,
-) -> Vec<String> {
+fn catalog_names(r: &Registry, e: &Expansion<'_>, s: &TurnState, view: View) -> Vec<String> {
     let split = split(e, s, view);
     split
         .catalog
@@ -34,13 +30,15 @@ fn catalog_names(
         .collect()
 }
 
-fn array(
-    e: &tool_intent::Expansion<'_>,
+fn array<'r>(
+    r: &'r Registry,
+    request: &TurnRequest,
     s: &TurnState,
     mode: DeferralMode,
-) -> tool_intent::Payload {
+) -> TurnPlan<'r> {
     render(
-        e,
+        r,
+        request,
         s,
         RenderOptions {
             mode,
@@ -58,12 +56,12 @@ fn no_deferred_default_in_new_session_resident_array() {
         r#"{"enabled":true}"#,
         r#"{"enabled":true,"web_search":true}"#,
     ] {
-        let e = expand_json(&r, text);
-        let p = array(&e, &TurnState::default(), DeferralMode::Catalog);
+        let req = turn_request(&intent(text), ExpandContext::default());
+        let p = array(&r, &req, &TurnState::default(), DeferralMode::Catalog);
         for d in DEFERRED_DEFAULTS {
-            assert!(!p.array.contains(&d.to_string()), "{d} resident for {text}");
+            assert!(!p.array.contains(&d), "{d} resident for {text}");
             assert!(
-                !p.json.contains(&format!("\"name\":\"{d}\"")),
+                !p.payload.contains(&format!("\"name\":\"{d}\"")),
                 "{d} in bytes for {text}"
             );
         }
@@ -96,24 +94,29 @@ fn deferred_defaults_all_in_catalog_and_system_prompt() {
 fn tool_search_moves_tool_from_catalog_to_array_at_next_turn_boundary() {
     let r = Registry::embedded();
     let e = expand_json(&r, "null");
+    let req = turn_request(&intent("null"), ExpandContext::default());
     let turn1 = begin_turn(&TurnState::default());
-    let (result, after_search) =
-        tool_intent::execute_tool_search(&e, &turn1, &json!({"query": "select:enter_plan_mode"}))
-            .unwrap();
+    let (result, after_search) = search_args(
+        &r,
+        &req,
+        &turn1,
+        &json!({"query": "select:enter_plan_mode"}),
+    )
+    .unwrap();
     assert_eq!(result.hits, ["enter_plan_mode"]);
     // Same turn: still in the catalog, not in the array.
     assert!(
         catalog_names(&r, &e, &after_search, View::Frozen).contains(&"enter_plan_mode".to_string())
     );
-    assert!(!array(&e, &after_search, DeferralMode::Catalog)
+    assert!(!array(&r, &req, &after_search, DeferralMode::Catalog)
         .array
-        .contains(&"enter_plan_mode".to_string()));
+        .contains(&"enter_plan_mode"));
     // Next turn: in the array, out of the catalog.
     let turn2 = begin_turn(&after_search);
-    let p = array(&e, &turn2, DeferralMode::Catalog);
-    assert_eq!(p.array.last().map(String::as_str), Some("enter_plan_mode"));
+    let p = array(&r, &req, &turn2, DeferralMode::Catalog);
+    assert_eq!(p.array.last().copied(), Some("enter_plan_mode"));
     assert!(!catalog_names(&r, &e, &turn2, View::Frozen).contains(&"enter_plan_mode".to_string()));
-    assert!(!p.catalog.lines().any(|l| l == "enter_plan_mode"));
+    assert!(!p.catalog_text.lines().any(|l| l == "enter_plan_mode"));
 }
 
 #[test]
@@ -158,20 +161,23 @@ fn deferral_idempotent() {
 #[test]
 fn mid_turn_tool_search_changes_neither_array_nor_catalog() {
     let r = all_merged();
-    let e = expand_json(&r, r#"{"toolset":"full"}"#);
+    let req = turn_request(&intent(r#"{"toolset":"full"}"#), ExpandContext::default());
     let mut state = begin_turn(&TurnState::default());
-    let before = array(&e, &state, DeferralMode::Catalog);
+    let before = array(&r, &req, &state, DeferralMode::Catalog);
     for q in [
         "select:mcp__github__create_issue",
         "github pull request",
         "+browser screenshot",
         "select:memory,worktree",
     ] {
-        let (_, next) = tool_intent::execute_tool_search(&e, &state, &json!({"query": q})).unwrap();
+        let (_, next) = search_args(&r, &req, &state, &json!({"query": q})).unwrap();
         state = next;
-        let now = array(&e, &state, DeferralMode::Catalog);
-        assert_eq!(now.json, before.json, "array moved after {q}");
-        assert_eq!(now.catalog, before.catalog, "catalog moved after {q}");
+        let now = array(&r, &req, &state, DeferralMode::Catalog);
+        assert_eq!(now.payload, before.payload, "array moved after {q}");
+        assert_eq!(
+            now.catalog_text, before.catalog_text,
+            "catalog moved after {q}"
+        );
         assert_eq!(now.fingerprint, before.fingerprint);
     }
     assert!(state.loaded.len() >= 4);
@@ -180,9 +186,10 @@ fn mid_turn_tool_search_changes_neither_array_nor_catalog() {
 #[test]
 fn tool_search_result_carries_full_schema() {
     let r = all_merged();
-    let e = expand_json(&r, r#"{"toolset":"full"}"#);
-    let (res, _) = tool_intent::execute_tool_search(
-        &e,
+    let req = turn_request(&intent(r#"{"toolset":"full"}"#), ExpandContext::default());
+    let (res, _) = search_args(
+        &r,
+        &req,
         &TurnState::default(),
         &json!({"query": "select:mcp__github__create_issue,playwright_browser"}),
     )
@@ -211,13 +218,13 @@ fn tool_search_result_carries_full_schema() {
 fn loaded_but_not_promoted_tool_resolves_for_dispatch() {
     let r = Registry::embedded();
     let e = expand_json(&r, "null");
+    let req = turn_request(&intent("null"), ExpandContext::default());
     let turn = begin_turn(&TurnState::default());
     let (_, state) =
-        tool_intent::execute_tool_search(&e, &turn, &json!({"query": "select:send_message"}))
-            .unwrap();
-    assert!(!array(&e, &state, DeferralMode::Catalog)
+        search_args(&r, &req, &turn, &json!({"query": "select:send_message"})).unwrap();
+    assert!(!array(&r, &req, &state, DeferralMode::Catalog)
         .array
-        .contains(&"send_message".to_string()));
+        .contains(&"send_message"));
     assert_eq!(e.resolve("send_message").unwrap().name, "send_message");
     // A deferred tool never loaded resolves too: deferred is not disabled.
     assert!(e.resolve("exit_plan_mode").is_ok());
@@ -252,40 +259,44 @@ fn simulated_twenty_turn_session() {
                 continue;
             }
             let mut state = TurnState::default();
-            let mut previous: Option<tool_intent::Payload> = None;
+            let mut previous: Option<TurnPlan<'_>> = None;
             let mut changes = Vec::new();
             for turn in 1..=20u64 {
                 state = begin_turn(&state);
                 // Every turn expands the intent afresh against the live registry.
-                let e = expand(&r, &o, ExpandContext::default()).unwrap();
+                let req = turn_request(&o, ExpandContext::default());
                 let opts = RenderOptions {
                     provider,
                     mode,
                     ..Default::default()
                 };
-                let at_start = render(&e, &state, opts).unwrap();
+                let at_start = render(&r, &req, &state, opts).unwrap();
                 // Several provider calls within the turn, with tool_search calls between them.
                 for (t, name) in loads.iter().filter(|(t, _)| *t == turn) {
-                    let (_, next) = tool_intent::execute_tool_search(
-                        &e,
+                    let (_, next) = search_args(
+                        &r,
+                        &req,
                         &state,
                         &json!({"query": format!("select:{name}")}),
                     )
                     .unwrap();
                     state = next;
-                    let mid = render(&e, &state, opts).unwrap();
-                    assert_eq!(mid.json, at_start.json, "turn {t}: array changed mid-turn");
+                    let mid = render(&r, &req, &state, opts).unwrap();
+                    assert_eq!(
+                        mid.payload, at_start.payload,
+                        "turn {t}: array changed mid-turn"
+                    );
                 }
                 if let Some(prev) = &previous {
-                    if prev.json != at_start.json {
+                    if prev.payload != at_start.payload {
                         changes.push(turn);
                         assert!(
                             at_start.array.starts_with(&prev.array),
                             "turn {turn}: new array does not extend the old one"
                         );
-                        let old = prev.json.trim_end_matches(']');
+                        let old = prev.payload.trim_end_matches(']');
                         assert!(
-                            at_start.json.starts_with(old),
+                            at_start.payload.starts_with(old),
                             "turn {turn}: bytes are not a prefix extension"
                         );
                     }

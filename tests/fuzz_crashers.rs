@@ -2,9 +2,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use tool_intent::{
-    expand, render, ExpandContext, Registry, RenderOptions, ToolsOverride, TurnState,
-};
+use tool_intent::{Registry, ToolsOverride, TurnRequest};
 
 #[test]
 fn fuzz_crashers_stay_fixed() {
@@ -31,8 +29,11 @@ fn fuzz_crashers_stay_fixed() {
                 "{name}: canonical JSON is not a fixed point"
             );
             let r = Registry::embedded();
-            let e = expand(&r, &o, ExpandContext::default()).unwrap();
-            render(&e, &TurnState::default(), RenderOptions::default()).unwrap();
+            r.plan_turn(&TurnRequest {
+                tools_override: o,
+                ..Default::default()
+            })
+            .unwrap();
             replayed += 1;
         } else if name.starts_with("registry_json") {
             if let Ok(r) = Registry::from_json_str(&text) {

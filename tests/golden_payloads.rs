@@ -9,8 +9,7 @@ mod common;
 
 use common::check_golden;
 use tool_intent::{
-    begin_turn, plan_turn, record_loaded, DeferralMode, Provider, Registry, ToolsOverride,
-    TurnRequest,
+    begin_turn, record_loaded, DeferralMode, Provider, Registry, ToolsOverride, TurnRequest,
 };
 
 #[test]
@@ -55,13 +54,13 @@ fn golden_payloads_of_the_embedded_registry() {
             }
             let req = TurnRequest {
                 tools_override: ToolsOverride::from_json_str(o).unwrap(),
-                state: Some(begin_turn(&record_loaded(&Default::default(), loaded))),
+                state: begin_turn(&record_loaded(&Default::default(), loaded)),
                 provider,
                 mode,
                 cache_control: cache,
                 ..Default::default()
             };
-            let p = plan_turn(&r, &req).unwrap();
+            let p = r.plan_turn(&req).unwrap();
             let file = format!("{}.{case}.json", provider.as_str());
             check_golden(&file, &p.payload);
             if case == "default" {

@@ -3,10 +3,14 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use common::{render, search_args, turn_request, RenderOptions};
 use serde_json::{json, Value};
+use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::turn::split;
 use tool_intent::{
-    begin_turn, expand, record_loaded, render, split, DeferralMode, ExpandContext, Provider,
-    Registry, RenderOptions, ToolsOverride, TurnState, View,
+    begin_turn, record_loaded, DeferralMode, Provider, Registry, ToolsOverride, TurnState, View,
 };
 
 /// The embedded tools plus a deferred MCP server, with a source that denies the shell, the
@@ -105,19 +109,20 @@ fn no_hostile_override_lifts_the_source_ceiling() {
         let o = ToolsOverride::from_value(&value).unwrap();
         for profile in [None, Some(&hostile_profile)] {
             let e = expand(&r, &o, ExpandContext { profile, ..ctx }).unwrap();
+            let request = turn_request(&o, ExpandContext { profile, ..ctx });
             // A session that somehow recorded denied tools as loaded.
             let state = begin_turn(&record_loaded(&TurnState::default(), &DENIED));
             let frozen = split(&e, &state, View::Frozen);
             let live = split(&e, &state, View::Live);
             let select_all = format!("select:{}", DENIED.join(","));
             let (selected, after) =
-                tool_intent::execute_tool_search(&e, &state, &json!({"query": select_all}))
-                    .unwrap();
-            let (keyword, _) = tool_intent::execute_tool_search(&e, &state, &json!({"query": "shell write edit web search browser drop database exec danger", "limit": 50})).unwrap();
+                search_args(&r, &request, &state, &json!({"query": select_all})).unwrap();
+            let (keyword, _) = search_args(&r, &request, &state, &json!({"query": "shell write edit web search browser drop database exec danger", "limit": 50})).unwrap();
             for provider in Provider::ALL {
                 for mode in [DeferralMode::Catalog, DeferralMode::Native] {
                     let Ok(p) = render(
-                        &e,
+                        &r,
+                        &request,
                         &after,
                         RenderOptions {
                             provider,
@@ -128,7 +133,7 @@ fn no_hostile_override_lifts_the_source_ceiling() {
                     ) else {
                         continue;
                     };
-                    let arr: Value = serde_json::from_str(&p.json).unwrap();
+                    let arr: Value = serde_json::from_str(&p.payload).unwrap();
                     let names: Vec<String> = arr
                         .as_array()
                         .unwrap()
@@ -147,7 +152,7 @@ fn no_hostile_override_lifts_the_source_ceiling() {
                             "{value}: {d} in the {provider:?}/{mode:?} array"
                         );
                         assert!(
-                            !p.catalog.lines().any(|l| l == d),
+                            !p.catalog_text.lines().any(|l| l == d),
                             "{value}: {d} in the catalog"
                         );
                     }
@@ -216,7 +221,7 @@ fn hostile_sizes_are_refused_with_clear_errors() {
     let many: Vec<String> = (0..1001).map(|i| format!("t{i}")).collect();
     let e = ToolsOverride::from_value(&json!({"allowed": many})).unwrap_err();
     assert_eq!((e.code(), e.path()), ("limit_exceeded", Some("$.allowed")));
-    let e = tool_intent::Query::parse(&"x ".repeat(1500)).unwrap_err();
+    let e = tool_intent::search::Query::parse(&"x ".repeat(1500)).unwrap_err();
     assert_eq!(e.code(), "limit_exceeded");
     // Deep JSON is refused by the parser's recursion limit, not by a stack overflow.
     let deep = "[".repeat(100_000) + &"]".repeat(100_000);

@@ -11,9 +11,7 @@ use std::collections::BTreeSet;
 use common::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tool_intent::{
-    plan_turn, DeferralMode, Provider, Registry, ToolsOverride, TurnRequest, WarningCode,
-};
+use tool_intent::{DeferralMode, Provider, Registry, ToolsOverride, TurnRequest, WarningCode};
 
 fn fixture() -> Value {
     serde_json::from_str(&read_repo_file("tests/data/bfcl/tools.json")).unwrap()
@@ -58,7 +56,7 @@ fn a_benchmark_server_loads_whole_with_valid_unique_wire_names() {
     }
     // Dispatch by wire name returns the name the server knows.
     let o = ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap();
-    let e = tool_intent::expand(&r, &o, Default::default()).unwrap();
+    let e = tool_intent::expand::expand(&r, &o, Default::default()).unwrap();
     for source in tools["tools"]
         .as_array()
         .unwrap()
@@ -95,7 +93,7 @@ fn source_names_survive_the_registry_round_trip_and_show_in_the_plan() {
         tools_override: ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(),
         ..Default::default()
     };
-    let p = plan_turn(&r, &req).unwrap();
+    let p = r.plan_turn(&req).unwrap();
     let find = |wire: &str| p.renamed.iter().find(|r| r.wire == wire).map(|r| r.source);
     assert_eq!(
         find("mcp__bfcl__AclApi_add_mapping"),
@@ -114,12 +112,15 @@ fn no_payload_holds_two_entries_with_one_name() {
             }
             let req = TurnRequest {
                 tools_override: ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(),
-                loaded: vec!["mcp__bfcl__calculate_BMI".into()],
+                state: tool_intent::begin_turn(&tool_intent::record_loaded(
+                    &Default::default(),
+                    &["mcp__bfcl__calculate_BMI"],
+                )),
                 provider,
                 mode,
                 ..Default::default()
             };
-            let p = plan_turn(&r, &req).unwrap();
+            let p = r.plan_turn(&req).unwrap();
             let entries: Vec<Value> = serde_json::from_str(&p.payload).unwrap();
             let names: Vec<String> = entries
                 .iter()

@@ -78,17 +78,15 @@ fn all_mcp_files_merge_into_one_namespaced_registry() {
             provider,
             ..Default::default()
         };
-        let p = tool_intent::plan_turn(&r, &req).unwrap();
+        let p = r.plan_turn(&req).unwrap();
         assert_eq!(p.array.len() + p.catalog.len(), 17 + 103);
         if provider != Provider::OpenAiChat {
-            let native = tool_intent::plan_turn(
-                &r,
-                &TurnRequest {
+            let native = r
+                .plan_turn(&TurnRequest {
                     mode: DeferralMode::Native,
                     ..req
-                },
-            )
-            .unwrap();
+                })
+                .unwrap();
             let v: serde_json::Value = serde_json::from_str(&native.payload).unwrap();
             // every available tool except our tool_search, plus the provider's search tool
             assert_eq!(v.as_array().unwrap().len(), 17 + 103 - 1 + 1);

@@ -8,8 +8,9 @@ use std::process::{Command, Stdio};
 
 use rusqlite::{params, Connection};
 use serde_json::{json, Value};
+use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::migrate::{self, MigrateOptions};
-use tool_intent::{expand, tools_override_from_config, ExpandContext, Registry, SessionRunConfig};
+use tool_intent::{Registry, SessionRunConfig};
 
 const V1: [&str; 10] = [
     "read_file",
@@ -339,7 +340,7 @@ fn ten_thousand_mixed_rows_migrate_to_exactly_the_expected_rows() {
             &json!({"tools_enabled": enabled.map(|e| e == 1), "tools_override": value}),
         )
         .unwrap();
-        let o = tools_override_from_config(&row);
+        let o = row.to_override();
         let e = expand(&newer, &o, ExpandContext::default()).unwrap();
         assert!(
             e.names(e.tools()).contains(&"summarize_diff".to_string()),

@@ -7,10 +7,9 @@
 mod common;
 
 use common::*;
-use tool_intent::{
-    budget_turn, plan_turn, DeferralMode, Estimator, Placement, Provider, TokenCounter,
-    TurnRequest, TurnState,
-};
+use tool_intent::budget::Placement;
+use tool_intent::counter::Estimator;
+use tool_intent::{DeferralMode, Provider, TokenCounter, TurnRequest, TurnState};
 
 #[test]
 fn native_budgets_count_what_is_declared_and_billed() {
@@ -24,10 +23,10 @@ fn native_budgets_count_what_is_declared_and_billed() {
             let req = TurnRequest {
                 provider,
                 mode,
-                state: Some(state.clone()),
+                state: state.clone(),
                 ..Default::default()
             };
-            budget_turn(&r, &req, &Estimator).unwrap()
+            r.budget(&req, &Estimator).unwrap()
         };
         let catalog = budget(DeferralMode::Catalog);
         for mode in [DeferralMode::Native, DeferralMode::NativeClient] {
@@ -71,7 +70,7 @@ fn native_budgets_count_what_is_declared_and_billed() {
             mode: DeferralMode::NativeClient,
             ..Default::default()
         };
-        let payload = plan_turn(&r, &req).unwrap().payload;
+        let payload = r.plan_turn(&req).unwrap().payload;
         assert!(payload.contains("\"query\""), "{provider:?}");
         assert!(Estimator.count(&payload) > 0);
     }

@@ -2,12 +2,14 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use common::{render, search_args, turn_request, RenderOptions};
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tool_intent::{
-    expand, render, split, DeferralMode, ExpandContext, Registry, RenderOptions, SessionRunConfig,
-    ToolsOverride, TurnState, View,
-};
+use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::turn::split;
+use tool_intent::{DeferralMode, Registry, SessionRunConfig, ToolsOverride, TurnState, View};
 
 const NAMES: [&str; 12] = [
     "read_file",
@@ -199,21 +201,23 @@ proptest! {
 
     #[test]
     fn disabled_tool_never_reaches_array_catalog_search_or_dispatch(r in registry_strategy(), o in override_strategy(), loads in proptest::collection::vec(proptest::sample::select(NAMES.to_vec()), 0..6)) {
-        let e = expand(&r, &o, ExpandContext { source: Some("channel"), ..Default::default() }).unwrap();
+        let ctx = ExpandContext { source: Some("channel"), ..Default::default() };
+        let e = expand(&r, &o, ctx).unwrap();
+        let request = turn_request(&o, ctx);
         let mut denied = disabled_set(&r, &o);
         let ceiling = r.source("channel").unwrap().deny.clone();
         denied.extend(denied_by(&r, &ceiling));
         let state = tool_intent::begin_turn(&tool_intent::record_loaded(&TurnState::default(), &loads));
         let split = split(&e, &state, View::Frozen);
-        let payload = render(&e, &state, RenderOptions::default()).unwrap();
-        let (result, _) = tool_intent::execute_tool_search(&e, &state, &json!({"query": format!("select:{}", NAMES.join(","))})).unwrap();
-        let (kw, _) = tool_intent::execute_tool_search(&e, &state, &json!({"query": "tool file mcp", "limit": 50})).unwrap();
+        let payload = render(&r, &request, &state, RenderOptions::default()).unwrap();
+        let (result, _) = search_args(&r, &request, &state, &json!({"query": format!("select:{}", NAMES.join(","))})).unwrap();
+        let (kw, _) = search_args(&r, &request, &state, &json!({"query": "tool file mcp", "limit": 50})).unwrap();
         for i in denied {
             let name = &r.tools()[i].name;
             prop_assert!(!split.array.contains(&i));
             prop_assert!(!split.catalog.contains(&i));
-            prop_assert!(!payload.array.contains(name));
-            prop_assert!(!payload.catalog.lines().any(|l| l == name));
+            prop_assert!(!payload.array.contains(&name.as_str()));
+            prop_assert!(!payload.catalog_text.lines().any(|l| l == name));
             prop_assert!(!result.hits.contains(name));
             prop_assert!(!kw.hits.contains(name));
             prop_assert!(e.resolve(name).is_err());
@@ -222,16 +226,16 @@ proptest! {
 
     #[test]
     fn no_payload_has_two_entries_with_one_name(r in registry_strategy(), o in override_strategy(), loads in proptest::collection::vec(proptest::sample::select(NAMES.to_vec()), 0..4)) {
-        let e = expand(&r, &o, ExpandContext::default()).unwrap();
+        let request = turn_request(&o, ExpandContext::default());
         let state = tool_intent::begin_turn(&tool_intent::record_loaded(&TurnState::default(), &loads));
         for provider in tool_intent::Provider::ALL {
             for mode in [DeferralMode::Catalog, DeferralMode::Native] {
                 let opts = RenderOptions { provider, mode, ..Default::default() };
-                let Ok(p) = render(&e, &state, opts) else {
+                let Ok(p) = render(&r, &request, &state, opts) else {
                     prop_assert!(provider == tool_intent::Provider::OpenAiChat && mode == DeferralMode::Native);
                     continue;
                 };
-                let unique: std::collections::BTreeSet<&String> = p.array.iter().collect();
+                let unique: std::collections::BTreeSet<&&str> = p.array.iter().collect();
                 prop_assert_eq!(unique.len(), p.array.len(), "{:?}/{:?}: {:?}", provider, mode, p.array);
             }
         }
@@ -253,23 +257,22 @@ proptest! {
         // Everything deferred can be loaded by select and then promoted.
         let names: Vec<String> = e.names(e.deferred());
         if !names.is_empty() {
-            let (res, state) = tool_intent::execute_tool_search(&e, &TurnState::default(), &json!({"query": format!("select:{}", names.join(","))})).unwrap();
+            let request = turn_request(&o, ExpandContext::default());
+            let (res, state) = search_args(&r, &request, &TurnState::default(), &json!({"query": format!("select:{}", names.join(","))})).unwrap();
             prop_assert_eq!(&res.hits, &names);
-            let p = render(&e, &tool_intent::begin_turn(&state), RenderOptions::default()).unwrap();
-            prop_assert!(p.catalog.is_empty());
+            let p = render(&r, &request, &tool_intent::begin_turn(&state), RenderOptions::default()).unwrap();
+            prop_assert!(p.catalog_text.is_empty());
         }
     }
 
     #[test]
     fn fingerprints_equal_for_equal_inputs(r in registry_strategy(), o in override_strategy(), native in any::<bool>()) {
         let mode = if native { DeferralMode::Native } else { DeferralMode::Catalog };
-        let e1 = expand(&r, &o, ExpandContext::default()).unwrap();
         let r2 = Registry::from_value(&r.to_value()).unwrap();
         let o2 = ToolsOverride::from_json_str(&o.to_canonical_json()).unwrap();
-        let e2 = expand(&r2, &o2, ExpandContext::default()).unwrap();
         let opts = RenderOptions { mode, ..Default::default() };
-        let a = render(&e1, &TurnState::default(), opts).unwrap();
-        let b = render(&e2, &TurnState::default(), opts).unwrap();
+        let a = render(&r, &turn_request(&o, ExpandContext::default()), &TurnState::default(), opts).unwrap();
+        let b = render(&r2, &turn_request(&o2, ExpandContext::default()), &TurnState::default(), opts).unwrap();
         prop_assert_eq!(a.fingerprint, b.fingerprint);
     }
 
@@ -280,11 +283,10 @@ proptest! {
         let _ = ToolsOverride::from_json_str(&text);
         let _ = Registry::from_value(&v);
         let _ = SessionRunConfig::from_value(&v);
-        let _ = tool_intent::normalize_tools_value(&v);
+        let _ = tool_intent::session::normalize_tools_value(&v);
         let r = Registry::embedded();
         if let Ok(o) = ToolsOverride::from_value(&v) {
-            let e = expand(&r, &o, ExpandContext::default()).unwrap();
-            let _ = tool_intent::execute_tool_search(&e, &TurnState::default(), &v);
+            let _ = search_args(&r, &turn_request(&o, ExpandContext::default()), &TurnState::default(), &v);
         }
     }
 
@@ -293,6 +295,6 @@ proptest! {
         let _ = ToolsOverride::from_json_str(&text);
         let _ = Registry::from_json_str(&text);
         let _ = SessionRunConfig::from_json_str(&text);
-        let _ = tool_intent::Query::parse(&text);
+        let _ = tool_intent::search::Query::parse(&text);
     }
 }

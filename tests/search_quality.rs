@@ -9,20 +9,18 @@ mod retrieval;
 
 use common::*;
 use serde_json::{json, Value};
-use tool_intent::{
-    expand, run_tool_search, run_tool_search_with, ExpandContext, Ranker, Registry, ToolsOverride,
-    TurnState,
-};
+use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::{Ranker, Registry, SearchCall, ToolsOverride, TurnRequest};
 
 fn hits(r: &Registry, query: &str) -> Vec<String> {
     hits_limit(r, query, 5)
 }
 
 fn hits_limit(r: &Registry, query: &str, limit: usize) -> Vec<String> {
-    let e = expand(r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
-    run_tool_search(&e, &TurnState::default(), query, Some(limit))
+    let call = SearchCall::new(query).with_limit(limit);
+    r.search(&TurnRequest::default(), &call)
         .unwrap()
-        .0
+        .result
         .hits
 }
 
@@ -182,11 +180,11 @@ fn a_server_can_plug_in_its_own_ranker() {
         }
     }
     let r = all_merged();
-    let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
     let run = |q: &str| {
-        run_tool_search_with(&e, &TurnState::default(), q, Some(3), &LongestName)
+        let call = SearchCall::new(q).with_limit(3).with_ranker(&LongestName);
+        r.search(&TurnRequest::default(), &call)
             .unwrap()
-            .0
+            .result
             .hits
     };
     let longest = run("anything at all");
@@ -220,7 +218,14 @@ fn only_this_sessions_deferred_tools_are_candidates() {
     let r = all_merged();
     let o = ToolsOverride::from_json_str(r#"{"disabled": ["mcp__github__create_issue"]}"#).unwrap();
     let e = expand(&r, &o, ExpandContext::default()).unwrap();
-    let (res, _) = run_tool_search(&e, &TurnState::default(), "create issue", Some(10)).unwrap();
+    let request = TurnRequest {
+        tools_override: o.clone(),
+        ..Default::default()
+    };
+    let res = r
+        .search(&request, &SearchCall::new("create issue").with_limit(10))
+        .unwrap()
+        .result;
     assert!(
         !res.hits.contains(&"mcp__github__create_issue".to_string()),
         "{:?}",

@@ -6,10 +6,8 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use tool_intent::{
-    build_intent, expand, plan_turn, tools_override_from_config, ExpandContext, Registry,
-    SessionRunConfig, Toggles, ToolsOverride, TurnRequest,
-};
+use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::{build_intent, Registry, SessionRunConfig, Toggles, ToolsOverride, TurnRequest};
 
 /// The embedded registry with `extra` added to `default_tools` (a tool shipped later).
 fn registry_with_new_default_tool(extra: &str) -> Registry {
@@ -46,13 +44,13 @@ fn deterministic_expansion() {
             tools_override: intent(text),
             ..Default::default()
         };
-        let a = plan_turn(&r, &req).unwrap();
-        let b = plan_turn(&r, &req).unwrap();
+        let a = r.plan_turn(&req).unwrap();
+        let b = r.plan_turn(&req).unwrap();
         assert_eq!(a.payload.as_bytes(), b.payload.as_bytes());
         assert_eq!(a.fingerprint, b.fingerprint);
         // Independent registry loads give the same bytes too (no per-process state).
         let other = all_merged();
-        let c = plan_turn(&other, &req).unwrap();
+        let c = other.plan_turn(&req).unwrap();
         assert_eq!(a.payload, c.payload);
     }
 }
@@ -68,7 +66,7 @@ fn intent_round_trip_web_search_true_reads_back_true() {
     let loaded = SessionRunConfig::from_json_str(&stored).unwrap();
     assert_eq!(loaded.web_search, Some(true));
     assert_eq!(
-        tools_override_from_config(&loaded).to_canonical_json(),
+        loaded.to_override().to_canonical_json(),
         r#"{"web_search":true}"#
     );
 }
@@ -91,17 +89,14 @@ fn dict_output_of_tools_override_from_config() {
         web_search: Some(true),
         ..Default::default()
     };
-    assert_eq!(
-        tools_override_from_config(&off),
-        ToolsOverride::Picked(vec![])
-    );
+    assert_eq!(off.to_override(), ToolsOverride::Picked(vec![]));
 
     let on = SessionRunConfig {
         tools_enabled: Some(true),
         web_search: Some(true),
         ..Default::default()
     };
-    let o = tools_override_from_config(&on);
+    let o = on.to_override();
     let v = o.to_canonical_value();
     assert_eq!(v, json!({"enabled": true, "web_search": true}));
     let r = Registry::embedded();
@@ -146,7 +141,7 @@ fn writes_never_materialise() {
             other => panic!("{toggles:?} stored a list: {other}"),
         }
         // And the row, read back, expands to something non-empty that is not stored.
-        let o = tools_override_from_config(&SessionRunConfig::from_value(&stored).unwrap());
+        let o = SessionRunConfig::from_value(&stored).unwrap().to_override();
         assert!(!matches!(o, ToolsOverride::Picked(_)), "{toggles:?}");
         assert!(
             expand(&r, &o, ExpandContext::default())
@@ -197,7 +192,7 @@ fn hand_picked_lists_pass_through_unchanged() {
     ]);
     let row = SessionRunConfig::from_override(&picked);
     let loaded = SessionRunConfig::from_json_str(&row.to_value().to_string()).unwrap();
-    let o = tools_override_from_config(&loaded);
+    let o = loaded.to_override();
     assert_eq!(
         o,
         ToolsOverride::Picked(vec![
@@ -218,7 +213,7 @@ fn hand_picked_lists_pass_through_unchanged() {
     )
     .unwrap();
     assert_eq!(
-        tools_override_from_config(&raw),
+        raw.to_override(),
         ToolsOverride::Picked(vec!["b_tool".into(), "a_tool".into()])
     );
 }
@@ -230,15 +225,13 @@ fn cache_stable_for_unchanged_intent_across_turns() {
         tools_override: intent(r#"{"enabled":true,"web_search":true}"#),
         ..Default::default()
     };
-    let first = plan_turn(&r, &req).unwrap();
-    let second = plan_turn(
-        &r,
-        &TurnRequest {
-            state: Some(tool_intent::begin_turn(&Default::default())),
+    let first = r.plan_turn(&req).unwrap();
+    let second = r
+        .plan_turn(&TurnRequest {
+            state: tool_intent::begin_turn(&Default::default()),
             ..req.clone()
-        },
-    )
-    .unwrap();
+        })
+        .unwrap();
     assert_eq!(first.fingerprint, second.fingerprint);
 }
 

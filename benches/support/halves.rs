@@ -2,20 +2,13 @@
 //! code that checks the budget against a real tokenizer (the `budget_halves` test, the
 //! counters bench and the estimator calibration include this file).
 
-use tool_intent::{render, Expansion, Provider, RenderOptions, TurnState, View};
+use tool_intent::{Registry, TurnRequest};
 
-/// (provider array JSON, catalog text) of an expansion and turn state.
+/// (provider array JSON, catalog text) of a request, as `Registry::plan_turn` sends them.
 pub fn rendered_halves(
-    expansion: &Expansion<'_>,
-    state: &TurnState,
-    view: View,
-    provider: Provider,
+    registry: &Registry,
+    request: &TurnRequest,
 ) -> tool_intent::Result<(String, String)> {
-    let options = RenderOptions {
-        provider,
-        view,
-        ..Default::default()
-    };
-    let payload = render(expansion, state, options)?;
-    Ok((payload.json, payload.catalog))
+    let plan = registry.plan_turn(request)?;
+    Ok((plan.payload, plan.catalog_text))
 }

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use serde_json::Value;
-use tool_intent::{expand, run_tool_search, ExpandContext, Registry, ToolsOverride, TurnState};
+use tool_intent::{Registry, SearchCall, TurnRequest};
 
 /// What one run over a query set measured.
 #[derive(Debug, Default)]
@@ -27,8 +27,7 @@ pub struct Figures {
 /// Runs every query (`{"query": text, "relevant": [names at the server]}`) through
 /// `tool_search` with limit 10 against the registry's deferred tools.
 pub fn evaluate(registry: &Registry, queries: &[Value]) -> Result<Figures, tool_intent::Error> {
-    let expansion = expand(registry, &ToolsOverride::Follow, ExpandContext::default())?;
-    let state = TurnState::default();
+    let request = TurnRequest::default();
     let mut f = Figures {
         queries: queries.len(),
         ..Figures::default()
@@ -41,7 +40,9 @@ pub fn evaluate(registry: &Registry, queries: &[Value]) -> Result<Figures, tool_
             .map(|a| a.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
         let t = Instant::now();
-        let (result, _) = run_tool_search(&expansion, &state, text, Some(10))?;
+        let result = registry
+            .search(&request, &SearchCall::new(text).with_limit(10))?
+            .result;
         if k == 0 {
             f.first_query_ms = t.elapsed().as_secs_f64() * 1e3;
         }

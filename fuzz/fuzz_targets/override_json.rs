@@ -6,7 +6,9 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use tool_intent::{estimate_budget as estimate, Estimator, expand, render, ExpandContext, Provider, Registry, RenderOptions, ToolsOverride, TurnState, View};
+use tool_intent::counter::{Estimator};
+use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::{Provider, Registry, ToolsOverride, TurnState, View};
 
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();

@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_intent::{expand, render, DeferralMode, ExpandContext, Provider, Registry, RenderOptions, ToolsOverride, TurnState};
+use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::{DeferralMode, Provider, Registry, ToolsOverride, TurnState};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -4,7 +4,9 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use tool_intent::{execute_tool_search, expand, run_tool_search, ExpandContext, Query, Registry, ToolsOverride, TurnState};
+use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::search::{Query};
+use tool_intent::{Registry, ToolsOverride, TurnState};
 
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();

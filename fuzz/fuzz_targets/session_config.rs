@@ -4,7 +4,9 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use tool_intent::{build_intent, expand, normalize_tools_value, tools_override_from_config, ExpandContext, Registry, SessionRunConfig, Toggles};
+use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::session::{normalize_tools_value};
+use tool_intent::{build_intent, Registry, SessionRunConfig, Toggles};
 
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
@@ -15,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let registry = registry();
     if let Ok(row) = SessionRunConfig::from_json_str(text) {
-        let o = tools_override_from_config(&row);
+        let o = row.to_override();
         expand(registry, &o, ExpandContext::default()).expect("expands");
         let stored = SessionRunConfig::from_override(&o);
         SessionRunConfig::from_value(&stored.to_value()).expect("a written row reads back");

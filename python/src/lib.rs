@@ -9,8 +9,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use serde_json::{json, Value};
-use tool_intent::{Call, TurnRequest};
+use serde_json::Value;
 
 create_exception!(_tool_intent, ToolIntentError, PyValueError);
 
@@ -62,7 +61,10 @@ fn json_value(
         None => Ok(Value::Null),
         Some(v) if v.is_none() => Ok(Value::Null),
         // The core's reader: the same BOM and duplicate-key rules as every other surface.
-        Some(v) => lib(py, tool_intent::read_json(input, &json_text(py, v, input)?)),
+        Some(v) => lib(
+            py,
+            tool_intent::json::parse(input, &json_text(py, v, input)?),
+        ),
     }
 }
 
@@ -75,7 +77,64 @@ fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     loads.bind(py).call1((text,))
 }
 
-/// A registry parsed once; each call passes only the small intent.
+/// JSON text of our result types as Python values with snake_case keys: the core's JSON
+/// (what JS and the CLI read) is camelCase, Python's idiom is snake_case. Values under
+/// `keep` keys are data, not field names, and cross unchanged (a provider's wire format,
+/// version names, stored intents).
+fn loads_snake<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => loads(py, &snake_keys(value).to_string()),
+        Err(_) => loads(py, text),
+    }
+}
+
+fn snake_keys(value: Value) -> Value {
+    const KEEP: [&str; 3] = ["provider_output", "snapshots_rewritten", "intent"];
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| {
+                    let key = snake_case(&k);
+                    let v = if KEEP.contains(&key.as_str()) {
+                        v
+                    } else {
+                        snake_keys(v)
+                    };
+                    (key, v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(snake_keys).collect()),
+        other => other,
+    }
+}
+
+fn snake_case(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A Python argument as the core value it stands for, errors naming the Python argument.
+fn arg<T>(
+    py: Python<'_>,
+    value: Option<&Bound<'_, PyAny>>,
+    name: &'static str,
+    read: impl FnOnce(&Value) -> tool_intent::Result<T>,
+) -> PyResult<T> {
+    let v = json_value(py, value, name)?;
+    lib(py, read(&v).map_err(|e| e.with_input(name)))
+}
+
+/// A registry parsed once; each call passes only the small intent. The methods carry the
+/// Rust handle's names (`plan_turn`, `search`, `resolve`, `budget`, `cache_report`).
 #[pyclass(frozen, module = "tool_intent")]
 struct Registry {
     inner: tool_intent::Registry,
@@ -95,9 +154,12 @@ impl Registry {
     /// text or as Python values.
     #[staticmethod]
     fn from_json(py: Python<'_>, document: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let text = json_text(py, document, "registry")?;
+        let text = json_text(py, document, "document")?;
         Ok(Registry {
-            inner: lib(py, tool_intent::Registry::from_json_str(&text))?,
+            inner: lib(
+                py,
+                tool_intent::Registry::from_json_str(&text).map_err(|e| e.with_input("document")),
+            )?,
         })
     }
 
@@ -108,9 +170,16 @@ impl Registry {
         name: &str,
         tools_list: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let text = json_text(py, tools_list, "tools list")?;
+        let text = json_text(py, tools_list, "tools_list")?;
+        let merged = self
+            .inner
+            .merge_mcp_server_json(name, &text)
+            .map_err(|e| match e.input() {
+                Some("server") => e.with_input("name"),
+                _ => e.with_input("tools_list"),
+            });
         Ok(Registry {
-            inner: lib(py, self.inner.merge_mcp_server_json(name, &text))?,
+            inner: lib(py, merged)?,
         })
     }
 
@@ -122,59 +191,80 @@ impl Registry {
     /// What loading left out or changed: `[{code, origin, message}]`.
     #[getter]
     fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        loads(
-            py,
-            &serde_json::to_string(self.inner.warnings()).unwrap_or_else(|_| "[]".into()),
-        )
+        loads_snake(py, &to_text(&self.inner.warnings()))
+    }
+
+    /// Every tool as a UI lists it: `[{name, title?, description, source_name?, default,
+    /// deferrable, overlay}]`, registry order.
+    fn tool_infos<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        loads_snake(py, &to_text(&self.inner.tool_infos()))
+    }
+
+    /// One tool's full definition (`{name, description, parameters, ...}`).
+    fn tool_definition<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        let definition = lib(py, self.inner.tool_definition(name))?;
+        loads(py, &definition.to_string())
+    }
+
+    /// Preset names.
+    fn toolset_names(&self) -> Vec<String> {
+        self.inner.toolset_names().map(String::from).collect()
+    }
+
+    /// Source names.
+    fn source_names(&self) -> Vec<String> {
+        self.inner.source_names().map(String::from).collect()
+    }
+
+    /// The registry document in our format (JSON text).
+    fn to_json(&self) -> String {
+        self.inner.to_json()
     }
 
     /// The per-turn call: a [`TurnPlan`] (`payload` is the exact provider JSON text; `array`,
     /// `catalog`, `promoted`, `renamed`, `warnings`, `provider`, `mode` as on the other
-    /// surfaces).
-    #[pyo3(signature = (tools_override=None, *, profile=None, source=None, state=None, loaded=None, provider="anthropic", mode="catalog", cache_control=false))]
+    /// surfaces), from one planning.
+    #[pyo3(signature = (tools_override=None, *, profile=None, source=None, state=None, provider="anthropic", mode="catalog", cache_control=false, view="frozen"))]
     #[allow(clippy::too_many_arguments)]
     fn plan_turn<'py>(
-        slf: &Bound<'py, Self>,
+        &self,
         py: Python<'py>,
         tools_override: Option<&Bound<'py, PyAny>>,
         profile: Option<&Bound<'py, PyAny>>,
         source: Option<&str>,
         state: Option<&Bound<'py, PyAny>>,
-        loaded: Option<Vec<String>>,
         provider: &str,
         mode: &str,
         cache_control: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let turn = Turn {
+        view: &str,
+    ) -> PyResult<TurnPlan> {
+        let request = Turn {
             tools_override,
             profile,
             source,
             state,
-            loaded,
             provider,
             mode,
             cache_control,
-        };
-        let (request, _) = turn.request(py, json!({}), Call::Turn)?;
-        let plan = lib(py, tool_intent::plan_turn(&slf.get().inner, &request))?;
+            view,
+        }
+        .request(py)?;
+        let plan = lib(py, self.inner.plan_turn(&request))?;
         Ok(TurnPlan {
-            registry: slf.clone().unbind(),
-            request,
-            fingerprint: plan.fingerprint.clone(),
+            summary_text: plan.to_json(),
+            fingerprint: plan.fingerprint,
             payload: plan.payload,
             catalog_text: plan.catalog_text,
-            summary_text: pyo3::sync::PyOnceLock::new(),
             parsed: pyo3::sync::PyOnceLock::new(),
-        }
-        .into_pyobject(py)?
-        .into_any())
+        })
     }
 
-    /// Runs `tool_search` for a turn: `({hits, notFound, text}, new_state)`; the new state
-    /// has the hits recorded as loaded (they join the array at the next `begin_turn`).
-    #[pyo3(signature = (query, tools_override=None, *, limit=None, profile=None, source=None, state=None, provider="anthropic", mode="catalog"))]
+    /// Runs `tool_search` for a turn: `{hits, not_found, text, state, provider_output?}`;
+    /// `state` has the hits recorded as loaded (they join the array at the next
+    /// `begin_turn`).
+    #[pyo3(signature = (query, tools_override=None, *, limit=None, profile=None, source=None, state=None, provider="anthropic", mode="catalog", view="frozen"))]
     #[allow(clippy::too_many_arguments)]
-    fn tool_search<'py>(
+    fn search<'py>(
         &self,
         py: Python<'py>,
         query: &str,
@@ -185,31 +275,34 @@ impl Registry {
         state: Option<&Bound<'py, PyAny>>,
         provider: &str,
         mode: &str,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        let turn = Turn {
+        view: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let request = Turn {
             tools_override,
             profile,
             source,
             state,
-            loaded: None,
             provider,
             mode,
             cache_control: false,
-        };
-        let extra = json!({ "limit": limit });
-        let (request, options) = turn.request(py, extra, Call::Search)?;
-        let outcome = lib(
-            py,
-            tool_intent::search_turn(&self.inner, &request, query, options.limit),
-        )?;
-        let result = loads(py, &to_text(&outcome.result))?;
-        if let Some(output) = &outcome.provider_output {
-            // native-client mode: the provider-shaped result (tool_reference blocks, or a
-            // tool_search_output item).
-            result.set_item("providerOutput", loads(py, &output.to_string())?)?;
+            view,
         }
-        let state = loads(py, &to_text(&outcome.state))?;
-        Ok((result, state))
+        .request(py)?;
+        let call = tool_intent::SearchCall {
+            limit,
+            ..tool_intent::SearchCall::new(query)
+        };
+        let outcome = self
+            .inner
+            .search(&request, &call)
+            .map_err(|e| match e.input() {
+                Some("tool_search arguments") if e.path() == Some("$.limit") => {
+                    e.with_input("limit")
+                }
+                Some("tool_search arguments" | "tool_search query") => e.with_input("query"),
+                _ => e,
+            });
+        loads_snake(py, &lib(py, outcome)?.to_json())
     }
 
     /// Dispatch: the full definition of a tool this turn may call (`source_name` is the name
@@ -223,24 +316,20 @@ impl Registry {
         profile: Option<&Bound<'py, PyAny>>,
         source: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let turn = Turn {
+        let request = Turn {
             tools_override,
             profile,
             source,
-            state: None,
-            loaded: None,
-            provider: "anthropic",
-            mode: "catalog",
-            cache_control: false,
-        };
-        let (request, _) = turn.request(py, json!({}), Call::Turn)?;
-        let tool = lib(py, tool_intent::resolve_tool(&self.inner, &request, name))?;
-        loads(py, &tool_intent::tool_to_value(tool).to_string())
+            ..Turn::default()
+        }
+        .request(py)?;
+        let tool = lib(py, self.inner.resolve(&request, name))?;
+        loads(py, &tool.to_value().to_string())
     }
 
     /// The token budget of a turn, half by half (`counter`: "estimate", or "o200k" /
     /// "cl100k" when the core is built with exact tokens).
-    #[pyo3(signature = (tools_override=None, *, counter="estimate", profile=None, source=None, state=None, loaded=None, provider="anthropic", mode="catalog"))]
+    #[pyo3(signature = (tools_override=None, *, counter="estimate", profile=None, source=None, state=None, provider="anthropic", mode="catalog", view="frozen"))]
     #[allow(clippy::too_many_arguments)]
     fn budget<'py>(
         &self,
@@ -250,64 +339,124 @@ impl Registry {
         profile: Option<&Bound<'py, PyAny>>,
         source: Option<&str>,
         state: Option<&Bound<'py, PyAny>>,
-        loaded: Option<Vec<String>>,
         provider: &str,
         mode: &str,
+        view: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let turn = Turn {
+        let request = Turn {
             tools_override,
             profile,
             source,
             state,
-            loaded,
             provider,
             mode,
             cache_control: false,
-        };
-        let (request, options) = turn.request(py, json!({ "counter": counter }), Call::Budget)?;
-        let kind = options
-            .counter
-            .unwrap_or(tool_intent::CounterKind::Estimate);
-        let counter = lib(py, tool_intent::shared_counter(kind))?;
-        let budget = lib(py, tool_intent::budget_turn(&self.inner, &request, counter))?;
-        loads(py, &to_text(&budget))
+            view,
+        }
+        .request(py)?;
+        let counter = counter_named(py, counter)?;
+        let budget = lib(py, self.inner.budget(&request, counter))?;
+        loads_snake(py, &to_text(&budget))
+    }
+
+    /// Replays a scripted session (`{turns: [...]}`, see the README's "Prompt cache") against
+    /// this registry: per turn, where the request stops matching the previous one and the
+    /// tokens written to the prompt cache again.
+    #[pyo3(signature = (script, tools_override=None, *, counter="estimate", profile=None, source=None, state=None, provider="anthropic", mode="catalog", cache_control=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn cache_report<'py>(
+        &self,
+        py: Python<'py>,
+        script: &Bound<'py, PyAny>,
+        tools_override: Option<&Bound<'py, PyAny>>,
+        counter: &str,
+        profile: Option<&Bound<'py, PyAny>>,
+        source: Option<&str>,
+        state: Option<&Bound<'py, PyAny>>,
+        provider: &str,
+        mode: &str,
+        cache_control: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let script = arg(
+            py,
+            Some(script),
+            "script",
+            tool_intent::cache_report::CacheScript::from_value,
+        )?;
+        let request = Turn {
+            tools_override,
+            profile,
+            source,
+            state,
+            provider,
+            mode,
+            cache_control,
+            view: "frozen",
+        }
+        .request(py)?;
+        let counter = counter_named(py, counter)?;
+        let report = lib(py, self.inner.cache_report(&script, &request, counter))?;
+        loads_snake(py, &to_text(&report))
     }
 }
 
-/// The arguments every per-turn method shares.
+fn counter_named(py: Python<'_>, name: &str) -> PyResult<&'static dyn tool_intent::TokenCounter> {
+    let kind = lib(py, tool_intent::CounterKind::parse(name))?;
+    lib(py, tool_intent::counter::shared_counter(kind))
+}
+
+/// The arguments every per-turn method shares, as Python passed them.
 struct Turn<'a, 'py> {
     tools_override: Option<&'a Bound<'py, PyAny>>,
     profile: Option<&'a Bound<'py, PyAny>>,
     source: Option<&'a str>,
     state: Option<&'a Bound<'py, PyAny>>,
-    loaded: Option<Vec<String>>,
     provider: &'a str,
     mode: &'a str,
     cache_control: bool,
+    view: &'a str,
+}
+
+impl Default for Turn<'_, '_> {
+    fn default() -> Self {
+        Turn {
+            tools_override: None,
+            profile: None,
+            source: None,
+            state: None,
+            provider: "anthropic",
+            mode: "catalog",
+            cache_control: false,
+            view: "frozen",
+        }
+    }
 }
 
 impl Turn<'_, '_> {
-    /// The core's request, from the same options object the JS surface uses.
-    fn request(
-        self,
-        py: Python<'_>,
-        mut extra: Value,
-        call: Call,
-    ) -> PyResult<(TurnRequest, tool_intent::CallOptions)> {
-        let o = json_value(py, self.tools_override, "override")?;
-        let options = extra
-            .as_object_mut()
-            .map(std::mem::take)
-            .unwrap_or_default();
-        let mut options = Value::Object(options);
-        options["profile"] = json_value(py, self.profile, "profile")?;
-        options["source"] = json!(self.source);
-        options["state"] = json_value(py, self.state, "state")?;
-        options["loaded"] = json!(self.loaded.unwrap_or_default());
-        options["provider"] = json!(self.provider);
-        options["mode"] = json!(self.mode);
-        options["cacheControl"] = json!(self.cache_control);
-        lib(py, TurnRequest::from_values(&o, &options, call))
+    /// The core's request; each error names the Python argument it is about.
+    fn request(self, py: Python<'_>) -> PyResult<tool_intent::TurnRequest> {
+        use tool_intent::{DeferralMode, Provider, ToolsOverride, TurnState, View};
+        let profile = match self.profile {
+            Some(p) if !p.is_none() => {
+                Some(arg(py, Some(p), "profile", ToolsOverride::from_value)?)
+            }
+            _ => None,
+        };
+        Ok(tool_intent::TurnRequest {
+            tools_override: arg(
+                py,
+                self.tools_override,
+                "tools_override",
+                ToolsOverride::from_value,
+            )?,
+            profile,
+            source: self.source.map(String::from),
+            state: arg(py, self.state, "state", TurnState::from_value)?,
+            provider: lib(py, Provider::parse(self.provider))?,
+            mode: lib(py, DeferralMode::parse(self.mode))?,
+            cache_control: self.cache_control,
+            view: lib(py, View::parse(self.view))?,
+        })
     }
 }
 
@@ -323,10 +472,7 @@ fn begin_turn<'py>(
     py: Python<'py>,
     state: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let state = lib(
-        py,
-        tool_intent::TurnState::from_value(&json_value(py, state, "state")?),
-    )?;
+    let state = arg(py, state, "state", tool_intent::TurnState::from_value)?;
     loads(py, &to_text(&tool_intent::begin_turn(&state)))
 }
 
@@ -337,10 +483,7 @@ fn record_loaded<'py>(
     state: Option<&Bound<'py, PyAny>>,
     names: Vec<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let state = lib(
-        py,
-        tool_intent::TurnState::from_value(&json_value(py, state, "state")?),
-    )?;
+    let state = arg(py, state, "state", tool_intent::TurnState::from_value)?;
     loads(py, &to_text(&tool_intent::record_loaded(&state, &names)))
 }
 
@@ -352,63 +495,32 @@ fn build_intent<'py>(
     py: Python<'py>,
     toggles: Option<&Bound<'py, pyo3::types::PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let value = match toggles {
-        Some(t) => json_value(py, Some(t.as_any()), "toggles")?,
-        None => json!({}),
+    let toggles = match toggles {
+        Some(t) => arg(
+            py,
+            Some(t.as_any()),
+            "toggles",
+            tool_intent::Toggles::from_value,
+        )?,
+        None => tool_intent::Toggles::default(),
     };
-    let toggles = lib(py, tool_intent::Toggles::from_value(&value))?;
     loads(py, &tool_intent::build_intent(&toggles).to_canonical_json())
 }
 
-/// The server's `_normalize_tools_value`: `(tools_enabled, tools_override)` for a writer's value.
+/// The server's `_normalize_tools_value`: the row columns `{tools_enabled, tools_override,
+/// web_search, toolset}` a writer's value stands for (the last two None).
 #[pyfunction]
 fn normalize_tools_value<'py>(
     py: Python<'py>,
     value: &Bound<'py, PyAny>,
-) -> PyResult<(Option<bool>, Bound<'py, PyAny>)> {
-    let normalized = lib(
-        py,
-        tool_intent::NormalizedTools::of(&json_value(py, Some(value), "tools value")?),
-    )?;
-    Ok((
-        normalized.tools_enabled,
-        loads(py, &normalized.tools_override.to_string())?,
-    ))
-}
-
-/// The override a stored session row stands for (`tools_override` may be JSON text, as a
-/// database column holds it; missing columns read as null).
-#[pyfunction]
-fn tools_override_from_config<'py>(
-    py: Python<'py>,
-    row: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let row = lib(
+    let row = arg(
         py,
-        tool_intent::SessionRunConfig::from_value(&json_value(py, Some(row), "session config")?),
+        Some(value),
+        "value",
+        tool_intent::session::normalize_tools_value,
     )?;
-    loads(
-        py,
-        &tool_intent::tools_override_from_config(&row).to_canonical_json(),
-    )
-}
-
-/// The session row (the four columns) to store for an override.
-#[pyfunction]
-fn session_row<'py>(
-    py: Python<'py>,
-    tools_override: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let o = lib(
-        py,
-        tool_intent::ToolsOverride::from_value(&json_value(py, tools_override, "override")?),
-    )?;
-    loads(
-        py,
-        &tool_intent::SessionRunConfig::from_override(&o)
-            .to_value()
-            .to_string(),
-    )
+    loads(py, &row.to_value().to_string())
 }
 
 /// `sha256:<hex>` of a text's UTF-8 bytes.
@@ -417,51 +529,49 @@ fn fingerprint(text: &str) -> String {
     tool_intent::fingerprint(text.as_bytes())
 }
 
+/// Tokens of a text by a counter ("estimate", or "o200k" / "cl100k" with exact tokens).
+#[pyfunction]
+#[pyo3(signature = (text, counter="estimate"))]
+fn count_tokens(py: Python<'_>, text: &str, counter: &str) -> PyResult<usize> {
+    Ok(counter_named(py, counter)?.count(text))
+}
+
 /// The canonical JSON text of an override (equal intents give equal bytes).
 #[pyfunction]
 fn canonical_intent(py: Python<'_>, tools_override: &Bound<'_, PyAny>) -> PyResult<String> {
-    let text = json_text(py, tools_override, "override")?;
-    Ok(lib(py, tool_intent::ToolsOverride::from_json_str(&text))?.to_canonical_json())
+    let o = arg(
+        py,
+        Some(tools_override),
+        "tools_override",
+        tool_intent::ToolsOverride::from_value,
+    )?;
+    Ok(o.to_canonical_json())
 }
 
-/// The result of the per-turn call. The payload, the catalog text and the fingerprint are
-/// plain strings; the name lists (`array`, `catalog`, `promoted`, `renamed`, `warnings`,
-/// `provider`, `mode`) are made on first access (the plan is made again for them: the core is
-/// a pure function of registry and request), so a server that only sends the request pays for
-/// no conversion it does not use. `plan["payload"]` works as for
-/// a dict, and `to_dict()` gives every field.
+/// The result of the per-turn call, from one planning. The payload, the catalog text and the
+/// fingerprint are plain strings; the name lists (`array`, `catalog`, `promoted`, `renamed`,
+/// `warnings`, `provider`, `mode`) are read from the plan's JSON on first access, so a server
+/// that only sends the request converts nothing it does not use. `plan["payload"]` works as
+/// for a dict, and `to_dict()` gives every field.
 #[pyclass(frozen, module = "tool_intent")]
 struct TurnPlan {
-    /// The registry and request the plan came from: the name lists are planned again from
-    /// them on first read (a pure function of both, so they are the same lists).
-    registry: Py<Registry>,
-    request: TurnRequest,
     #[pyo3(get)]
     fingerprint: String,
     #[pyo3(get)]
     payload: String,
     #[pyo3(get)]
     catalog_text: String,
-    /// The plan's JSON, made on first need (by `plan[key]`, a name-list attribute or
-    /// `to_dict()`), then read from here.
-    summary_text: pyo3::sync::PyOnceLock<String>,
+    /// The plan's names, warnings, provider, mode and fingerprint as JSON, made with the
+    /// payload by the same planning.
+    summary_text: String,
     parsed: pyo3::sync::PyOnceLock<Py<PyAny>>,
 }
 
 impl TurnPlan {
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyAny>> {
         self.parsed
-            .get_or_try_init(py, || loads(py, self.summary_json(py)?).map(Bound::unbind))
+            .get_or_try_init(py, || loads(py, &self.summary_text).map(Bound::unbind))
             .map(|v| v.bind(py))
-    }
-
-    fn summary_json(&self, py: Python<'_>) -> PyResult<&str> {
-        self.summary_text
-            .get_or_try_init(py, || {
-                let registry = &self.registry.bind(py).get().inner;
-                Ok(lib(py, tool_intent::plan_turn(registry, &self.request))?.to_json())
-            })
-            .map(String::as_str)
     }
 }
 
@@ -479,9 +589,9 @@ impl TurnPlan {
     /// Every field as a dict (the names, warnings, provider, mode, fingerprint, payload and
     /// catalog text).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        // Parsed anew from the plan's JSON (planned once): the caller may change the dict
-        // and its lists without changing what `plan["array"]` returns.
-        let d = loads(py, self.summary_json(py)?)?;
+        // Parsed anew from the plan's JSON: the caller may change the dict and its lists
+        // without changing what `plan["array"]` returns.
+        let d = loads(py, &self.summary_text)?;
         d.set_item("payload", &self.payload)?;
         d.set_item("catalog_text", &self.catalog_text)?;
         Ok(d)
@@ -500,6 +610,11 @@ impl TurnPlan {
     #[getter]
     fn promoted<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.summary(py)?.get_item("promoted")
+    }
+
+    #[getter]
+    fn renamed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.summary(py)?.get_item("renamed")
     }
 
     #[getter]
@@ -530,9 +645,11 @@ impl SessionRunConfig {
     #[staticmethod]
     #[pyo3(signature = (tools_override=None))]
     fn from_override(py: Python<'_>, tools_override: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let o = lib(
+        let o = arg(
             py,
-            tool_intent::ToolsOverride::from_value(&json_value(py, tools_override, "override")?),
+            tools_override,
+            "tools_override",
+            tool_intent::ToolsOverride::from_value,
         )?;
         Ok(SessionRunConfig {
             inner: tool_intent::SessionRunConfig::from_override(&o),
@@ -543,9 +660,13 @@ impl SessionRunConfig {
     /// text. `tools_override` may be the column's JSON text or its parsed value.
     #[staticmethod]
     fn from_row(py: Python<'_>, row: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let value = json_value(py, Some(row), "session row")?;
         Ok(SessionRunConfig {
-            inner: lib(py, tool_intent::SessionRunConfig::from_value(&value))?,
+            inner: arg(
+                py,
+                Some(row),
+                "row",
+                tool_intent::SessionRunConfig::from_value,
+            )?,
         })
     }
 
@@ -561,12 +682,9 @@ impl SessionRunConfig {
         loads(py, &row.to_string())
     }
 
-    /// The override a turn expands for this row (what `tools_override_from_config` returns).
-    fn resolved_override<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        loads(
-            py,
-            &tool_intent::tools_override_from_config(&self.inner).to_canonical_json(),
-        )
+    /// The override a turn expands for this row (the server's `tools_override_from_config`).
+    fn to_override<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        loads(py, &self.inner.to_override().to_canonical_json())
     }
 
     #[getter]
@@ -634,7 +752,7 @@ fn migrate<'py>(
         py,
         tool_intent::migrate::migrate(&db_path, &registry, &options, &mut |_, _| {}),
     )?;
-    loads(py, &to_text(&report))
+    loads_snake(py, &to_text(&report))
 }
 
 /// Restores every row a migration rewrote from its backup table.
@@ -646,7 +764,7 @@ fn undo<'py>(
     table: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let report = lib(py, tool_intent::migrate::undo(&db_path, table))?;
-    loads(py, &to_text(&report))
+    loads_snake(py, &to_text(&report))
 }
 
 /// The rows that still hold a legacy snapshot: `[{rowid, matched, intent}]`.
@@ -660,7 +778,7 @@ fn audit<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let registry = registry_or_embedded(registry);
     let rows = lib(py, tool_intent::migrate::audit(&db_path, table, &registry))?;
-    loads(py, &to_text(&rows))
+    loads_snake(py, &to_text(&rows))
 }
 
 #[pymodule]
@@ -677,8 +795,7 @@ fn _tool_intent(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(record_loaded, m)?)?;
     m.add_function(wrap_pyfunction!(build_intent, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_tools_value, m)?)?;
-    m.add_function(wrap_pyfunction!(tools_override_from_config, m)?)?;
-    m.add_function(wrap_pyfunction!(session_row, m)?)?;
+    m.add_function(wrap_pyfunction!(count_tokens, m)?)?;
     m.add("ToolIntentError", m.py().get_type::<ToolIntentError>())?;
     Ok(())
 }

@@ -33,7 +33,6 @@ pub(crate) use builtin::EMBEDDED_REGISTRY_JSON;
 pub use builtin::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
 pub use model::{HistoryVersion, SourcePolicy, Tool};
 pub(crate) use toolset::ToolSet;
-pub use write::tool_to_value;
 
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::glob;
@@ -338,6 +337,17 @@ impl Registry {
     /// A registry tool whose name equals `name` ignoring ASCII case.
     pub fn index_of_folded(&self, name: &str) -> Option<usize> {
         self.index.find_folded(&self.names, name)
+    }
+
+    /// One tool's full definition in our format (`{name, description, parameters, ...}`), by
+    /// name.
+    pub fn tool_definition(&self, name: &str) -> Result<serde_json::Value> {
+        self.tool_named(name).map(Tool::to_value)
+    }
+
+    /// The registry document in our format as JSON text; loading it gives an equal registry.
+    pub fn to_json(&self) -> String {
+        self.to_value().to_string()
     }
 
     /// Number of tools (the built-in `tool_search` included).

@@ -12,7 +12,7 @@ impl Registry {
     pub fn to_value(&self) -> Value {
         let s = &self.settings;
         let mut doc = Map::new();
-        let tools = self.own_tools().iter().map(tool_to_value).collect();
+        let tools = self.own_tools().iter().map(Tool::to_value).collect();
         doc.insert("tools".into(), Value::Array(tools));
         if let Some(defaults) = &s.default_tools {
             doc.insert("default_tools".into(), string_array(defaults));
@@ -76,23 +76,27 @@ impl Registry {
     }
 }
 
-/// A tool as JSON in our format (`parameters`, MCP fields kept).
-pub fn tool_to_value(t: &Tool) -> Value {
-    let mut o = t.extra.clone();
-    o.insert("name".into(), Value::String(t.name.clone()));
-    o.insert("description".into(), Value::String(t.description.clone()));
-    o.insert("parameters".into(), t.parameters().clone());
-    if let Some(title) = &t.title {
-        o.insert("title".into(), Value::String(title.clone()));
+impl Tool {
+    /// The tool as JSON in our format (`parameters`, MCP fields kept): what dispatch and a
+    /// tool list show of it.
+    pub fn to_value(&self) -> Value {
+        let t = self;
+        let mut o = t.extra.clone();
+        o.insert("name".into(), Value::String(t.name.clone()));
+        o.insert("description".into(), Value::String(t.description.clone()));
+        o.insert("parameters".into(), t.parameters().clone());
+        if let Some(title) = &t.title {
+            o.insert("title".into(), Value::String(title.clone()));
+        }
+        if let Some(a) = &t.annotations {
+            o.insert("annotations".into(), a.clone());
+        }
+        if let Some(d) = t.defer {
+            o.insert("defer".into(), Value::Bool(d));
+        }
+        if let Some(source) = t.source.as_ref().filter(|s| **s != t.name) {
+            o.insert("source_name".into(), Value::String(source.clone()));
+        }
+        Value::Object(o)
     }
-    if let Some(a) = &t.annotations {
-        o.insert("annotations".into(), a.clone());
-    }
-    if let Some(d) = t.defer {
-        o.insert("defer".into(), Value::Bool(d));
-    }
-    if let Some(source) = t.source.as_ref().filter(|s| **s != t.name) {
-        o.insert("source_name".into(), Value::String(source.clone()));
-    }
-    Value::Object(o)
 }

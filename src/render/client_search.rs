@@ -10,7 +10,7 @@ use crate::registry::Registry;
 /// `text` when nothing was found); OpenAI Responses — a `tool_search_output` item with each
 /// hit's full definition (add the call's `call_id` before sending). JSON text; an error for
 /// Chat Completions, which has no native deferral.
-pub fn client_search_output(
+pub(crate) fn client_search_output(
     registry: &Registry,
     hits: &[String],
     text: &str,

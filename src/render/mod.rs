@@ -44,10 +44,10 @@ use sha2::{Digest, Sha256};
 use crate::error::{Error, Result};
 use crate::expand::Expansion;
 use crate::registry::{Registry, Tool, TOOL_SEARCH};
-use crate::turn::{catalog_text, split, Split, TurnState, View};
+use crate::turn::{catalog_text, Split, View};
 
 mod client_search;
-pub use client_search::client_search_output;
+pub(crate) use client_search::client_search_output;
 
 /// Target API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -154,7 +154,7 @@ impl DeferralMode {
 
 /// Rendering options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct RenderOptions {
+pub(crate) struct RenderOptions {
     /// The target API.
     pub provider: Provider,
     /// How deferred tools reach the model.
@@ -166,8 +166,8 @@ pub struct RenderOptions {
 }
 
 /// One rendered tool array.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Payload {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Payload {
     /// The exact JSON bytes of the `tools` array.
     pub json: String,
     /// `sha256:<hex>` of `json`.
@@ -284,16 +284,6 @@ enum Slot {
     ProviderSearch,
     /// Our `tool_search` (registry position) as OpenAI's client-executed search.
     ClientSearch(usize),
-}
-
-/// Renders the provider tool array for an expansion and turn state.
-pub fn render(
-    expansion: &Expansion<'_>,
-    state: &TurnState,
-    options: RenderOptions,
-) -> Result<Payload> {
-    let split = split(expansion, state, options.view);
-    render_split(expansion, &split, options)
 }
 
 /// Renders the provider tool array for a split the caller already made (the catalog-mode
@@ -504,7 +494,11 @@ mod tests {
     use crate::expand::{expand, ExpandContext};
     use crate::intent::ToolsOverride;
     use crate::registry::Registry;
-    use crate::turn::{begin_turn, record_loaded};
+    use crate::turn::{begin_turn, record_loaded, split, TurnState};
+
+    fn render(e: &Expansion<'_>, state: &TurnState, options: RenderOptions) -> Result<Payload> {
+        render_split(e, &split(e, state, options.view), options)
+    }
 
     #[test]
     fn fingerprint_of_known_bytes() {

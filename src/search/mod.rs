@@ -106,8 +106,7 @@ pub struct SearchResult {
 }
 
 /// Runs a query against the session's deferred tools, keywords scored by `ranker` (`select:`
-/// does not rank). Pure: the caller records the hits (see [`run`] for the call that does
-/// both).
+/// does not rank). Pure: the caller records the hits ([`run`] does both).
 fn search(
     expansion: &Expansion<'_>,
     query: &Query,
@@ -143,28 +142,103 @@ fn search(
     }
 }
 
-/// Runs one `tool_search` call given its query and limit (`None`: the default of 5),
-/// returning the result and the turn state with the loads recorded. Errors point into the
-/// call's arguments (`$.query`, `$.limit`).
-pub fn run(
-    expansion: &Expansion<'_>,
-    state: &TurnState,
-    query: &str,
-    limit: Option<usize>,
-) -> Result<(SearchResult, TurnState)> {
-    run_with(expansion, state, query, limit, &KeywordRanker)
+/// One `tool_search` call: the query, how many hits at most, and the ranker for keyword
+/// queries. Build it from the query ([`SearchCall::new`]) or from the JSON arguments the
+/// model sent ([`SearchCall::from_arguments`]); run it with
+/// [`Registry::search`](crate::Registry::search).
+#[derive(Clone, Copy)]
+pub struct SearchCall<'a> {
+    /// The query as the model wrote it (`select:a,b` or keywords).
+    pub query: &'a str,
+    /// Maximum hits of a keyword query, 1 to [`MAX_SEARCH_LIMIT`]; `None` = the default 5.
+    pub limit: Option<usize>,
+    /// Scores keyword queries ([`KeywordRanker`] unless a server plugs in its own).
+    pub ranker: &'a dyn Ranker,
 }
 
-/// [`run`] with another scorer for keyword queries: the hook for an embedding or hybrid
-/// ranker (see [`Ranker`]).
-pub fn run_with(
+impl std::fmt::Debug for SearchCall<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchCall")
+            .field("query", &self.query)
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> SearchCall<'a> {
+    /// A call with the default limit and the built-in ranker.
+    pub fn new(query: &'a str) -> Self {
+        SearchCall {
+            query,
+            limit: None,
+            ranker: &KeywordRanker,
+        }
+    }
+
+    /// The same call with a limit.
+    pub fn with_limit(self, limit: usize) -> Self {
+        SearchCall {
+            limit: Some(limit),
+            ..self
+        }
+    }
+
+    /// The same call ranked by another [`Ranker`] (an embedding or hybrid ranking).
+    pub fn with_ranker(self, ranker: &'a dyn Ranker) -> Self {
+        SearchCall { ranker, ..self }
+    }
+
+    /// Reads the JSON arguments the model sent (`{"query": "...", "limit": 5}`); errors point
+    /// into them (`$.query`, `$.limit`).
+    pub fn from_arguments(arguments: &'a Value) -> Result<Self> {
+        const INPUT: &str = "tool_search arguments";
+        let root = JsonPath::root();
+        let obj = arguments
+            .as_object()
+            .ok_or_else(|| Error::expected(INPUT, &root, "an object", arguments))?;
+        let query = match obj.get("query") {
+            Some(Value::String(q)) => q,
+            Some(other) => {
+                return Err(Error::expected(
+                    INPUT,
+                    &root.key("query"),
+                    "a string",
+                    other,
+                ))
+            }
+            None => return Err(Error::value(INPUT, &root, "missing \"query\"")),
+        };
+        let limit = match obj.get("limit") {
+            None | Some(Value::Null) => None,
+            // The range is checked when the call runs; here only that it is a count at all.
+            Some(v) => match v.as_u64().and_then(|n| usize::try_from(n).ok()) {
+                Some(n) => Some(n),
+                None => {
+                    return Err(Error::expected(
+                        INPUT,
+                        &root.key("limit"),
+                        &format!("an integer from 1 to {MAX_SEARCH_LIMIT}"),
+                        v,
+                    ))
+                }
+            },
+        };
+        Ok(SearchCall {
+            limit,
+            ..SearchCall::new(query)
+        })
+    }
+}
+
+/// Runs one `tool_search` call against an expansion, returning the result and the turn
+/// state with the loads recorded. Errors point into the call's arguments (`$.query`,
+/// `$.limit`).
+pub(crate) fn run(
     expansion: &Expansion<'_>,
     state: &TurnState,
-    query: &str,
-    limit: Option<usize>,
-    ranker: &dyn Ranker,
+    call: &SearchCall<'_>,
 ) -> Result<(SearchResult, TurnState)> {
-    let limit = match limit {
+    let limit = match call.limit {
         None => DEFAULT_SEARCH_LIMIT,
         Some(n) if (1..=MAX_SEARCH_LIMIT).contains(&n) => n,
         Some(n) => {
@@ -176,52 +250,10 @@ pub fn run_with(
             ))
         }
     };
-    let query = Query::parse(query)?;
-    let result = search(expansion, &query, limit, ranker);
+    let query = Query::parse(call.query)?;
+    let result = search(expansion, &query, limit, call.ranker);
     let next = record_loaded(state, &result.hits);
     Ok((result, next))
-}
-
-/// Executes a `tool_search` call from the JSON arguments the model sent
-/// (`{"query": "...", "limit": 5}`); see [`run`].
-pub fn execute(
-    expansion: &Expansion<'_>,
-    state: &TurnState,
-    arguments: &Value,
-) -> Result<(SearchResult, TurnState)> {
-    const INPUT: &str = "tool_search arguments";
-    let root = JsonPath::root();
-    let obj = arguments
-        .as_object()
-        .ok_or_else(|| Error::expected(INPUT, &root, "an object", arguments))?;
-    let query = match obj.get("query") {
-        Some(Value::String(q)) => q,
-        Some(other) => {
-            return Err(Error::expected(
-                INPUT,
-                &root.key("query"),
-                "a string",
-                other,
-            ))
-        }
-        None => return Err(Error::value(INPUT, &root, "missing \"query\"")),
-    };
-    let limit = match obj.get("limit") {
-        None | Some(Value::Null) => None,
-        // The range is `run`'s to check; here only that it is a count at all.
-        Some(v) => match v.as_u64().and_then(|n| usize::try_from(n).ok()) {
-            Some(n) => Some(n),
-            None => {
-                return Err(Error::expected(
-                    INPUT,
-                    &root.key("limit"),
-                    &format!("an integer from 1 to {MAX_SEARCH_LIMIT}"),
-                    v,
-                ))
-            }
-        },
-    };
-    run(expansion, state, query, limit)
 }
 
 fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
@@ -298,20 +330,23 @@ mod tests {
     }
 
     #[test]
-    fn execute_validates_arguments() {
+    fn arguments_are_validated() {
         let r = Registry::embedded();
         let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
-        let err = execute(&e, &TurnState::default(), &json!({"query": 3})).unwrap_err();
+        let bad = json!({"query": 3});
+        let err = SearchCall::from_arguments(&bad).unwrap_err();
         assert_eq!(err.path(), Some("$.query"));
-        let err = execute(
+        let zero = json!({"query": "x", "limit": 0});
+        let err = run(
             &e,
             &TurnState::default(),
-            &json!({"query": "x", "limit": 0}),
+            &SearchCall::from_arguments(&zero).unwrap(),
         )
         .unwrap_err();
         assert_eq!(err.path(), Some("$.limit"));
-        let (res, state) =
-            execute(&e, &TurnState::default(), &json!({"query": "plan mode"})).unwrap();
+        let args = json!({"query": "plan mode"});
+        let call = SearchCall::from_arguments(&args).unwrap();
+        let (res, state) = run(&e, &TurnState::default(), &call).unwrap();
         assert_eq!(res.hits[0], "enter_plan_mode");
         assert_eq!(state.loaded, res.hits);
     }

@@ -14,8 +14,8 @@
 //! 4. ties keep registry order.
 //!
 //! Only step 3 is pluggable: a server with an embedding model implements [`Ranker`] (or
-//! combines its own scores with [`KeywordRanker`]'s) and calls
-//! [`run_tool_search_with`](crate::run_tool_search_with); the candidate rule, the exact-name
+//! combines its own scores with [`KeywordRanker`]'s) and passes it in a
+//! [`SearchCall`](super::SearchCall); the candidate rule, the exact-name
 //! rule and the order of ties stay the library's.
 
 use super::index::KeywordIndex;

@@ -9,7 +9,12 @@ use std::path::PathBuf;
 pub use fixtures::mcp_texts;
 
 use serde_json::Value;
-use tool_intent::{expand, ExpandContext, Expansion, Registry, ToolsOverride};
+use tool_intent::expand::{expand, ExpandContext, Expansion};
+use tool_intent::search::SearchResult;
+use tool_intent::{
+    DeferralMode, Provider, Registry, SearchCall, ToolsOverride, TurnPlan, TurnRequest, TurnState,
+    View,
+};
 
 /// A path inside the repository.
 pub fn repo_path(relative: &str) -> PathBuf {
@@ -35,10 +40,84 @@ pub fn check_golden(name: &str, actual: &str) {
             path.display()
         )
     });
-    assert!(
-        expected == actual,
-        "{name} differs from its golden file (run with UPDATE_GOLDEN=1 and review the diff)"
-    );
+    if let Some(diff) = first_difference(&expected, actual) {
+        panic!("{name} differs from its golden file (run with UPDATE_GOLDEN=1 and review the diff):\n{diff}");
+    }
+}
+
+/// The first line where two texts differ, with two lines of context before it, or `None`
+/// when they are equal.
+pub fn first_difference(expected: &str, actual: &str) -> Option<String> {
+    if expected == actual {
+        return None;
+    }
+    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    let at = (0..e.len().max(a.len()))
+        .find(|&i| e.get(i) != a.get(i))
+        // Equal lines: the texts differ only in a final newline.
+        .unwrap_or(e.len().min(a.len()));
+    let mut out = String::new();
+    for i in at.saturating_sub(2)..at {
+        out.push_str(&format!("  {:>6} | {}\n", i + 1, e[i]));
+    }
+    let line = |l: &[&str]| {
+        l.get(at)
+            .map_or("<end of file>".to_string(), |s| s.to_string())
+    };
+    out.push_str(&format!("- {:>6} | {}\n", at + 1, line(&e)));
+    out.push_str(&format!("+ {:>6} | {}\n", at + 1, line(&a)));
+    Some(out)
+}
+
+/// The request of an override with a profile and source as `ctx` gives them.
+pub fn turn_request(o: &ToolsOverride, ctx: ExpandContext<'_>) -> TurnRequest {
+    TurnRequest {
+        tools_override: o.clone(),
+        profile: ctx.profile.cloned(),
+        source: ctx.source.map(String::from),
+        ..Default::default()
+    }
+}
+
+/// How a test asks for a payload: the rendering fields of a request.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RenderOptions {
+    pub provider: Provider,
+    pub mode: DeferralMode,
+    pub cache_control: bool,
+    pub view: View,
+}
+
+/// The plan (payload included) of a request at a turn state with rendering options.
+pub fn render<'r>(
+    r: &'r Registry,
+    request: &TurnRequest,
+    state: &TurnState,
+    options: RenderOptions,
+) -> tool_intent::Result<TurnPlan<'r>> {
+    r.plan_turn(&TurnRequest {
+        state: state.clone(),
+        provider: options.provider,
+        mode: options.mode,
+        cache_control: options.cache_control,
+        view: options.view,
+        ..request.clone()
+    })
+}
+
+/// `tool_search` from the JSON arguments a model sent, at a turn state, as a server runs it.
+pub fn search_args(
+    r: &Registry,
+    request: &TurnRequest,
+    state: &TurnState,
+    arguments: &Value,
+) -> tool_intent::Result<(SearchResult, TurnState)> {
+    let request = TurnRequest {
+        state: state.clone(),
+        ..request.clone()
+    };
+    let outcome = r.search(&request, &SearchCall::from_arguments(arguments)?)?;
+    Ok((outcome.result, outcome.state))
 }
 
 /// The MCP fixtures parsed.

@@ -29,11 +29,12 @@ mod cli {
 
     use clap::Parser;
     use serde_json::json;
+    use tool_intent::cache_report::{self, CacheScript};
+    use tool_intent::counter::shared_counter;
     use tool_intent::migrate;
     use tool_intent::{
-        budget_table, budget_turn, build_intent, cache_report, cache_report_table, plan_turn,
-        search_turn, shared_counter, CacheScript, DeferralMode, Error, Provider, Registry,
-        SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState, View,
+        begin_turn, build_intent, record_loaded, DeferralMode, Error, Provider, Registry,
+        SearchCall, SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState, View,
     };
 
     pub fn run() -> i32 {
@@ -82,7 +83,7 @@ mod cli {
     /// A file's text, refused before it is read when it is larger than any input the
     /// library accepts (a 750 MB file costs a `stat`, not 4 GB of memory).
     fn read_file(path: &PathBuf) -> Result<String, CliError> {
-        let limit = tool_intent::LIMITS.max_input_bytes;
+        let limit = tool_intent::limits::LIMITS.max_input_bytes;
         if let Ok(meta) = std::fs::metadata(path) {
             if meta.len() > limit as u64 {
                 return Err(CliError::Io(format!(
@@ -168,21 +169,21 @@ mod cli {
             }
             None => None,
         };
-        let state = match &args.state {
-            Some(text) => Some(TurnState::from_json_str(&inline_or_file(text)?).flag("--state")?),
-            None => None,
+        let mut state = match &args.state {
+            Some(text) => TurnState::from_json_str(&inline_or_file(text)?).flag("--state")?,
+            None => TurnState::default(),
         };
+        // `--loaded a,b`: tools loaded earlier, promoted as at a turn boundary (shorthand for
+        // a `--state` that records them and begins a turn).
+        let loaded: Vec<&String> = args.loaded.iter().filter(|s| !s.is_empty()).collect();
+        if !loaded.is_empty() {
+            state = begin_turn(&record_loaded(&state, &loaded));
+        }
         Ok(TurnRequest {
             tools_override,
             profile,
             source: args.source.clone(),
             state,
-            loaded: args
-                .loaded
-                .iter()
-                .filter(|s| !s.is_empty())
-                .cloned()
-                .collect(),
             provider,
             mode,
             cache_control,
@@ -200,7 +201,7 @@ mod cli {
         match command {
             Command::Expand(args) => {
                 let registry = load_registry(&args.registry)?;
-                let p = plan_turn(&registry, &request(&args)?).flag("--override")?;
+                let p = registry.plan_turn(&request(&args)?).flag("--override")?;
                 Ok(pretty(&p))
             }
             Command::Preview {
@@ -209,9 +210,9 @@ mod cli {
             } => {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
-                let p = plan_turn(&registry, &req).flag("--override")?;
+                let p = registry.plan_turn(&req).flag("--override")?;
                 let counter = shared_counter(counter.kind()).flag("--counter")?;
-                let b = budget_turn(&registry, &req, counter).flag("--override")?;
+                let b = registry.budget(&req, counter).flag("--override")?;
                 Ok(preview_table(&registry, &req, &p, &b))
             }
             Command::Payload {
@@ -219,7 +220,7 @@ mod cli {
                 catalog,
             } => {
                 let registry = load_registry(&args.registry)?;
-                let p = plan_turn(&registry, &request(&args)?).flag("--override")?;
+                let p = registry.plan_turn(&request(&args)?).flag("--override")?;
                 Ok(if catalog { p.catalog_text } else { p.payload })
             }
             Command::Search {
@@ -230,9 +231,12 @@ mod cli {
             } => {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
-                let outcome = search_turn(&registry, &req, &query, Some(limit)).flag("--query")?;
+                let call = SearchCall::new(&query).with_limit(limit);
+                let outcome = registry.search(&req, &call).flag("--query")?;
                 Ok(if json {
-                    pretty(&outcome)
+                    let value: serde_json::Value = serde_json::from_str(&outcome.to_json())
+                        .map_err(|e| CliError::Io(format!("search output: {e}")))?;
+                    pretty(&value)
                 } else {
                     outcome.result.text
                 })
@@ -264,13 +268,16 @@ mod cli {
                 let mut reports = Vec::with_capacity(modes.len());
                 for mode in modes {
                     let base = session_request(&session, provider, mode, cache_control)?;
-                    reports
-                        .push(cache_report(&registry, &script, &base, counter).flag("--script")?);
+                    reports.push(
+                        registry
+                            .cache_report(&script, &base, counter)
+                            .flag("--script")?,
+                    );
                 }
                 Ok(if json {
                     pretty(&reports)
                 } else {
-                    cache_report_table(&reports)
+                    cache_report::render_table(&reports)
                 })
             }
             Command::Canonical { tools_override } => {
@@ -295,8 +302,8 @@ mod cli {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
                 let counter = shared_counter(counter.kind()).flag("--counter")?;
-                let b = budget_turn(&registry, &req, counter).flag("--override")?;
-                Ok(if json { pretty(&b) } else { budget_table(&b) })
+                let b = registry.budget(&req, counter).flag("--override")?;
+                Ok(if json { pretty(&b) } else { b.to_table() })
             }
             Command::Migrate(args) => {
                 let registry = load_registry(&args.registry)?;
