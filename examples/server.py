@@ -52,7 +52,7 @@ def load_config(db: sqlite3.Connection, session: int) -> SessionRunConfig:
 def build_request(registry: Registry, config: SessionRunConfig, state: Dict[str, Any]) -> Dict[str, Any]:
     """One provider request: tools as the exact bytes the core rendered, the catalog in the
     system prompt."""
-    plan = registry.plan_turn(config.resolved_override(), state=state, source="webui")
+    plan = registry.plan_turn(config.to_override(), state=state, source="webui")
     system = SYSTEM_PROMPT + ("\n\n" + plan["catalog_text"] if plan["catalog_text"] else "")
     return {"system": system, "tools": json.loads(plan["payload"]), "fingerprint": plan["fingerprint"]}
 
@@ -73,26 +73,35 @@ def main() -> None:
     # Turn 1: the model searches for a deferred tool; dispatch resolves it at once.
     state = tool_intent.begin_turn(None)
     first = build_request(registry, config, state)
-    result, state = registry.tool_search("create github issue", config.resolved_override(), state=state)
+    result = registry.search("create github issue", config.to_override(), state=state)
+    state = result["state"]
     print("turn 1:", len(first["tools"]), "tools, tool_search ->", result["hits"][:3])
-    tool = registry.resolve(result["hits"][0], config.resolved_override())
+    tool = registry.resolve(result["hits"][0], config.to_override())
     print("dispatch:", tool["name"], "(at its server:", tool.get("source_name", tool["name"]) + ")")
 
     # Turn 2: the loads join the array at the turn boundary; the request is otherwise unchanged.
     state = tool_intent.begin_turn(state)
     second = build_request(registry, config, state)
     print("turn 2:", len(second["tools"]), "tools, fingerprint", second["fingerprint"][:19])
-    budget = registry.budget(config.resolved_override(), state=state)
-    print("budget: array", budget["residentTokens"], "tokens, catalog", budget["catalogTokens"])
+    budget = registry.budget(config.to_override(), state=state)
+    print("budget: array", budget["resident_tokens"], "tokens, catalog", budget["catalog_tokens"])
+    report = registry.cache_report({"turns": [{}, {"searches": ["select:memory"]}, {}]}, config.to_override())
+    print("cache report:", report["rewrites"], "rewrite(s),", report["rewritten_tokens"], "tokens written again")
+    print("tools:", len(registry.tool_infos()), "presets:", ", ".join(registry.toolset_names()),
+          "sources:", ", ".join(registry.source_names()))
+    assert registry.tool_definition("grep")["name"] == "grep"
+    assert Registry.from_json(registry.to_json()).plan_turn(None).fingerprint == registry.plan_turn(None).fingerprint
+    assert tool_intent.count_tokens("hello world") >= 2
 
     # The same values the other surfaces produce.
     assert tool_intent.fingerprint(json.dumps(second["tools"], separators=(",", ":"))) != ""
-    assert tool_intent.canonical_intent(config.resolved_override()) == json.dumps(
-        config.resolved_override(), separators=(",", ":"), sort_keys=True
+    assert tool_intent.canonical_intent(config.to_override()) == json.dumps(
+        config.to_override(), separators=(",", ":"), sort_keys=True
     )
-    assert tool_intent.tools_override_from_config(config.to_row()) == config.resolved_override()
-    assert tool_intent.session_row({"web_search": True})["web_search"] is True
-    assert tool_intent.normalize_tools_value(["grep"]) == (True, ["grep"])  # a list: a hand-pick
+    assert SessionRunConfig.from_row(config.to_row()).to_override() == config.to_override()
+    assert SessionRunConfig.from_override({"web_search": True}).to_row()["web_search"] is True
+    # A writer's value as row columns: a list is a hand-pick.
+    assert tool_intent.normalize_tools_value(["grep"])["tools_override"] == ["grep"]
     assert tool_intent.record_loaded(None, ["grep"])["loaded"] == ["grep"]
     try:
         registry.plan_turn({"enabled": "yes"})
@@ -110,8 +119,8 @@ def main() -> None:
         legacy.commit()
         legacy.close()
         print("audit:", tool_intent.audit(path))
-        print("migrate:", tool_intent.migrate(path, table="sessions")["snapshotsRewritten"])
-        print("undo:", tool_intent.undo(path)["rowsRestored"], "row(s) restored")
+        print("migrate:", tool_intent.migrate(path, table="sessions")["snapshots_rewritten"])
+        print("undo:", tool_intent.undo(path)["rows_restored"], "row(s) restored")
 
 
 if __name__ == "__main__":

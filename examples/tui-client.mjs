@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import {
-  ToolRegistry, buildIntent, sessionConfigFromOverride, beginTurn,
+  Registry, buildIntent, sessionConfigFromOverride, beginTurn, recordLoaded,
 } from "tool-intent";
 
 const usage = `usage: tui-client [options]
@@ -58,7 +58,7 @@ function onOff(flag, value) {
 }
 
 try {
-  let registry = args.registry ? ToolRegistry.fromJson(readFileSync(args.registry, "utf8")) : ToolRegistry.default();
+  let registry = args.registry ? Registry.fromJson(readFileSync(args.registry, "utf8")) : Registry.embedded();
   for (const spec of args.mcp) {
     const [name, file] = spec.split("=");
     if (!name || !file) throw Object.assign(new Error(`--mcp ${spec}: expected NAME=FILE`), { code: "usage" });
@@ -73,10 +73,12 @@ try {
   };
   const intent = buildIntent(toggles);
   const row = sessionConfigFromOverride(intent);
-  const options = { source: args.source, provider: args.provider, mode: args.mode, loaded: list(args.loaded) ?? [] };
-  const expansion = registry.expand(intent, options);
+  // Tools loaded earlier are promoted at a turn boundary: the state carries them.
+  const state = beginTurn(recordLoaded(null, list(args.loaded) ?? []));
+  const options = { source: args.source, provider: args.provider, mode: args.mode, state };
+  const { payload, catalogText, ...expansion } = registry.planTurn(intent, options);
   const budget = registry.budget(intent, options);
-  const search = args.search ? registry.search(intent, args.search, { ...options, state: beginTurn(null) }) : null;
+  const search = args.search ? registry.search(intent, args.search, options) : null;
 
   if (args.json) {
     console.log(JSON.stringify({ intent, row, expansion, budget: { residentTokens: budget.residentTokens, catalogTokens: budget.catalogTokens, allResidentTokens: budget.allResidentTokens }, search }, null, 2));

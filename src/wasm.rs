@@ -285,6 +285,12 @@ impl Registry {
         self.inner.len()
     }
 
+    /// Whether the registry has no tool (never after loading: `tool_search` is always there).
+    #[wasm_bindgen(js_name = isEmpty)]
+    pub fn is_empty(&self) -> bool {
+        self.inner.is_empty()
+    }
+
     /// What loading left out or changed: `[{code, origin, message}]`.
     pub fn warnings(&self) -> Result<JsWarnings, JsValue> {
         out(self.inner.warnings())

@@ -141,3 +141,55 @@ fn no_source_file_over_600_lines() {
         assert!(lines <= 600, "{} has {lines} lines", f.display());
     }
 }
+
+/// The names `src/lib.rs` re-exports at the crate root (`pub use a::{B, c};`), and any
+/// re-export that renames (`x as y`).
+fn root_reexports() -> (Vec<String>, Vec<String>) {
+    let lib = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .unwrap();
+    let (mut names, mut renamed) = (Vec::new(), Vec::new());
+    let mut rest = lib.as_str();
+    while let Some(i) = rest.find("pub use ") {
+        rest = &rest[i + "pub use ".len()..];
+        let end = rest.find(';').unwrap();
+        let item = &rest[..end];
+        let list = match (item.find('{'), item.rfind('}')) {
+            (Some(a), Some(b)) => item[a + 1..b].to_string(),
+            _ => item.rsplit("::").next().unwrap().to_string(),
+        };
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            if name.contains(" as ") {
+                renamed.push(name.to_string());
+            }
+            names.push(name.rsplit(' ').next().unwrap().to_string());
+        }
+        rest = &rest[end..];
+    }
+    (names, renamed)
+}
+
+#[test]
+fn the_crate_root_stays_small_and_renames_nothing() {
+    let (names, renamed) = root_reexports();
+    assert!(
+        names.contains(&"Registry".to_string()),
+        "re-exports are read: {names:?}"
+    );
+    assert!(
+        names.len() <= 30,
+        "{} items at the crate root (at most 30): {names:?}",
+        names.len()
+    );
+    assert!(renamed.is_empty(), "renamed re-exports: {renamed:?}");
+    // Every public module is named for its job and holds the rest under its own names.
+    let lib = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .unwrap();
+    for module in [
+        "budget", "counter", "expand", "plan", "render", "search", "session", "turn",
+    ] {
+        assert!(
+            lib.contains(&format!("pub mod {module};")),
+            "{module} is not public"
+        );
+    }
+}

@@ -1,6 +1,6 @@
 // The demo page: every value shown is computed by the tool-intent wasm package. This file only
 // keeps the page's state (toggles, registry, turn state) and renders what the library returns.
-import init, { ToolRegistry, buildIntent, canonicalIntent, beginTurn } from "tool-intent";
+import init, { Registry, buildIntent, canonicalIntent, beginTurn } from "tool-intent";
 // The scripted session and the nine MCP servers it runs against, bundled as text.
 import cacheScript from "../tests/data/cache-session.json?raw";
 import mcpEverything from "../tests/data/mcp/everything.json?raw";
@@ -93,7 +93,7 @@ function setRegistry(registry, label) {
 // the expansion as a list. Called on every toggle change (that is when writers write).
 function saveToggles() {
   try {
-    const e = state.registry.expand(currentIntent(), requestOptions({ state: null }));
+    const e = state.registry.planTurn(currentIntent(), requestOptions({ state: null }));
     state.snapshot = [...e.array, ...e.catalog];
     state.snapshotRegistryVersion = state.registryVersion;
   } catch {
@@ -105,7 +105,7 @@ function saveToggles() {
 
 function renderControls() {
   const r = state.registry;
-  $("registry-status").textContent = `${state.registryLabel}: ${r.size} tools, presets ${r.toolsetNames().join(", ") || "none"}`;
+  $("registry-status").textContent = `${state.registryLabel}: ${r.len()} tools, presets ${r.toolsetNames().join(", ") || "none"}`;
 
   const presets = $("presets");
   presets.replaceChildren();
@@ -125,7 +125,7 @@ function renderControls() {
 
   const list = $("tool-list");
   list.replaceChildren();
-  const info = r.toolInfo();
+  const info = r.toolInfos();
   $("tool-count").textContent = String(info.length);
   for (const t of info) {
     const id = `tool-${t.name}`;
@@ -171,7 +171,7 @@ function render() {
   let intent, e, b;
   try {
     intent = currentIntent();
-    e = r.expand(intent, requestOptions());
+    e = r.planTurn(intent, requestOptions());
     b = r.budget(intent, requestOptions());
     showError(errorBox, null);
   } catch (err) {
@@ -210,7 +210,9 @@ function render() {
   const rows = PROVIDERS.map((p) => {
     const cell = (mode) => {
       try {
-        return el("code", {}, r.payload(intent, requestOptions({ provider: p, mode })).fingerprint.slice(0, 23) + "…");
+        // The turn's own plan for the provider and mode shown above; one planning per other cell.
+        const plan = p === e.provider && mode === e.mode ? e : r.planTurn(intent, requestOptions({ provider: p, mode }));
+        return el("code", {}, plan.fingerprint.slice(0, 23) + "…");
       } catch (err) {
         return el("span", { class: "hint" }, err.code === "invalid_argument" ? "n/a (no native deferral)" : err.message);
       }
@@ -234,7 +236,7 @@ function loadRegistryFromText(text, serverName) {
   try {
     if (!text.trim()) throw Object.assign(new Error("paste a registry or a tools/list result first"), { code: "empty" });
     if (serverName) setRegistry(state.registry.mergeMcpServer(serverName, text), `${state.registryLabel} + ${serverName}`);
-    else setRegistry(ToolRegistry.fromJson(text), "pasted registry");
+    else setRegistry(Registry.fromJson(text), "pasted registry");
     showError(errorBox, null);
   } catch (err) {
     // The previous registry and toggles stay as they were.
@@ -245,7 +247,7 @@ function loadRegistryFromText(text, serverName) {
 function wire() {
   $("use-embedded").addEventListener("click", () => {
     showError($("registry-error"), null);
-    setRegistry(ToolRegistry.default(), "embedded registry");
+    setRegistry(Registry.embedded(), "embedded registry");
   });
   $("load-registry").addEventListener("click", () => loadRegistryFromText($("registry-text").value, $("mcp-name").value.trim()));
   $("registry-file").addEventListener("change", async (ev) => {
@@ -355,12 +357,12 @@ function wire() {
     for (const ts of Object.values(doc.toolsets ?? {})) if (!ts.includes(NEW_TOOL)) ts.push(NEW_TOOL);
     const snapshot = state.snapshot;
     const label = state.registryLabel;
-    state.registry = ToolRegistry.fromJson(JSON.stringify(doc));
+    state.registry = Registry.fromJson(JSON.stringify(doc));
     state.registryVersion += 1;
     state.registryLabel = `${label} + ${NEW_TOOL}`;
     renderControls();
     state.snapshot = snapshot; // the old design's row is not rewritten
-    const now = state.registry.expand(currentIntent(), requestOptions());
+    const now = state.registry.planTurn(currentIntent(), requestOptions());
     const intentSees = now.array.includes(NEW_TOOL) || now.catalog.includes(NEW_TOOL);
     const snapshotSees = (snapshot ?? []).includes(NEW_TOOL);
     $("registry-change-result").textContent =
@@ -377,7 +379,7 @@ function renderCacheReport() {
   const box = $("cache-error");
   let reports;
   try {
-    const registry = Object.entries(SESSION_SERVERS).reduce((r, [name, text]) => r.mergeMcpServer(name, text), ToolRegistry.default());
+    const registry = Object.entries(SESSION_SERVERS).reduce((r, [name, text]) => r.mergeMcpServer(name, text), Registry.embedded());
     reports = CACHE_MODES.map((mode) => registry.cacheReport(cacheScript, { provider, mode }));
     registry.free();
     showError(box, null);
@@ -436,7 +438,7 @@ function renderCacheReport() {
 
 function safeFingerprint() {
   try {
-    return state.registry.expand(currentIntent(), requestOptions()).fingerprint;
+    return state.registry.planTurn(currentIntent(), requestOptions()).fingerprint;
   } catch {
     return "";
   }
@@ -448,7 +450,7 @@ function short(fp) {
 
 await init();
 wire();
-setRegistry(ToolRegistry.default(), "embedded registry");
+setRegistry(Registry.embedded(), "embedded registry");
 $("cache-provider").addEventListener("change", renderCacheReport);
 renderCacheReport();
 document.body.dataset.ready = "true";

@@ -9,7 +9,7 @@ import { gzipSync } from "node:zlib";
 import { execFileSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import assert from "node:assert/strict";
-import { ToolRegistry, beginTurn, recordLoaded } from "tool-intent";
+import { Registry, beginTurn, recordLoaded } from "tool-intent";
 import { PlainRegistry } from "./plain-js.mjs";
 
 const INTENT = { toolset: "full", web_search: true, disabled: ["mcp__github0__*", "memory"] };
@@ -56,21 +56,21 @@ console.log("  tools | wasm µs/call | plain JS (browser) | ratio JS÷wasm | pla
 console.log("  ------+--------------+--------------------+---------------+-----------------+-------+-------------+----------");
 for (const file of files) {
   const text = readFileSync(file, "utf8");
-  const wasm = ToolRegistry.fromJson(text);
+  const wasm = Registry.fromJson(text);
   const plain = new PlainRegistry(text);
   const plainNode = new PlainRegistry(text, { hash: "node" });
   const loaded = JSON.parse(text).tools.map((t) => t.name).filter((n) => n.startsWith("mcp__") && !n.startsWith("mcp__github0__")).slice(0, 3);
   const state = beginTurn(recordLoaded(null, loaded));
-  const a = wasm.expand(INTENT, { state });
+  const a = wasm.planTurn(INTENT, { state });
   const b = plain.preview(INTENT, state);
   // Same work, same answer: refuse to compare implementations that disagree.
   assert.equal(b.fingerprint, a.fingerprint, `${file}: plain-JS fingerprint differs from wasm`);
   assert.deepEqual(b.resident, a.array);
   assert.deepEqual(b.deferred, a.catalog);
   assert.equal(plainNode.preview(INTENT, state).fingerprint, a.fingerprint);
-  const [w, j, jn] = race([() => wasm.expand(INTENT, { state }), () => plain.preview(INTENT, state), () => plainNode.preview(INTENT, state)]);
+  const [w, j, jn] = race([() => wasm.planTurn(INTENT, { state }), () => plain.preview(INTENT, state), () => plainNode.preview(INTENT, state)]);
   const row = {
-    tools: wasm.size,
+    tools: wasm.len(),
     wasmMicros: +w.toFixed(1),
     plainJsMicros: +j.toFixed(1),
     jsOverWasm: +(j / w).toFixed(2),
@@ -80,7 +80,7 @@ for (const file of files) {
   if (previous) {
     row.wasmGrowth = +(w / previous.wasmMicros).toFixed(2);
     row.jsGrowth = +(j / previous.plainJsMicros).toFixed(2);
-    row.toolGrowth = +(wasm.size / previous.tools).toFixed(1);
+    row.toolGrowth = +(wasm.len() / previous.tools).toFixed(1);
   }
   results.sizes.push(row);
   const g = (x) => (x === undefined ? "" : `×${x}`);
@@ -92,22 +92,16 @@ for (const file of files) {
   const intentText = JSON.stringify(INTENT);
   // Loads race in alternating rounds with the plain-JS load, so machine noise hits all three.
   const [loadStr, loadObj, plainLoad] = race(
-    [() => ToolRegistry.fromJson(text).free(), () => ToolRegistry.fromJson(doc).free(), () => new PlainRegistry(text)],
+    [() => Registry.fromJson(text).free(), () => Registry.fromJson(doc).free(), () => new PlainRegistry(text)],
     { rounds: 11, minMs: 200 },
   );
-  const [outParse, outString] = race([
-    () => wasm.expand(INTENT, { state }),
-    () => wasm.expandJson(INTENT, { state }),
-  ]);
-  const [inObj, inStr] = race([() => wasm.expand(INTENT, { state }), () => wasm.expand(intentText, { state })]);
+  const [inObj, inStr] = race([() => wasm.planTurn(INTENT, { state }), () => wasm.planTurn(intentText, { state })]);
   results.boundary.push({
-    tools: wasm.size,
+    tools: wasm.len(),
     registryBytes: Buffer.byteLength(text),
     loadFromStringMicros: +loadStr.toFixed(0),
     loadFromObjectMicros: +loadObj.toFixed(0),
     plainJsLoadMicros: +plainLoad.toFixed(0),
-    resultViaJsonParseMicros: +outParse.toFixed(1),
-    resultAsJsonStringMicros: +outString.toFixed(1),
     overrideAsObjectMicros: +inObj.toFixed(1),
     overrideAsStringMicros: +inStr.toFixed(1),
   });
@@ -116,21 +110,21 @@ for (const file of files) {
   // 5 fresh registries; load not timed), then a 20-word query against the built index.
   const firsts = [];
   for (let k = 0; k < 5; k++) {
-    const fresh = ToolRegistry.fromJson(text);
+    const fresh = Registry.fromJson(text);
     const t = performance.now();
     fresh.search(INTENT, "issue");
     firsts.push((performance.now() - t) * 1000);
     fresh.free();
   }
   const [query20] = race([() => wasm.search(INTENT, SEARCH_20_WORDS)]);
-  results.search.push({ tools: wasm.size, firstQueryMicros: +median(firsts).toFixed(0), query20WordsMicros: +query20.toFixed(1) });
+  results.search.push({ tools: wasm.len(), firstQueryMicros: +median(firsts).toFixed(0), query20WordsMicros: +query20.toFixed(1) });
 }
 
 console.log("\nboundary routes (µs per call)\n");
-console.log("  tools | registry in: string | object | (plain-JS load) | result: JSON.parse | string only | override: object | string");
+console.log("  tools | registry in: string | object | (plain-JS load) | override: object | string");
 for (const b of results.boundary) {
   console.log(
-    `  ${String(b.tools).padStart(5)} | ${String(b.loadFromStringMicros).padStart(19)} | ${String(b.loadFromObjectMicros).padStart(6)} | ${String(b.plainJsLoadMicros).padStart(15)} | ${b.resultViaJsonParseMicros.toFixed(1).padStart(18)} | ${b.resultAsJsonStringMicros.toFixed(1).padStart(11)} | ${b.overrideAsObjectMicros.toFixed(1).padStart(16)} | ${b.overrideAsStringMicros.toFixed(1).padStart(6)}`,
+    `  ${String(b.tools).padStart(5)} | ${String(b.loadFromStringMicros).padStart(19)} | ${String(b.loadFromObjectMicros).padStart(6)} | ${String(b.plainJsLoadMicros).padStart(15)} | ${b.overrideAsObjectMicros.toFixed(1).padStart(16)} | ${b.overrideAsStringMicros.toFixed(1).padStart(6)}`,
   );
 }
 console.log("\ntool_search in wasm (µs)\n");

@@ -1,10 +1,14 @@
 """The binding's behaviour: values in Python's idiom, errors as ToolIntentError."""
 
+import json
 import math
+import pathlib
 
 import pytest
 
 import tool_intent
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def test_plan_turn_lists_array_catalog_and_the_exact_payload():
@@ -35,16 +39,16 @@ def test_errors_are_value_errors_with_code_argument_and_path():
     with pytest.raises(tool_intent.ToolIntentError) as e:
         r.plan_turn({"disabled": [1]})
     assert isinstance(e.value, ValueError)
-    assert (e.value.code, e.value.argument, e.value.path) == ("invalid_value", "override", "$.disabled[0]")
+    assert (e.value.code, e.value.argument, e.value.path) == ("invalid_value", "tools_override", "$.disabled[0]")
     with pytest.raises(tool_intent.ToolIntentError) as e:
         r.plan_turn(None, provider="gemini")
-    assert (e.value.argument, e.value.path) == ("options", "$.provider")
+    assert (e.value.argument, e.value.path) == ("provider", None)
     with pytest.raises(tool_intent.ToolIntentError) as e:
         r.plan_turn({"x": math.nan})
     assert e.value.code == "invalid_value"
     with pytest.raises(tool_intent.ToolIntentError) as e:
         r.plan_turn('{"disabled": ["shell"], "disabled": []}')
-    assert (e.value.argument, e.value.path) == ("override", "$.disabled")
+    assert (e.value.argument, e.value.path) == ("tools_override", "$.disabled")
 
 
 def test_mcp_names_providers_refuse_get_wire_names_and_keep_their_source():
@@ -59,19 +63,107 @@ def test_mcp_names_providers_refuse_get_wire_names_and_keep_their_source():
 
 def test_native_client_search_returns_tool_references():
     r = tool_intent.Registry.embedded()
-    result, state = r.tool_search("select:enter_plan_mode", mode="native-client")
-    assert result["providerOutput"] == [{"type": "tool_reference", "tool_name": "enter_plan_mode"}]
-    assert state["loaded"] == ["enter_plan_mode"]
-    result, _ = r.tool_search("select:enter_plan_mode", provider="openai-responses", mode="native-client")
-    assert result["providerOutput"]["type"] == "tool_search_output"
-    plain, _ = r.tool_search("select:enter_plan_mode")
-    assert "providerOutput" not in plain
+    result = r.search("select:enter_plan_mode", mode="native-client")
+    assert result["provider_output"] == [{"type": "tool_reference", "tool_name": "enter_plan_mode"}]
+    assert result["state"]["loaded"] == ["enter_plan_mode"]
+    result = r.search("select:enter_plan_mode", provider="openai-responses", mode="native-client")
+    assert result["provider_output"]["type"] == "tool_search_output"
+    plain = r.search("select:enter_plan_mode")
+    assert "provider_output" not in plain and plain["not_found"] == []
 
 
 def test_budget_counts_what_each_mode_sends():
     r = tool_intent.Registry.embedded()
     catalog = r.budget(None)
     native = r.budget(None, mode="native-client")
-    assert catalog["catalogTokens"] > 0
-    assert native["catalogTokens"] == 0
+    assert catalog["catalog_tokens"] > 0
+    assert native["catalog_tokens"] == 0
     assert all(row["tokens"] == 0 for row in native["rows"] if row["placement"] == "deferred")
+
+
+def test_errors_name_the_python_argument_at_fault():
+    r = tool_intent.Registry.embedded()
+    cases = [
+        (lambda: r.plan_turn(None, profile={"disabled": [1]}), "profile", "$.disabled[0]"),
+        (lambda: r.plan_turn(None, state={"turn": "x"}), "state", "$.turn"),
+        (lambda: r.plan_turn(None, mode="nativ"), "mode", None),
+        (lambda: r.plan_turn(None, view="later"), "view", None),
+        (lambda: r.plan_turn("{oops"), "tools_override", "$"),
+        (lambda: r.search("x", limit=0), "limit", "$.limit"),
+        (lambda: r.search("   "), "query", "$.query"),
+        (lambda: r.budget(None, counter="o2"), "counter", None),
+        (lambda: r.cache_report({"turns": 3}), "script", "$.turns"),
+        (lambda: tool_intent.Registry.from_json({"tools": 3}), "document", "$.tools"),
+        (lambda: r.merge_mcp_server("a b", []), "name", None),
+        (lambda: r.merge_mcp_server("ok", {"tools": 3}), "tools_list", "$"),
+        (lambda: tool_intent.SessionRunConfig.from_row({"tools_enabled": "yes"}), "row", "$.tools_enabled"),
+        (lambda: tool_intent.normalize_tools_value(7), "value", "$"),
+        (lambda: tool_intent.begin_turn({"loaded": 3}), "state", "$.loaded"),
+    ]
+    for call, argument, path in cases:
+        with pytest.raises(tool_intent.ToolIntentError) as e:
+            call()
+        assert (e.value.argument, e.value.path) == (argument, path), e.value
+        # The message names the argument too, never the JS spelling of an option.
+        assert "options" not in str(e.value) and "cacheControl" not in str(e.value), e.value
+
+
+def walk_keys(value, where, found):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found.append((where, k))
+            # A provider's wire format and stored intents are data, not field names.
+            if k not in ("provider_output", "intent", "snapshots_rewritten"):
+                walk_keys(v, f"{where}.{k}", found)
+    elif isinstance(value, list):
+        for v in value:
+            walk_keys(v, where, found)
+
+
+def test_every_returned_dict_has_snake_case_keys(tmp_path):
+    import sqlite3
+
+    github = (ROOT / "tests/data/mcp/github.json").read_text()
+    r = tool_intent.Registry.embedded().merge_mcp_server("github", github)
+    state = tool_intent.begin_turn(tool_intent.record_loaded(None, ["memory"]))
+    db = tmp_path / "s.db"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE sessions (tools_enabled INTEGER, tools_override TEXT)")
+    con.execute("INSERT INTO sessions VALUES (1, ?)", ('["web_search","memory"]',))
+    con.commit()
+    con.close()
+    results = {
+        "plan_turn": r.plan_turn({"toolset": "nope", "x": 1}, state=state).to_dict(),
+        "search": r.search("create issue", state=state, mode="native-client"),
+        "search_openai": r.search("select:memory", provider="openai-responses", mode="native-client"),
+        "budget": r.budget(None, state=state),
+        "cache_report": r.cache_report({"turns": [{}, {"searches": ["select:memory"]}, {}]}),
+        "tool_infos": r.tool_infos(),
+        "warnings": tool_intent.Registry.embedded().merge_mcp_server("b", [{"name": "a.b", "inputSchema": {"type": "dict"}}]).warnings,
+        "begin_turn": state,
+        "record_loaded": tool_intent.record_loaded(state, ["x"]),
+        "normalize_tools_value": tool_intent.normalize_tools_value({"enabled": True}),
+        "to_row": tool_intent.SessionRunConfig.from_override({"web_search": True}).to_row(),
+        "audit": tool_intent.audit(db),
+        "migrate": tool_intent.migrate(db),
+        "undo": tool_intent.undo(db),
+    }
+    found = []
+    for name, value in results.items():
+        walk_keys(value, name, found)
+    assert len(found) > 60, found
+    camel = [(w, k) for w, k in found if k != k.lower()]
+    assert camel == [], camel
+    # The converted keys are there under their Python names.
+    assert "not_found" in results["search"] and "resident_tokens" in results["budget"]
+    assert "rewritten_tokens" in results["cache_report"] and "rows_read" in results["migrate"]
+
+
+def test_the_plan_is_made_once_and_its_lists_agree_with_its_payload():
+    r = tool_intent.Registry.embedded()
+    state = tool_intent.begin_turn(tool_intent.record_loaded(None, ["enter_plan_mode"]))
+    plan = r.plan_turn(None, state=state, provider="openai-responses")
+    names = [t["name"] for t in json.loads(plan.payload)]
+    assert names == plan.array and plan.promoted == ["enter_plan_mode"]
+    assert plan.catalog == plan.catalog_text.strip().split("\n")[1:]
+    assert plan.renamed == [] and plan["fingerprint"] == tool_intent.fingerprint(plan.payload)

@@ -36,11 +36,11 @@ def test_migrate_audit_and_undo_round_trip(tmp_path):
     found = tool_intent.audit(str(path))
     assert [r["rowid"] for r in found] == [1, 2]
     dry = tool_intent.migrate(str(path), dry_run=True)
-    assert dry["dryRun"] is True and sum(dry["snapshotsRewritten"].values()) == 2
+    assert dry["dry_run"] is True and sum(dry["snapshots_rewritten"].values()) == 2
     report = tool_intent.migrate(str(path), table="sessions")
-    assert sum(report["snapshotsRewritten"].values()) == 2
-    assert report["handPicksKept"] == 1
-    assert report["snapshotsRewritten"] == {"default_tools@2025-03": 1, "default_tools@2025-03+web_search": 1}
+    assert sum(report["snapshots_rewritten"].values()) == 2
+    assert report["hand_picks_kept"] == 1
+    assert report["snapshots_rewritten"] == {"default_tools@2025-03": 1, "default_tools@2025-03+web_search": 1}
     db = sqlite3.connect(path)
     rows = db.execute("SELECT tools_override FROM sessions ORDER BY rowid").fetchall()
     db.close()
@@ -53,7 +53,7 @@ def test_migrate_audit_and_undo_round_trip(tmp_path):
     ]
     assert tool_intent.audit(str(path)) == []
     restored = tool_intent.undo(str(path))
-    assert restored["rowsRestored"] == 2
+    assert restored["rows_restored"] == 2
     db = sqlite3.connect(path)
     after = db.execute("SELECT rowid, tools_enabled, tools_override FROM sessions").fetchall()
     db.close()
@@ -75,7 +75,7 @@ def test_session_run_config_round_trips_through_a_row():
     again = tool_intent.SessionRunConfig.from_row(row)
     assert again == config
     assert again.web_search is True
-    assert again.resolved_override() == intent
+    assert again.to_override() == intent
     # An old row without the newer columns reads back as None: follow the defaults.
     old = tool_intent.SessionRunConfig.from_row({"tools_enabled": None, "tools_override": None})
     assert old.web_search is None and old.tools_override is None

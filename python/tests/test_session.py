@@ -23,6 +23,14 @@ def store(db, row):
     )
 
 
+def row_for(intent):
+    """The row a writer stores, with the override as a value (store() writes it as JSON)."""
+    config = tool_intent.SessionRunConfig.from_override(intent)
+    row = config.to_row()
+    row["tools_override"] = config.tools_override
+    return row
+
+
 def read(db, rowid):
     cur = db.execute("SELECT tools_enabled, tools_override, web_search, toolset FROM sessions WHERE rowid = ?", (rowid,))
     return dict(zip(["tools_enabled", "tools_override", "web_search", "toolset"], cur.fetchone()))
@@ -31,22 +39,22 @@ def read(db, rowid):
 def test_writers_store_intent_and_web_search_reads_back_true():
     db = sqlite3.connect(":memory:")
     db.execute(f"CREATE TABLE sessions ({COLUMNS})")
-    store(db, tool_intent.session_row(tool_intent.build_intent(web_search=True)))
-    store(db, tool_intent.session_row(tool_intent.build_intent(toolset="research")))
+    store(db, row_for(tool_intent.build_intent(web_search=True)))
+    store(db, row_for(tool_intent.build_intent(toolset="research")))
     first, second = read(db, 1), read(db, 2)
     assert first == {"tools_enabled": None, "tools_override": None, "web_search": 1, "toolset": None}
-    assert tool_intent.tools_override_from_config(first) == {"web_search": True}
-    assert tool_intent.tools_override_from_config(second) == {"toolset": "research"}
+    assert tool_intent.SessionRunConfig.from_row(first).to_override() == {"web_search": True}
+    assert tool_intent.SessionRunConfig.from_row(second).to_override() == {"toolset": "research"}
     # An old row without the column reads back as None (follow the defaults).
-    assert tool_intent.tools_override_from_config({"tools_enabled": None}) == {}
+    assert tool_intent.SessionRunConfig.from_row({"tools_enabled": None}).to_override() == {}
 
 
 def test_a_tool_added_to_the_registry_reaches_an_enabled_session_at_its_next_turn():
     base = tool_intent.Registry.embedded()
-    row = tool_intent.session_row({"enabled": True})
-    before = base.plan_turn(tool_intent.tools_override_from_config(row))
+    config = tool_intent.SessionRunConfig.from_override({"enabled": True})
+    before = base.plan_turn(config.to_override())
     grown = base.merge_mcp_server("new", [{"name": "summarize", "inputSchema": {"type": "object"}}])
-    after = grown.plan_turn(tool_intent.tools_override_from_config(row))
+    after = grown.plan_turn(config.to_override())
     assert "mcp__new__summarize" in after["catalog"]
     assert "mcp__new__summarize" not in before["catalog"] + before["array"]
 
@@ -57,7 +65,8 @@ def test_turns_search_and_dispatch():
     first = r.plan_turn(None, state=state)
     again = r.plan_turn(None, state=state)
     assert first["payload"] == again["payload"], "an unchanged intent gives identical bytes"
-    result, state = r.tool_search("select:enter_plan_mode", state=state)
+    result = r.search("select:enter_plan_mode", state=state)
+    state = result["state"]
     assert result["hits"] == ["enter_plan_mode"]
     assert r.plan_turn(None, state=state)["fingerprint"] == first["fingerprint"], "mid-turn: array unchanged"
     state = tool_intent.begin_turn(state)
@@ -67,9 +76,9 @@ def test_turns_search_and_dispatch():
         r.resolve("memory", {"enabled": True, "disabled": ["memory"]})
     assert e.value.code == "tool_not_available"
     budget = r.budget(None)
-    assert budget["residentTokens"] > 0 and budget["counter"] == "estimate"
+    assert budget["resident_tokens"] > 0 and budget["counter"] == "estimate"
     assert r.plan_turn([])["array"] == []
-    assert tool_intent.normalize_tools_value(["a"]) == (True, ["a"])
+    assert tool_intent.normalize_tools_value(["a"]) == {"tools_enabled": True, "tools_override": ["a"], "web_search": None, "toolset": None}
 
 
 def test_bad_input_raises_tool_intent_error_never_crashes():

@@ -1,5 +1,7 @@
 """tool-intent for Python: the same Rust core as the server, the web UI and the terminal
-client (see the repository's README and docs/contract.md)."""
+client (see the repository's README and docs/contract.md). The handle is `Registry`; its
+per-turn methods carry the Rust names (`plan_turn`, `search`, `resolve`, `budget`,
+`cache_report`), and every returned dict has snake_case keys."""
 
 from ._tool_intent import (
     Registry,
@@ -7,16 +9,15 @@ from ._tool_intent import (
     ToolIntentError,
     TurnPlan,
     audit,
-    migrate,
-    undo,
     begin_turn,
     build_intent,
     canonical_intent,
+    count_tokens,
     fingerprint,
+    migrate,
     normalize_tools_value,
     record_loaded,
-    session_row,
-    tools_override_from_config,
+    undo,
 )
 
 __all__ = [
@@ -25,14 +26,13 @@ __all__ = [
     "ToolIntentError",
     "TurnPlan",
     "audit",
-    "migrate",
-    "undo",
     "begin_turn",
     "build_intent",
     "canonical_intent",
+    "count_tokens",
     "fingerprint",
+    "migrate",
     "normalize_tools_value",
     "record_loaded",
-    "session_row",
-    "tools_override_from_config",
+    "undo",
 ]

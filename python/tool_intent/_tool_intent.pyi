@@ -21,9 +21,12 @@ class ToolIntentError(ValueError):
     argument: Optional[str]
     path: Optional[str]
 
+View = Literal["frozen", "live"]
+
 class TurnPlan:
-    """The per-turn call's result: the strings are ready; the name lists are made on first read.
-    `plan["payload"]` works as for a dict; `to_dict()` gives every field."""
+    """The per-turn call's result, from one planning: the strings are ready; the name lists are
+    read from the plan's JSON on first access. `plan["payload"]` works as for a dict;
+    `to_dict()` gives every field."""
 
     fingerprint: str
     payload: str
@@ -35,11 +38,15 @@ class TurnPlan:
     @property
     def promoted(self) -> List[str]: ...
     @property
+    def renamed(self) -> List[Dict[str, str]]: ...
+    @property
     def warnings(self) -> List[Dict[str, Any]]: ...
     def __getitem__(self, key: str) -> Any: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
 class Registry:
+    """A registry parsed once. Every dict a method returns has snake_case keys."""
+
     @staticmethod
     def embedded() -> "Registry": ...
     @staticmethod
@@ -48,6 +55,11 @@ class Registry:
     def __len__(self) -> int: ...
     @property
     def warnings(self) -> List[Dict[str, Any]]: ...
+    def tool_infos(self) -> List[Dict[str, Any]]: ...
+    def tool_definition(self, name: str) -> Dict[str, Any]: ...
+    def toolset_names(self) -> List[str]: ...
+    def source_names(self) -> List[str]: ...
+    def to_json(self) -> str: ...
     def plan_turn(
         self,
         tools_override: JsonIn = None,
@@ -55,12 +67,12 @@ class Registry:
         profile: JsonIn = None,
         source: Optional[str] = None,
         state: JsonIn = None,
-        loaded: Optional[List[str]] = None,
         provider: Provider = "anthropic",
         mode: Mode = "catalog",
         cache_control: bool = False,
+        view: View = "frozen",
     ) -> TurnPlan: ...
-    def tool_search(
+    def search(
         self,
         query: str,
         tools_override: JsonIn = None,
@@ -71,7 +83,8 @@ class Registry:
         state: JsonIn = None,
         provider: Provider = "anthropic",
         mode: Mode = "catalog",
-    ) -> Tuple[Dict[str, Any], Dict[str, Any]]: ...
+        view: View = "frozen",
+    ) -> Dict[str, Any]: ...
     def resolve(
         self,
         name: str,
@@ -88,9 +101,22 @@ class Registry:
         profile: JsonIn = None,
         source: Optional[str] = None,
         state: JsonIn = None,
-        loaded: Optional[List[str]] = None,
         provider: Provider = "anthropic",
         mode: Mode = "catalog",
+        view: View = "frozen",
+    ) -> Dict[str, Any]: ...
+    def cache_report(
+        self,
+        script: JsonIn,
+        tools_override: JsonIn = None,
+        *,
+        counter: Counter = "estimate",
+        profile: JsonIn = None,
+        source: Optional[str] = None,
+        state: JsonIn = None,
+        provider: Provider = "anthropic",
+        mode: Mode = "catalog",
+        cache_control: bool = False,
     ) -> Dict[str, Any]: ...
 
 class SessionRunConfig:
@@ -99,7 +125,7 @@ class SessionRunConfig:
     @staticmethod
     def from_row(row: JsonIn) -> "SessionRunConfig": ...
     def to_row(self) -> Dict[str, Any]: ...
-    def resolved_override(self) -> Json: ...
+    def to_override(self) -> Json: ...
     @property
     def tools_enabled(self) -> Optional[bool]: ...
     @property
@@ -112,10 +138,9 @@ class SessionRunConfig:
 def begin_turn(state: JsonIn = None) -> Dict[str, Any]: ...
 def record_loaded(state: JsonIn, names: List[str]) -> Dict[str, Any]: ...
 def build_intent(**toggles: Any) -> Json: ...
-def normalize_tools_value(value: JsonIn) -> Tuple[Optional[bool], Json]: ...
-def tools_override_from_config(row: JsonIn) -> Json: ...
-def session_row(tools_override: JsonIn = None) -> Dict[str, Any]: ...
+def normalize_tools_value(value: JsonIn) -> Dict[str, Any]: ...
 def fingerprint(text: str) -> str: ...
+def count_tokens(text: str, counter: Counter = "estimate") -> int: ...
 def canonical_intent(tools_override: JsonIn) -> str: ...
 def migrate(
     db_path: StrPath,

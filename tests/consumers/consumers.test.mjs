@@ -48,7 +48,7 @@ function project(name, pkg, files, packages = ["tool-intent"]) {
   return dir;
 }
 
-const PRINT = `const plan = ToolRegistry.default().expand(${JSON.stringify(OVERRIDE)});\n`;
+const PRINT = `const plan = Registry.embedded().planTurn(${JSON.stringify(OVERRIDE)});\n`;
 
 before(() => {
   work = mkdtempSync(join(tmpdir(), "tool-intent-consumers-"));
@@ -70,10 +70,10 @@ test("Node ESM + TypeScript (nodenext), with tool-intent-exact beside it", () =>
     "esm-nodenext",
     { type: "module" },
     {
-      "index.ts": `import { ToolRegistry, isToolIntentError, ToolIntentError } from "tool-intent";
+      "index.ts": `import { Registry, isToolIntentError, ToolIntentError } from "tool-intent";
 import { countTokens } from "tool-intent-exact";
 ${PRINT}let code = "";
-try { ToolRegistry.default().expand({ enabled: "yes" } as never); } catch (e) { if (e instanceof ToolIntentError && isToolIntentError(e)) code = e.code; }
+try { Registry.embedded().planTurn({ enabled: "yes" } as never); } catch (e) { if (e instanceof ToolIntentError && isToolIntentError(e)) code = e.code; }
 console.log(JSON.stringify({ fingerprint: plan.fingerprint, code, o200k: countTokens("hello world", "o200k") }));
 `,
       "tsconfig.json": JSON.stringify({
@@ -91,9 +91,9 @@ console.log(JSON.stringify({ fingerprint: plan.fingerprint, code, o200k: countTo
 });
 
 test("TypeScript: bundler resolution (ES modules), CommonJS under nodenext (the .d.cts) and node10", () => {
-  const source = `import { ToolRegistry, type CounterName } from "tool-intent";
+  const source = `import { Registry, type CounterName } from "tool-intent";
 const counter: CounterName = "estimate";
-${PRINT}console.log(plan.fingerprint, ToolRegistry.default().budget(null, { counter }).counter);
+${PRINT}console.log(plan.fingerprint, Registry.embedded().budget(null, { counter }).counter);
 `;
   const dir = project("ts-resolutions", {}, {
     "bundler/index.ts": source,
@@ -135,7 +135,7 @@ ${PRINT}console.log(plan.fingerprint, ToolRegistry.default().budget(null, { coun
 
 test("CommonJS require, with init() resolving to the instance", () => {
   const dir = project("cjs", {}, {
-    "index.cjs": `const { ToolRegistry, isToolIntentError, default: initDefault, init, initSync } = require("tool-intent");
+    "index.cjs": `const { Registry, isToolIntentError, default: initDefault, init, initSync } = require("tool-intent");
 ${PRINT}Promise.all([init(), initDefault()]).then(([a, b]) => {
   console.log(JSON.stringify({ fingerprint: plan.fingerprint, memory: a.memory instanceof WebAssembly.Memory && a === b && initSync() === a, guard: isToolIntentError(new Error("x")) }));
 });
@@ -148,7 +148,7 @@ ${PRINT}Promise.all([init(), initDefault()]).then(([a, b]) => {
 test("Vite browser build in headless Chromium", async () => {
   const dir = project("vite-app", { type: "module" }, {
     "index.html": `<!doctype html><html><body><script type="module" src="./main.js"></script></body></html>`,
-    "main.js": `import init, { ToolRegistry } from "tool-intent";
+    "main.js": `import init, { Registry } from "tool-intent";
 await init();
 ${PRINT}document.body.dataset.fingerprint = plan.fingerprint;
 `,
@@ -183,7 +183,7 @@ ${PRINT}document.body.dataset.fingerprint = plan.fingerprint;
 
 test("Node bundle (rolldown) run without node_modules, the .wasm copied beside it", () => {
   const dir = project("node-bundle", { type: "module" }, {
-    "entry.mjs": `import { ToolRegistry } from "tool-intent";
+    "entry.mjs": `import { Registry } from "tool-intent";
 ${PRINT}console.log(plan.fingerprint);
 `,
   });

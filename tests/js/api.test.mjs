@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import init, {
-  ToolRegistry, buildIntent, canonicalIntent, toolsOverrideFromConfig, normalizeToolsValue,
+  Registry, buildIntent, canonicalIntent, sessionConfigToOverride, normalizeToolsValue,
   sessionConfigFromOverride, beginTurn, recordLoaded, fingerprint, countTokens, buildFlavor,
   ToolIntentError, isToolIntentError,
 } from "tool-intent";
@@ -27,79 +27,82 @@ function throwsCode(fn, code, argument, path) {
   });
 }
 
-test("default registry expands like the CLI", () => {
-  const r = ToolRegistry.default();
-  assert.equal(r.size, 17);
-  const e = r.expand(null);
+test("the embedded registry plans a turn like the CLI", () => {
+  const r = Registry.embedded();
+  assert.equal(r.len(), 17);
+  assert.equal(r.isEmpty(), false);
+  const e = r.planTurn(null);
   assert.deepEqual(e.catalog, ["send_message", "playwright_browser", "enter_plan_mode", "exit_plan_mode"]);
   assert.ok(e.array.includes("tool_search"));
   assert.match(e.fingerprint, /^sha256:[0-9a-f]{64}$/);
-  assert.deepEqual(Object.keys(e).sort(), ["array", "catalog", "fingerprint", "mode", "promoted", "provider", "renamed", "warnings"]);
+  assert.deepEqual(Object.keys(e).sort(), ["array", "catalog", "catalogText", "fingerprint", "mode", "payload", "promoted", "provider", "renamed", "warnings"]);
   assert.equal(buildFlavor(), "core");
 });
 
 test("overrides may be JSON text or plain values", () => {
-  const r = ToolRegistry.default();
-  assert.deepEqual(r.expand('{"enabled":true,"web_search":true}'), r.expand({ enabled: true, web_search: true }));
-  assert.ok(r.expand({ web_search: true }).array.includes("web_search"));
-  assert.deepEqual(r.expand([]).array, []);
-  assert.deepEqual(r.expand([]).catalog, []);
+  const r = Registry.embedded();
+  assert.deepEqual(r.planTurn('{"enabled":true,"web_search":true}'), r.planTurn({ enabled: true, web_search: true }));
+  assert.ok(r.planTurn({ web_search: true }).array.includes("web_search"));
+  assert.deepEqual(r.planTurn([]).array, []);
+  assert.deepEqual(r.planTurn([]).catalog, []);
 });
 
 test("errors are Errors with a stable code and the JSON path", () => {
-  const r = ToolRegistry.default();
-  throwsCode(() => r.expand({ disabled: [1] }), "invalid_value", "override", "$.disabled[0]");
-  throwsCode(() => r.expand("{oops"), "invalid_json", "override", "$");
-  throwsCode(() => r.expand(42), "invalid_value", "override", "$");
-  throwsCode(() => r.expand(null, { source: "nope" }), "unknown_source", "source", undefined);
-  throwsCode(() => r.expand(null, { provider: "gemini" }), "invalid_argument", "options", "$.provider");
-  throwsCode(() => r.expand(null, { bogus: 1 }), "invalid_argument", "options", "$.bogus");
-  throwsCode(() => r.expand(null, { limit: 3 }), "invalid_argument", "options", "$.limit");
+  const r = Registry.embedded();
+  throwsCode(() => r.planTurn({ disabled: [1] }), "invalid_value", "override", "$.disabled[0]");
+  throwsCode(() => r.planTurn("{oops"), "invalid_json", "override", "$");
+  throwsCode(() => r.planTurn(42), "invalid_value", "override", "$");
+  throwsCode(() => r.planTurn(null, { source: "nope" }), "unknown_source", "source", undefined);
+  throwsCode(() => r.planTurn(null, { provider: "gemini" }), "invalid_argument", "options", "$.provider");
+  throwsCode(() => r.planTurn(null, { bogus: 1 }), "invalid_argument", "options", "$.bogus");
+  throwsCode(() => r.planTurn(null, { limit: 3 }), "invalid_argument", "options", "$.limit");
   throwsCode(() => r.search(null, "x", { limit: 0 }), "invalid_argument", "options", "$.limit");
-  throwsCode(() => r.payload(null, { provider: "openai-chat", mode: "native" }), "invalid_argument", "mode", undefined);
-  throwsCode(() => ToolRegistry.fromJson('{"tools":[{"name":"a b","parameters":{}}]}'), "invalid_registry", "registry", "$.tools[0].name");
-  throwsCode(() => ToolRegistry.fromJson({ tools: [{ name: "x", parameters: [] }] }), "invalid_value", "registry", "$.tools[0].parameters");
-  throwsCode(() => ToolRegistry.fromJson({ tools: [{ name: "x", parameters: {}, n: 10n }] }), "invalid_value", "registry", "$");
+  throwsCode(() => r.planTurn(null, { provider: "openai-chat", mode: "native" }), "invalid_argument", "mode", undefined);
+  // `loaded` is no option: the turn state is the one source of loaded tools.
+  throwsCode(() => r.planTurn(null, { loaded: ["memory"] }), "invalid_argument", "options", "$.loaded");
+  throwsCode(() => Registry.fromJson('{"tools":[{"name":"a b","parameters":{}}]}'), "invalid_registry", "registry", "$.tools[0].name");
+  throwsCode(() => Registry.fromJson({ tools: [{ name: "x", parameters: [] }] }), "invalid_value", "registry", "$.tools[0].parameters");
+  throwsCode(() => Registry.fromJson({ tools: [{ name: "x", parameters: {}, n: 10n }] }), "invalid_value", "registry", "$");
   throwsCode(() => r.resolve({ enabled: true, disabled: ["shell"] }, "shell"), "tool_not_available");
   throwsCode(() => r.budget(null, { counter: "o200k" }), "invalid_argument", "counter");
   // The core package says where the exact counters are.
   assert.throws(() => countTokens("x", "o200k"), /tool-intent-exact/);
   throwsCode(() => r.budget(null, { counter: "o2" }), "invalid_argument", "options", "$.counter");
-  throwsCode(() => r.expand(null, { profile: { enabled: "x" } }), "invalid_argument", "options", "$.profile.enabled");
+  throwsCode(() => r.planTurn(null, { profile: { enabled: "x" } }), "invalid_argument", "options", "$.profile.enabled");
 });
 
-test("payload returns exact bytes and their fingerprint", () => {
-  const r = ToolRegistry.default();
-  const p = r.payload({ enabled: true }, { provider: "openai-responses" });
-  assert.equal(fingerprint(p.json), p.fingerprint);
-  const parsed = JSON.parse(p.json);
+test("planTurn returns the exact bytes, their fingerprint and the catalog text from one planning", () => {
+  const r = Registry.embedded();
+  const p = r.planTurn({ enabled: true }, { provider: "openai-responses" });
+  assert.equal(fingerprint(p.payload), p.fingerprint);
+  const parsed = JSON.parse(p.payload);
   assert.equal(parsed[0].type, "function");
-  assert.equal(p.array.length, parsed.length);
-  assert.ok(p.catalog.includes("\nplaywright_browser\n"));
-  assert.equal(r.catalogText({ enabled: true }), p.catalog);
+  assert.deepEqual(p.array, parsed.map((t) => t.name));
+  assert.ok(p.catalogText.includes("\nplaywright_browser\n"));
+  assert.deepEqual(p.catalogText.trim().split("\n").slice(1), p.catalog);
 });
 
 test("turn state: a mid-turn search leaves the array alone, the next turn promotes", () => {
-  const r = ToolRegistry.default().mergeMcpServer("github", github);
+  const r = Registry.embedded().mergeMcpServer("github", github);
   const intent = { toolset: "full" };
   let state = beginTurn(null);
-  const before = r.payload(intent, { state });
+  const before = r.planTurn(intent, { state });
   const found = r.search(intent, "+github issue create", { state, limit: 3 });
   assert.ok(found.hits.length >= 1 && found.hits.length <= 3);
   assert.ok(found.hits.every((h) => h.startsWith("mcp__github__")));
   assert.match(found.text, /can be called at once/);
   state = found.state;
   assert.deepEqual(state.loaded, found.hits);
-  assert.equal(r.payload(intent, { state }).fingerprint, before.fingerprint);
+  assert.equal(r.planTurn(intent, { state }).fingerprint, before.fingerprint);
   assert.ok(r.resolve(intent, found.hits[0], { state }).parameters);
   state = beginTurn(state);
-  const after = r.expand(intent, { state });
+  const after = r.planTurn(intent, { state });
   assert.notEqual(after.fingerprint, before.fingerprint);
   assert.deepEqual(after.promoted, found.hits);
   assert.deepEqual(after.array.slice(-found.hits.length), found.hits);
   assert.deepEqual(recordLoaded(state, ["a", "a", "b"]).loaded, [...found.hits, "a", "b"]);
   // live view reads loads without a boundary
-  const live = r.expand(intent, { state: recordLoaded(state, ["memory"]), view: "live" });
+  const live = r.planTurn(intent, { state: recordLoaded(state, ["memory"]), view: "live" });
   assert.equal(live.promoted.at(-1), "memory");
 });
 
@@ -110,45 +113,47 @@ test("session config helpers never materialise lists", () => {
   assert.deepEqual(buildIntent({ picked: ["web_search"] }), ["web_search"]);
   assert.equal(buildIntent({}), null);
   assert.equal(canonicalIntent({ web_search: true, disabled: ["b", "a", "a"], enabled: null }), '{"disabled":["a","b"],"web_search":true}');
-  assert.deepEqual(toolsOverrideFromConfig({ tools_enabled: false }), []);
-  assert.deepEqual(toolsOverrideFromConfig({ tools_enabled: true, web_search: true }), { enabled: true, web_search: true });
-  assert.deepEqual(toolsOverrideFromConfig({ tools_enabled: 1, tools_override: '["x"]' }), ["x"]);
-  assert.deepEqual(toolsOverrideFromConfig({}), {});
+  assert.deepEqual(sessionConfigToOverride({ tools_enabled: false }), []);
+  assert.deepEqual(sessionConfigToOverride({ tools_enabled: true, web_search: true }), { enabled: true, web_search: true });
+  assert.deepEqual(sessionConfigToOverride({ tools_enabled: 1, tools_override: '["x"]' }), ["x"]);
+  assert.deepEqual(sessionConfigToOverride({}), {});
   const row = sessionConfigFromOverride({ toolset: "research", web_search: true });
   assert.deepEqual(row, { tools_enabled: null, tools_override: null, web_search: true, toolset: "research" });
-  assert.deepEqual(normalizeToolsValue(["a"]), { toolsEnabled: true, toolsOverride: ["a"] });
-  assert.deepEqual(normalizeToolsValue(true), { toolsEnabled: true, toolsOverride: null });
+  assert.deepEqual(normalizeToolsValue(["a"]), { tools_enabled: true, tools_override: ["a"], web_search: null, toolset: null });
+  assert.deepEqual(normalizeToolsValue(true), { tools_enabled: true, tools_override: null, web_search: null, toolset: null });
+  throwsCode(() => normalizeToolsValue(7), "invalid_value", "tools value", "$");
   throwsCode(() => buildIntent({ webserch: true }), "invalid_value", "toggles", "$.webserch");
 });
 
 test("strings cross intact (ASCII, accents, emoji); a lone surrogate is refused with its path", () => {
   const description = "é".repeat(5) + " 🚀 ascii " + "x".repeat(100) + " end ☃";
-  const r = ToolRegistry.fromJson(JSON.stringify([{ name: "u", description, parameters: { type: "object" } }]));
+  const r = Registry.fromJson(JSON.stringify([{ name: "u", description, parameters: { type: "object" } }]));
   assert.equal(r.toolDefinition("u").description, description);
   // JSON.stringify writes a lone surrogate as the escape \ud800, which no JSON parser reads.
-  throwsCode(() => ToolRegistry.fromJson([{ name: "s", description: "a\ud800", parameters: {} }]), "invalid_value", "registry", "$[0].description");
+  throwsCode(() => Registry.fromJson([{ name: "s", description: "a\ud800", parameters: {} }]), "invalid_value", "registry", "$[0].description");
   // As raw text the same character reaches wasm as U+FFFD, like every UTF-8 boundary.
   const raw = `[{"name":"s","description":"a\ud800","parameters":{}}]`;
-  assert.equal(ToolRegistry.fromJson(raw).toolDefinition("s").description, "a\ufffd");
+  assert.equal(Registry.fromJson(raw).toolDefinition("s").description, "a\ufffd");
   const emojiOnly = "🚀".repeat(3);
-  assert.equal(ToolRegistry.fromJson(JSON.stringify([{ name: "e", description: emojiOnly, parameters: {} }])).toolDefinition("e").description, emojiOnly);
+  assert.equal(Registry.fromJson(JSON.stringify([{ name: "e", description: emojiOnly, parameters: {} }])).toolDefinition("e").description, emojiOnly);
 });
 
 test("registry helpers", () => {
-  const r = ToolRegistry.default();
-  const info = r.toolInfo();
+  const r = Registry.embedded();
+  const info = r.toolInfos();
   assert.equal(info.length, 17);
+  assert.deepEqual(r.warnings(), []);
   assert.deepEqual(info.find((t) => t.name === "web_search"), info.find((t) => t.overlay));
   assert.ok(r.toolsetNames().includes("research"));
   assert.deepEqual(r.sourceNames(), ["channel", "tui", "webui"]);
   assert.equal(r.toolDefinition("grep").name, "grep");
-  const again = ToolRegistry.fromJson(r.toJson());
-  assert.equal(again.expand(null).fingerprint, r.expand(null).fingerprint);
+  const again = Registry.fromJson(r.toJson());
+  assert.equal(again.planTurn(null).fingerprint, r.planTurn(null).fingerprint);
   assert.ok(countTokens("hello world") >= 2);
 });
 
 test("budget prices both halves", () => {
-  const b = ToolRegistry.default().budget(null);
+  const b = Registry.embedded().budget(null);
   assert.equal(b.counter, "estimate");
   assert.ok(b.residentTokens > 3000 && b.catalogTokens < 100);
   assert.ok(b.savingTokens > 0);
@@ -160,11 +165,11 @@ test("budget prices both halves", () => {
 test("CommonJS require works too", () => {
   const require = createRequire(import.meta.url);
   const cjs = require("tool-intent");
-  assert.equal(cjs.ToolRegistry.default().expand(null).fingerprint, ToolRegistry.default().expand(null).fingerprint);
+  assert.equal(cjs.Registry.embedded().planTurn(null).fingerprint, Registry.embedded().planTurn(null).fingerprint);
 });
 
 test("hostile input at the boundary throws ToolIntentError, never traps", () => {
-  const r = ToolRegistry.default();
+  const r = Registry.embedded();
   let seed = 7;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   const atoms = [null, undefined, true, false, 0, -1, 1.5, 2 ** 60, NaN, "", "*", "select:", "{", "[1]", "read_file", "\u0000", "é".repeat(300), [], {}, () => 1, Symbol.iterator, 10n];
@@ -176,10 +181,10 @@ test("hostile input at the boundary throws ToolIntentError, never traps", () => 
     return Object.fromEntries(Array.from({ length: Math.floor(rnd() * 4) }, () => [keys[Math.floor(rnd() * keys.length)], gen(d + 1)]));
   };
   const calls = [
-    (a, b) => r.expand(a, b), (a, b) => r.payload(a, b), (a, b) => r.search(a, String(b), {}), (a, b) => r.budget(a, b),
-    (a) => ToolRegistry.fromJson(a), (a) => buildIntent(a), (a) => canonicalIntent(a), (a) => toolsOverrideFromConfig(a),
+    (a, b) => r.planTurn(a, b), (a, b) => r.cacheReport(a, b), (a, b) => r.search(a, String(b), {}), (a, b) => r.budget(a, b),
+    (a) => Registry.fromJson(a), (a) => buildIntent(a), (a) => canonicalIntent(a), (a) => sessionConfigToOverride(a),
     (a) => normalizeToolsValue(a), (a) => beginTurn(a), (a, b) => recordLoaded(a, Array.isArray(b) ? b.map(String) : []),
-    (a, b) => r.catalogText(a, b), (a, b) => r.resolve(a, String(b)),
+    (a, b) => r.mergeMcpServer(String(a), b), (a, b) => r.resolve(a, String(b)),
   ];
   for (let i = 0; i < 3000; i++) {
     const call = calls[i % calls.length];
@@ -193,7 +198,7 @@ test("hostile input at the boundary throws ToolIntentError, never traps", () => 
     }
   }
   // The module still works after all of it.
-  assert.equal(r.expand(null).catalog.length, 4);
+  assert.equal(r.planTurn(null).catalog.length, 4);
 });
 
 test("ToolIntentError works with instanceof from ESM and CommonJS, and rejects other errors", () => {
@@ -201,7 +206,7 @@ test("ToolIntentError works with instanceof from ESM and CommonJS, and rejects o
   const cjs = require("tool-intent");
   let thrown;
   try {
-    cjs.ToolRegistry.default().expand({ disabled: [1] });
+    cjs.Registry.embedded().planTurn({ disabled: [1] });
   } catch (e) {
     thrown = e;
   }
@@ -213,7 +218,7 @@ test("ToolIntentError works with instanceof from ESM and CommonJS, and rejects o
 });
 
 test("the entries export the documented API and nothing else", async () => {
-  const api = ["ToolIntentError", "ToolRegistry", "beginTurn", "buildFlavor", "buildIntent", "canonicalIntent", "countTokens", "default", "fingerprint", "initSync", "isToolIntentError", "normalizeToolsValue", "recordLoaded", "sessionConfigFromOverride", "toolsOverrideFromConfig"];
+  const api = ["Registry", "ToolIntentError", "beginTurn", "buildFlavor", "buildIntent", "canonicalIntent", "countTokens", "default", "fingerprint", "initSync", "isToolIntentError", "normalizeToolsValue", "recordLoaded", "sessionConfigFromOverride", "sessionConfigToOverride"];
   const esm = await import("tool-intent");
   assert.deepEqual(Object.keys(esm).sort(), api);
   const cjs = createRequire(import.meta.url)("tool-intent");

@@ -1,20 +1,21 @@
 // Type-checks the shipped .d.ts as a consumer writes code (tsc --noEmit, strict).
 // Nothing here may need `any`; the @ts-expect-error lines must stay errors.
 import init, {
-  ToolRegistry, buildIntent, canonicalIntent, beginTurn, recordLoaded, ToolIntentError, isToolIntentError,
-  type TurnPlan, type PayloadResult, type SearchOutcome, type Budget, type TurnState,
+  Registry, buildIntent, canonicalIntent, beginTurn, recordLoaded, ToolIntentError, isToolIntentError,
+  type TurnPlan, type SearchOutcome, type Budget, type TurnState,
   type ToolsOverride, type Toggles,
 } from "tool-intent";
 
 await init();
-const registry: ToolRegistry = ToolRegistry.default();
+const registry: Registry = Registry.embedded();
 const toggles: Toggles = { webSearch: true, toolset: "research", disabled: ["memory"] };
 const intent: ToolsOverride = buildIntent(toggles);
 let state: TurnState = beginTurn(null);
-const expansion: TurnPlan = registry.expand(intent, { source: "webui", state, provider: "anthropic", mode: "catalog" });
+const expansion: TurnPlan = registry.planTurn(intent, { source: "webui", state, provider: "anthropic", mode: "catalog" });
 const names: string[] = expansion.array.concat(expansion.catalog);
-const payload: PayloadResult = registry.payload(intent, { provider: "openai-responses", cacheControl: false });
-const bytes: string = payload.json;
+const plan: TurnPlan = registry.planTurn(intent, { provider: "openai-responses", cacheControl: false });
+const bytes: string = plan.payload;
+const catalogText: string = plan.catalogText;
 const found: SearchOutcome = registry.search(intent, "select:memory", { state, limit: 2 });
 state = recordLoaded(found.state, found.hits);
 const budget: Budget = registry.budget(intent);
@@ -24,7 +25,7 @@ registry.budget(intent, { counter: "o200k" });
 const half: number = budget.residentTokens + budget.catalogTokens;
 const canonical: string = canonicalIntent({ enabled: true, disabled: ["a"] });
 try {
-  registry.expand({ disabled: [] });
+  registry.planTurn({ disabled: [] });
 } catch (e) {
   if (!(e instanceof ToolIntentError) || !isToolIntentError(e)) throw e;
   const err: ToolIntentError = e;
@@ -34,7 +35,9 @@ try {
   console.log(code, argument, path);
 }
 // @ts-expect-error provider is a closed set
-registry.expand(null, { provider: "gemini" });
+registry.planTurn(null, { provider: "gemini" });
 // @ts-expect-error an intent's enabled is a boolean
-registry.expand({ enabled: "yes" });
-console.log(names.length, bytes.length, half, canonical, state.turn);
+registry.planTurn({ enabled: "yes" });
+// @ts-expect-error `loaded` is no option: the turn state carries the loaded tools
+registry.planTurn(null, { loaded: ["memory"] });
+console.log(names.length, bytes.length, catalogText.length, half, canonical, state.turn, registry.len());

@@ -1,8 +1,8 @@
 // The exact package's declarations: the same API, and the exact counter names type-check.
-import { ToolRegistry, countTokens, type Budget, type CounterName } from "tool-intent-exact";
+import { Registry, countTokens, type Budget, type CounterName } from "tool-intent-exact";
 
 const counter: CounterName = "o200k";
-const budget: Budget = ToolRegistry.default().budget({ web_search: true }, { counter });
+const budget: Budget = Registry.embedded().budget({ web_search: true }, { counter });
 const tokens: number = countTokens("hello", "cl100k_base") + budget.residentTokens;
 // @ts-expect-error a misspelt counter name is still refused
 countTokens("hello", "o200");

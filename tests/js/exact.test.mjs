@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { ToolRegistry, countTokens, buildFlavor } from "tool-intent-exact";
+import { Registry, countTokens, buildFlavor } from "tool-intent-exact";
 import * as core from "tool-intent";
 
 const cli = new URL("../../target/debug/tool-intent", import.meta.url).pathname;
@@ -15,9 +15,10 @@ test("exact build counts o200k tokens", () => {
   assert.equal(countTokens("", "cl100k"), 0);
 });
 
-test("exact budget equals the native exact budget", { skip: !existsSync(cli) && "native CLI not built" }, () => {
+test("exact budget equals the native exact budget", () => {
+  assert.ok(existsSync(cli), `${cli} not built: run cargo build --features cli first`);
   const override = { toolset: "research", web_search: true };
-  const js = ToolRegistry.default().budget(override, { counter: "o200k" });
+  const js = Registry.embedded().budget(override, { counter: "o200k" });
   const native = JSON.parse(execFileSync(cli, ["budget", "--counter", "o200k", "--json", "--override", JSON.stringify(override)], { encoding: "utf8" }));
   assert.equal(js.residentTokens, native.residentTokens);
   assert.equal(js.catalogTokens, native.catalogTokens);
@@ -25,7 +26,7 @@ test("exact budget equals the native exact budget", { skip: !existsSync(cli) && 
 });
 
 test("core and exact builds render the same bytes", () => {
-  const a = ToolRegistry.default().expand({ toolset: "full" });
-  const b = core.ToolRegistry.default().expand({ toolset: "full" });
+  const a = Registry.embedded().planTurn({ toolset: "full" });
+  const b = core.Registry.embedded().planTurn({ toolset: "full" });
   assert.equal(a.fingerprint, b.fingerprint);
 });

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { ToolRegistry, fingerprint, beginTurn, recordLoaded } from "tool-intent";
+import { Registry, fingerprint, beginTurn, recordLoaded } from "tool-intent";
 
 const root = new URL("../../", import.meta.url);
 const read = (p) => readFileSync(new URL(p, root), "utf8");
@@ -17,10 +17,16 @@ const mcp = (name) => read(`tests/data/mcp/${name}.json`);
 
 /** A golden registry by recipe: embedded, mcp:<file>, embedded+<file>, all. */
 function goldenRegistry(recipe) {
-  if (recipe === "embedded") return ToolRegistry.default();
-  if (recipe === "all") return MCP.reduce((r, name) => r.mergeMcpServer(name, mcp(name)), ToolRegistry.default());
+  if (recipe === "embedded") return Registry.embedded();
+  if (recipe === "all") return MCP.reduce((r, name) => r.mergeMcpServer(name, mcp(name)), Registry.embedded());
   const [kind, name] = recipe.startsWith("mcp:") ? ["mcp", recipe.slice(4)] : ["merged", recipe.slice("embedded+".length)];
-  return kind === "mcp" ? ToolRegistry.fromJson(mcp(name)) : ToolRegistry.default().mergeMcpServer(name, mcp(name));
+  return kind === "mcp" ? Registry.fromJson(mcp(name)) : Registry.embedded().mergeMcpServer(name, mcp(name));
+}
+
+/** A row's options as the library reads them: the rows' `loaded` stands for a state that
+ * loaded those tools and began a turn (tests/cross_target_golden.rs, `turn_options`). */
+function turnOptions({ loaded, ...options }) {
+  return loaded ? { ...options, state: { loaded, frozen: loaded, turn: 1 } } : options;
 }
 
 const sha256 = (s) => "sha256:" + createHash("sha256").update(s, "utf8").digest("hex");
@@ -30,13 +36,11 @@ test("wasm payload fingerprints equal the native build's for every row", () => {
   let recipe = null;
   for (const row of rows) {
     if (row.registry !== recipe) [recipe, registry] = [row.registry, goldenRegistry(row.registry)];
-    const payload = registry.payload(row.override, row.options);
-    assert.equal(payload.fingerprint, row.fingerprint, row.case);
-    assert.equal(Buffer.byteLength(payload.json, "utf8"), row.bytes, row.case);
-    assert.equal(sha256(payload.json), payload.fingerprint, `${row.case}: fingerprint is not of the bytes`);
-    assert.equal(fingerprint(payload.catalog), row.catalog, `${row.case} catalog`);
-    // expand() reports the same fingerprint as payload().
-    assert.equal(registry.expand(row.override, row.options).fingerprint, row.fingerprint, row.case);
+    const plan = registry.planTurn(row.override, turnOptions(row.options));
+    assert.equal(plan.fingerprint, row.fingerprint, row.case);
+    assert.equal(Buffer.byteLength(plan.payload, "utf8"), row.bytes, row.case);
+    assert.equal(sha256(plan.payload), plan.fingerprint, `${row.case}: fingerprint is not of the bytes`);
+    assert.equal(fingerprint(plan.catalogText), row.catalog, `${row.case} catalog`);
   }
   assert.equal(rows.length, 1120);
 });
@@ -45,7 +49,7 @@ test("wasm tool_search hits equal the native build's for every search row", () =
   const searchRows = JSON.parse(read("tests/golden/search.json"));
   const registries = {
     all: goldenRegistry("all"),
-    bfcl: ToolRegistry.default().mergeMcpServer("b", read("tests/data/bfcl/retrieval-pool.json")),
+    bfcl: Registry.embedded().mergeMcpServer("b", read("tests/data/bfcl/retrieval-pool.json")),
   };
   for (const row of searchRows) {
     const out = registries[row.registry].search(row.override, row.query, { limit: row.limit });
@@ -56,10 +60,10 @@ test("wasm tool_search hits equal the native build's for every search row", () =
 });
 
 test("golden payload files of the embedded registry match byte for byte", () => {
-  const r = ToolRegistry.default();
+  const r = Registry.embedded();
   for (const provider of ["anthropic", "openai-chat", "openai-responses"]) {
     const golden = read(`tests/golden/${provider}.default.json`);
-    assert.equal(r.payload(null, { provider }).json, golden, provider);
+    assert.equal(r.planTurn(null, { provider }).payload, golden, provider);
   }
 });
 
@@ -80,21 +84,21 @@ test("the cache-impact report in wasm equals the native report for the issue-14 
 });
 
 test("native-client search returns provider-shaped output", () => {
-  const r = ToolRegistry.default();
+  const r = Registry.embedded();
   const anthropic = r.search(null, "select:enter_plan_mode", { mode: "native-client" });
   assert.deepEqual(anthropic.providerOutput, [{ type: "tool_reference", tool_name: "enter_plan_mode" }]);
   const openai = r.search(null, "select:enter_plan_mode", { mode: "native-client", provider: "openai-responses" });
   assert.equal(openai.providerOutput.type, "tool_search_output");
   assert.equal(openai.providerOutput.execution, "client");
   assert.equal(openai.providerOutput.tools[0].name, "enter_plan_mode");
-  const payload = r.payload(null, { mode: "native-client", provider: "openai-responses" });
-  const search = JSON.parse(payload.json).find((t) => t.type === "tool_search");
+  const plan = r.planTurn(null, { mode: "native-client", provider: "openai-responses" });
+  const search = JSON.parse(plan.payload).find((t) => t.type === "tool_search");
   assert.equal(search.execution, "client");
   assert.ok(search.parameters.properties.query);
 });
 
 test("cacheReport starts from the options' state and profile", () => {
-  const registry = ToolRegistry.default();
+  const registry = Registry.embedded();
   const script = { turns: [{}, { searches: ["select:enter_plan_mode"] }, {}] };
   assert.equal(registry.cacheReport(script, { mode: "catalog" }).rewrites, 1);
   const loaded = recordLoaded(beginTurn(null), ["enter_plan_mode"]);

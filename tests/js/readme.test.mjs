@@ -17,8 +17,10 @@ function block(lang) {
 
 test("the README's JavaScript example runs and does what its comments say", () => {
   const code = `${block("js")}
-if (plan.fingerprint !== fingerprint) throw new Error("expand and payload fingerprints differ");
-if (!json.startsWith("[") || !catalog.includes("\\nmemory\\n")) throw new Error("payload: " + json.slice(0, 80));
+const { fingerprint: hash } = await import("tool-intent");
+if (hash(payload) !== plan.fingerprint) throw new Error("the fingerprint is not of the payload bytes");
+if (!payload.startsWith("[") || !catalogText.includes("\\nmemory\\n")) throw new Error("payload: " + payload.slice(0, 80));
+if (!plan.catalog.includes("memory")) throw new Error("catalog: " + plan.catalog);
 if (found.hits.join() !== "enter_plan_mode" || found.notFound.length) throw new Error("search: " + JSON.stringify(found));
 if (JSON.stringify(intent) !== '{"toolset":"research","web_search":true}') throw new Error("intent: " + JSON.stringify(intent));
 console.log("readme ok");`;

@@ -8,35 +8,35 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import {
-  ToolRegistry, buildIntent, beginTurn, recordLoaded, sessionConfigFromOverride, normalizeToolsValue, toolsOverrideFromConfig,
+  Registry, buildIntent, beginTurn, recordLoaded, sessionConfigFromOverride, normalizeToolsValue, sessionConfigToOverride,
 } from "tool-intent";
 
 const root = new URL("../../", import.meta.url);
 const dir = new URL("test-output/types/", root);
 
 test("every output value satisfies its declared type; invalid inputs are rejected", () => {
-  const r = ToolRegistry.default();
+  const r = Registry.embedded();
   const intent = buildIntent({ webSearch: true, toolset: "research", disabled: ["memory"] });
   let state = beginTurn(null);
   const found = r.search(null, "select:enter_plan_mode", { state });
   state = beginTurn(found.state);
   const outputs = {
-    TurnPlan: r.expand(null, { state, source: "webui" }),
-    TurnPlanWithWarnings: r.expand({ toolset: "nope", x: 1 }, { loaded: ["nope"] }),
-    PayloadResult: r.payload(intent, { provider: "openai-responses" }),
+    TurnPlan: r.planTurn(null, { state, source: "webui" }),
+    TurnPlanWithWarnings: r.planTurn({ toolset: "nope", x: 1 }, { state: beginTurn(recordLoaded(null, ["nope"])), provider: "openai-responses" }),
     SearchOutcome: found,
     SearchOutcomeNativeClient: r.search(null, "select:enter_plan_mode", { mode: "native-client" }),
     CacheReport: r.cacheReport({ turns: [{}, { searches: ["select:enter_plan_mode"] }, {}] }, { mode: "catalog" }),
     Budget: r.budget(null, { state }),
-    "ToolInfo[]": r.toolInfo(),
+    "ToolInfo[]": r.toolInfos(),
     ToolDefinition: r.toolDefinition("grep"),
     TurnState: recordLoaded(state, ["memory"]),
     ToolsOverride: intent,
     SessionRunConfig: sessionConfigFromOverride(intent),
-    NormalizedTools: normalizeToolsValue(["a"]),
-    ResolvedOverride: toolsOverrideFromConfig({ tools_enabled: true, web_search: true }),
+    NormalizedRow: normalizeToolsValue(["a"]),
+    ExpansionWarning: r.warnings(),
+    ResolvedOverride: sessionConfigToOverride({ tools_enabled: true, web_search: true }),
   };
-  const typeOf = (name) => ({ TurnPlanWithWarnings: "TurnPlan", ResolvedOverride: "ToolsOverride", SearchOutcomeNativeClient: "SearchOutcome" })[name] ?? name;
+  const typeOf = (name) => ({ TurnPlanWithWarnings: "TurnPlan", ResolvedOverride: "ToolsOverride", SearchOutcomeNativeClient: "SearchOutcome", NormalizedRow: "SessionRunConfig", ExpansionWarning: "ExpansionWarning[]" })[name] ?? name;
   const names = new Set(Object.keys(outputs).map(typeOf).map((t) => t.replace("[]", "")));
   const lines = [
     `import type { ${[...names, "TurnOptions", "SearchOptions", "BudgetOptions", "Toggles", "RegistryDocument", "CounterName", "CacheScript"].join(", ")} } from "tool-intent";`,

@@ -3,8 +3,9 @@
 //! functions with JS values, and run the cross-target golden cases inside the wasm module.
 
 use serde_json::Value;
+use tool_intent::plan::Call;
 use tool_intent::wasm;
-use tool_intent::{plan_turn, search_turn, Call, Registry, TurnRequest};
+use tool_intent::{Registry, SearchCall, TurnRequest};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -63,9 +64,14 @@ fn cross_target_fingerprints_inside_wasm() {
             current = Some((recipe.to_string(), golden_registry(recipe)));
         }
         let registry = &current.as_ref().unwrap().1;
-        let (req, _) =
-            TurnRequest::from_values(&row["override"], &row["options"], Call::Turn).unwrap();
-        let p = plan_turn(registry, &req).unwrap();
+        // A row's `loaded` stands for a state that loaded those tools and began a turn
+        // (tests/cross_target_golden.rs, `turn_options`).
+        let mut options = row["options"].clone();
+        if let Some(loaded) = options.as_object_mut().unwrap().remove("loaded") {
+            options["state"] = serde_json::json!({"loaded": loaded, "frozen": loaded, "turn": 1});
+        }
+        let (req, _) = TurnRequest::from_values(&row["override"], &options, Call::Turn).unwrap();
+        let p = registry.plan_turn(&req).unwrap();
         assert_eq!(
             row["fingerprint"],
             Value::from(p.fingerprint),
@@ -83,10 +89,10 @@ fn cross_target_fingerprints_inside_wasm() {
 }
 
 #[wasm_bindgen_test]
-fn registry_expand_through_the_binding() {
-    let r = wasm::ToolRegistry::embedded();
+fn plan_turn_through_the_binding() {
+    let r = wasm::Registry::embedded();
     let result: JsValue = r
-        .expand(JsValue::NULL.unchecked_ref(), None)
+        .plan_turn(JsValue::NULL.unchecked_ref(), None)
         .unwrap()
         .into();
     assert_eq!(
@@ -104,13 +110,20 @@ fn registry_expand_through_the_binding() {
         golden.contains(&format!("anthropic.default.json {fp}")),
         "{fp}"
     );
+    // The payload and catalog text come from the same planning as the names.
+    let payload = get(&result, "payload").as_string().unwrap();
+    assert_eq!(tool_intent::fingerprint(payload.as_bytes()), fp);
+    assert!(get(&result, "catalogText")
+        .as_string()
+        .unwrap()
+        .contains("\nsend_message\n"));
 }
 
 #[wasm_bindgen_test]
 fn errors_reach_js_with_code_and_path() {
-    let r = wasm::ToolRegistry::embedded();
+    let r = wasm::Registry::embedded();
     let bad = js(r#"{"disabled":[1]}"#);
-    let err = r.expand(bad.unchecked_ref(), None).err().unwrap();
+    let err = r.plan_turn(bad.unchecked_ref(), None).err().unwrap();
     assert!(err.is_instance_of::<js_sys::Error>());
     assert_eq!(
         get(&err, "code").as_string().as_deref(),
@@ -128,7 +141,7 @@ fn errors_reach_js_with_code_and_path() {
         get(&err, "argument").as_string().as_deref(),
         Some("override")
     );
-    let err = wasm::ToolRegistry::from_json(JsValue::from_str("{\"tools\": 3}").unchecked_ref())
+    let err = wasm::Registry::from_json(JsValue::from_str("{\"tools\": 3}").unchecked_ref())
         .err()
         .unwrap();
     assert_eq!(get(&err, "path").as_string().as_deref(), Some("$.tools"));
@@ -136,7 +149,7 @@ fn errors_reach_js_with_code_and_path() {
 
 #[wasm_bindgen_test]
 fn turn_state_and_search_through_the_binding() {
-    let r = wasm::ToolRegistry::embedded();
+    let r = wasm::Registry::embedded();
     let intent = js("null");
     let state: JsValue = wasm::begin_turn(JsValue::NULL.unchecked_ref())
         .unwrap()
@@ -144,7 +157,7 @@ fn turn_state_and_search_through_the_binding() {
     let options = js("{}");
     js_sys::Reflect::set(&options, &"state".into(), &state).unwrap();
     let before = get(
-        &r.payload(
+        &r.plan_turn(
             intent.unchecked_ref(),
             Some(options.clone().unchecked_into()),
         )
@@ -163,7 +176,7 @@ fn turn_state_and_search_through_the_binding() {
     let after_search = get(&found, "state");
     js_sys::Reflect::set(&options, &"state".into(), &after_search).unwrap();
     let mid = get(
-        &r.payload(
+        &r.plan_turn(
             intent.unchecked_ref(),
             Some(options.clone().unchecked_into()),
         )
@@ -177,7 +190,7 @@ fn turn_state_and_search_through_the_binding() {
         .into();
     js_sys::Reflect::set(&options, &"state".into(), &next).unwrap();
     let expanded: JsValue = r
-        .expand(intent.unchecked_ref(), Some(options.unchecked_into()))
+        .plan_turn(intent.unchecked_ref(), Some(options.unchecked_into()))
         .unwrap()
         .into();
     assert_eq!(
@@ -204,7 +217,7 @@ fn intent_helpers_through_the_binding() {
     .unwrap();
     assert_eq!(canonical, r#"{"disabled":["a","b"],"web_search":true}"#);
     let o: JsValue =
-        wasm::tools_override_from_config(js(r#"{"tools_enabled":false}"#).unchecked_ref())
+        wasm::session_config_to_override(js(r#"{"tools_enabled":false}"#).unchecked_ref())
             .unwrap()
             .into();
     assert_eq!(
@@ -229,7 +242,11 @@ fn cross_target_search_hits_inside_wasm() {
         let options = serde_json::json!({"limit": row["limit"]});
         let (req, extra) =
             TurnRequest::from_values(&row["override"], &options, Call::Search).unwrap();
-        let out = search_turn(registry, &req, row["query"].as_str().unwrap(), extra.limit).unwrap();
+        let call = SearchCall {
+            limit: extra.limit,
+            ..SearchCall::new(row["query"].as_str().unwrap())
+        };
+        let out = registry.search(&req, &call).unwrap();
         assert_eq!(
             row["hits"],
             serde_json::json!(out.result.hits),
