@@ -1,6 +1,6 @@
 //! Native benchmarks per registry size (50, 1,000, 10,000 tools), so growth with size is
-//! visible: registry load, expand, split, payload render + fingerprint, tool_search, budget,
-//! and the full preview the CLI and wasm expose. `scripts/bench.sh` runs this and collects
+//! visible: registry load, expand, split, tool_search, budget, and the per-turn `plan_turn`
+//! (expand + split + payload + fingerprint + names) the CLI, wasm and Python expose. `scripts/bench.sh` runs this and collects
 //! criterion's estimates into a table and `bench-results/native.json`.
 
 #[path = "support/generator.rs"]
@@ -12,9 +12,10 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use tool_intent::counter::Estimator;
 use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::search::SearchCall;
 use tool_intent::turn::split;
 use tool_intent::{
-    begin_turn, record_loaded, Provider, Registry, ToolsOverride, TurnRequest, TurnState, View,
+    begin_turn, record_loaded, Registry, ToolsOverride, TurnRequest, TurnState, View,
 };
 
 const SIZES: [usize; 3] = [50, 1_000, 10_000];
@@ -42,6 +43,11 @@ fn benches(c: &mut Criterion) {
     let fixtures = fixtures();
     let o = ToolsOverride::from_json_str(generator::BENCH_OVERRIDE).unwrap();
     let ctx = ExpandContext::default();
+    let request = |s: &TurnState| TurnRequest {
+        tools_override: o.clone(),
+        state: s.clone(),
+        ..Default::default()
+    };
 
     let mut g = c.benchmark_group("load");
     for (n, text, _, _) in &fixtures {
@@ -70,29 +76,17 @@ fn benches(c: &mut Criterion) {
         let e = expand(r, &o, ctx).unwrap();
         split(&e, s, View::Frozen).catalog.len()
     });
-    per_size!("payload", |r, s| {
-        let e = expand(r, &o, ctx).unwrap();
-        render(&e, s, RenderOptions::default()).unwrap().fingerprint
-    });
+    let arguments = serde_json::json!({"query": "+issue create comment", "limit": 5});
     per_size!("tool_search", |r, s| {
-        let e = expand(r, &o, ctx).unwrap();
-        tool_intent::execute_tool_search(
-            &e,
-            s,
-            &serde_json::json!({"query": "+issue create comment", "limit": 5}),
-        )
-        .unwrap()
-        .0
-        .hits
-        .len()
+        let call = SearchCall::from_arguments(&arguments).unwrap();
+        r.search(&request(s), &call).unwrap().result.hits.len()
     });
     // A long natural-language query (20 words) against every deferred tool: the case the
     // README's latency target is about.
     per_size!("tool_search_20_words", |r, s| {
-        let e = expand(r, &o, ctx).unwrap();
-        tool_intent::run_tool_search(&e, s, SEARCH_20_WORDS, None)
+        r.search(&request(s), &SearchCall::new(SEARCH_20_WORDS))
             .unwrap()
-            .0
+            .result
             .hits
             .len()
     });
@@ -104,10 +98,10 @@ fn benches(c: &mut Criterion) {
             b.iter_batched(
                 || r.clone(),
                 |r| {
-                    let e = expand(&r, &o, ctx).unwrap();
-                    let hits = tool_intent::run_tool_search(&e, s, "issue", None)
+                    let hits = r
+                        .search(&request(s), &SearchCall::new("issue"))
                         .unwrap()
-                        .0
+                        .result
                         .hits;
                     // Returned, so that dropping the registry clone is not timed.
                     (r, hits)
@@ -117,20 +111,15 @@ fn benches(c: &mut Criterion) {
         });
     }
     g.finish();
-    per_size!("budget", |r, s| {
-        let e = expand(r, &o, ctx).unwrap();
-        estimate_budget(&e, s, View::Frozen, Provider::Anthropic, &Estimator)
-            .unwrap()
-            .catalog_tokens
-    });
-    per_size!("preview", |r, s| {
-        let req = TurnRequest {
-            tools_override: o.clone(),
-            state: s.clone(),
-            ..Default::default()
-        };
-        r.plan_turn(&req).unwrap().fingerprint
-    });
+    per_size!("budget", |r, s| r
+        .budget(&request(s), &Estimator)
+        .unwrap()
+        .catalog_tokens);
+    // The per-turn call: expand, split, render, fingerprint and the name lists.
+    per_size!("preview", |r, s| r
+        .plan_turn(&request(s))
+        .unwrap()
+        .fingerprint);
 }
 
 criterion_group! {

@@ -1,6 +1,6 @@
 //! JSON reading shared by every loader: text to values with the input named in errors, a
 //! leading UTF-8 byte-order mark accepted, and borrowed, order-keeping views of objects
-//! whose member values stay unparsed ([`RawObject`]) so a registry's schemas can be
+//! whose member values stay unparsed (`RawObject`) so a registry's schemas can be
 //! validated without being built.
 
 use std::borrow::Cow;

@@ -137,7 +137,7 @@ fn turn_states_are_bounded_and_stale_names_give_one_warning() {
     };
     let r = Registry::embedded();
     let req = TurnRequest {
-        state: state,
+        state,
         ..Default::default()
     };
     let p = r.plan_turn(&req).unwrap();

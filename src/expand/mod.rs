@@ -2,7 +2,7 @@
 //!
 //! `expand` is a pure function of the registry, the override, the agent profile and the
 //! source. Its result lists tools in registry order, deduplicated, so the same inputs give the
-//! same output on every target. All sets are bit masks in registry order ([`ToolSet`]); no
+//! same output on every target. All sets are bit masks in registry order (`ToolSet`); no
 //! hash-map iteration decides any order.
 //!
 //! Order of application (`docs/contract.md`, "Expansion"): base → `allowed` → `disabled` → overlays → source ceiling
@@ -17,7 +17,7 @@
 //! Deny beats allow: a tool matched by `disabled` is removed even if the `web_search` overlay
 //! would add it, and the source ceiling (`sources.<name>.deny`) removes tools whatever the
 //! override says. Denies match ignoring ASCII case. The result is then split into resident
-//! and deferred tools by [`crate::deferral`].
+//! and deferred tools by the `deferral` module.
 
 use serde::Serialize;
 

@@ -2,7 +2,7 @@
 //! policies that intents refer to.
 //!
 //! A registry is loaded once from JSON and is then immutable; expansions borrow it. It accepts
-//! three shapes (see [`load`]): our format (`{"tools", "default_tools",
+//! three shapes (see `registry/load.rs`): our format (`{"tools", "default_tools",
 //! "deferred_default_tools", "toolsets", "overlays", "sources", "history", "mcp_servers"}`),
 //! an MCP `tools/list` result object, or a bare array of tools. Tools may use our field names
 //! (`parameters`) or MCP's (`inputSchema`, `title`, `annotations`; every other field is kept).
@@ -10,7 +10,7 @@
 //! Rules the loader enforces (each error names the JSON path):
 //! - tool names match `^[a-zA-Z0-9_-]{1,64}$` and are unique, also ignoring ASCII case (so a
 //!   case-folded deny can never hit two tools);
-//! - a tool's schema is a JSON object within [`crate::Limits`];
+//! - a tool's schema is a JSON object within [`crate::limits::Limits`];
 //! - every entry of `default_tools`, `deferred_default_tools`, `toolsets`, `overlays` and
 //!   `sources.*.deny` names a known tool or is a glob; `history` may name tools that are gone.
 //!

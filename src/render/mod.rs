@@ -22,7 +22,7 @@
 //!   so `native` with `openai-chat` is an error.
 //! - `native-client`: declared as in `native`, but the search is ours: on Anthropic our
 //!   `tool_search` is an ordinary client tool whose `tool_result` content is a list of
-//!   `{"type":"tool_reference","tool_name":…}` blocks ([`client_search_output`]), which the
+//!   `{"type":"tool_reference","tool_name":…}` blocks (`client_search.rs`), which the
 //!   API expands into the deferred definitions inline; on OpenAI Responses it is declared as
 //!   `{"type":"tool_search","execution":"client","description","parameters"}` and answered
 //!   with a `{"type":"tool_search_output","execution":"client","tools":[…]}` item (the caller
@@ -111,7 +111,7 @@ pub enum DeferralMode {
     /// own search tool loads them.
     Native,
     /// Declared as in `Native`, but our `tool_search` is the search tool and its results are
-    /// provider-shaped references ([`client_search_output`]): loads never change the array.
+    /// provider-shaped references (`SearchOutcome::provider_output`): loads never change the array.
     #[serde(rename = "native-client")]
     NativeClient,
 }

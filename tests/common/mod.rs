@@ -57,8 +57,9 @@ pub fn first_difference(expected: &str, actual: &str) -> Option<String> {
         // Equal lines: the texts differ only in a final newline.
         .unwrap_or(e.len().min(a.len()));
     let mut out = String::new();
-    for i in at.saturating_sub(2)..at {
-        out.push_str(&format!("  {:>6} | {}\n", i + 1, e[i]));
+    let from = at.saturating_sub(2);
+    for (i, line) in e.iter().enumerate().take(at).skip(from) {
+        out.push_str(&format!("  {:>6} | {}\n", i + 1, line));
     }
     let line = |l: &[&str]| {
         l.get(at)
