@@ -20,14 +20,14 @@ setup_python
 
 log "cargo fmt --check, clippy"
 cargo fmt --check
-cargo clippy --quiet --all-targets --features exact-tokens,cli -- -D warnings -W missing_docs
+cargo clippy --quiet --all-targets --features exact-tokens,cli,test-hooks -- -D warnings -W missing_docs
 cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
 
 log "cargo doc (warnings are errors; the crate denies missing docs through #![warn(missing_docs)])"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --features exact-tokens,cli
 
-log "cargo test (native, exact-tokens, the CLI)"
-cargo test --features exact-tokens,cli
+log "cargo test (native, exact-tokens, the CLI with its test-only fault hooks)"
+cargo test --features exact-tokens,cli,test-hooks
 
 log "build the npm package (pkg/)"
 bash scripts/build-wasm.sh

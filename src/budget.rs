@@ -29,7 +29,7 @@ use serde::Serialize;
 use crate::counter::{CounterKind, TokenCounter};
 use crate::error::Result;
 use crate::expand::Expansion;
-use crate::registry::{Registry, TOOL_SEARCH};
+use crate::registry::{Memo, MemoSlot, Registry, TOOL_SEARCH};
 use crate::render::{self, DeferralMode, Provider};
 use crate::turn::{split, TurnState, View, CATALOG_HEADER};
 
@@ -122,7 +122,11 @@ fn with_overhead(sum: usize, count: usize, provider: Provider) -> usize {
 
 /// Token counts of each tool's rendered entry per (counter, provider), filled on first use
 /// and kept with the registry (counts of built-in counters are pure).
-struct TokenCache(Vec<[[OnceLock<usize>; Provider::ALL.len()]; CounterKind::ALL.len()]>);
+pub(crate) struct TokenCache(Vec<[[OnceLock<usize>; Provider::ALL.len()]; CounterKind::ALL.len()]>);
+
+impl Memo for TokenCache {
+    const SLOT: MemoSlot = MemoSlot::TokenCounts;
+}
 
 impl TokenCache {
     fn cell(
@@ -131,9 +135,8 @@ impl TokenCache {
         kind: CounterKind,
         provider: Provider,
     ) -> Option<&OnceLock<usize>> {
-        let cache =
-            registry.memo(|r| TokenCache((0..r.len()).map(|_| Default::default()).collect()));
-        cache
+        registry
+            .memo(|r| TokenCache((0..r.len()).map(|_| Default::default()).collect()))?
             .0
             .get(index)
             .map(|per_counter| &per_counter[kind.index()][provider.index()])

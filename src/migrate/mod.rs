@@ -16,9 +16,9 @@
 //! idempotent. `dry_run` changes nothing and reports the same. [`undo`] restores every backed-up
 //! row and drops the backup. [`audit`] lists rows that still hold snapshots.
 //!
-//! Test hooks (environment variables, for the fault tests): `TOOL_INTENT_MIGRATE_ABORT_AFTER=N`
-//! aborts the process after N row updates inside the transaction;
-//! `TOOL_INTENT_MIGRATE_ROW_DELAY_MS=N` sleeps N ms after each update so a test can kill it.
+//! `progress(done, total)` is called inside the transaction, every 1% of the rows: the CLI's
+//! fault-injection hooks for the abort and kill tests (feature `test-hooks`) hang on it, so
+//! the library itself reads no environment.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -277,10 +277,6 @@ fn read_rows(conn: &Connection, table: &str, cols: &[String]) -> Result<Vec<Row>
     Ok(rows)
 }
 
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().and_then(|v| v.parse().ok())
-}
-
 /// Migrates snapshot rows of `options.table` to intents (see the module docs).
 /// `progress(done, total)` is called as rows are processed.
 pub fn migrate(
@@ -294,8 +290,6 @@ pub fn migrate(
     let table = options.table.as_str();
     let backup = backup_name(table);
     let index = SnapshotIndex::new(registry);
-    let abort_after = env_u64("TOOL_INTENT_MIGRATE_ABORT_AFTER");
-    let delay = env_u64("TOOL_INTENT_MIGRATE_ROW_DELAY_MS");
 
     // IMMEDIATE: take the write lock before reading, so no writer slips in between.
     let tx = conn
@@ -326,7 +320,6 @@ pub fn migrate(
         .map_err(db_error)?;
     }
     let step = (total / 100).max(1);
-    let mut updates = 0u64;
     {
         let mut save = tx
             .prepare(&format!("INSERT OR IGNORE INTO \"{backup}\" (rowid, tools_enabled, tools_override, web_search, toolset, matched, migrated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, datetime('now'))"))
@@ -366,13 +359,6 @@ pub fn migrate(
                         update
                             .execute(params![intent.to_canonical_json(), row.rowid])
                             .map_err(db_error)?;
-                        updates += 1;
-                        if abort_after == Some(updates) {
-                            std::process::abort();
-                        }
-                        if let Some(ms) = delay {
-                            std::thread::sleep(std::time::Duration::from_millis(ms));
-                        }
                     }
                 }
             }

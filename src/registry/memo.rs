@@ -5,44 +5,53 @@
 //! type and sizes it from its own enums; the registry only holds one lazily filled slot per
 //! type. Memos are pure functions of the registry, so caching can never change an output.
 
-use std::any::{Any, TypeId};
+use std::any::Any;
 use std::sync::OnceLock;
 
-/// Enough slots for every memo type in the crate (the render cache, the token cache, the
-/// search index), with room to spare.
-const SLOTS: usize = 6;
+/// Every memo type of the crate, one slot each: the slot count is this enum's size, so the
+/// slots cannot run out at run time (a new memo type adds a variant here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MemoSlot {
+    /// `render`: each tool's rendered entry per provider.
+    RenderedEntries,
+    /// `budget`: each tool's token count per counter and provider.
+    TokenCounts,
+    /// `search`: the keyword index.
+    KeywordIndex,
+}
 
-type Slot = OnceLock<(TypeId, Box<dyn Any + Send + Sync>)>;
+const SLOTS: usize = 3;
+// The array below has one slot per variant: a variant added without growing it fails here.
+const _: () = assert!(MemoSlot::KeywordIndex as usize + 1 == SLOTS);
+
+/// A value derived from a registry and kept with it, in its own slot.
+pub(crate) trait Memo: Any + Send + Sync {
+    /// The slot this type owns (no other memo type may name it; `tests` checks).
+    const SLOT: MemoSlot;
+}
 
 /// The memo slots of one registry.
 #[derive(Default)]
 pub(crate) struct Memos {
-    slots: [Slot; SLOTS],
+    slots: [OnceLock<Box<dyn Any + Send + Sync>>; SLOTS],
 }
 
 impl Memos {
     /// The memo of type `T`, built by `build` the first time (and only once, unless two
-    /// threads race on a new slot; then one result is kept).
-    pub(crate) fn get_or_build<T: Any + Send + Sync>(&self, build: impl Fn() -> T) -> &T {
-        let id = TypeId::of::<T>();
-        for slot in &self.slots {
-            let (slot_id, value) = slot.get_or_init(|| (id, Box::new(build())));
-            if *slot_id == id {
-                if let Some(v) = value.downcast_ref::<T>() {
-                    return v;
-                }
-            }
-        }
-        // More memo types than slots: a defect (the crate has three). Leaking keeps it total
-        // rather than panicking inside wasm.
-        Box::leak(Box::new(build()))
+    /// threads race on the empty slot; then one result is kept). `None` only if two memo
+    /// types claimed one slot — a defect the unit tests catch; callers then compute the
+    /// value without caching it, so the output is the same either way.
+    pub(crate) fn get_or_build<T: Memo>(&self, build: impl FnOnce() -> T) -> Option<&T> {
+        self.slots[T::SLOT as usize]
+            .get_or_init(|| Box::new(build()))
+            .downcast_ref::<T>()
     }
 }
 
 impl std::fmt::Debug for Memos {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let used = self.slots.iter().filter(|s| s.get().is_some()).count();
-        write!(f, "Memos({used} of {SLOTS} used)")
+        write!(f, "Memos({used} of {SLOTS} built)")
     }
 }
 
@@ -50,18 +59,47 @@ impl std::fmt::Debug for Memos {
 mod tests {
     use super::*;
 
+    struct Seven(u32);
+    impl Memo for Seven {
+        const SLOT: MemoSlot = MemoSlot::RenderedEntries;
+    }
+    struct Name(String);
+    impl Memo for Name {
+        const SLOT: MemoSlot = MemoSlot::TokenCounts;
+    }
+    struct Impostor;
+    impl Memo for Impostor {
+        const SLOT: MemoSlot = MemoSlot::RenderedEntries;
+    }
+
     #[test]
     fn one_value_per_type_built_once() {
         let m = Memos::default();
         let builds = std::cell::Cell::new(0);
         let seven = || {
             builds.set(builds.get() + 1);
-            7u32
+            Seven(7)
         };
-        assert_eq!(*m.get_or_build(seven), 7);
-        assert_eq!(*m.get_or_build(|| 8u32), 7);
-        assert_eq!(m.get_or_build(|| "s".to_string()), "s");
-        assert_eq!(*m.get_or_build(seven), 7);
+        assert_eq!(m.get_or_build(seven).map(|s| s.0), Some(7));
+        assert_eq!(m.get_or_build(|| Seven(8)).map(|s| s.0), Some(7));
+        assert_eq!(
+            m.get_or_build(|| Name("s".into())).map(|n| n.0.as_str()),
+            Some("s")
+        );
         assert_eq!(builds.get(), 1);
+        // A type on another's slot gets nothing (its caller computes without caching).
+        assert!(m.get_or_build(|| Impostor).is_none());
+    }
+
+    #[test]
+    fn every_memo_type_of_the_crate_has_its_own_slot() {
+        use crate::budget::TokenCache;
+        use crate::render::RenderCache;
+        use crate::search::KeywordIndex;
+        let slots = [RenderCache::SLOT, TokenCache::SLOT, KeywordIndex::SLOT];
+        for (i, a) in slots.iter().enumerate() {
+            assert_eq!(*a as usize, i, "{a:?}");
+        }
+        assert_eq!(slots.len(), SLOTS);
     }
 }

@@ -40,6 +40,7 @@ use crate::limits::LIMITS;
 use crate::warning::Warning;
 use load::LocatedTool;
 use memo::Memos;
+pub(crate) use memo::{Memo, MemoSlot};
 use toolset::{NameIndex, NameTable};
 
 /// The document-level settings of a registry: everything but the tools.
@@ -506,10 +507,7 @@ impl Registry {
 
     /// A value derived from this registry, built on first use and kept with it (see
     /// [`memo`]). The deriving module owns `T`.
-    pub(crate) fn memo<T: std::any::Any + Send + Sync>(
-        &self,
-        build: impl Fn(&Registry) -> T,
-    ) -> &T {
+    pub(crate) fn memo<T: Memo>(&self, build: impl FnOnce(&Registry) -> T) -> Option<&T> {
         self.memos.get_or_build(|| build(self))
     }
 }

@@ -43,7 +43,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::expand::Expansion;
-use crate::registry::{Registry, Tool, TOOL_SEARCH};
+use crate::registry::{Memo, MemoSlot, Registry, Tool, TOOL_SEARCH};
 use crate::turn::{catalog_text, Split, View};
 
 mod client_search;
@@ -196,16 +196,15 @@ struct CacheControl {
     kind: &'static str,
 }
 
+// Tool entries are serialised without flags and cached per registry; `defer_loading` and
+// `cache_control` are spliced in per request (`push_with_flags`), so these structs hold only
+// what every request sends.
 #[derive(Serialize)]
 struct AnthropicTool<'a> {
     name: &'a str,
     #[serde(skip_serializing_if = "str::is_empty")]
     description: &'a str,
     input_schema: &'a Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    defer_loading: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cache_control: Option<CacheControl>,
 }
 
 #[derive(Serialize)]
@@ -240,8 +239,6 @@ struct OpenAiResponsesTool<'a> {
     #[serde(skip_serializing_if = "str::is_empty")]
     description: &'a str,
     parameters: &'a Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    defer_loading: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -255,16 +252,6 @@ pub const ANTHROPIC_TOOL_SEARCH_TYPE: &str = "tool_search_tool_regex_20251119";
 /// Anthropic's server-side tool search: its `name`.
 pub const ANTHROPIC_TOOL_SEARCH_NAME: &str = "tool_search_tool_regex";
 
-enum Entry<'a> {
-    Tool {
-        tool: &'a Tool,
-        deferred: bool,
-    },
-    ProviderSearch,
-    /// Our `tool_search` as OpenAI's client-executed search tool.
-    ClientSearch(&'a Tool),
-}
-
 #[derive(Serialize)]
 struct OpenAiClientToolSearch<'a> {
     #[serde(rename = "type")]
@@ -275,15 +262,15 @@ struct OpenAiClientToolSearch<'a> {
     parameters: &'a Value,
 }
 
-/// One slot of a rendered array.
+/// One entry of a rendered array.
 #[derive(Clone, Copy)]
-enum Slot {
+enum Slot<'a> {
     /// A registry tool (position), deferred or not.
     Tool(usize, bool),
     /// The provider's own search tool (`native`).
     ProviderSearch,
-    /// Our `tool_search` (registry position) as OpenAI's client-executed search.
-    ClientSearch(usize),
+    /// Our `tool_search` as OpenAI's client-executed search tool.
+    ClientSearch(&'a Tool),
 }
 
 /// Renders the provider tool array for a split the caller already made (the catalog-mode
@@ -318,7 +305,10 @@ pub(crate) fn render_split(
                 entries.push(match (is_search, options.mode, options.provider) {
                     (false, ..) => Slot::Tool(i, deferred),
                     (true, DeferralMode::Native, _) => continue,
-                    (true, _, Provider::OpenAiResponses) => Slot::ClientSearch(i),
+                    (true, _, Provider::OpenAiResponses) => match registry.tool(i) {
+                        Some(tool) => Slot::ClientSearch(tool),
+                        None => return Err(Error::internal("no tool_search at its position")),
+                    },
                     (true, ..) => Slot::Tool(i, false),
                 });
             }
@@ -348,25 +338,14 @@ pub(crate) fn render_split(
                 names.push(registry.name(i).to_string());
             }
             Slot::ProviderSearch => {
-                json.push_str(&render_entry(
-                    &Entry::ProviderSearch,
-                    options.provider,
-                    cache,
-                )?);
+                json.push_str(&render_search(slot, options.provider, cache)?);
                 names.push(match options.provider {
                     Provider::Anthropic => ANTHROPIC_TOOL_SEARCH_NAME.to_string(),
                     _ => "tool_search".to_string(),
                 });
             }
-            Slot::ClientSearch(i) => {
-                let tool = registry
-                    .tool(i)
-                    .ok_or_else(|| Error::internal("no tool_search at its position"))?;
-                json.push_str(&render_entry(
-                    &Entry::ClientSearch(tool),
-                    options.provider,
-                    cache,
-                )?);
+            Slot::ClientSearch(_) => {
+                json.push_str(&render_search(slot, options.provider, cache)?);
                 names.push(TOOL_SEARCH.to_string());
             }
         }
@@ -400,7 +379,11 @@ fn push_with_flags(json: &mut String, base: &str, deferred: bool, cache: bool) {
 
 /// Each tool's rendered array entry per provider, filled on first use. Rendering is a pure
 /// function of the immutable tool, so caching cannot change any byte.
-struct RenderCache(Vec<[OnceLock<String>; Provider::ALL.len()]>);
+pub(crate) struct RenderCache(Vec<[OnceLock<String>; Provider::ALL.len()]>);
+
+impl Memo for RenderCache {
+    const SLOT: MemoSlot = MemoSlot::RenderedEntries;
+}
 
 /// The exact bytes of one registry tool's array entry (catalog mode, no flags), rendered
 /// once per registry and provider.
@@ -409,7 +392,7 @@ pub(crate) fn tool_entry(registry: &Registry, index: usize, provider: Provider) 
         .tool(index)
         .ok_or_else(|| Error::internal(format!("no tool at registry position {index}")))?;
     let cache = registry.memo(|r| RenderCache((0..r.len()).map(|_| Default::default()).collect()));
-    let Some(cell) = cache.0.get(index).and_then(|c| c.get(provider.index())) else {
+    let Some(cell) = cache.and_then(|c| c.0.get(index)?.get(provider.index())) else {
         return Err(Error::internal(format!(
             "no render cache for position {index}"
         )));
@@ -426,17 +409,44 @@ fn to_json<T: Serialize>(value: &T) -> Result<String> {
     serde_json::to_string(value).map_err(|_| Error::internal("serialising a payload"))
 }
 
-fn render_entry(entry: &Entry<'_>, provider: Provider, cache: bool) -> Result<String> {
-    let cache_control = cache.then_some(CacheControl { kind: "ephemeral" });
-    match (entry, provider) {
-        (Entry::Tool { tool, deferred }, Provider::Anthropic) => to_json(&AnthropicTool {
+/// The entry of a search tool the library declares itself (`Slot::ProviderSearch` or
+/// `Slot::ClientSearch`); `cache` puts Anthropic's `cache_control` on it.
+fn render_search(slot: Slot<'_>, provider: Provider, cache: bool) -> Result<String> {
+    match (slot, provider) {
+        (Slot::ProviderSearch, Provider::Anthropic) => to_json(&AnthropicServerTool {
+            kind: ANTHROPIC_TOOL_SEARCH_TYPE,
+            name: ANTHROPIC_TOOL_SEARCH_NAME,
+            cache_control: cache.then_some(CacheControl { kind: "ephemeral" }),
+        }),
+        (Slot::ProviderSearch, _) => to_json(&OpenAiToolSearch {
+            kind: "tool_search",
+        }),
+        (Slot::ClientSearch(tool), _) => to_json(&OpenAiClientToolSearch {
+            kind: "tool_search",
+            execution: "client",
+            description: &tool.description,
+            parameters: tool.parameters(),
+        }),
+        (Slot::Tool(..), _) => Err(Error::internal("a registry tool is not a search entry")),
+    }
+}
+
+/// The provider's own search tool entry as `native` mode declares it (the budget prices it).
+pub(crate) fn provider_search_entry(provider: Provider) -> Result<String> {
+    render_search(Slot::ProviderSearch, provider, false)
+}
+
+/// The exact bytes of one tool as it appears in a provider array, without flags (catalog
+/// mode; `push_with_flags` adds `defer_loading` and `cache_control`). The budget prices
+/// resident tools with this.
+pub(crate) fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
+    match provider {
+        Provider::Anthropic => to_json(&AnthropicTool {
             name: &tool.name,
             description: &tool.description,
             input_schema: tool.parameters(),
-            defer_loading: deferred.then_some(true),
-            cache_control,
         }),
-        (Entry::Tool { tool, .. }, Provider::OpenAiChat) => to_json(&OpenAiChatTool {
+        Provider::OpenAiChat => to_json(&OpenAiChatTool {
             kind: "function",
             function: OpenAiFunction {
                 name: &tool.name,
@@ -444,48 +454,13 @@ fn render_entry(entry: &Entry<'_>, provider: Provider, cache: bool) -> Result<St
                 parameters: tool.parameters(),
             },
         }),
-        (Entry::Tool { tool, deferred }, Provider::OpenAiResponses) => {
-            to_json(&OpenAiResponsesTool {
-                kind: "function",
-                name: &tool.name,
-                description: &tool.description,
-                parameters: tool.parameters(),
-                defer_loading: deferred.then_some(true),
-            })
-        }
-        (Entry::ProviderSearch, Provider::Anthropic) => to_json(&AnthropicServerTool {
-            kind: ANTHROPIC_TOOL_SEARCH_TYPE,
-            name: ANTHROPIC_TOOL_SEARCH_NAME,
-            cache_control,
-        }),
-        (Entry::ProviderSearch, _) => to_json(&OpenAiToolSearch {
-            kind: "tool_search",
-        }),
-        (Entry::ClientSearch(tool), _) => to_json(&OpenAiClientToolSearch {
-            kind: "tool_search",
-            execution: "client",
+        Provider::OpenAiResponses => to_json(&OpenAiResponsesTool {
+            kind: "function",
+            name: &tool.name,
             description: &tool.description,
             parameters: tool.parameters(),
         }),
     }
-}
-
-/// The provider's own search tool entry as `native` mode declares it (the budget prices it).
-pub(crate) fn provider_search_entry(provider: Provider) -> Result<String> {
-    render_entry(&Entry::ProviderSearch, provider, false)
-}
-
-/// The exact bytes of one tool as it appears in a provider array (catalog mode, no cache
-/// control). The budget prices resident tools with this.
-pub(crate) fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
-    render_entry(
-        &Entry::Tool {
-            tool,
-            deferred: false,
-        },
-        provider,
-        false,
-    )
 }
 
 #[cfg(test)]

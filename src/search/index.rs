@@ -21,7 +21,7 @@
 use super::fields::{for_each_field, own_name_and_server, FIELDS};
 use super::table::WordTable;
 use super::text::{is_stop_word, name_words, stem, terms, words_with};
-use crate::registry::{Registry, Tool};
+use crate::registry::{Memo, MemoSlot, Registry, Tool};
 
 /// Per field (in `fields.rs` order: name, server, description, parameter names, parameter
 /// descriptions): how much one occurrence counts, and how strongly a long field is discounted
@@ -67,6 +67,10 @@ pub(crate) struct KeywordIndex {
     /// `sequences[sequence_starts[w]..sequence_starts[w + 1]]`), registry order within.
     sequences: Vec<NameSequence>,
     sequence_starts: Vec<u32>,
+}
+
+impl Memo for KeywordIndex {
+    const SLOT: MemoSlot = MemoSlot::KeywordIndex;
 }
 
 impl KeywordIndex {

@@ -14,6 +14,8 @@
 
 mod fields;
 mod index;
+#[cfg(test)]
+pub(crate) use index::KeywordIndex;
 mod rank;
 mod table;
 mod text;

@@ -64,7 +64,14 @@ impl Ranker for KeywordRanker {
         candidates: &[usize],
         limit: usize,
     ) -> Vec<usize> {
-        let index = registry.memo(KeywordIndex::build);
+        let built;
+        let index = match registry.memo(KeywordIndex::build) {
+            Some(index) => index,
+            None => {
+                built = KeywordIndex::build(registry);
+                &built
+            }
+        };
         let mut scores = vec![0.0; index.len()];
         let counted = index.query_terms(query);
         index.add_scores(&counted, &mut scores);
@@ -135,7 +142,14 @@ pub(super) fn rank(
     ranker: &dyn Ranker,
 ) -> Vec<usize> {
     let registry = expansion.registry();
-    let index = registry.memo(KeywordIndex::build);
+    let built;
+    let index = match registry.memo(KeywordIndex::build) {
+        Some(index) => index,
+        None => {
+            built = KeywordIndex::build(registry);
+            &built
+        }
+    };
     let Some(required) = index.required_terms(required) else {
         return Vec::new();
     };
