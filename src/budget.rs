@@ -19,7 +19,7 @@
 //! brackets cost about one token. OpenAI Chat entries end `}}` and begin `{"type"`, and there
 //! the separator merges one token further (Σ − (n−1) overcounted by exactly n−1 until this was
 //! measured), so its separator costs −1. `separator_overhead` and `PER_ARRAY_OVERHEAD` = 1
-//! are those measured values; the test `budget_halves` re-checks them against real payloads
+//! are those measured values; `tests/budget.rs` re-checks them against real payloads
 //! per provider.
 
 use std::sync::OnceLock;

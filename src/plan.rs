@@ -581,4 +581,19 @@ mod tests {
         assert!(!p.catalog.contains(&"enter_plan_mode"));
         assert!(p.catalog_text.contains("send_message"));
     }
+
+    // Here rather than beside the memo slots: the registry does not know the modules above it
+    // that own the memo types.
+    #[test]
+    fn every_memo_type_of_the_crate_has_its_own_slot() {
+        use crate::budget::TokenCache;
+        use crate::registry::Memo;
+        use crate::render::RenderCache;
+        use crate::search::KeywordIndex;
+        let slots = [RenderCache::SLOT, TokenCache::SLOT, KeywordIndex::SLOT];
+        for (i, a) in slots.iter().enumerate() {
+            assert_eq!(*a as usize, i, "{a:?}");
+        }
+        assert_eq!(slots.len(), 3);
+    }
 }

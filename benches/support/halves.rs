@@ -1,5 +1,5 @@
 //! The exact texts a budget prices — the catalog-mode array and the catalog text — for the
-//! code that checks the budget against a real tokenizer (the `budget_halves` test, the
+//! code that checks the budget against a real tokenizer (the `budget` test (`tests/budget.rs`), the
 //! counters bench and the estimator calibration include this file).
 
 use tool_intent::{Registry, TurnRequest};

@@ -1,6 +1,6 @@
 //! Retrieval figures of `tool_search` over a pool of deferred tools: Recall@1, Recall@5 and
 //! MRR@10, defined as in `benches/retrieval/bfcl.py` (which computes the BM25 baseline's).
-//! Shared by `examples/retrieval.rs` (the benchmark) and `tests/search_quality.rs` (the
+//! Shared by `examples/retrieval.rs` (the benchmark) and `tests/search.rs` (the
 //! fixture test), so both measure the same way.
 #![allow(dead_code)]
 

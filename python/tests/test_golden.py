@@ -1,5 +1,5 @@
 """Python half of the cross-target golden test: every fully resolved row that the native test
-(tests/cross_target_golden.rs) wrote is planned through the Python binding and must give the
+(tests/cross_target.rs) wrote is planned through the Python binding and must give the
 same payload fingerprint, byte length and catalog fingerprint as native, Node and Chrome."""
 
 import json
@@ -38,7 +38,7 @@ def test_every_golden_row_has_the_native_fingerprint():
             recipe, registry = row["registry"], golden_registry(row["registry"])
         o = row["options"]
         # A row's `loaded` stands for a state that loaded those tools and began a turn
-        # (tests/cross_target_golden.rs, `turn_options`).
+        # (tests/cross_target.rs, `turn_options`).
         state = {"loaded": o["loaded"], "frozen": o["loaded"], "turn": 1} if "loaded" in o else o.get("state")
         plan = registry.plan_turn(
             row["override"],

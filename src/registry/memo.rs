@@ -90,16 +90,4 @@ mod tests {
         // A type on another's slot gets nothing (its caller computes without caching).
         assert!(m.get_or_build(|| Impostor).is_none());
     }
-
-    #[test]
-    fn every_memo_type_of_the_crate_has_its_own_slot() {
-        use crate::budget::TokenCache;
-        use crate::render::RenderCache;
-        use crate::search::KeywordIndex;
-        let slots = [RenderCache::SLOT, TokenCache::SLOT, KeywordIndex::SLOT];
-        for (i, a) in slots.iter().enumerate() {
-            assert_eq!(*a as usize, i, "{a:?}");
-        }
-        assert_eq!(slots.len(), SLOTS);
-    }
 }

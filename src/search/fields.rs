@@ -235,16 +235,24 @@ mod tests {
 
     #[test]
     fn stops_without_panicking_on_broken_text() {
-        for broken in [
-            r#"{"properties":{"a":"#,
-            r#"{"properties":{"a":{"description":"x"#,
-            "[",
-            "",
-            r#"{"a"#,
-            r#"{"x":tru"#,
+        // (text, the fields read before the scanner stops): what came before the break is
+        // indexed, nothing after it, and the scan reports that it stopped.
+        for (broken, before_the_break) in [
+            (r#"{"properties":{"a":"#, vec!["a"]),
+            (r#"{"properties":{"a":{"description":"x"#, vec!["a"]),
+            (
+                r#"{"properties":{"a":{},"b":{"description":"y"},"c""#,
+                vec!["a", "b", "y"],
+            ),
+            ("[", vec![]),
+            ("", vec![]),
+            (r#"{"a"#, vec![]),
+            (r#"{"x":tru"#, vec![]),
         ] {
-            let mut n = 0;
-            let _ = parameters(broken, &mut |_, _: &str| n += 1);
+            let mut read = Vec::new();
+            let finished = parameters(broken, &mut |_, t: &str| read.push(t.to_string()));
+            assert_eq!(finished, None, "{broken}");
+            assert_eq!(read, before_the_break, "{broken}");
         }
     }
 }

@@ -1,5 +1,5 @@
 // wasm half of the cross-target golden test (Node). tests/golden/cross-target.json holds the
-// fully resolved rows the native test (tests/cross_target_golden.rs) wrote: registry recipe,
+// fully resolved rows the native test (tests/cross_target.rs) wrote: registry recipe,
 // override, options, fingerprint. Each row is rendered by the wasm package, imported by its
 // name as a consumer would; the payload bytes are hashed here too, so equal fingerprints mean
 // equal bytes.
@@ -24,7 +24,7 @@ function goldenRegistry(recipe) {
 }
 
 /** A row's options as the library reads them: the rows' `loaded` stands for a state that
- * loaded those tools and began a turn (tests/cross_target_golden.rs, `turn_options`). */
+ * loaded those tools and began a turn (tests/cross_target.rs, `turn_options`). */
 function turnOptions({ loaded, ...options }) {
   return loaded ? { ...options, state: { loaded, frozen: loaded, turn: 1 } } : options;
 }

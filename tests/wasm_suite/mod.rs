@@ -9,7 +9,7 @@ use tool_intent::{Registry, SearchCall, TurnRequest};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
-/// Fully resolved golden rows, written by the native `tests/cross_target_golden.rs`.
+/// Fully resolved golden rows, written by the native `tests/cross_target.rs`.
 const EXPECTED: &str = include_str!("../golden/cross-target.json");
 /// tool_search golden rows (same writer) and the BFCL pool their `bfcl` rows search.
 const SEARCH_EXPECTED: &str = include_str!("../golden/search.json");
@@ -65,7 +65,7 @@ fn cross_target_fingerprints_inside_wasm() {
         }
         let registry = &current.as_ref().unwrap().1;
         // A row's `loaded` stands for a state that loaded those tools and began a turn
-        // (tests/cross_target_golden.rs, `turn_options`).
+        // (tests/cross_target.rs, `turn_options`).
         let mut options = row["options"].clone();
         if let Some(loaded) = options.as_object_mut().unwrap().remove("loaded") {
             options["state"] = serde_json::json!({"loaded": loaded, "frozen": loaded, "turn": 1});

@@ -220,19 +220,46 @@ fn hand_picked_lists_pass_through_unchanged() {
 
 #[test]
 fn cache_stable_for_unchanged_intent_across_turns() {
-    let r = Registry::embedded();
-    let req = TurnRequest {
-        tools_override: intent(r#"{"enabled":true,"web_search":true}"#),
-        ..Default::default()
-    };
-    let first = r.plan_turn(&req).unwrap();
-    let second = r
-        .plan_turn(&TurnRequest {
-            state: tool_intent::begin_turn(&Default::default()),
-            ..req.clone()
-        })
-        .unwrap();
-    assert_eq!(first.fingerprint, second.fingerprint);
+    // Five turns of one session: each turn the server reads the registry again and the row's
+    // intent arrives with its keys in another order, and turn 2 loads a deferred tool.
+    let mut state = tool_intent::TurnState::default();
+    let mut fingerprints = Vec::new();
+    for turn in 1..=5 {
+        state = tool_intent::begin_turn(&state);
+        let r = Registry::from_json_str(&Registry::embedded().to_json()).unwrap();
+        let text = if turn % 2 == 0 {
+            r#"{"enabled":true,"web_search":true}"#
+        } else {
+            r#"{"web_search":true,"enabled":true}"#
+        };
+        let req = TurnRequest {
+            tools_override: intent(text),
+            state: state.clone(),
+            ..Default::default()
+        };
+        let at_start = r.plan_turn(&req).unwrap().fingerprint;
+        if turn == 2 {
+            // Mid-turn: the load is recorded, this turn's array does not move.
+            let call = tool_intent::SearchCall::new("select:enter_plan_mode");
+            state = r.search(&req, &call).unwrap().state;
+            let mid = r
+                .plan_turn(&TurnRequest {
+                    state: state.clone(),
+                    ..req.clone()
+                })
+                .unwrap();
+            assert_eq!(mid.fingerprint, at_start, "turn 2: array moved mid-turn");
+        }
+        fingerprints.push(at_start);
+    }
+    // Equal bytes while nothing changes; one change at the boundary after the load; equal
+    // again after it.
+    assert!(fingerprints[..2].iter().all(|f| *f == fingerprints[0]));
+    assert_ne!(
+        fingerprints[2], fingerprints[1],
+        "the load never reached the array"
+    );
+    assert!(fingerprints[2..].iter().all(|f| *f == fingerprints[2]));
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Golden payloads of the embedded registry for the three providers, checked in under
 //! `tests/golden/`. A change of bytes is a change of every user's prompt-cache key, so it
-//! must be deliberate: regenerate with `UPDATE_GOLDEN=1 cargo test --test golden_payloads`
+//! must be deliberate: regenerate with `UPDATE_GOLDEN=1 cargo test --test payloads`
 //! and review the diff.
 
 #![cfg(not(target_arch = "wasm32"))]
