@@ -6,6 +6,12 @@
 //! so a probe touches key bytes only on a hash match; and the wasm package carries this one
 //! small table instead of a general hash map's code. The table is only looked up, never
 //! iterated, so nothing about its layout can reach a result.
+//!
+//! Measured against `std::collections::HashMap<String, u32>` behind the same three methods
+//! (same sources otherwise, 2026-12-03): the core `.wasm` is 940 bytes smaller gzipped
+//! (142,367 vs 143,307), and the first search at 10,000 tools (expand + index build) takes
+//! 113–127 ms in wasm under Node instead of 142–155 ms (medians of 7, two runs each);
+//! natively the two are within noise (76.5 vs 79.8 ms, criterion).
 
 /// A string → `u32` table.
 #[derive(Debug, Default)]
