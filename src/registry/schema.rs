@@ -1,12 +1,15 @@
-//! Validating a tool's JSON Schema without building it: one pass over its text measures the
-//! nesting depth and the compact size (bytes outside strings that are not whitespace, plus
-//! every byte of every string) and checks that the root is an object.
+//! Validating a tool's JSON Schema without building it: one pass of the schema scanner
+//! (`json/scan.rs`, shared with the search index's field reader) measures the nesting depth
+//! and the compact size (bytes outside strings that are not whitespace, plus every byte of
+//! every string) and checks that the root is an object.
 
 use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::error::{Error, JsonPath, Result};
-use crate::json::{quote_or_backslash, value_of};
+#[cfg(test)]
+use crate::json::quote_or_backslash;
+use crate::json::{value_of, Scanner, Token};
 use crate::limits::LIMITS;
 
 /// Depth and compact size of a valid JSON text, and whether it holds what only a full parse
@@ -21,80 +24,51 @@ pub(crate) struct Measure<'a> {
     pub(crate) root_type: Option<Result<&'a [u8], ()>>,
 }
 
-/// Measures a JSON text the parser has already validated. Strings are skipped to their
-/// closing quote in one search each (they are most of a schema's bytes); only structure
-/// outside strings is looked at byte by byte.
+/// Measures a JSON text the parser has already validated, through the one schema scanner
+/// ([`Scanner`]).
 pub(crate) fn measure(text: &str) -> Measure<'_> {
     let b = text.as_bytes();
-    let (mut depth, mut max_depth, mut whitespace) = (0usize, 0usize, 0usize);
-    let mut needs_parse = false;
-    let mut digits = 0usize;
-    // At depth 1 members alternate key and value; the root's `type` is remembered.
-    let (mut expect_key, mut in_type) = (false, false);
-    let mut root_type = None;
-    let mut i = 0;
-    while i < b.len() {
-        if depth == 1
-            && in_type
-            && !expect_key
-            && !matches!(b[i], b' ' | b'\n' | b'\r' | b'\t' | b':' | b'"')
-        {
-            // The root `type` is not a string (an array of types, a number, ...).
-            root_type = Some(Err(()));
-            in_type = false;
-        }
-        match b[i] {
-            b'"' => {
-                let start = i + 1;
-                i += 1;
-                // Valid JSON: every backslash escapes the next byte, and the string ends.
-                while let Some(k) = quote_or_backslash(b, i) {
-                    i = k;
-                    if b[i] == b'"' {
-                        break;
-                    }
-                    needs_parse |= b.get(i + 1) == Some(&b'u');
-                    i += 2;
-                }
-                if depth == 1 {
-                    let content = b.get(start..i).unwrap_or(&[]);
-                    if expect_key {
-                        in_type = content == b"type";
-                    } else if in_type {
-                        root_type = Some(Ok(content));
-                        in_type = false;
-                    }
+    let mut scan = Scanner::new(text);
+    let (mut max_depth, mut needs_parse) = (0usize, false);
+    // The value after the root object's `type` key decides `root_type`.
+    let (mut type_value_next, mut root_type) = (false, None);
+    while let Some(token) = scan.next() {
+        let is_type_value = std::mem::take(&mut type_value_next);
+        match token {
+            Token::Open { .. } => {
+                max_depth = max_depth.max(scan.depth());
+                if is_type_value {
+                    root_type = Some(Err(()));
                 }
             }
-            b'{' | b'[' => {
-                depth += 1;
-                max_depth = max_depth.max(depth);
-                expect_key = depth == 1 && b[i] == b'{';
+            Token::Close => {}
+            Token::Key(k) => {
+                needs_parse |= k.unicode_escape;
+                type_value_next = scan.depth() == 1 && &b[k.start..k.end] == b"type";
             }
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            b':' if depth == 1 => expect_key = false,
-            b',' if depth == 1 => {
-                expect_key = true;
-                in_type = false;
+            Token::String(v) => {
+                needs_parse |= v.unicode_escape;
+                if is_type_value {
+                    root_type = Some(Ok(&b[v.start..v.end]));
+                }
             }
-            b' ' | b'\n' | b'\r' | b'\t' => whitespace += 1,
-            b'0'..=b'9' => {
-                digits += 1;
-                needs_parse |= digits > 300;
-                i += 1;
-                continue;
+            Token::Scalar { start, end } => {
+                // A number with an exponent, or of over 300 digits, may be out of range.
+                let scalar = &b[start..end];
+                let number = scalar
+                    .first()
+                    .is_some_and(|c| c.is_ascii_digit() || *c == b'-');
+                needs_parse |= number
+                    && (scalar.len() > 300 || scalar.iter().any(|c| matches!(c, b'e' | b'E')));
+                if is_type_value {
+                    root_type = Some(Err(()));
+                }
             }
-            // Outside strings `E` is only an exponent; `e` also ends `true` and `false`.
-            b'E' => needs_parse = true,
-            b'e' => needs_parse |= i > 0 && (b[i - 1].is_ascii_digit() || b[i - 1] == b'.'),
-            _ => {}
         }
-        digits = 0;
-        i += 1;
     }
     Measure {
         depth: max_depth,
-        bytes: b.len() - whitespace,
+        bytes: b.len() - scan.whitespace(),
         needs_parse,
         root_type,
     }

@@ -1,14 +1,15 @@
 //! What of a tool is indexed, field by field: its own name, its MCP server's name, its
 //! description, and its parameters' names and descriptions.
 //!
-//! Parameters are read straight from the schema's JSON text by a small scanner that looks at
-//! the top-level `properties` only and skips everything else without building values:
+//! Parameters are read straight from the schema's JSON text by the schema scanner
+//! (`json/scan.rs`, shared with the registry's schema check), looking at the top-level
+//! `properties` only and building no values:
 //! parsing every schema of a 10,000-tool registry into `serde_json::Value`s took two thirds
 //! of the index build, and the parsed values would be thrown away. The text was validated as
 //! JSON when the tool was loaded; on anything unexpected the scanner stops (fewer words
 //! indexed, never a panic).
 
-use crate::json::quote_or_backslash;
+use crate::json::{Scanner, Str, Token};
 use crate::registry::Tool;
 
 /// The indexed fields, in order.
@@ -47,124 +48,47 @@ pub(super) fn own_name_and_server(tool: &Tool) -> (&str, Option<&str>) {
     }
 }
 
-/// The top-level `properties` of a schema object: each name, and each `description` string.
-/// `None` when the text is not as expected (the caller ignores it).
+/// The top-level `properties` of a schema object: each name, and each `description` string,
+/// read from the schema scanner's tokens. `None` when the text stopped being as expected
+/// (what came before is read; the caller ignores the rest).
 fn parameters(text: &str, field: &mut impl FnMut(usize, &str)) -> Option<()> {
-    let b = text.as_bytes();
     // Raw string contents as `&str`: they start after a quote and end before one, both ASCII,
     // so slicing `text` there is at char boundaries (no UTF-8 validation per string).
-    let raw = |r: std::ops::Range<usize>| text.get(r).unwrap_or("");
+    let raw = |s: Str| text.get(s.start..s.end).unwrap_or("");
     let mut scratch = String::new();
-    let mut i = expect(b, 0, b'{')?;
-    while let Some(key) = next_key(b, &mut i)? {
-        if &b[key.clone()] == b"properties" && b.get(skip_ws(b, i)) == Some(&b'{') {
-            i = skip_ws(b, i) + 1;
-            while let Some(name) = next_key(b, &mut i)? {
-                field(PARAMETER_NAME, decode(raw(name), &mut scratch));
-                if b.get(skip_ws(b, i)) == Some(&b'{') {
-                    i = skip_ws(b, i) + 1;
-                    while let Some(key) = next_key(b, &mut i)? {
-                        let at = skip_ws(b, i);
-                        if &b[key.clone()] == b"description" && b.get(at) == Some(&b'"') {
-                            let (text, end) = string(b, at)?;
-                            field(PARAMETER_DESCRIPTION, decode(raw(text), &mut scratch));
-                            i = end;
-                        } else {
-                            i = skip_value(b, at)?;
-                        }
-                    }
-                } else {
-                    i = skip_value(b, i)?;
-                }
+    let mut scan = Scanner::new(text);
+    if scan.next() != Some(Token::Open { object: true }) {
+        return None;
+    }
+    // Depth 1: the root's keys; 2: inside `properties`; 3: inside one parameter.
+    let (mut properties_next, mut in_properties, mut description_next) = (false, false, false);
+    while let Some(token) = scan.next() {
+        let depth = scan.depth();
+        let (was_properties, was_description) = (
+            std::mem::take(&mut properties_next),
+            std::mem::take(&mut description_next),
+        );
+        match token {
+            Token::Key(k) if depth == 1 => properties_next = raw(k) == "properties",
+            Token::Open { object: true } if depth == 2 && was_properties => in_properties = true,
+            Token::Close if depth == 1 => in_properties = false,
+            // Containers that hold no parameter name or description: skipped unread.
+            Token::Open { .. } if depth == 2 || depth > 3 || (depth == 3 && !in_properties) => {
+                scan.skip_container()
             }
-        } else {
-            i = skip_value(b, i)?;
-        }
-    }
-    Some(())
-}
-
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while b.get(i).is_some_and(u8::is_ascii_whitespace) {
-        i += 1;
-    }
-    i
-}
-
-fn expect(b: &[u8], i: usize, c: u8) -> Option<usize> {
-    let i = skip_ws(b, i);
-    (b.get(i) == Some(&c)).then_some(i + 1)
-}
-
-/// Inside an object, after `{` or a value: where the next key's raw contents are (escapes
-/// undecoded), with `i` moved past its `:`; or `None` at the closing `}`.
-fn next_key(b: &[u8], i: &mut usize) -> Option<Option<std::ops::Range<usize>>> {
-    let mut at = skip_ws(b, *i);
-    if b.get(at) == Some(&b',') {
-        at = skip_ws(b, at + 1);
-    }
-    match b.get(at)? {
-        b'}' => {
-            *i = at + 1;
-            Some(None)
-        }
-        b'"' => {
-            let (key, end) = string(b, at)?;
-            *i = expect(b, end, b':')?;
-            Some(Some(key))
-        }
-        _ => None,
-    }
-}
-
-/// Where the raw contents of the string starting at `b[at] == '"'` are, and the index after
-/// it.
-fn string(b: &[u8], at: usize) -> Option<(std::ops::Range<usize>, usize)> {
-    let mut i = at + 1;
-    loop {
-        // Eight bytes at a time to the next quote or backslash: most of a schema's text is
-        // string contents.
-        i = quote_or_backslash(b, i)?;
-        match b.get(i)? {
-            b'"' => return Some((at + 1..i, i + 1)),
-            _ => i += 2,
-        }
-    }
-}
-
-/// The index after the value starting at (or after whitespace from) `i`.
-fn skip_value(b: &[u8], i: usize) -> Option<usize> {
-    let mut i = skip_ws(b, i);
-    match b.get(i)? {
-        b'"' => Some(string(b, i)?.1),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            loop {
-                match b.get(i)? {
-                    b'"' => {
-                        i = string(b, i)?.1;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(i + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                i += 1;
+            Token::Key(k) if depth == 2 && in_properties => {
+                field(PARAMETER_NAME, decode(raw(k), &mut scratch))
             }
-        }
-        // A number or a literal: up to the delimiter after it.
-        _ => {
-            while !matches!(b.get(i)?, b',' | b'}' | b']') {
-                i += 1;
+            Token::Key(k) if depth == 3 && in_properties => {
+                description_next = raw(k) == "description"
             }
-            Some(i)
+            Token::String(v) if depth == 3 && in_properties && was_description => {
+                field(PARAMETER_DESCRIPTION, decode(raw(v), &mut scratch))
+            }
+            _ => {}
         }
     }
+    (!scan.broken()).then_some(())
 }
 
 /// A JSON string's raw contents as text: escapes become the character they stand for

@@ -3,6 +3,8 @@
 //! whose member values stay unparsed (`RawObject`) so a registry's schemas can be
 //! validated without being built.
 
+mod scan;
+pub(crate) use scan::{Scanner, Str, Token};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
