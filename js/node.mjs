@@ -1,5 +1,5 @@
 // Node ESM entry: the browser build (`--target web`), instantiated synchronously from the one
-// .wasm in pkg/web, so `import { ToolRegistry } from "tool-intent"` works without an init
+// .wasm in pkg/web, so `import { Registry } from "tool-intent"` works without an init
 // call. `init()` and `initSync()` are accepted too and return the module's exports, so code
 // shared with the browser entry runs unchanged.
 //

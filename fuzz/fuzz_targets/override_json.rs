@@ -6,9 +6,8 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use tool_intent::counter::{Estimator};
-use tool_intent::expand::{expand, ExpandContext};
-use tool_intent::{Provider, Registry, ToolsOverride, TurnState, View};
+use tool_intent::counter::Estimator;
+use tool_intent::{Registry, ToolsOverride, TurnRequest, View};
 
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
@@ -23,9 +22,15 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(again.to_canonical_json(), canonical);
     let r = registry();
     for source in [None, Some("channel")] {
-        let e = expand(r, &o, ExpandContext { profile: None, source }).expect("known source");
-        let p = render(&e, &TurnState::default(), RenderOptions::default()).expect("catalog render");
-        let _ = estimate(&e, &TurnState::default(), View::Live, Provider::Anthropic, &Estimator).expect("budget");
+        let request = TurnRequest {
+            tools_override: o.clone(),
+            source: source.map(String::from),
+            ..Default::default()
+        };
+        let e = r.expand(&request).expect("known source");
+        let p = r.plan_turn(&request).expect("catalog render");
+        let live = TurnRequest { view: View::Live, ..request.clone() };
+        let _ = r.budget(&live, &Estimator).expect("budget");
         if source.is_some() {
             for denied in &r.source("channel").unwrap().deny {
                 assert!(!p.array.iter().any(|n| n.eq_ignore_ascii_case(denied)), "{denied} got through");

@@ -3,8 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_intent::expand::{expand, ExpandContext};
-use tool_intent::{DeferralMode, Provider, Registry, ToolsOverride, TurnState};
+use tool_intent::{DeferralMode, Provider, Registry, ToolsOverride, TurnRequest};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -12,12 +11,14 @@ fuzz_target!(|data: &[u8]| {
     let again = Registry::from_value(&registry.to_value()).expect("a loaded registry reloads from its own JSON");
     assert_eq!(again.tools(), registry.tools());
     for o in [ToolsOverride::Follow, ToolsOverride::from_json_str(r#"{"toolset":"full","web_search":true}"#).unwrap()] {
-        let e = expand(&registry, &o, ExpandContext::default()).expect("no source, no error");
+        registry
+            .expand(&TurnRequest { tools_override: o.clone(), ..Default::default() })
+            .expect("no source, no error");
         for provider in Provider::ALL {
             for mode in [DeferralMode::Catalog, DeferralMode::Native] {
-                let r = render(&e, &TurnState::default(), RenderOptions { provider, mode, cache_control: true, ..Default::default() });
-                if let Ok(p) = r {
-                    let _: serde_json::Value = serde_json::from_str(&p.json).expect("payload is JSON");
+                let request = TurnRequest { tools_override: o.clone(), provider, mode, cache_control: true, ..Default::default() };
+                if let Ok(p) = registry.plan_turn(&request) {
+                    let _: serde_json::Value = serde_json::from_str(&p.payload).expect("payload is JSON");
                 }
             }
         }

@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use tool_intent::expand::{expand, ExpandContext};
-use tool_intent::search::{Query};
-use tool_intent::{Registry, ToolsOverride, TurnState};
+use tool_intent::search::Query;
+use tool_intent::{Registry, SearchCall, ToolsOverride, TurnRequest};
 
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
@@ -19,14 +19,22 @@ fn registry() -> &'static Registry {
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let r = registry();
-    let e = expand(r, &ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(), ExpandContext::default()).unwrap();
+    let request = TurnRequest {
+        tools_override: ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(),
+        ..Default::default()
+    };
+    let e = r.expand(&request).unwrap();
     if Query::parse(text).is_ok() {
-        let (res, _) = run_tool_search(&e, &TurnState::default(), text, Some(50)).expect("a parsed query runs");
+        let call = SearchCall::new(text).with_limit(50);
+        let res = r.search(&request, &call).expect("a parsed query runs").result;
         for hit in &res.hits {
             assert!(e.is_deferred(r.index_of(hit).unwrap()), "{hit} is not deferred");
         }
     }
-    let _ = execute_tool_search(&e, &TurnState::default(), &serde_json::json!({"query": text, "limit": 7}));
+    let arguments = serde_json::json!({"query": text, "limit": 7});
+    if let Ok(call) = SearchCall::from_arguments(&arguments) {
+        let _ = r.search(&request, &call);
+    }
     // Globs through the public route: any pattern in `allowed` and `disabled`, matched
     // against every registry name (case-sensitively, then ignoring case).
     if let Some((pattern, other)) = text.split_once('\n') {

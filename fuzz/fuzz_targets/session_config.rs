@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use tool_intent::expand::{expand, ExpandContext};
-use tool_intent::session::{normalize_tools_value};
+use tool_intent::session::normalize_tools_value;
 use tool_intent::{build_intent, Registry, SessionRunConfig, Toggles};
 
 fn registry() -> &'static Registry {

@@ -23,7 +23,7 @@ pub(crate) fn strip_bom(text: &str) -> &str {
 /// Parses JSON text given as `input` (named in the error), as every input of the library is
 /// read: a leading byte-order mark is accepted, and a key given twice in one object is an
 /// error with its path (keeping either copy silently could turn a deny into an allow).
-/// Public as `read_json` for bindings that receive JSON text.
+/// Public (`tool_intent::json::parse`) for bindings that receive JSON text.
 pub fn parse(input: &'static str, text: &str) -> Result<Value> {
     let duplicate = Cell::new(None);
     let mut de = serde_json::Deserializer::from_str(strip_bom(text));
