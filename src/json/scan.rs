@@ -5,6 +5,13 @@
 //! tokens. Strings are skipped to their closing quote eight bytes at a time
 //! ([`quote_or_backslash`]): they are most of a schema's bytes.
 //!
+//! Cost, measured against the two hand-written scanners it replaced (same sources otherwise,
+//! 2026-12-03, medians of 60 loads / 25 first searches at 1,000 generated tools, three
+//! alternating runs): the first search (index build) in wasm 9.7–9.8 ms vs 9.8–10.1 ms, the
+//! registry load in wasm 6.6–6.8 ms vs 5.9–6.8 ms (about 6% slower, with the hot methods
+//! forced inline: 7.2–8.4 ms without, as the size-optimised build does not inline them);
+//! natively within noise (criterion, `load/10000` 73.4 vs 72.4 ms).
+//!
 //! The text is normally valid JSON (checked when the registry was loaded); on anything else
 //! the scanner stops and says so ([`Scanner::broken`]), never panics.
 
@@ -107,7 +114,7 @@ impl<'a> Scanner<'a> {
         self.stop();
     }
 
-    #[inline]
+    #[inline(always)]
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
             self.i += 1;
@@ -126,7 +133,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// The string whose opening quote is at `self.i`, with `self.i` moved past it.
-    #[inline]
+    #[inline(always)]
     fn string(&mut self) -> Option<Str> {
         let start = self.i + 1;
         let mut i = start;
@@ -150,7 +157,7 @@ impl<'a> Scanner<'a> {
 impl Iterator for Scanner<'_> {
     type Item = Token;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Token> {
         loop {
             self.skip_ws();
