@@ -227,7 +227,7 @@ impl Registry {
     #[pyo3(signature = (tools_override=None, *, profile=None, source=None, state=None, provider="anthropic", mode="catalog", cache_control=false, view="frozen"))]
     #[allow(clippy::too_many_arguments)]
     fn plan_turn<'py>(
-        &self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         tools_override: Option<&Bound<'py, PyAny>>,
         profile: Option<&Bound<'py, PyAny>>,
@@ -249,12 +249,17 @@ impl Registry {
             view,
         }
         .request(py)?;
-        let plan = lib(py, self.inner.plan_turn(&request))?;
+        let plan = lib(py, slf.get().inner.plan_turn(&request))?;
+        // SAFETY: the plan's names borrow tool names owned by this registry's heap data. The
+        // `TurnPlan` keeps the registry alive (`registry` below); `Registry` is a frozen
+        // pyclass whose core value is never mutated or moved out, so those borrows stay valid
+        // as long as the `TurnPlan` exists, and the plan never leaves it.
+        let plan = unsafe {
+            std::mem::transmute::<tool_intent::TurnPlan<'_>, tool_intent::TurnPlan<'static>>(plan)
+        };
         Ok(TurnPlan {
-            summary_text: plan.to_json(),
-            fingerprint: plan.fingerprint,
-            payload: plan.payload,
-            catalog_text: plan.catalog_text,
+            plan,
+            _registry: slf.clone().unbind(),
             parsed: pyo3::sync::PyOnceLock::new(),
         })
     }
@@ -548,29 +553,24 @@ fn canonical_intent(py: Python<'_>, tools_override: &Bound<'_, PyAny>) -> PyResu
     Ok(o.to_canonical_json())
 }
 
-/// The result of the per-turn call, from one planning. The payload, the catalog text and the
-/// fingerprint are plain strings; the name lists (`array`, `catalog`, `promoted`, `renamed`,
-/// `warnings`, `provider`, `mode`) are read from the plan's JSON on first access, so a server
-/// that only sends the request converts nothing it does not use. `plan["payload"]` works as
-/// for a dict, and `to_dict()` gives every field.
+/// The result of the per-turn call: the core's plan, kept as the one planning made it. The
+/// payload, the catalog text and the fingerprint are plain strings; the name lists (`array`,
+/// `catalog`, `promoted`, `renamed`, `warnings`, `provider`, `mode`) are converted on first
+/// access, so a server that only sends the request converts nothing it does not use.
+/// `plan["payload"]` works as for a dict, and `to_dict()` gives every field.
 #[pyclass(frozen, module = "tool_intent")]
 struct TurnPlan {
-    #[pyo3(get)]
-    fingerprint: String,
-    #[pyo3(get)]
-    payload: String,
-    #[pyo3(get)]
-    catalog_text: String,
-    /// The plan's names, warnings, provider, mode and fingerprint as JSON, made with the
-    /// payload by the same planning.
-    summary_text: String,
+    /// Borrows tool names from `_registry` (see the SAFETY note in `Registry::plan_turn`).
+    plan: tool_intent::TurnPlan<'static>,
+    /// Keeps the registry the plan borrows from alive.
+    _registry: Py<Registry>,
     parsed: pyo3::sync::PyOnceLock<Py<PyAny>>,
 }
 
 impl TurnPlan {
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyAny>> {
         self.parsed
-            .get_or_try_init(py, || loads(py, &self.summary_text).map(Bound::unbind))
+            .get_or_try_init(py, || loads(py, &self.plan.to_json()).map(Bound::unbind))
             .map(|v| v.bind(py))
     }
 }
@@ -579,11 +579,29 @@ impl TurnPlan {
 impl TurnPlan {
     fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
         match key {
-            "payload" => Ok(PyString::new(py, &self.payload).into_any()),
-            "catalog_text" => Ok(PyString::new(py, &self.catalog_text).into_any()),
-            "fingerprint" => Ok(PyString::new(py, &self.fingerprint).into_any()),
+            "payload" => Ok(PyString::new(py, &self.plan.payload).into_any()),
+            "catalog_text" => Ok(PyString::new(py, &self.plan.catalog_text).into_any()),
+            "fingerprint" => Ok(PyString::new(py, &self.plan.fingerprint).into_any()),
             _ => self.summary(py)?.get_item(key),
         }
+    }
+
+    /// `sha256:<hex>` of `payload`.
+    #[getter]
+    fn fingerprint(&self) -> &str {
+        &self.plan.fingerprint
+    }
+
+    /// The exact provider tools-array JSON.
+    #[getter]
+    fn payload(&self) -> &str {
+        &self.plan.payload
+    }
+
+    /// The catalog text for the system prompt ("" when there is none).
+    #[getter]
+    fn catalog_text(&self) -> &str {
+        &self.plan.catalog_text
     }
 
     /// Every field as a dict (the names, warnings, provider, mode, fingerprint, payload and
@@ -591,9 +609,9 @@ impl TurnPlan {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         // Parsed anew from the plan's JSON: the caller may change the dict and its lists
         // without changing what `plan["array"]` returns.
-        let d = loads(py, &self.summary_text)?;
-        d.set_item("payload", &self.payload)?;
-        d.set_item("catalog_text", &self.catalog_text)?;
+        let d = loads(py, &self.plan.to_json())?;
+        d.set_item("payload", &self.plan.payload)?;
+        d.set_item("catalog_text", &self.plan.catalog_text)?;
         Ok(d)
     }
 
@@ -625,8 +643,8 @@ impl TurnPlan {
     fn __repr__(&self) -> String {
         format!(
             "TurnPlan(fingerprint={:?}, payload: {} bytes)",
-            self.fingerprint,
-            self.payload.len()
+            self.plan.fingerprint,
+            self.plan.payload.len()
         )
     }
 }
