@@ -38,6 +38,7 @@ pub fn separator_overhead(provider: Provider) -> i64 {
     match provider {
         Provider::OpenAiChat => -1,
         Provider::Anthropic | Provider::OpenAiResponses => 0,
+        Provider::BedrockConverse | Provider::Gemini => 0,
     }
 }
 /// Tokens the array adds once (`[` and `]`).

@@ -38,6 +38,7 @@ fn build_tool_search_definition() -> Tool {
         title: None,
         annotations: None,
         defer: None,
+        strict: false,
         extra: Default::default(),
         source: None,
         schema: Schema::from_validated_text(TOOL_SEARCH_PARAMETERS),

@@ -323,6 +323,7 @@ fn parse_tool(
     // One pass over the members; the known ones are kept raw until checked below.
     let (mut name, mut description, mut title, mut defer, mut annotations, mut source) =
         (None, None, None, None, None, None);
+    let mut strict = None;
     let mut schema: Option<(&str, &RawValue)> = None;
     let mut extra = Map::new();
     for (k, raw) in &obj.entries {
@@ -331,6 +332,7 @@ fn parse_tool(
             "description" => description = Some(*raw),
             "title" => title = Some(*raw),
             "defer" => defer = Some(*raw),
+            "strict" => strict = Some(*raw),
             "annotations" => annotations = Some(*raw),
             "source_name" if server.is_none() => source = Some(*raw),
             key @ ("parameters" | "inputSchema" | "input_schema") => {
@@ -425,6 +427,18 @@ fn parse_tool(
             ))
         }
     };
+    let strict = match strict.map(|s| read(s, || path().key("strict"))).transpose()? {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => b,
+        Some(other) => {
+            return Err(Error::expected(
+                "registry",
+                &path().key("strict"),
+                "true or false",
+                &other,
+            ))
+        }
+    };
     let annotations = annotations
         .map(|a| read(a, || path().key("annotations")))
         .transpose()?
@@ -433,12 +447,16 @@ fn parse_tool(
         Verdict::Object => (Schema::from_validated_text(raw_schema.get()), false),
         Verdict::Normalised(value) => (Schema::from_value(value), true),
     };
+    if strict {
+        super::strict::check(schema.value(), &path().key(schema_key))?;
+    }
     let tool = Tool {
         name,
         description,
         title,
         annotations,
         defer,
+        strict,
         extra,
         source,
         schema,

@@ -26,6 +26,7 @@ mod model;
 mod names;
 mod policy;
 mod schema;
+mod strict;
 mod toolset;
 mod write;
 

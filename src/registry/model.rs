@@ -24,6 +24,10 @@ pub struct Tool {
     pub annotations: Option<Value>,
     /// Explicit deferral override (`"defer": true|false`); `None` follows the registry rule.
     pub defer: Option<bool>,
+    /// OpenAI strict mode (`"strict": true`): the schema meets OpenAI's strict rules (checked
+    /// at load) and both OpenAI APIs send the function with `strict: true`; every other tool
+    /// goes out with `strict: false`.
+    pub strict: bool,
     /// Every other field of the input (`outputSchema`, `execution`, `_meta`, ...), kept.
     pub extra: Map<String, Value>,
     /// The name the tool's source knows it by, when it differs from `name` (an MCP
@@ -41,6 +45,7 @@ impl Tool {
             title: None,
             annotations: None,
             defer: None,
+            strict: false,
             extra: Map::new(),
             source: None,
             schema: Schema::from_value(parameters),

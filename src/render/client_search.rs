@@ -1,7 +1,8 @@
 //! `native-client` mode's search results in the provider's own shape (see the module docs of
 //! `render` for the field names and where they come from).
 
-use super::{to_json, tool_entry, Provider};
+use super::entry::to_json;
+use super::{tool_entry, Provider};
 use crate::error::{Error, Result};
 use crate::registry::Registry;
 
@@ -48,10 +49,13 @@ pub(crate) fn client_search_output(
             }
             out.push_str("]}");
         }
-        Provider::OpenAiChat => {
+        other => {
             return Err(Error::argument(
                 "provider",
-                "openai-chat has no native deferral, so there is no provider-shaped search result",
+                format!(
+                    "{} has no native deferral, so there is no provider-shaped search result",
+                    other.as_str()
+                ),
             ))
         }
     }

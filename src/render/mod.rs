@@ -37,8 +37,6 @@
 
 use std::sync::OnceLock;
 
-use serde::Serialize;
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
@@ -47,110 +45,11 @@ use crate::registry::{Memo, MemoSlot, Registry, Tool, TOOL_SEARCH};
 use crate::turn::{catalog_text, Split, View};
 
 mod client_search;
+mod entry;
+mod provider;
 pub(crate) use client_search::client_search_output;
-
-/// Target API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-pub enum Provider {
-    /// Anthropic Messages (`tools[]` of `{name, description, input_schema}`).
-    #[default]
-    #[serde(rename = "anthropic")]
-    Anthropic,
-    /// OpenAI Chat Completions (`{type: "function", function: {...}}`).
-    #[serde(rename = "openai-chat")]
-    OpenAiChat,
-    /// OpenAI Responses (`{type: "function", name, description, parameters}`).
-    #[serde(rename = "openai-responses")]
-    OpenAiResponses,
-}
-
-impl Provider {
-    /// Every provider, in declaration order.
-    pub const ALL: [Provider; 3] = [
-        Provider::Anthropic,
-        Provider::OpenAiChat,
-        Provider::OpenAiResponses,
-    ];
-
-    /// The wire name (`anthropic`, `openai-chat`, `openai-responses`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Provider::Anthropic => "anthropic",
-            Provider::OpenAiChat => "openai-chat",
-            Provider::OpenAiResponses => "openai-responses",
-        }
-    }
-
-    /// Index of this provider in per-provider tables sized `Provider::ALL.len()`.
-    pub(crate) fn index(self) -> usize {
-        self as usize
-    }
-
-    /// Parses a wire name.
-    pub fn parse(text: &str) -> Result<Provider> {
-        Provider::ALL
-            .into_iter()
-            .find(|p| p.as_str() == text)
-            .ok_or_else(|| {
-                Error::argument(
-                    "provider",
-                    format!("\"{text}\" is not one of anthropic, openai-chat, openai-responses"),
-                )
-            })
-    }
-}
-
-/// How deferred tools reach the model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DeferralMode {
-    /// Deferred tools are names in a catalog in the system prompt; loads join the array.
-    #[default]
-    Catalog,
-    /// Every available tool is declared, deferred ones with `defer_loading`; the provider's
-    /// own search tool loads them.
-    Native,
-    /// Declared as in `Native`, but our `tool_search` is the search tool and its results are
-    /// provider-shaped references (`SearchOutcome::provider_output`): loads never change the array.
-    #[serde(rename = "native-client")]
-    NativeClient,
-}
-
-impl DeferralMode {
-    /// Every mode, in declaration order.
-    pub const ALL: [DeferralMode; 3] = [
-        DeferralMode::Catalog,
-        DeferralMode::Native,
-        DeferralMode::NativeClient,
-    ];
-
-    /// The wire name (`catalog`, `native`, `native-client`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DeferralMode::Catalog => "catalog",
-            DeferralMode::Native => "native",
-            DeferralMode::NativeClient => "native-client",
-        }
-    }
-
-    /// Whether deferred tools are declared to the provider (`native`, `native-client`).
-    pub fn declares_deferred(self) -> bool {
-        self != DeferralMode::Catalog
-    }
-
-    /// Parses a wire name.
-    pub fn parse(text: &str) -> Result<DeferralMode> {
-        DeferralMode::ALL
-            .into_iter()
-            .find(|m| m.as_str() == text)
-            .ok_or_else(|| {
-                Error::argument(
-                    "mode",
-                    format!("\"{text}\" is not one of catalog, native, native-client"),
-                )
-            })
-    }
-}
+pub use entry::{ANTHROPIC_TOOL_SEARCH_NAME, ANTHROPIC_TOOL_SEARCH_TYPE};
+pub use provider::{DeferralMode, Provider};
 
 /// Rendering options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -190,78 +89,6 @@ pub fn fingerprint(bytes: &[u8]) -> String {
     out
 }
 
-#[derive(Serialize)]
-struct CacheControl {
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
-
-// Tool entries are serialised without flags and cached per registry; `defer_loading` and
-// `cache_control` are spliced in per request (`push_with_flags`), so these structs hold only
-// what every request sends.
-#[derive(Serialize)]
-struct AnthropicTool<'a> {
-    name: &'a str,
-    #[serde(skip_serializing_if = "str::is_empty")]
-    description: &'a str,
-    input_schema: &'a Value,
-}
-
-#[derive(Serialize)]
-struct AnthropicServerTool {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    name: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cache_control: Option<CacheControl>,
-}
-
-#[derive(Serialize)]
-struct OpenAiFunction<'a> {
-    name: &'a str,
-    #[serde(skip_serializing_if = "str::is_empty")]
-    description: &'a str,
-    parameters: &'a Value,
-}
-
-#[derive(Serialize)]
-struct OpenAiChatTool<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    function: OpenAiFunction<'a>,
-}
-
-#[derive(Serialize)]
-struct OpenAiResponsesTool<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    name: &'a str,
-    #[serde(skip_serializing_if = "str::is_empty")]
-    description: &'a str,
-    parameters: &'a Value,
-}
-
-#[derive(Serialize)]
-struct OpenAiToolSearch {
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
-
-/// Anthropic's server-side tool search (regex variant): its `type`.
-pub const ANTHROPIC_TOOL_SEARCH_TYPE: &str = "tool_search_tool_regex_20251119";
-/// Anthropic's server-side tool search: its `name`.
-pub const ANTHROPIC_TOOL_SEARCH_NAME: &str = "tool_search_tool_regex";
-
-#[derive(Serialize)]
-struct OpenAiClientToolSearch<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    execution: &'static str,
-    #[serde(skip_serializing_if = "str::is_empty")]
-    description: &'a str,
-    parameters: &'a Value,
-}
-
 /// One entry of a rendered array.
 #[derive(Clone, Copy)]
 enum Slot<'a> {
@@ -288,11 +115,12 @@ pub(crate) fn render_split(
             catalog_text(registry, &split.catalog)
         }
         DeferralMode::Native | DeferralMode::NativeClient => {
-            if options.provider == Provider::OpenAiChat {
+            if !options.provider.has_native_deferral() {
                 return Err(Error::argument(
                     "mode",
                     format!(
-                        "openai-chat has no native deferral, so mode {} cannot be rendered for it (use mode catalog, or provider openai-responses)",
+                        "{} has no native deferral, so mode {} cannot be rendered for it (use mode catalog, or provider anthropic or openai-responses)",
+                        options.provider.as_str(),
                         options.mode.as_str()
                     ),
                 ));
@@ -322,7 +150,10 @@ pub(crate) fn render_split(
         .iter()
         .rposition(|e| !matches!(e, Slot::Tool(_, true)));
     let mut json = String::with_capacity(entries.len() * 1024);
-    json.push('[');
+    // Gemini takes its functions inside one `Tool` object (`[{"functionDeclarations":[…]}]`);
+    // an empty list is sent as `[]`.
+    let gemini = options.provider == Provider::Gemini && !entries.is_empty();
+    json.push_str(if gemini { "[{\"functionDeclarations\":[" } else { "[" });
     let mut names = Vec::with_capacity(entries.len());
     for (pos, &slot) in entries.iter().enumerate() {
         if pos > 0 {
@@ -350,7 +181,12 @@ pub(crate) fn render_split(
             }
         }
     }
-    json.push(']');
+    // Bedrock Converse caches up to a `cachePoint` entry of its own: after the last tool.
+    if options.cache_control && options.provider == Provider::BedrockConverse && !entries.is_empty() {
+        json.push(',');
+        json.push_str(entry::BEDROCK_CACHE_POINT);
+    }
+    json.push_str(if gemini { "]}]" } else { "]" });
     Ok(Payload {
         fingerprint: fingerprint(json.as_bytes()),
         json,
@@ -404,63 +240,26 @@ pub(crate) fn tool_entry(registry: &Registry, index: usize, provider: Provider) 
     Ok(cell.get_or_init(|| rendered))
 }
 
-fn to_json<T: Serialize>(value: &T) -> Result<String> {
-    // Serialising a tool entry cannot fail: its schema is a JSON value with string keys.
-    serde_json::to_string(value).map_err(|_| Error::internal("serialising a payload"))
-}
-
 /// The entry of a search tool the library declares itself (`Slot::ProviderSearch` or
 /// `Slot::ClientSearch`); `cache` puts Anthropic's `cache_control` on it.
 fn render_search(slot: Slot<'_>, provider: Provider, cache: bool) -> Result<String> {
-    match (slot, provider) {
-        (Slot::ProviderSearch, Provider::Anthropic) => to_json(&AnthropicServerTool {
-            kind: ANTHROPIC_TOOL_SEARCH_TYPE,
-            name: ANTHROPIC_TOOL_SEARCH_NAME,
-            cache_control: cache.then_some(CacheControl { kind: "ephemeral" }),
-        }),
-        (Slot::ProviderSearch, _) => to_json(&OpenAiToolSearch {
-            kind: "tool_search",
-        }),
-        (Slot::ClientSearch(tool), _) => to_json(&OpenAiClientToolSearch {
-            kind: "tool_search",
-            execution: "client",
-            description: &tool.description,
-            parameters: tool.parameters(),
-        }),
-        (Slot::Tool(..), _) => Err(Error::internal("a registry tool is not a search entry")),
+    match slot {
+        Slot::ProviderSearch => entry::provider_search(provider, cache),
+        Slot::ClientSearch(tool) => entry::client_search(tool),
+        Slot::Tool(..) => Err(Error::internal("a registry tool is not a search entry")),
     }
 }
 
 /// The provider's own search tool entry as `native` mode declares it (the budget prices it).
 pub(crate) fn provider_search_entry(provider: Provider) -> Result<String> {
-    render_search(Slot::ProviderSearch, provider, false)
+    entry::provider_search(provider, false)
 }
 
-/// The exact bytes of one tool as it appears in a provider array, without flags (catalog
-/// mode; `push_with_flags` adds `defer_loading` and `cache_control`). The budget prices
-/// resident tools with this.
+/// The exact bytes of one tool as it appears in a provider array, without per-request flags
+/// (`push_with_flags` adds `defer_loading` and `cache_control`). The budget prices resident
+/// tools with this.
 pub(crate) fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
-    match provider {
-        Provider::Anthropic => to_json(&AnthropicTool {
-            name: &tool.name,
-            description: &tool.description,
-            input_schema: tool.parameters(),
-        }),
-        Provider::OpenAiChat => to_json(&OpenAiChatTool {
-            kind: "function",
-            function: OpenAiFunction {
-                name: &tool.name,
-                description: &tool.description,
-                parameters: tool.parameters(),
-            },
-        }),
-        Provider::OpenAiResponses => to_json(&OpenAiResponsesTool {
-            kind: "function",
-            name: &tool.name,
-            description: &tool.description,
-            parameters: tool.parameters(),
-        }),
-    }
+    entry::tool(tool, provider, &tool.description)
 }
 
 #[cfg(test)]

@@ -53,7 +53,7 @@ pub(crate) enum Command {
         /// A deferral mode, or all of them.
         #[arg(long, value_enum, default_value_t = CacheModeArg::All)]
         mode: CacheModeArg,
-        /// Anthropic explicit caching: cache_control on the last non-deferred tool.
+        /// Explicit prompt caching: Anthropic cache_control on the last non-deferred tool, Bedrock a cachePoint after the last tool.
         #[arg(long)]
         cache_control: bool,
         /// Counter for the token columns.
@@ -154,7 +154,7 @@ pub(crate) struct RequestArgs {
     pub(crate) provider: ProviderArg,
     #[arg(long, value_enum, default_value_t = ModeArg::Catalog)]
     pub(crate) mode: ModeArg,
-    /// Anthropic explicit caching: cache_control on the last non-deferred tool.
+    /// Explicit prompt caching: Anthropic cache_control on the last non-deferred tool, Bedrock a cachePoint after the last tool.
     #[arg(long)]
     pub(crate) cache_control: bool,
 }
@@ -190,6 +190,8 @@ pub(crate) enum ProviderArg {
     Anthropic,
     OpenaiChat,
     OpenaiResponses,
+    BedrockConverse,
+    Gemini,
 }
 
 impl ProviderArg {
@@ -198,6 +200,8 @@ impl ProviderArg {
             ProviderArg::Anthropic => Provider::Anthropic,
             ProviderArg::OpenaiChat => Provider::OpenAiChat,
             ProviderArg::OpenaiResponses => Provider::OpenAiResponses,
+            ProviderArg::BedrockConverse => Provider::BedrockConverse,
+            ProviderArg::Gemini => Provider::Gemini,
         }
     }
 }

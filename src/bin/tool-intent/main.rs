@@ -258,7 +258,7 @@ mod cli {
                 let modes = match mode {
                     CacheModeArg::All => DeferralMode::ALL
                         .into_iter()
-                        .filter(|m| provider != Provider::OpenAiChat || *m == DeferralMode::Catalog)
+                        .filter(|m| provider.has_native_deferral() || *m == DeferralMode::Catalog)
                         .collect(),
                     CacheModeArg::Catalog => vec![DeferralMode::Catalog],
                     CacheModeArg::Native => vec![DeferralMode::Native],

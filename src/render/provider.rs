@@ -1,0 +1,128 @@
+//! The providers a payload is rendered for and the deferral modes, with their wire names.
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+/// Target API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum Provider {
+    /// Anthropic Messages (`tools[]` of `{name, description, input_schema}`).
+    #[default]
+    #[serde(rename = "anthropic")]
+    Anthropic,
+    /// OpenAI Chat Completions (`{type: "function", function: {...}}`).
+    #[serde(rename = "openai-chat")]
+    OpenAiChat,
+    /// OpenAI Responses (`{type: "function", name, description, parameters}`).
+    #[serde(rename = "openai-responses")]
+    OpenAiResponses,
+    /// AWS Bedrock Converse (`toolConfig.tools[]` of `{toolSpec: {name, description,
+    /// inputSchema: {json}}}`).
+    #[serde(rename = "bedrock-converse")]
+    BedrockConverse,
+    /// Google Gemini (`tools: [{functionDeclarations: [{name, description,
+    /// parametersJsonSchema}]}]`).
+    #[serde(rename = "gemini")]
+    Gemini,
+}
+
+impl Provider {
+    /// Every provider, in declaration order.
+    pub const ALL: [Provider; 5] = [
+        Provider::Anthropic,
+        Provider::OpenAiChat,
+        Provider::OpenAiResponses,
+        Provider::BedrockConverse,
+        Provider::Gemini,
+    ];
+
+    /// The wire name (`anthropic`, `openai-chat`, `openai-responses`, `bedrock-converse`,
+    /// `gemini`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provider::Anthropic => "anthropic",
+            Provider::OpenAiChat => "openai-chat",
+            Provider::OpenAiResponses => "openai-responses",
+            Provider::BedrockConverse => "bedrock-converse",
+            Provider::Gemini => "gemini",
+        }
+    }
+
+    /// Whether the provider can declare deferred tools (`defer_loading`) and search them:
+    /// Anthropic and OpenAI Responses. Chat Completions, Bedrock Converse (which refuses
+    /// `defer_loading`) and Gemini have no tool search, so only `catalog` mode renders for them.
+    pub fn has_native_deferral(self) -> bool {
+        matches!(self, Provider::Anthropic | Provider::OpenAiResponses)
+    }
+
+    /// Index of this provider in per-provider tables sized `Provider::ALL.len()`.
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Parses a wire name.
+    pub fn parse(text: &str) -> Result<Provider> {
+        Provider::ALL
+            .into_iter()
+            .find(|p| p.as_str() == text)
+            .ok_or_else(|| {
+                Error::argument(
+                    "provider",
+                    format!("\"{text}\" is not one of anthropic, openai-chat, openai-responses, bedrock-converse, gemini"),
+                )
+            })
+    }
+}
+
+/// How deferred tools reach the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeferralMode {
+    /// Deferred tools are names in a catalog in the system prompt; loads join the array.
+    #[default]
+    Catalog,
+    /// Every available tool is declared, deferred ones with `defer_loading`; the provider's
+    /// own search tool loads them.
+    Native,
+    /// Declared as in `Native`, but our `tool_search` is the search tool and its results are
+    /// provider-shaped references (`SearchOutcome::provider_output`): loads never change the array.
+    #[serde(rename = "native-client")]
+    NativeClient,
+}
+
+impl DeferralMode {
+    /// Every mode, in declaration order.
+    pub const ALL: [DeferralMode; 3] = [
+        DeferralMode::Catalog,
+        DeferralMode::Native,
+        DeferralMode::NativeClient,
+    ];
+
+    /// The wire name (`catalog`, `native`, `native-client`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeferralMode::Catalog => "catalog",
+            DeferralMode::Native => "native",
+            DeferralMode::NativeClient => "native-client",
+        }
+    }
+
+    /// Whether deferred tools are declared to the provider (`native`, `native-client`).
+    pub fn declares_deferred(self) -> bool {
+        self != DeferralMode::Catalog
+    }
+
+    /// Parses a wire name.
+    pub fn parse(text: &str) -> Result<DeferralMode> {
+        DeferralMode::ALL
+            .into_iter()
+            .find(|m| m.as_str() == text)
+            .ok_or_else(|| {
+                Error::argument(
+                    "mode",
+                    format!("\"{text}\" is not one of catalog, native, native-client"),
+                )
+            })
+    }
+}
