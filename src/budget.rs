@@ -3,7 +3,7 @@
 //! The budget prices exactly what is sent (`docs/contract.md`, "Budget"):
 //! - a **resident** tool costs the tokens of its rendered array entry (name + description +
 //!   schema + the provider's wrapper) plus [`separator_overhead`] for the separator; the
-//!   array adds [`PER_ARRAY_OVERHEAD`] for its brackets;
+//!   array adds [`array_overhead`] for its brackets (and Gemini's wrapper);
 //! - a **deferred** tool costs its bare name plus a newline, as in the catalog text; the
 //!   catalog adds its header line once.
 //!
@@ -16,11 +16,12 @@
 //! Overheads: rendering the whole array and counting it exactly gives, on every registry we
 //! measured, Σ(count of each entry) − (n−1) ± 1 — each entry's leading `{"` merges with the
 //! separator `,` into one token (`,{"`), so a separator costs nothing extra and the
-//! brackets cost about one token. OpenAI Chat entries end `}}` and begin `{"type"`, and there
-//! the separator merges one token further (Σ − (n−1) overcounted by exactly n−1 until this was
-//! measured), so its separator costs −1. `separator_overhead` and `PER_ARRAY_OVERHEAD` = 1
-//! are those measured values; `tests/budget.rs` re-checks them against real payloads
-//! per provider.
+//! brackets cost about one token. Where an entry ends `…false}` and the next begins `{"type"`
+//! (OpenAI Responses, whose entries end with `"strict":false`), the separator merges one token
+//! further, so it costs −1; OpenAI Chat entries end `false}}` and do not. Gemini's wrapper
+//! `[{"functionDeclarations":[` … `]}]` costs 7 tokens where the brackets cost 1. These are
+//! measured values (o200k); `tests/budget.rs` re-checks them against the real payloads of every
+//! provider, to one token.
 
 use std::sync::OnceLock;
 
@@ -36,13 +37,22 @@ use crate::turn::{split, TurnState, View, CATALOG_HEADER};
 /// Tokens each `,` separator adds between two rendered entries (measured with o200k).
 pub fn separator_overhead(provider: Provider) -> i64 {
     match provider {
-        Provider::OpenAiChat => -1,
-        Provider::Anthropic | Provider::OpenAiResponses => 0,
-        Provider::BedrockConverse | Provider::Gemini => 0,
+        Provider::OpenAiResponses => -1,
+        Provider::Anthropic
+        | Provider::OpenAiChat
+        | Provider::BedrockConverse
+        | Provider::Gemini => 0,
     }
 }
-/// Tokens the array adds once (`[` and `]`).
-pub const PER_ARRAY_OVERHEAD: i64 = 1;
+
+/// Tokens the array adds once: `[` and `]`, or Gemini's `[{"functionDeclarations":[` … `]}]`
+/// (measured with o200k).
+pub fn array_overhead(provider: Provider) -> i64 {
+    match provider {
+        Provider::Gemini => 7,
+        _ => 1,
+    }
+}
 
 /// Where a tool's tokens go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -117,7 +127,7 @@ fn with_overhead(sum: usize, count: usize, provider: Provider) -> usize {
         return 0;
     }
     let separators = count as i64 - 1;
-    let total = sum as i64 + separator_overhead(provider) * separators + PER_ARRAY_OVERHEAD;
+    let total = sum as i64 + separator_overhead(provider) * separators + array_overhead(provider);
     total.max(0) as usize
 }
 

@@ -16,7 +16,7 @@ export interface ToolsIntent {
   [unknownKey: string]: unknown;
 }
 
-export type Provider = "anthropic" | "openai-chat" | "openai-responses";
+export type Provider = "anthropic" | "openai-chat" | "openai-responses" | "bedrock-converse" | "gemini";
 /** catalog: deferred tools as names in the system prompt; native: declared with
  * defer_loading, the provider's search tool; native-client: declared, our tool_search. */
 export type DeferralMode = "catalog" | "native" | "native-client";
@@ -42,7 +42,8 @@ export interface TurnOptions {
   state?: TurnState | null;
   provider?: Provider;
   mode?: DeferralMode;
-  /** Anthropic explicit caching: cache_control on the last non-deferred tool. */
+  /** Explicit caching: Anthropic cache_control on the last non-deferred tool; Bedrock a
+   * cachePoint entry after the last tool. */
   cacheControl?: boolean;
   /** "frozen" (default) reads the set frozen at the last turn boundary; "live" the live one. */
   view?: TurnView;

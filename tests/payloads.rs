@@ -1,4 +1,4 @@
-//! Golden payloads of the embedded registry for the three providers, checked in under
+//! Golden payloads of the embedded registry for every provider, checked in under
 //! `tests/golden/`. A change of bytes is a change of every user's prompt-cache key, so it
 //! must be deliberate: regenerate with `UPDATE_GOLDEN=1 cargo test --test payloads`
 //! and review the diff.
@@ -49,7 +49,7 @@ fn golden_payloads_of_the_embedded_registry() {
     let mut fingerprints = String::new();
     for provider in Provider::ALL {
         for (case, o, mode, cache, loaded) in cases {
-            if mode.declares_deferred() && provider == Provider::OpenAiChat {
+            if mode.declares_deferred() && !provider.has_native_deferral() {
                 continue;
             }
             let req = TurnRequest {

@@ -20,7 +20,7 @@ const SESSION_SERVERS = {
 const CACHE_MODES = ["catalog", "native", "native-client"];
 
 const $ = (id) => document.getElementById(id);
-const PROVIDERS = ["anthropic", "openai-chat", "openai-responses"];
+const PROVIDERS = ["anthropic", "openai-chat", "openai-responses", "bedrock-converse", "gemini"];
 const NEW_TOOL = "summarize_diff";
 
 const state = {

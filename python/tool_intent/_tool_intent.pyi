@@ -8,7 +8,7 @@ Json = Any
 """A JSON value as Python data (dict / list / str / int / float / bool / None)."""
 JsonIn = Union[str, Dict[str, Any], List[Any], None]
 """A JSON argument: Python data, or JSON text."""
-Provider = Literal["anthropic", "openai-chat", "openai-responses"]
+Provider = Literal["anthropic", "openai-chat", "openai-responses", "bedrock-converse", "gemini"]
 Mode = Literal["catalog", "native", "native-client"]
 Counter = Literal["estimate", "o200k", "cl100k"]
 StrPath = Union[str, "PathLike[str]"]

@@ -427,7 +427,10 @@ fn parse_tool(
             ))
         }
     };
-    let strict = match strict.map(|s| read(s, || path().key("strict"))).transpose()? {
+    let strict = match strict
+        .map(|s| read(s, || path().key("strict")))
+        .transpose()?
+    {
         None | Some(Value::Null) => false,
         Some(Value::Bool(b)) => b,
         Some(other) => {

@@ -21,7 +21,10 @@ pub(crate) fn check(schema: &Value, path: &JsonPath) -> Result<()> {
 }
 
 fn rule(path: &JsonPath, what: &str) -> Error {
-    Error::registry(path, format!("\"strict\": true, but {what} (OpenAI strict mode)"))
+    Error::registry(
+        path,
+        format!("\"strict\": true, but {what} (OpenAI strict mode)"),
+    )
 }
 
 fn declares_object(m: &Map<String, Value>) -> bool {
@@ -104,16 +107,34 @@ mod tests {
             "additionalProperties": false, "required": [], "properties": {}}}});
         assert_eq!(at(ok), None);
         let open = at(json!({"type": "object", "properties": {}})).unwrap();
-        assert!(open.starts_with("$.additionalProperties ") && open.contains("additionalProperties"), "{open}");
+        assert!(
+            open.starts_with("$.additionalProperties ") && open.contains("additionalProperties"),
+            "{open}"
+        );
         let optional = at(json!({"type": "object", "additionalProperties": false, "properties": {"q": {"type": "string"}}})).unwrap();
-        assert!(optional.starts_with("$.properties.q ") && optional.contains("required"), "{optional}");
-        let nested = at(json!({"type": "object", "additionalProperties": false, "required": ["a"],
-            "properties": {"a": {"type": "array", "items": {"type": "object", "properties": {}}}}})).unwrap();
-        assert!(nested.starts_with("$.properties.a.items.additionalProperties "), "{nested}");
+        assert!(
+            optional.starts_with("$.properties.q ") && optional.contains("required"),
+            "{optional}"
+        );
+        let nested = at(
+            json!({"type": "object", "additionalProperties": false, "required": ["a"],
+            "properties": {"a": {"type": "array", "items": {"type": "object", "properties": {}}}}}),
+        )
+        .unwrap();
+        assert!(
+            nested.starts_with("$.properties.a.items.additionalProperties "),
+            "{nested}"
+        );
         let root = at(json!({"anyOf": [{"type": "object"}]})).unwrap();
         assert!(root.contains("root must be an object"), "{root}");
-        let defs = at(json!({"type": "object", "additionalProperties": false, "properties": {},
-            "$defs": {"x": {"type": "object"}}})).unwrap();
-        assert!(defs.starts_with("$.$defs.x.additionalProperties "), "{defs}");
+        let defs = at(
+            json!({"type": "object", "additionalProperties": false, "properties": {},
+            "$defs": {"x": {"type": "object"}}}),
+        )
+        .unwrap();
+        assert!(
+            defs.starts_with("$.$defs.x.additionalProperties "),
+            "{defs}"
+        );
     }
 }

@@ -153,7 +153,11 @@ pub(crate) fn render_split(
     // Gemini takes its functions inside one `Tool` object (`[{"functionDeclarations":[…]}]`);
     // an empty list is sent as `[]`.
     let gemini = options.provider == Provider::Gemini && !entries.is_empty();
-    json.push_str(if gemini { "[{\"functionDeclarations\":[" } else { "[" });
+    json.push_str(if gemini {
+        "[{\"functionDeclarations\":["
+    } else {
+        "["
+    });
     let mut names = Vec::with_capacity(entries.len());
     for (pos, &slot) in entries.iter().enumerate() {
         if pos > 0 {
@@ -182,7 +186,8 @@ pub(crate) fn render_split(
         }
     }
     // Bedrock Converse caches up to a `cachePoint` entry of its own: after the last tool.
-    if options.cache_control && options.provider == Provider::BedrockConverse && !entries.is_empty() {
+    if options.cache_control && options.provider == Provider::BedrockConverse && !entries.is_empty()
+    {
         json.push(',');
         json.push_str(entry::BEDROCK_CACHE_POINT);
     }

@@ -85,7 +85,7 @@ fn cross_target_fingerprints_inside_wasm() {
             row["case"]
         );
     }
-    assert_eq!(rows.len(), 1120);
+    assert_eq!(rows.len(), 1400);
 }
 
 #[wasm_bindgen_test]
