@@ -32,7 +32,7 @@ use crate::error::Result;
 use crate::expand::Expansion;
 use crate::registry::{Memo, MemoSlot, Registry, TOOL_SEARCH};
 use crate::render::{self, DeferralMode, Provider};
-use crate::turn::{split, TurnState, View, CATALOG_HEADER};
+use crate::turn::{TurnState, View, CATALOG_HEADER};
 
 /// Tokens each `,` separator adds between two rendered entries (measured with o200k).
 pub fn separator_overhead(provider: Provider) -> i64 {
@@ -199,7 +199,10 @@ fn estimate_catalog(
     counter: &dyn TokenCounter,
 ) -> Result<Budget> {
     let registry = expansion.registry();
-    let split = split(expansion, state, view);
+    // The tools the provider refuses are not sent, so they cost nothing.
+    let split =
+        crate::render::rules::split_for(expansion, state, view, provider, DeferralMode::Catalog)
+            .split;
     let price = |i: usize| -> Result<usize> {
         let count = || Ok(counter.count(render::tool_entry(registry, i, provider)?));
         match counter.kind() {

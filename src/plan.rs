@@ -19,9 +19,10 @@ use crate::error::{quoted, Error, JsonPath, Result};
 use crate::expand::{expand, ExpandContext, Expansion};
 use crate::intent::ToolsOverride;
 use crate::registry::{Registry, Tool, MAX_SEARCH_LIMIT};
+use crate::render::rules::{check_count, split_for};
 use crate::render::{client_search_output, render_split, DeferralMode, Provider, RenderOptions};
 use crate::search::{self, SearchCall, SearchResult};
-use crate::turn::{split, TurnState, View};
+use crate::turn::{TurnState, View};
 use crate::warning::{Warning, WarningCode};
 
 /// Everything one turn needs besides the registry.
@@ -304,9 +305,18 @@ impl Registry {
             cache_control: request.cache_control,
             view: request.view,
         };
-        let split = split(&expansion, state, request.view);
-        let payload = render_split(&expansion, &split, options)?;
+        let provider_split = split_for(
+            &expansion,
+            state,
+            request.view,
+            request.provider,
+            request.mode,
+        );
+        let split = &provider_split.split;
+        let payload = render_split(&expansion, split, &|i| provider_split.refused(i), options)?;
+        check_count(request.provider, payload.array.len())?;
         let mut warnings = expansion.warnings().to_vec();
+        warnings.extend(provider_split.warnings.iter().cloned());
         // Loaded names that are not deferred tools here (removed from the registry, disabled
         // since): one summary, however many (a hostile state may carry thousands).
         let stale: Vec<&String> = state
@@ -368,7 +378,9 @@ impl Registry {
     /// next [`begin_turn`](crate::begin_turn)).
     pub fn search(&self, request: &TurnRequest, call: &SearchCall<'_>) -> Result<SearchOutcome> {
         let expansion = self.expand(request)?;
-        let (result, state) = search::run(&expansion, &request.state, call)?;
+        let refusals = crate::render::rules::refusals(self, request.provider);
+        let refused = |i: usize| refusals.get(i).is_some_and(Option::is_some);
+        let (result, state) = search::run(&expansion, &request.state, call, &refused)?;
         let provider_output = match request.mode {
             DeferralMode::NativeClient => Some(client_search_output(
                 self,
@@ -588,12 +600,17 @@ mod tests {
     fn every_memo_type_of_the_crate_has_its_own_slot() {
         use crate::budget::TokenCache;
         use crate::registry::Memo;
-        use crate::render::RenderCache;
+        use crate::render::{ProviderRules, RenderCache};
         use crate::search::KeywordIndex;
-        let slots = [RenderCache::SLOT, TokenCache::SLOT, KeywordIndex::SLOT];
+        let slots = [
+            RenderCache::SLOT,
+            TokenCache::SLOT,
+            KeywordIndex::SLOT,
+            ProviderRules::SLOT,
+        ];
         for (i, a) in slots.iter().enumerate() {
             assert_eq!(*a as usize, i, "{a:?}");
         }
-        assert_eq!(slots.len(), 3);
+        assert_eq!(slots.len(), 4);
     }
 }

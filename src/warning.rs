@@ -29,11 +29,19 @@ pub enum WarningCode {
     DeniedBySource,
     /// An intent names an empty preset (`"toolset": ""`), which reads as no preset.
     EmptyToolset,
+    /// A tool the target provider refuses (its name or schema breaks one of the provider's
+    /// rules) was left out of that provider's payload; the rest goes out.
+    ProviderRefusedTool,
+    /// A description over the provider's limit was shortened in that provider's payload.
+    DescriptionShortened,
+    /// More resident tools than the provider takes in one request: the overflow is deferred
+    /// into the catalog for this turn.
+    OverToolLimit,
 }
 
 impl WarningCode {
     /// Every code, in declaration order.
-    pub const ALL: [WarningCode; 10] = [
+    pub const ALL: [WarningCode; 13] = [
         WarningCode::UnknownTool,
         WarningCode::UnknownToolset,
         WarningCode::UnknownIntentKey,
@@ -44,6 +52,9 @@ impl WarningCode {
         WarningCode::NormalisedSchema,
         WarningCode::DeniedBySource,
         WarningCode::EmptyToolset,
+        WarningCode::ProviderRefusedTool,
+        WarningCode::DescriptionShortened,
+        WarningCode::OverToolLimit,
     ];
 
     /// The wire name (`unknown_tool`, ...).
@@ -58,6 +69,9 @@ impl WarningCode {
             WarningCode::QuarantinedTool => "quarantined_tool",
             WarningCode::NormalisedSchema => "normalised_schema",
             WarningCode::DeniedBySource => "denied_by_source",
+            WarningCode::ProviderRefusedTool => "provider_refused_tool",
+            WarningCode::DescriptionShortened => "description_shortened",
+            WarningCode::OverToolLimit => "over_tool_limit",
             WarningCode::EmptyToolset => "empty_toolset",
         }
     }

@@ -70,11 +70,14 @@ export type WarningCode =
   | "quarantined_tool"
   | "normalised_schema"
   | "denied_by_source"
-  | "empty_toolset";
+  | "empty_toolset"
+  | "provider_refused_tool"
+  | "description_shortened"
+  | "over_tool_limit";
 
 export interface ExpansionWarning {
   code: WarningCode;
-  /** override, profile, source:<name> or loaded. */
+  /** override, profile, source:<name>, loaded or provider:<name>. */
   origin: string;
   message: string;
 }

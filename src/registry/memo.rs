@@ -18,11 +18,13 @@ pub(crate) enum MemoSlot {
     TokenCounts,
     /// `search`: the keyword index.
     KeywordIndex,
+    /// `render`: which tools each provider refuses.
+    ProviderRules,
 }
 
-const SLOTS: usize = 3;
+const SLOTS: usize = 4;
 // The array below has one slot per variant: a variant added without growing it fails here.
-const _: () = assert!(MemoSlot::KeywordIndex as usize + 1 == SLOTS);
+const _: () = assert!(MemoSlot::ProviderRules as usize + 1 == SLOTS);
 
 /// A value derived from a registry and kept with it, in its own slot.
 pub(crate) trait Memo: Any + Send + Sync {

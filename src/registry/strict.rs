@@ -133,7 +133,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            defs.starts_with("$.$defs.x.additionalProperties "),
+            defs.starts_with(r#"$["$defs"].x.additionalProperties "#),
             "{defs}"
         );
     }

@@ -47,9 +47,12 @@ use crate::turn::{catalog_text, Split, View};
 mod client_search;
 mod entry;
 mod provider;
+pub mod rules;
 pub(crate) use client_search::client_search_output;
 pub use entry::{ANTHROPIC_TOOL_SEARCH_NAME, ANTHROPIC_TOOL_SEARCH_TYPE};
 pub use provider::{DeferralMode, Provider};
+#[cfg(test)]
+pub(crate) use rules::ProviderRules;
 
 /// Rendering options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -105,6 +108,7 @@ enum Slot<'a> {
 pub(crate) fn render_split(
     expansion: &Expansion<'_>,
     split: &Split,
+    refused: &dyn Fn(usize) -> bool,
     options: RenderOptions,
 ) -> Result<Payload> {
     let registry = expansion.registry();
@@ -126,7 +130,7 @@ pub(crate) fn render_split(
                 ));
             }
             let mut any_deferred = false;
-            for i in expansion.tools() {
+            for i in expansion.tools().filter(|&i| !refused(i)) {
                 let deferred = expansion.is_deferred(i);
                 any_deferred |= deferred;
                 let is_search = registry.tool(i).is_some_and(|t| t.name == TOOL_SEARCH);
@@ -264,7 +268,7 @@ pub(crate) fn provider_search_entry(provider: Provider) -> Result<String> {
 /// (`push_with_flags` adds `defer_loading` and `cache_control`). The budget prices resident
 /// tools with this.
 pub(crate) fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
-    entry::tool(tool, provider, &tool.description)
+    entry::tool(tool, provider, &rules::description(tool, provider))
 }
 
 #[cfg(test)]
@@ -276,7 +280,7 @@ mod tests {
     use crate::turn::{begin_turn, record_loaded, split, TurnState};
 
     fn render(e: &Expansion<'_>, state: &TurnState, options: RenderOptions) -> Result<Payload> {
-        render_split(e, &split(e, state, options.view), options)
+        render_split(e, &split(e, state, options.view), &|_| false, options)
     }
 
     #[test]
@@ -308,7 +312,7 @@ mod tests {
             ..Default::default()
         };
         let p = render(&e, &TurnState::default(), opts).unwrap();
-        let v: Value = serde_json::from_str(&p.json).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&p.json).unwrap();
         let arr = v.as_array().unwrap();
         let marked: Vec<usize> = (0..arr.len())
             .filter(|&i| arr[i].get("cache_control").is_some())

@@ -114,6 +114,7 @@ fn search(
     query: &Query,
     limit: usize,
     ranker: &dyn Ranker,
+    excluded: &dyn Fn(usize) -> bool,
 ) -> SearchResult {
     let registry = expansion.registry();
     let limit = limit.clamp(1, MAX_SEARCH_LIMIT);
@@ -123,7 +124,7 @@ fn search(
         Query::Select(names) => {
             for name in names {
                 match registry.index_of(name) {
-                    Some(i) if expansion.is_deferred(i) => {
+                    Some(i) if expansion.is_deferred(i) && !excluded(i) => {
                         if !hits.contains(&i) {
                             hits.push(i);
                         }
@@ -133,7 +134,7 @@ fn search(
             }
         }
         Query::Keywords { text, required } => {
-            hits = rank::rank(expansion, text, required, limit, ranker);
+            hits = rank::rank(expansion, text, required, limit, ranker, excluded);
         }
     }
     let tools: Vec<&Tool> = hits.iter().filter_map(|&i| registry.tool(i)).collect();
@@ -233,12 +234,13 @@ impl<'a> SearchCall<'a> {
 }
 
 /// Runs one `tool_search` call against an expansion, returning the result and the turn
-/// state with the loads recorded. Errors point into the call's arguments (`$.query`,
-/// `$.limit`).
+/// state with the loads recorded. `excluded` tools (those the target provider refuses) are
+/// never hits. Errors point into the call's arguments (`$.query`, `$.limit`).
 pub(crate) fn run(
     expansion: &Expansion<'_>,
     state: &TurnState,
     call: &SearchCall<'_>,
+    excluded: &dyn Fn(usize) -> bool,
 ) -> Result<(SearchResult, TurnState)> {
     let limit = match call.limit {
         None => DEFAULT_SEARCH_LIMIT,
@@ -253,7 +255,7 @@ pub(crate) fn run(
         }
     };
     let query = Query::parse(call.query)?;
-    let result = search(expansion, &query, limit, call.ranker);
+    let result = search(expansion, &query, limit, call.ranker, excluded);
     let next = record_loaded(state, &result.hits);
     Ok((result, next))
 }
@@ -325,6 +327,7 @@ mod tests {
             &Query::parse("select:enter_plan_mode,read_file,nope").unwrap(),
             5,
             &KeywordRanker,
+            &|_| false,
         );
         assert_eq!(res.hits, ["enter_plan_mode"]);
         assert_eq!(res.not_found, ["read_file", "nope"]);
@@ -343,12 +346,13 @@ mod tests {
             &e,
             &TurnState::default(),
             &SearchCall::from_arguments(&zero).unwrap(),
+            &|_| false,
         )
         .unwrap_err();
         assert_eq!(err.path(), Some("$.limit"));
         let args = json!({"query": "plan mode"});
         let call = SearchCall::from_arguments(&args).unwrap();
-        let (res, state) = run(&e, &TurnState::default(), &call).unwrap();
+        let (res, state) = run(&e, &TurnState::default(), &call, &|_| false).unwrap();
         assert_eq!(res.hits[0], "enter_plan_mode");
         assert_eq!(state.loaded, res.hits);
     }

@@ -140,6 +140,7 @@ pub(super) fn rank(
     required: &[String],
     limit: usize,
     ranker: &dyn Ranker,
+    excluded: &dyn Fn(usize) -> bool,
 ) -> Vec<usize> {
     let registry = expansion.registry();
     let built;
@@ -155,6 +156,7 @@ pub(super) fn rank(
     };
     let candidates: Vec<usize> = expansion
         .deferred()
+        .filter(|&i| !excluded(i))
         .filter(|&i| required.iter().all(|&term| index.term_score(term, i) > 0.0))
         .collect();
     if candidates.is_empty() || limit == 0 {

@@ -1,0 +1,259 @@
+//! What each provider refuses, and what the library does about it. The registry stays
+//! provider-neutral; these rules apply when a payload is planned for a provider, and each has
+//! a behaviour that never sends what the provider refuses and never changes what the model
+//! reads without a warning saying so. `tool-intent check` lists them for a whole registry.
+//!
+//! | rule | providers | source | behaviour |
+//! |---|---|---|---|
+//! | `name` | all | Anthropic, OpenAI and Bedrock `ToolSpecification`: `^[a-zA-Z0-9_-]{1,64}$` | the registry refuses such names at load (MCP names get wire names) |
+//! | `gemini_name` | gemini | Gemini `FunctionDeclaration.name`: starts with a letter or `_`; letters, digits, `_ . : -`; at most 64 | the tool is left out of the Gemini payload, with a warning |
+//! | `top_level_combinator` | anthropic | Anthropic Messages refuses `oneOf`/`anyOf`/`allOf` at the top level of `input_schema` (one such MCP tool fails every request; makenotion/notion-mcp-server #341) | the tool is left out of the Anthropic payload, with a warning |
+//! | `description_length` | openai-chat, openai-responses | OpenAI: a function description over 1,024 characters is refused (`string_above_max_length`) | shortened to 1,024 characters (UTF-16 units, so code points too) at a word boundary, ending in `…`, with a warning; the full text stays in the registry, in `resolve` and in `tool_search` results |
+//! | `tools_per_request` | openai-chat, openai-responses (128), gemini (512) | OpenAI refuses more than 128 tools (`array_above_max_length`); Gemini takes up to 512 function declarations | an error naming the limit and the count, before anything is sent: which tools are resident is the registry's decision (`deferred_default_tools`, `defer`), and moving some into the catalog by registry size would change what the model sees from one deployment to the next |
+//! | `strict` | openai-chat, openai-responses | OpenAI strict mode: root object, `additionalProperties: false` everywhere, every property required | checked at load for tools with `"strict": true` (`registry/strict.rs`); every function carries `strict` |
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use super::{DeferralMode, Provider};
+use crate::error::{quoted, Error, Result};
+use crate::expand::Expansion;
+use crate::registry::{Memo, MemoSlot, Registry, Tool};
+use crate::turn::{split, Split, TurnState, View};
+use crate::warning::{Warning, WarningCode};
+
+/// OpenAI's longest function description, in characters.
+pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
+
+/// How many tools one request may declare, where the provider says.
+pub fn max_tools(provider: Provider) -> Option<usize> {
+    match provider {
+        Provider::OpenAiChat | Provider::OpenAiResponses => Some(128),
+        Provider::Gemini => Some(512),
+        Provider::Anthropic | Provider::BedrockConverse => None,
+    }
+}
+
+/// A tool a provider refuses: the rule and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    pub(crate) rule: &'static str,
+    pub(crate) why: &'static str,
+}
+
+/// Why `provider` refuses `tool`, if it does.
+pub(crate) fn refusal(tool: &Tool, provider: Provider) -> Option<Refusal> {
+    match provider {
+        Provider::Gemini if !gemini_name(&tool.name) => Some(Refusal {
+            rule: "gemini_name",
+            why: "Gemini names start with a letter or an underscore",
+        }),
+        Provider::Anthropic if top_level_combinator(tool) => Some(Refusal {
+            rule: "top_level_combinator",
+            why: "Anthropic refuses oneOf, anyOf or allOf at the top level of input_schema",
+        }),
+        _ => None,
+    }
+}
+
+fn gemini_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    !b.is_empty()
+        && b.len() <= 64
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':' | b'-'))
+}
+
+fn top_level_combinator(tool: &Tool) -> bool {
+    tool.parameters().as_object().is_some_and(|m| {
+        ["oneOf", "anyOf", "allOf"]
+            .iter()
+            .any(|k| m.contains_key(*k))
+    })
+}
+
+/// The description a provider gets: shortened where the provider limits its length.
+pub(crate) fn description(tool: &Tool, provider: Provider) -> Cow<'_, str> {
+    match provider {
+        Provider::OpenAiChat | Provider::OpenAiResponses => {
+            shorten(&tool.description, OPENAI_MAX_DESCRIPTION)
+        }
+        _ => Cow::Borrowed(&tool.description),
+    }
+}
+
+/// `text` cut to at most `max` UTF-16 units (so at most `max` code points too), at the last
+/// space in the final eighth when there is one, ending in `…`. Pure string arithmetic: the
+/// same bytes on every target.
+pub(crate) fn shorten(text: &str, max: usize) -> Cow<'_, str> {
+    if text.encode_utf16().count() <= max {
+        return Cow::Borrowed(text);
+    }
+    let budget = max - 1; // the ellipsis is one unit
+    let mut end = 0;
+    let mut units = 0;
+    for (i, c) in text.char_indices() {
+        if units + c.len_utf16() > budget {
+            break;
+        }
+        units += c.len_utf16();
+        end = i + c.len_utf8();
+    }
+    let cut = &text[..end];
+    let cut = match cut.rfind(char::is_whitespace) {
+        Some(at) if at >= end - end / 8 => cut[..at].trim_end(),
+        _ => cut,
+    };
+    Cow::Owned(format!("{cut}…"))
+}
+
+/// Per registry and provider: which tools the provider refuses (by registry position).
+pub(crate) struct ProviderRules([OnceLock<Vec<Option<Refusal>>>; Provider::ALL.len()]);
+
+impl Memo for ProviderRules {
+    const SLOT: MemoSlot = MemoSlot::ProviderRules;
+}
+
+/// The refusals of every registry tool for a provider, judged once per registry.
+pub(crate) fn refusals(registry: &Registry, provider: Provider) -> Cow<'_, [Option<Refusal>]> {
+    let judge = || -> Vec<Option<Refusal>> {
+        registry
+            .tools()
+            .iter()
+            .map(|t| refusal(t, provider))
+            .collect()
+    };
+    match registry.memo(|_| ProviderRules(Default::default())) {
+        Some(rules) => Cow::Borrowed(rules.0[provider.index()].get_or_init(judge)),
+        None => Cow::Owned(judge()),
+    }
+}
+
+/// A turn's split for one provider: the tools it refuses left out (their warnings), and the
+/// descriptions it gets shortened (their warnings). `refused(i)` tells the renderer and
+/// `tool_search` what to leave out.
+pub(crate) struct ProviderSplit<'r> {
+    pub(crate) split: Split,
+    pub(crate) warnings: Vec<Warning>,
+    refusals: Cow<'r, [Option<Refusal>]>,
+}
+
+impl ProviderSplit<'_> {
+    /// Whether the provider refuses the tool at a registry position.
+    pub(crate) fn refused(&self, index: usize) -> bool {
+        self.refusals.get(index).is_some_and(Option::is_some)
+    }
+}
+
+/// Splits a turn for a provider (see [`ProviderSplit`]).
+pub(crate) fn split_for<'r>(
+    expansion: &Expansion<'r>,
+    state: &TurnState,
+    view: View,
+    provider: Provider,
+    mode: DeferralMode,
+) -> ProviderSplit<'r> {
+    let registry = expansion.registry();
+    let refusals = refusals(registry, provider);
+    let origin = format!("provider:{}", provider.as_str());
+    let mut warnings = Vec::new();
+    for i in expansion.tools() {
+        if let (Some(Some(r)), Some(tool)) = (refusals.get(i), registry.tool(i)) {
+            warnings.push(Warning::new(
+                WarningCode::ProviderRefusedTool,
+                origin.clone(),
+                format!(
+                    "{} is left out of the {} payload: {} (rule {})",
+                    quoted(&tool.name),
+                    provider.as_str(),
+                    r.why,
+                    r.rule
+                ),
+            ));
+        }
+    }
+    let keep = |i: &usize| refusals.get(*i).is_none_or(Option::is_none);
+    let mut split = split(expansion, state, view);
+    split.array.retain(keep);
+    split.catalog.retain(keep);
+    split.promoted.retain(keep);
+    // What the provider reads in full: the array, or every declared tool in native modes.
+    let declared: Vec<usize> = match mode {
+        DeferralMode::Catalog => split.array.clone(),
+        DeferralMode::Native | DeferralMode::NativeClient => {
+            expansion.tools().filter(keep).collect()
+        }
+    };
+    for i in declared {
+        if let Some(tool) = registry.tool(i) {
+            if let Cow::Owned(_) = description(tool, provider) {
+                warnings.push(Warning::new(
+                    WarningCode::DescriptionShortened,
+                    origin.clone(),
+                    format!(
+                        "{}'s description of {} characters is shortened to {OPENAI_MAX_DESCRIPTION} for {} (rule description_length; the full text is in the registry and in tool_search results)",
+                        quoted(&tool.name),
+                        tool.description.chars().count(),
+                        provider.as_str()
+                    ),
+                ));
+            }
+        }
+    }
+    ProviderSplit {
+        split,
+        warnings,
+        refusals,
+    }
+}
+
+/// An error when a payload declares more tools than the provider takes in one request.
+pub(crate) fn check_count(provider: Provider, declared: usize) -> Result<()> {
+    match max_tools(provider) {
+        Some(max) if declared > max => Err(Error::argument(
+            "provider",
+            format!(
+                "{} takes at most {max} tools per request and this turn declares {declared} (rule tools_per_request): defer some (deferred_default_tools or \"defer\": true), narrow the intent, or use a provider without the limit",
+                provider.as_str()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn shortening_is_bounded_and_ends_at_a_word() {
+        assert_eq!(shorten("short", 10), "short");
+        let long = "word ".repeat(300);
+        let cut = shorten(&long, 1024);
+        assert!(cut.encode_utf16().count() <= 1024, "{}", cut.len());
+        assert!(cut.ends_with("word…"), "{cut}");
+        // Astral characters count two UTF-16 units.
+        let emoji = "🚀".repeat(600);
+        let cut = shorten(&emoji, 1024);
+        assert_eq!(cut.encode_utf16().count(), 1023);
+        assert_eq!(cut.chars().count(), 512);
+        // No whitespace near the end: a hard cut.
+        assert_eq!(shorten(&"x".repeat(2000), 100).chars().count(), 100);
+    }
+
+    #[test]
+    fn gemini_names_and_anthropic_combinators() {
+        let t = |name: &str, schema| Tool::new(name, "d", schema);
+        let plain = json!({"type": "object"});
+        assert!(refusal(&t("2fa_login", plain.clone()), Provider::Gemini).is_some());
+        assert!(refusal(&t("-x", plain.clone()), Provider::Gemini).is_some());
+        assert!(refusal(&t("_x-y", plain.clone()), Provider::Gemini).is_none());
+        assert!(refusal(&t("2fa_login", plain.clone()), Provider::Anthropic).is_none());
+        let any_of = json!({"type": "object", "anyOf": [{"required": ["a"]}]});
+        let r = refusal(&t("a", any_of.clone()), Provider::Anthropic).unwrap();
+        assert_eq!(r.rule, "top_level_combinator");
+        assert!(refusal(&t("a", any_of), Provider::OpenAiChat).is_none());
+    }
+}
