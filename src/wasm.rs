@@ -94,6 +94,8 @@ extern "C" {
     pub type JsSessionRunConfigOut;
     #[wasm_bindgen(typescript_type = "ExpansionWarning[]")]
     pub type JsWarnings;
+    #[wasm_bindgen(typescript_type = "ProviderCheck")]
+    pub type JsProviderCheck;
     #[wasm_bindgen(typescript_type = "TurnState | null | undefined")]
     pub type JsTurnStateIn;
     #[wasm_bindgen(typescript_type = "TurnState")]
@@ -344,6 +346,13 @@ impl Registry {
         set("payload", &plan.payload)?;
         set("catalogText", &plan.catalog_text)?;
         Ok(object.unchecked_into())
+    }
+
+    /// What a provider would refuse in this registry, and what the library changes for it:
+    /// `{provider, findings: [{tool, rule, refused, message}]}` (no findings: clean).
+    pub fn check(&self, provider: &str) -> Result<JsProviderCheck, JsValue> {
+        let provider = lib(crate::Provider::parse(provider))?;
+        out(&self.inner.check(provider))
     }
 
     /// Runs `tool_search`: `{hits, notFound, text, state, providerOutput?}` where `state` has

@@ -117,6 +117,23 @@ export interface SearchOutcome {
   providerOutput?: unknown;
 }
 
+/** One thing a provider would refuse in a registry, or that the library changes for it. */
+export interface CheckFinding {
+  /** The tool ("" for a finding about the whole request). */
+  tool: string;
+  /** gemini_name, top_level_combinator, description_length or tools_per_request. */
+  rule: string;
+  /** true: the provider would refuse it (left out, or the request refused); false: changed. */
+  refused: boolean;
+  message: string;
+}
+
+/** `registry.check(provider)`: no findings means the registry is clean for that provider. */
+export interface ProviderCheck {
+  provider: Provider;
+  findings: CheckFinding[];
+}
+
 /** A scripted session for `cacheReport` (README, "Prompt cache"). */
 export interface CacheScript {
   about?: string;

@@ -264,6 +264,13 @@ impl Registry {
         })
     }
 
+    /// What a provider would refuse in this registry, and what the library changes for it:
+    /// `{provider, findings: [{tool, rule, refused, message}]}` (no findings: clean).
+    fn check<'py>(&self, py: Python<'py>, provider: &str) -> PyResult<Bound<'py, PyAny>> {
+        let provider = lib(py, tool_intent::Provider::parse(provider))?;
+        loads_snake(py, &to_text(&self.inner.check(provider)))
+    }
+
     /// Runs `tool_search` for a turn: `{hits, not_found, text, state, provider_output?}`;
     /// `state` has the hits recorded as loaded (they join the array at the next
     /// `begin_turn`).

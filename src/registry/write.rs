@@ -94,6 +94,9 @@ impl Tool {
         if let Some(d) = t.defer {
             o.insert("defer".into(), Value::Bool(d));
         }
+        if t.strict {
+            o.insert("strict".into(), Value::Bool(true));
+        }
         if let Some(source) = t.source.as_ref().filter(|s| **s != t.name) {
             o.insert("source_name".into(), Value::String(source.clone()));
         }

@@ -222,6 +222,119 @@ pub(crate) fn check_count(provider: Provider, declared: usize) -> Result<()> {
     }
 }
 
+/// One thing a provider would refuse in a registry, or change for it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Finding {
+    /// The tool (empty for a finding about the whole request).
+    pub tool: String,
+    /// The rule (`gemini_name`, `top_level_combinator`, `description_length`,
+    /// `tools_per_request`).
+    pub rule: &'static str,
+    /// `true`: the provider would refuse it (the library leaves the tool out, or refuses the
+    /// request); `false`: the library changes it for the provider (a shortened description).
+    pub refused: bool,
+    /// What happens, in words.
+    pub message: String,
+}
+
+/// What a provider would refuse in a registry as it stands, and what the library changes for
+/// it ([`Registry::check`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ProviderCheck {
+    /// The provider checked.
+    pub provider: Provider,
+    /// Every finding, tools in registry order, then the request-level ones.
+    pub findings: Vec<Finding>,
+}
+
+impl ProviderCheck {
+    /// Whether nothing would be refused or changed.
+    pub fn is_clean(&self) -> bool {
+        self.findings.is_empty()
+    }
+
+    /// A readable report, one line a finding (the CLI's `check` output).
+    pub fn to_table(&self) -> String {
+        let mut out = String::new();
+        for f in &self.findings {
+            let what = if f.refused { "refused" } else { "changed" };
+            let tool = if f.tool.is_empty() {
+                "(request)"
+            } else {
+                &f.tool
+            };
+            out.push_str(&format!("{what:<8} {:<20} {tool}: {}\n", f.rule, f.message));
+        }
+        out.push_str(&if self.is_clean() {
+            format!(
+                "check: the registry is clean for {}\n",
+                self.provider.as_str()
+            )
+        } else {
+            let refused = self.findings.iter().filter(|f| f.refused).count();
+            format!(
+                "check: {} for {}: {refused} refused, {} changed\n",
+                self.findings.len(),
+                self.provider.as_str(),
+                self.findings.len() - refused
+            )
+        });
+        out
+    }
+}
+
+impl Registry {
+    /// Everything `provider` would refuse in this registry, and everything the library changes
+    /// for it, tool by tool; then whether the default turn (no intent, catalog mode) declares
+    /// more tools than the provider takes.
+    pub fn check(&self, provider: Provider) -> ProviderCheck {
+        let mut findings = Vec::new();
+        for tool in self.tools() {
+            if let Some(r) = refusal(tool, provider) {
+                findings.push(Finding {
+                    tool: tool.name.clone(),
+                    rule: r.rule,
+                    refused: true,
+                    message: format!("{}; left out of the {} payload", r.why, provider.as_str()),
+                });
+            }
+            if let Cow::Owned(_) = description(tool, provider) {
+                findings.push(Finding {
+                    tool: tool.name.clone(),
+                    rule: "description_length",
+                    refused: false,
+                    message: format!(
+                        "description of {} characters, shortened to {OPENAI_MAX_DESCRIPTION}",
+                        tool.description.chars().count()
+                    ),
+                });
+            }
+        }
+        if let Ok(expansion) = crate::expand::expand(self, &Default::default(), Default::default())
+        {
+            let turn = split_for(
+                &expansion,
+                &TurnState::default(),
+                View::Frozen,
+                provider,
+                DeferralMode::Catalog,
+            );
+            if let Err(e) = check_count(provider, turn.split.array.len()) {
+                findings.push(Finding {
+                    tool: String::new(),
+                    rule: "tools_per_request",
+                    refused: true,
+                    message: match e {
+                        Error::InvalidArgument { message, .. } => message,
+                        other => other.to_string(),
+                    },
+                });
+            }
+        }
+        ProviderCheck { provider, findings }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

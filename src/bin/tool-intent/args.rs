@@ -63,6 +63,18 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// List what a provider would refuse in the registry, and what the library changes for
+    /// it (rule and tool). Exit status 1 when there is anything, 0 when the registry is clean.
+    Check {
+        #[command(flatten)]
+        registry: RegistryArgs,
+        /// The provider to check against.
+        #[arg(long, value_enum)]
+        provider: ProviderArg,
+        /// Print {provider, findings: [{tool, rule, refused, message}]} as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Run a tool_search query against the expansion.
     Search {
         #[command(flatten)]

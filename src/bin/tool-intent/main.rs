@@ -53,6 +53,13 @@ mod cli {
                 let _ = stdout.flush();
                 0
             }
+            Err(CliError::Findings(out)) => {
+                // A report that found something (`check`): printed, and the status says so.
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(out.as_bytes());
+                let _ = stdout.flush();
+                1
+            }
             Err(e) => {
                 eprintln!("tool-intent: {}", one_line(&e.to_string()));
                 2
@@ -65,6 +72,8 @@ mod cli {
         /// A library error; `.0` names the flag or file it came from.
         In(String, Error),
         Io(String),
+        /// Not an error: a report whose findings make the exit status 1.
+        Findings(String),
     }
 
     impl std::fmt::Display for CliError {
@@ -72,6 +81,7 @@ mod cli {
             match self {
                 CliError::In(place, e) => write!(f, "error [{}]: {place}: {e}", e.code()),
                 CliError::Io(m) => write!(f, "error [io]: {m}"),
+                CliError::Findings(report) => f.write_str(report),
             }
         }
     }
@@ -279,6 +289,24 @@ mod cli {
                 } else {
                     cache_report::render_table(&reports)
                 })
+            }
+            Command::Check {
+                registry,
+                provider,
+                json,
+            } => {
+                let registry = load_registry(&registry)?;
+                let report = registry.check(provider.provider());
+                let out = if json {
+                    pretty(&report)
+                } else {
+                    report.to_table()
+                };
+                if report.is_clean() {
+                    Ok(out)
+                } else {
+                    Err(CliError::Findings(out))
+                }
             }
             Command::Canonical { tools_override } => {
                 let o = ToolsOverride::from_json_str(&inline_or_file(&tools_override)?)

@@ -1,0 +1,332 @@
+//! What each provider is sent: the two providers beyond Anthropic and OpenAI, OpenAI's explicit
+//! `strict`, and one named test per provider rule (`src/render/rules.rs`).
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+use tool_intent::{DeferralMode, Provider, Registry, TurnRequest, WarningCode};
+
+fn plan(r: &Registry, o: &str, provider: Provider) -> (Value, Vec<tool_intent::Warning>) {
+    let p = r
+        .plan_turn(&TurnRequest {
+            tools_override: intent(o),
+            provider,
+            ..Default::default()
+        })
+        .unwrap();
+    (serde_json::from_str(&p.payload).unwrap(), p.warnings)
+}
+
+fn codes(w: &[tool_intent::Warning], code: WarningCode) -> Vec<&str> {
+    w.iter()
+        .filter(|w| w.code == code)
+        .map(|w| w.message.as_str())
+        .collect()
+}
+
+#[test]
+fn every_openai_function_says_strict() {
+    let r = all_merged();
+    for provider in [Provider::OpenAiChat, Provider::OpenAiResponses] {
+        let (payload, _) = plan(&r, r#"{"toolset":"full"}"#, provider);
+        for entry in payload.as_array().unwrap() {
+            let function = entry.get("function").unwrap_or(entry);
+            assert_eq!(function["strict"], json!(false), "{provider:?} {entry}");
+        }
+    }
+    // And the functions inside a native-client tool_search_output.
+    let outcome = Registry::embedded()
+        .search(
+            &TurnRequest {
+                provider: Provider::OpenAiResponses,
+                mode: DeferralMode::NativeClient,
+                ..Default::default()
+            },
+            &tool_intent::SearchCall::new("select:enter_plan_mode"),
+        )
+        .unwrap();
+    let output: Value = serde_json::from_str(outcome.provider_output.as_deref().unwrap()).unwrap();
+    assert_eq!(output["tools"][0]["strict"], json!(false));
+}
+
+#[test]
+fn a_strict_tool_must_meet_openais_rules_and_then_goes_out_strict() {
+    let good = json!({"type": "object", "additionalProperties": false, "required": ["q"],
+        "properties": {"q": {"type": "string"}}});
+    let r = Registry::from_value(&json!([
+        {"name": "lookup", "description": "d", "parameters": good, "strict": true},
+        {"name": "loose", "description": "d", "parameters": {"type": "object"}}
+    ]))
+    .unwrap();
+    for provider in [Provider::OpenAiChat, Provider::OpenAiResponses] {
+        let (payload, _) = plan(&r, "null", provider);
+        let strict: Vec<(String, Value)> = payload
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e.get("function").unwrap_or(e))
+            .map(|f| (f["name"].as_str().unwrap().to_string(), f["strict"].clone()))
+            .collect();
+        assert!(
+            strict.contains(&("lookup".into(), json!(true))),
+            "{strict:?}"
+        );
+        assert!(
+            strict.contains(&("loose".into(), json!(false))),
+            "{strict:?}"
+        );
+    }
+    // It round-trips through our format.
+    let again = Registry::from_value(&r.to_value()).unwrap();
+    assert!(again.tool_named("lookup").unwrap().strict);
+    let optional = json!([{"name": "bad", "strict": true, "parameters": {"type": "object",
+        "additionalProperties": false, "properties": {"q": {"type": "string"}}}}]);
+    let e = Registry::from_value(&optional).unwrap_err();
+    assert_eq!(e.path(), Some("$[0].parameters.properties.q"));
+    assert!(e.to_string().contains("required"), "{e}");
+    let open = json!([{"name": "bad", "strict": true, "parameters": {"type": "object"}}]);
+    let e = Registry::from_value(&open).unwrap_err();
+    assert_eq!(e.path(), Some("$[0].parameters.additionalProperties"));
+}
+
+#[test]
+fn openai_descriptions_are_shortened_to_1024_characters_with_a_warning_each() {
+    let r = Registry::embedded();
+    let (payload, warnings) = plan(&r, "null", Provider::OpenAiChat);
+    let entries = payload.as_array().unwrap();
+    let mut long = 0;
+    for e in entries {
+        let d = e["function"]["description"].as_str().unwrap_or("");
+        assert!(
+            d.encode_utf16().count() <= 1024,
+            "{}",
+            e["function"]["name"]
+        );
+        let full = &r
+            .tool_named(e["function"]["name"].as_str().unwrap())
+            .unwrap()
+            .description;
+        if full.chars().count() > 1024 {
+            long += 1;
+            assert!(d.ends_with('…') && full.starts_with(d.trim_end_matches('…')));
+        }
+    }
+    let shortened = codes(&warnings, WarningCode::DescriptionShortened);
+    assert_eq!(shortened.len(), long, "{shortened:?}");
+    assert_eq!(
+        long, 6,
+        "the embedded registry has six long resident descriptions"
+    );
+    // Other providers get the full text; tool_search still returns it for OpenAI.
+    let (anthropic, _) = plan(&r, "null", Provider::Anthropic);
+    assert!(anthropic
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["description"].as_str().unwrap().chars().count() > 1024));
+    let found = r
+        .search(
+            &TurnRequest {
+                provider: Provider::OpenAiChat,
+                ..Default::default()
+            },
+            &tool_intent::SearchCall::new("select:enter_plan_mode"),
+        )
+        .unwrap();
+    assert!(found.result.text.contains(
+        &r.tool_named("enter_plan_mode")
+            .unwrap()
+            .description
+            .replace('\n', "\\n")[..200]
+    ));
+}
+
+#[test]
+fn more_tools_than_openai_takes_is_an_error_naming_the_limit() {
+    let tools: Vec<Value> = (0..200)
+        .map(|i| json!({"name": format!("t{i}"), "parameters": {"type": "object"}}))
+        .collect();
+    let r = Registry::from_value(&Value::Array(tools)).unwrap();
+    let o = r#"{"enabled":true,"disabled":["tool_search"]}"#;
+    for provider in [Provider::OpenAiChat, Provider::OpenAiResponses] {
+        let e = r
+            .plan_turn(&TurnRequest {
+                tools_override: intent(o),
+                provider,
+                ..Default::default()
+            })
+            .unwrap_err();
+        assert_eq!(
+            (e.code(), e.input()),
+            ("invalid_argument", Some("provider"))
+        );
+        assert!(
+            e.to_string().contains("at most 128") && e.to_string().contains("200"),
+            "{e}"
+        );
+    }
+    // Gemini takes 512, Anthropic and Bedrock state no limit.
+    for provider in [
+        Provider::Gemini,
+        Provider::Anthropic,
+        Provider::BedrockConverse,
+    ] {
+        let (payload, _) = plan(&r, o, provider);
+        let n = match provider {
+            Provider::Gemini => payload[0]["functionDeclarations"].as_array().unwrap().len(),
+            _ => payload.as_array().unwrap().len(),
+        };
+        assert_eq!(n, 200, "{provider:?}");
+    }
+    assert!(!r.check(Provider::OpenAiChat).is_clean());
+}
+
+#[test]
+fn a_top_level_any_of_is_left_out_of_the_anthropic_payload_only() {
+    let server = json!({"tools": [
+        {"name": "search", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+        {"name": "page", "inputSchema": {"type": "object", "anyOf": [{"required": ["id"]}, {"required": ["url"]}]}}
+    ]});
+    let r = Registry::embedded()
+        .merge_mcp_server("notion", &server)
+        .unwrap();
+    let o = r#"{"enabled":true,"allowed":["mcp__notion__*"]}"#;
+    let names = |payload: &Value| -> Vec<String> {
+        payload
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                e["name"]
+                    .as_str()
+                    .or(e["function"]["name"].as_str())
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    let req = |provider| TurnRequest {
+        tools_override: intent(o),
+        provider,
+        state: tool_intent::begin_turn(&tool_intent::record_loaded(
+            &Default::default(),
+            &["mcp__notion__search", "mcp__notion__page"],
+        )),
+        ..Default::default()
+    };
+    let p = r.plan_turn(&req(Provider::Anthropic)).unwrap();
+    let payload: Value = serde_json::from_str(&p.payload).unwrap();
+    assert!(names(&payload).contains(&"mcp__notion__search".to_string()));
+    assert!(!names(&payload).contains(&"mcp__notion__page".to_string()));
+    let refused = codes(&p.warnings, WarningCode::ProviderRefusedTool);
+    assert_eq!(refused.len(), 1);
+    assert!(
+        refused[0].contains("mcp__notion__page")
+            && refused[0].contains("anthropic")
+            && refused[0].contains("top_level_combinator")
+    );
+    // tool_search cannot load it for Anthropic either, but can for OpenAI.
+    let find = |provider| {
+        r.search(
+            &TurnRequest {
+                tools_override: intent(o),
+                provider,
+                ..Default::default()
+            },
+            &tool_intent::SearchCall::new("select:mcp__notion__page"),
+        )
+        .unwrap()
+        .result
+        .hits
+    };
+    assert!(find(Provider::Anthropic).is_empty());
+    assert_eq!(find(Provider::OpenAiResponses), ["mcp__notion__page"]);
+    let openai: Value = serde_json::from_str(
+        &r.plan_turn(&req(Provider::OpenAiResponses))
+            .unwrap()
+            .payload,
+    )
+    .unwrap();
+    assert!(names(&openai).contains(&"mcp__notion__page".to_string()));
+    let check = r.check(Provider::Anthropic);
+    assert_eq!(check.findings.len(), 1);
+    assert_eq!(
+        (check.findings[0].rule, check.findings[0].refused),
+        ("top_level_combinator", true)
+    );
+}
+
+#[test]
+fn gemini_leaves_out_names_that_do_not_start_with_a_letter() {
+    let r = Registry::from_value(&json!([
+        {"name": "2fa_login", "parameters": {"type": "object"}},
+        {"name": "login", "parameters": {"type": "object"}}
+    ]))
+    .unwrap();
+    let (payload, warnings) = plan(&r, "null", Provider::Gemini);
+    let declared: Vec<&str> = payload[0]["functionDeclarations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(declared, ["login"]);
+    assert_eq!(codes(&warnings, WarningCode::ProviderRefusedTool).len(), 1);
+    let (anthropic, _) = plan(&r, "null", Provider::Anthropic);
+    assert_eq!(anthropic.as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn bedrock_and_gemini_take_catalog_mode_only_with_their_own_shapes() {
+    let r = Registry::embedded();
+    for provider in [Provider::BedrockConverse, Provider::Gemini] {
+        for mode in [DeferralMode::Native, DeferralMode::NativeClient] {
+            let e = r
+                .plan_turn(&TurnRequest {
+                    provider,
+                    mode,
+                    ..Default::default()
+                })
+                .unwrap_err();
+            assert_eq!(e.input(), Some("mode"));
+            assert!(
+                e.to_string().contains(provider.as_str()) && e.to_string().contains("catalog"),
+                "{e}"
+            );
+        }
+    }
+    let cached = r
+        .plan_turn(&TurnRequest {
+            provider: Provider::BedrockConverse,
+            cache_control: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let entries: Vec<Value> = serde_json::from_str(&cached.payload).unwrap();
+    assert_eq!(
+        entries.last().unwrap(),
+        &json!({"cachePoint": {"type": "default"}})
+    );
+    assert_eq!(
+        cached.array.len(),
+        entries.len() - 1,
+        "the cache point is not a tool"
+    );
+    for e in &entries[..entries.len() - 1] {
+        let spec = &e["toolSpec"];
+        assert!(
+            spec["name"].is_string() && spec["inputSchema"]["json"].is_object(),
+            "{e}"
+        );
+    }
+    let (gemini, _) = plan(&r, "null", Provider::Gemini);
+    let functions = gemini[0]["functionDeclarations"].as_array().unwrap();
+    assert!(functions
+        .iter()
+        .all(|f| f["parametersJsonSchema"]["type"] == "object"));
+    let (nothing, _) = plan(&r, "[]", Provider::Gemini);
+    assert_eq!(nothing, json!([]));
+}
