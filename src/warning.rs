@@ -34,14 +34,11 @@ pub enum WarningCode {
     ProviderRefusedTool,
     /// A description over the provider's limit was shortened in that provider's payload.
     DescriptionShortened,
-    /// More resident tools than the provider takes in one request: the overflow is deferred
-    /// into the catalog for this turn.
-    OverToolLimit,
 }
 
 impl WarningCode {
     /// Every code, in declaration order.
-    pub const ALL: [WarningCode; 13] = [
+    pub const ALL: [WarningCode; 12] = [
         WarningCode::UnknownTool,
         WarningCode::UnknownToolset,
         WarningCode::UnknownIntentKey,
@@ -54,7 +51,6 @@ impl WarningCode {
         WarningCode::EmptyToolset,
         WarningCode::ProviderRefusedTool,
         WarningCode::DescriptionShortened,
-        WarningCode::OverToolLimit,
     ];
 
     /// The wire name (`unknown_tool`, ...).
@@ -71,7 +67,6 @@ impl WarningCode {
             WarningCode::DeniedBySource => "denied_by_source",
             WarningCode::ProviderRefusedTool => "provider_refused_tool",
             WarningCode::DescriptionShortened => "description_shortened",
-            WarningCode::OverToolLimit => "over_tool_limit",
             WarningCode::EmptyToolset => "empty_toolset",
         }
     }

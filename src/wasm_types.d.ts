@@ -72,8 +72,7 @@ export type WarningCode =
   | "denied_by_source"
   | "empty_toolset"
   | "provider_refused_tool"
-  | "description_shortened"
-  | "over_tool_limit";
+  | "description_shortened";
 
 export interface ExpansionWarning {
   code: WarningCode;

@@ -402,3 +402,39 @@ fn readme_command_lines_run() {
     }
     assert!(ran >= 9, "only {ran} README command lines found");
 }
+
+#[test]
+fn check_exits_1_on_findings_and_0_when_clean() {
+    let o = run(&["check", "--provider", "openai-chat"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("changed  description_length   read_file"),
+        "{out}"
+    );
+    assert!(
+        out.contains("check: 9 for openai-chat: 0 refused, 9 changed"),
+        "{out}"
+    );
+    let o = run(&["check", "--provider", "anthropic"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("clean for anthropic"));
+    let registry = std::env::temp_dir().join("tool-intent-check-gemini.json");
+    std::fs::write(
+        &registry,
+        r#"[{"name":"2fa","parameters":{"type":"object"}}]"#,
+    )
+    .unwrap();
+    let o = run(&[
+        "check",
+        "--provider",
+        "gemini",
+        "--json",
+        "--registry",
+        registry.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["findings"][0]["rule"], "gemini_name");
+    assert_eq!(v["findings"][0]["refused"], true);
+}

@@ -167,3 +167,17 @@ def test_the_plan_is_made_once_and_its_lists_agree_with_its_payload():
     assert names == plan.array and plan.promoted == ["enter_plan_mode"]
     assert plan.catalog == plan.catalog_text.strip().split("\n")[1:]
     assert plan.renamed == [] and plan["fingerprint"] == tool_intent.fingerprint(plan.payload)
+
+
+def test_check_lists_what_a_provider_refuses_or_changes():
+    r = tool_intent.Registry.embedded()
+    report = r.check("openai-responses")
+    assert report["provider"] == "openai-responses"
+    assert {f["rule"] for f in report["findings"]} == {"description_length"}
+    assert r.check("bedrock-converse") == {"provider": "bedrock-converse", "findings": []}
+    server = {"tools": [{"name": "page", "inputSchema": {"type": "object", "anyOf": [{"required": ["id"]}]}}]}
+    refused = r.merge_mcp_server("notion", server).check("anthropic")["findings"]
+    assert [(f["tool"], f["rule"], f["refused"]) for f in refused] == [("mcp__notion__page", "top_level_combinator", True)]
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        r.check("gemeni")
+    assert e.value.argument == "provider"

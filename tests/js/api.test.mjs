@@ -229,3 +229,15 @@ test("the entries export the documented API and nothing else", async () => {
   assert.equal(await esm.default(), esm.initSync());
   assert.ok(esm.initSync().memory instanceof WebAssembly.Memory);
 });
+
+test("check lists what a provider refuses or changes, and is clean when there is nothing", () => {
+  const r = Registry.embedded();
+  const openai = r.check("openai-chat");
+  assert.equal(openai.provider, "openai-chat");
+  assert.ok(openai.findings.length >= 6);
+  assert.ok(openai.findings.every((f) => f.rule === "description_length" && f.refused === false));
+  assert.deepEqual(r.check("anthropic"), { provider: "anthropic", findings: [] });
+  const gemini = Registry.fromJson([{ name: "2fa", parameters: { type: "object" } }]).check("gemini");
+  assert.deepEqual(gemini.findings.map((f) => [f.tool, f.rule, f.refused]), [["2fa", "gemini_name", true]]);
+  throwsCode(() => r.check("gemeni"), "invalid_argument", "provider");
+});

@@ -1,0 +1,93 @@
+// The providers' own SDKs as the judges of our payloads: every payload the library renders
+// for a provider and mode (the embedded registry, and with the nine real MCP servers of
+// tests/data/mcp merged in; with a tool loaded; with and without explicit caching) and the
+// native-client search outputs are written into a TypeScript file as `const x: <SDK type> =
+// <payload>` and type-checked by tsc --strict against the SDK versions pinned in
+// package-lock.json. One payload made wrong on purpose must fail, so the check has teeth.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { Registry } from "tool-intent";
+
+const root = new URL("../../", import.meta.url);
+const dir = new URL("test-output/sdk-types/", root);
+const MCP = ["everything", "fetch", "filesystem", "git", "github", "memory", "playwright", "seqthink", "time"];
+const read = (p) => readFileSync(new URL(p, root), "utf8");
+
+const registries = {
+  embedded: Registry.embedded(),
+  all: MCP.reduce((r, name) => r.mergeMcpServer(name, read(`tests/data/mcp/${name}.json`)), Registry.embedded()),
+};
+
+// provider, mode, whether explicit caching exists there, the SDK type of the tools list.
+const targets = [
+  ["anthropic", "catalog", true, 'MessageCreateParams["tools"]'],
+  ["anthropic", "native", true, 'MessageCreateParams["tools"]'],
+  ["anthropic", "native-client", true, 'MessageCreateParams["tools"]'],
+  ["openai-chat", "catalog", false, 'ChatCompletionCreateParams["tools"]'],
+  ["openai-responses", "catalog", false, 'ResponseCreateParams["tools"]'],
+  ["openai-responses", "native", false, 'ResponseCreateParams["tools"]'],
+  ["openai-responses", "native-client", false, 'ResponseCreateParams["tools"]'],
+  ["bedrock-converse", "catalog", true, 'ToolConfiguration["tools"]'],
+  ["gemini", "catalog", false, "GeminiTool[]"],
+];
+
+test("every payload and search output type-checks against the providers' SDKs", () => {
+  const lines = [
+    'import type { MessageCreateParams, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";',
+    'import type { ChatCompletionCreateParams } from "openai/resources/chat/completions";',
+    'import type { ResponseCreateParams, ResponseToolSearchOutputItemParam } from "openai/resources/responses/responses";',
+    'import type { ToolConfiguration } from "@aws-sdk/client-bedrock-runtime";',
+    'import type { Tool as GeminiTool } from "@google/genai";',
+    "",
+  ];
+  let n = 0;
+  for (const [label, registry] of Object.entries(registries)) {
+    const intent = { toolset: "full" };
+    const firstDeferred = registry.planTurn(intent).catalog[0];
+    const state = { loaded: [firstDeferred], frozen: [firstDeferred], turn: 1 };
+    for (const [provider, mode, caching, type] of targets) {
+      for (const cacheControl of caching ? [false, true] : [false]) {
+        const plan = registry.planTurn(intent, { provider, mode, cacheControl, state });
+        lines.push(`// ${label} ${provider} ${mode}${cacheControl ? " cached" : ""}`);
+        lines.push(`export const p${n++}: ${type} = ${plan.payload};`);
+      }
+    }
+    // native-client search outputs: Anthropic tool_result content (hits, and a miss), OpenAI
+    // Responses' tool_search_output input item.
+    for (const query of [`select:${firstDeferred}`, "+zyzzyva"]) {
+      const out = registry.search(intent, query, { provider: "anthropic", mode: "native-client" });
+      lines.push(`export const s${n++}: ToolResultBlockParam["content"] = ${JSON.stringify(out.providerOutput)};`);
+    }
+    const openai = registry.search(intent, `select:${firstDeferred}`, { provider: "openai-responses", mode: "native-client" });
+    lines.push(`export const s${n++}: ResponseToolSearchOutputItemParam = ${JSON.stringify({ ...openai.providerOutput, call_id: "call_1" })};`);
+  }
+  // Teeth: a Responses function without strict, and a Bedrock tool without inputSchema.
+  lines.push("// @ts-expect-error strict is required on a Responses function tool");
+  lines.push('export const bad0: ResponseCreateParams["tools"] = [{ type: "function", name: "f", parameters: {} }];');
+  lines.push("// @ts-expect-error a Bedrock toolSpec needs inputSchema");
+  lines.push('export const bad1: ToolConfiguration["tools"] = [{ toolSpec: { name: "f" } }];');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(new URL("check.ts", dir), lines.join("\n") + "\n");
+  writeFileSync(
+    new URL("tsconfig.json", dir),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true,
+        skipLibCheck: true, types: [], lib: ["ES2022", "DOM"], typeRoots: [],
+        baseUrl: ".", paths: { "*": [new URL("node_modules/*", root).pathname] },
+      },
+      files: ["check.ts"],
+    }),
+  );
+  const tsc = new URL("node_modules/typescript/bin/tsc", root).pathname;
+  let output = "";
+  try {
+    output = execFileSync(process.execPath, [tsc, "-p", new URL("tsconfig.json", dir).pathname], { encoding: "utf8", maxBuffer: 1 << 26 });
+  } catch (e) {
+    assert.fail(`SDK type errors:\n${String(e.stdout).slice(0, 4000)}${e.stderr}`);
+  }
+  assert.equal(output.trim(), "");
+  assert.equal(n, 2 * (targets.length + 4 + 3), "payloads and search outputs written");
+});
