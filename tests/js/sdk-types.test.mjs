@@ -1,6 +1,7 @@
 // The providers' own SDKs as the judges of our payloads: every payload the library renders
 // for a provider and mode (the embedded registry, and with the nine real MCP servers of
-// tests/data/mcp merged in; with a tool loaded; with and without explicit caching) and the
+// tests/data/mcp merged in; with a tool loaded; with and without explicit caching; the
+// Anthropic ones against the Messages and the beta Messages types) and the
 // native-client search outputs are written into a TypeScript file as `const x: <SDK type> =
 // <payload>` and type-checked by tsc --strict against the SDK versions pinned in
 // package-lock.json. One payload made wrong on purpose must fail, so the check has teeth.
@@ -36,6 +37,7 @@ const targets = [
 test("every payload and search output type-checks against the providers' SDKs", () => {
   const lines = [
     'import type { MessageCreateParams, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";',
+    'import type { MessageCreateParams as BetaMessageCreateParams, BetaToolResultBlockParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";',
     'import type { ChatCompletionCreateParams } from "openai/resources/chat/completions";',
     'import type { ResponseCreateParams, ResponseToolSearchOutputItemParam } from "openai/resources/responses/responses";',
     'import type { ToolConfiguration } from "@aws-sdk/client-bedrock-runtime";',
@@ -52,13 +54,18 @@ test("every payload and search output type-checks against the providers' SDKs", 
         const plan = registry.planTurn(intent, { provider, mode, cacheControl, state });
         lines.push(`// ${label} ${provider} ${mode}${cacheControl ? " cached" : ""}`);
         lines.push(`export const p${n++}: ${type} = ${plan.payload};`);
+        if (provider === "anthropic") {
+          // The beta Messages API, which servers on the tool-search beta use.
+          lines.push(`export const b${n}: BetaMessageCreateParams["tools"] = p${n - 1};`);
+        }
       }
     }
     // native-client search outputs: Anthropic tool_result content (hits, and a miss), OpenAI
     // Responses' tool_search_output input item.
     for (const query of [`select:${firstDeferred}`, "+zyzzyva"]) {
       const out = registry.search(intent, query, { provider: "anthropic", mode: "native-client" });
-      lines.push(`export const s${n++}: ToolResultBlockParam["content"] = ${JSON.stringify(out.providerOutput)};`);
+      lines.push(`export const s${n}: ToolResultBlockParam["content"] = ${JSON.stringify(out.providerOutput)};`);
+      lines.push(`export const bs${n}: BetaToolResultBlockParam["content"] = s${n++};`);
     }
     const openai = registry.search(intent, `select:${firstDeferred}`, { provider: "openai-responses", mode: "native-client" });
     lines.push(`export const s${n++}: ResponseToolSearchOutputItemParam = ${JSON.stringify({ ...openai.providerOutput, call_id: "call_1" })};`);
