@@ -232,7 +232,7 @@ proptest! {
             for mode in [DeferralMode::Catalog, DeferralMode::Native] {
                 let opts = RenderOptions { provider, mode, ..Default::default() };
                 let Ok(p) = render(&r, &request, &state, opts) else {
-                    prop_assert!(provider == tool_intent::Provider::OpenAiChat && mode == DeferralMode::Native);
+                    prop_assert!(!provider.has_native_deferral() && mode == DeferralMode::Native);
                     continue;
                 };
                 let unique: std::collections::BTreeSet<&&str> = p.array.iter().collect();
