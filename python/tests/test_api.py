@@ -41,7 +41,7 @@ def test_errors_are_value_errors_with_code_argument_and_path():
     assert isinstance(e.value, ValueError)
     assert (e.value.code, e.value.argument, e.value.path) == ("invalid_value", "tools_override", "$.disabled[0]")
     with pytest.raises(tool_intent.ToolIntentError) as e:
-        r.plan_turn(None, provider="gemini")
+        r.plan_turn(None, provider="gemeni")
     assert (e.value.argument, e.value.path) == ("provider", None)
     with pytest.raises(tool_intent.ToolIntentError) as e:
         r.plan_turn({"x": math.nan})

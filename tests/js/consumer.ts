@@ -35,7 +35,7 @@ try {
   console.log(code, argument, path);
 }
 // @ts-expect-error provider is a closed set
-registry.planTurn(null, { provider: "gemini" });
+registry.planTurn(null, { provider: "gemeni" });
 // @ts-expect-error an intent's enabled is a boolean
 registry.planTurn({ enabled: "yes" });
 // @ts-expect-error `loaded` is no option: the turn state carries the loaded tools

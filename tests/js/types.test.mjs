@@ -46,7 +46,7 @@ test("every output value satisfies its declared type; invalid inputs are rejecte
     lines.push(`export const out${i} = ${JSON.stringify(value)} satisfies ${typeOf(name)};`);
   });
   const invalid = {
-    TurnOptions: { provider: "gemini" },
+    TurnOptions: { provider: "gemeni" },
     SearchOptions: { limit: "5" },
     BudgetOptions: { counter: "o200" },
     Toggles: { webSearch: "yes" },
