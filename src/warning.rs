@@ -34,11 +34,15 @@ pub enum WarningCode {
     ProviderRefusedTool,
     /// A description over the provider's limit was shortened in that provider's payload.
     DescriptionShortened,
+    /// `tool_search` ran in a session that defers nothing, so there was nothing to load.
+    NothingDeferred,
+    /// One MCP server lists two tools of one name; both are kept under two wire names.
+    DuplicateToolName,
 }
 
 impl WarningCode {
     /// Every code, in declaration order.
-    pub const ALL: [WarningCode; 12] = [
+    pub const ALL: [WarningCode; 14] = [
         WarningCode::UnknownTool,
         WarningCode::UnknownToolset,
         WarningCode::UnknownIntentKey,
@@ -51,6 +55,8 @@ impl WarningCode {
         WarningCode::EmptyToolset,
         WarningCode::ProviderRefusedTool,
         WarningCode::DescriptionShortened,
+        WarningCode::NothingDeferred,
+        WarningCode::DuplicateToolName,
     ];
 
     /// The wire name (`unknown_tool`, ...).
@@ -67,6 +73,8 @@ impl WarningCode {
             WarningCode::DeniedBySource => "denied_by_source",
             WarningCode::ProviderRefusedTool => "provider_refused_tool",
             WarningCode::DescriptionShortened => "description_shortened",
+            WarningCode::NothingDeferred => "nothing_deferred",
+            WarningCode::DuplicateToolName => "duplicate_tool_name",
             WarningCode::EmptyToolset => "empty_toolset",
         }
     }

@@ -72,7 +72,9 @@ export type WarningCode =
   | "denied_by_source"
   | "empty_toolset"
   | "provider_refused_tool"
-  | "description_shortened";
+  | "description_shortened"
+  | "nothing_deferred"
+  | "duplicate_tool_name";
 
 export interface ExpansionWarning {
   code: WarningCode;
@@ -90,8 +92,8 @@ export interface TurnPlan {
   catalog: string[];
   /** Promoted tools (loaded by tool_search), load order. */
   promoted: string[];
-  /** Renamed MCP tools in array and catalog: the wire name and the server's own name. */
-  renamed: { wire: string; source: string }[];
+  /** Renamed MCP tools in array and catalog: the wire name, the server's own name and the server. */
+  renamed: { wire: string; source: string; server: string }[];
   warnings: ExpansionWarning[];
   provider: Provider;
   mode: DeferralMode;
@@ -108,6 +110,8 @@ export interface SearchOutcome {
   notFound: string[];
   /** The tool-result text handed back to the model. */
   text: string;
+  /** Why nothing was found when it is not a plain miss (nothing_deferred). */
+  warnings?: ExpansionWarning[];
   /** The turn state with the hits recorded as loaded. */
   state: TurnState;
   /** native-client mode: the provider-shaped result to send instead of `text` (Anthropic:

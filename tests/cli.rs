@@ -438,3 +438,120 @@ fn check_exits_1_on_findings_and_0_when_clean() {
     assert_eq!(v["findings"][0]["rule"], "gemini_name");
     assert_eq!(v["findings"][0]["refused"], true);
 }
+
+// The rough edges a new user met (issue 25), one test each.
+
+#[test]
+fn errors_blame_the_flag_at_fault() {
+    let o = run(&["payload", "--provider", "openai-chat", "--mode", "native"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--mode: invalid mode"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "search",
+        "--provider",
+        "openai-chat",
+        "--mode",
+        "native-client",
+        "--query",
+        "x",
+    ]);
+    assert!(
+        stderr(&o).contains("--mode: invalid mode"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["search", "--query", "select:"]);
+    assert!(stderr(&o).contains("--query:"), "{}", stderr(&o));
+    let o = run(&["expand", "--source", "nope"]);
+    assert!(
+        stderr(&o).contains("--source: unknown source"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn payload_warns_on_stderr_about_unknown_loaded_names_like_expand() {
+    let o = run(&["payload", "--loaded", "no_such_tool"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with('['), "stdout is the payload alone");
+    assert!(
+        stderr(&o).contains("warning [unknown_loaded_tool]") && stderr(&o).contains("no_such_tool"),
+        "{}",
+        stderr(&o)
+    );
+    let e = run(&["expand", "--loaded", "no_such_tool"]);
+    assert!(stdout(&e).contains("unknown_loaded_tool"));
+}
+
+#[test]
+fn search_says_when_nothing_is_deferred_and_names_a_required_term_that_matched_nothing() {
+    let o = run(&[
+        "search",
+        "--registry",
+        &fixture("git"),
+        "--query",
+        "git status",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(
+        v["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Nothing is deferred"),
+        "{v}"
+    );
+    assert_eq!(v["warnings"][0]["code"], "nothing_deferred");
+    let miss = run(&["search", "--query", "zyzzyva"]);
+    assert_eq!(stdout(&miss).trim(), "No deferred tool matched.");
+    let phone = run(&["search", "--query", "call +4915123456 about plan mode"]);
+    assert!(
+        stdout(&phone).contains("required term +4915123456"),
+        "{}",
+        stdout(&phone)
+    );
+}
+
+#[test]
+fn duplicate_names_in_one_server_warn_and_renamed_entries_name_their_server() {
+    let dir = std::env::temp_dir().join("tool-intent-dup-server");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("dup.json");
+    std::fs::write(
+        &file,
+        r#"{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}}]}"#,
+    )
+    .unwrap();
+    let o = run(&["expand", "--mcp", &format!("s={}", file.display())]);
+    // Registry warnings (what loading changed) go to stderr, as quarantined tools do.
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let message = stderr(&o);
+    assert!(
+        message.contains("warning [duplicate_tool_name]")
+            && message.contains("\"mcp__s__a\"")
+            && message.contains("\"mcp__s__a_"),
+        "{message}"
+    );
+    assert_eq!(v["renamed"][0]["server"], "s");
+    assert_eq!(v["renamed"][0]["source"], "a");
+}
+
+#[test]
+fn expand_help_names_the_keys_it_prints() {
+    let help = stdout(&run(&["expand", "--help"]));
+    let first = help.lines().next().unwrap();
+    let listed = &first[first.find('(').unwrap() + 1..first.rfind(')').unwrap()];
+    let listed: Vec<&str> = listed.split(", ").collect();
+    let v: serde_json::Value = serde_json::from_str(&stdout(&run(&["expand"]))).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut a = listed.clone();
+    a.sort_unstable();
+    let mut b = keys.clone();
+    b.sort_unstable();
+    assert_eq!(a, b, "expand --help lists {listed:?}, prints {keys:?}");
+}

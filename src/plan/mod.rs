@@ -81,13 +81,15 @@ pub struct TurnPlan<'r> {
     pub catalog_text: String,
 }
 
-/// A renamed MCP tool: its wire name and the name its server knows.
+/// A renamed MCP tool: its wire name, the name its server knows, and the server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Renamed<'r> {
     /// The name in the payload and the catalog.
     pub wire: &'r str,
     /// The server's own name, for dispatch.
     pub source: &'r str,
+    /// The MCP server the tool came from.
+    pub server: &'r str,
 }
 
 /// A `tool_search` result with the turn state that records its loads.
@@ -197,6 +199,7 @@ impl Registry {
             .map(|t| Renamed {
                 wire: &t.name,
                 source: t.source_name(),
+                server: crate::registry::server_of(&t.name).unwrap_or(""),
             })
             .collect();
         renamed.sort_unstable_by(|a, b| a.wire.cmp(b.wire));
@@ -218,6 +221,7 @@ impl Registry {
     /// tools. The outcome's state has the hits recorded as loaded (they join the array at the
     /// next [`begin_turn`](crate::begin_turn)).
     pub fn search(&self, request: &TurnRequest, call: &SearchCall<'_>) -> Result<SearchOutcome> {
+        crate::render::check_mode(request.provider, request.mode)?;
         let expansion = self.expand(request)?;
         let refusals = crate::render::rules::refusals(self, request.provider);
         let refused = |i: usize| refusals.get(i).is_some_and(Option::is_some);
@@ -302,6 +306,8 @@ impl TurnPlan<'_> {
             out.push_str(&Value::from(r.wire).to_string());
             out.push_str(",\"source\":");
             out.push_str(&Value::from(r.source).to_string());
+            out.push_str(",\"server\":");
+            out.push_str(&Value::from(r.server).to_string());
             out.push('}');
         }
         out.push(']');

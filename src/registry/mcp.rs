@@ -117,3 +117,9 @@ impl Registry {
         Registry::build(settings, tools, warnings)
     }
 }
+
+/// The server of a namespaced name (`mcp__<server>__<tool>` → `<server>`).
+pub(crate) fn server_of(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("mcp__")?;
+    rest.find("__").map(|at| &rest[..at])
+}

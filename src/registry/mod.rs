@@ -32,13 +32,14 @@ mod write;
 
 pub(crate) use builtin::EMBEDDED_REGISTRY_JSON;
 pub use builtin::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
+pub(crate) use mcp::server_of;
 pub use model::{HistoryVersion, SourcePolicy, Tool};
 pub(crate) use toolset::ToolSet;
 
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::glob;
 use crate::limits::LIMITS;
-use crate::warning::Warning;
+use crate::warning::{Warning, WarningCode};
 use load::LocatedTool;
 use memo::Memos;
 pub(crate) use memo::{Memo, MemoSlot};
@@ -184,6 +185,34 @@ impl Registry {
                 .map(|(t, p)| (t.name.as_str(), p.lenient))
                 .collect();
             let wire = names::wire_names(&pairs);
+            // One server listing one name twice: both tools stay (each wire name calls the
+            // server's tool of that name), and the warning names both wire names.
+            let mut seen: Vec<(&str, usize)> = Vec::new();
+            let mut twins: Vec<(usize, usize)> = Vec::new();
+            for (k, &(name, lenient)) in pairs.iter().enumerate() {
+                if !lenient {
+                    continue;
+                }
+                match seen.iter().find(|(n, _)| *n == name) {
+                    Some(&(_, first)) => twins.push((first, k)),
+                    None => seen.push((name, k)),
+                }
+            }
+            for (first, again) in twins {
+                let tool = &r.tools[first];
+                r.warnings.push(Warning::new(
+                    WarningCode::DuplicateToolName,
+                    "registry",
+                    format!(
+                        "MCP server {} lists {} twice: the tools are {} and {}, and both call the server's {}",
+                        quoted(mcp::server_of(&tool.name).unwrap_or("")),
+                        quoted(tool.source_name()),
+                        quoted(&wire[first]),
+                        quoted(&wire[again]),
+                        quoted(tool.source_name())
+                    ),
+                ));
+            }
             for (tool, name) in r.tools.iter_mut().zip(wire) {
                 tool.name = name;
             }

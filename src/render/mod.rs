@@ -119,16 +119,7 @@ pub(crate) fn render_split(
             catalog_text(registry, &split.catalog)
         }
         DeferralMode::Native | DeferralMode::NativeClient => {
-            if !options.provider.has_native_deferral() {
-                return Err(Error::argument(
-                    "mode",
-                    format!(
-                        "{} has no native deferral, so mode {} cannot be rendered for it (use mode catalog, or provider anthropic or openai-responses)",
-                        options.provider.as_str(),
-                        options.mode.as_str()
-                    ),
-                ));
-            }
+            check_mode(options.provider, options.mode)?;
             let mut any_deferred = false;
             for i in expansion.tools().filter(|&i| !refused(i)) {
                 let deferred = expansion.is_deferred(i);
@@ -257,6 +248,22 @@ fn render_search(slot: Slot<'_>, provider: Provider, cache: bool) -> Result<Stri
         Slot::ClientSearch(tool) => entry::client_search(tool),
         Slot::Tool(..) => Err(Error::internal("a registry tool is not a search entry")),
     }
+}
+
+/// An error (about `mode`) when the provider cannot take the mode: the native modes need native
+/// deferral, which only Anthropic and OpenAI Responses have.
+pub(crate) fn check_mode(provider: Provider, mode: DeferralMode) -> Result<()> {
+    if mode.declares_deferred() && !provider.has_native_deferral() {
+        return Err(Error::argument(
+            "mode",
+            format!(
+                "{} has no native deferral, so mode {} cannot be used with it (use mode catalog, or provider anthropic or openai-responses)",
+                provider.as_str(),
+                mode.as_str()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The provider's own search tool entry as `native` mode declares it (the budget prices it).

@@ -29,6 +29,7 @@ use crate::error::{Error, JsonPath, Result};
 use crate::expand::Expansion;
 use crate::registry::{Tool, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT};
 use crate::turn::{record_loaded, TurnState};
+use crate::warning::{Warning, WarningCode};
 
 /// Longest query accepted.
 pub const MAX_QUERY_LEN: usize = 2_000;
@@ -105,7 +106,14 @@ pub struct SearchResult {
     pub not_found: Vec<String>,
     /// The tool-result text handed back to the model.
     pub text: String,
+    /// Why a search found nothing when the cause is not a plain miss (`nothing_deferred`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
 }
+
+/// The answer when the session defers nothing: its own words, so a model (and a log reader)
+/// does not take it for a miss.
+pub const NOTHING_DEFERRED: &str = "Nothing is deferred in this session: every tool it may use is already declared, so tool_search has nothing to load.";
 
 /// Runs a query against the session's deferred tools, keywords scored by `ranker` (`select:`
 /// does not rank). Pure: the caller records the hits ([`run`] does both).
@@ -120,6 +128,22 @@ fn search(
     let limit = limit.clamp(1, MAX_SEARCH_LIMIT);
     let mut hits: Vec<usize> = Vec::new();
     let mut not_found = Vec::new();
+    if !expansion.deferred().any(|i| !excluded(i)) {
+        return SearchResult {
+            hits: Vec::new(),
+            not_found: match query {
+                Query::Select(names) => names.clone(),
+                Query::Keywords { .. } => Vec::new(),
+            },
+            text: NOTHING_DEFERRED.to_string(),
+            warnings: vec![Warning::new(
+                WarningCode::NothingDeferred,
+                "tool_search",
+                NOTHING_DEFERRED.to_string(),
+            )],
+        };
+    }
+    let mut missing_terms = Vec::new();
     match query {
         Query::Select(names) => {
             for name in names {
@@ -135,13 +159,28 @@ fn search(
         }
         Query::Keywords { text, required } => {
             hits = rank::rank(expansion, text, required, limit, ranker, excluded);
+            if hits.is_empty() && !required.is_empty() {
+                missing_terms = rank::missing_required(expansion, required, excluded);
+            }
         }
     }
     let tools: Vec<&Tool> = hits.iter().filter_map(|&i| registry.tool(i)).collect();
+    let mut text = result_text(&tools, &not_found);
+    if !missing_terms.is_empty() {
+        // Name the +term that emptied the result: a `+` in a user's text (`+4915…`) is easy to
+        // take along by accident.
+        let terms: Vec<String> = missing_terms.iter().map(|t| format!("+{t}")).collect();
+        text = format!(
+            "No deferred tool has the required term{} {} (a word written with a leading + must appear in the tool; write it without + to search for it).",
+            if terms.len() == 1 { "" } else { "s" },
+            terms.join(", ")
+        );
+    }
     SearchResult {
         hits: tools.iter().map(|t| t.name.clone()).collect(),
-        text: result_text(&tools, &not_found),
+        text,
         not_found,
+        warnings: Vec::new(),
     }
 }
 

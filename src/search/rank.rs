@@ -134,6 +134,36 @@ impl Ranker for KeywordRanker {
 }
 
 /// The hits of a keyword query, best first, at most `limit` (see the module docs).
+/// The `+terms` (markers removed) that no candidate has: deferred, not excluded tools.
+pub(super) fn missing_required(
+    expansion: &Expansion<'_>,
+    required: &[String],
+    excluded: &dyn Fn(usize) -> bool,
+) -> Vec<String> {
+    let registry = expansion.registry();
+    let built;
+    let index = match registry.memo(KeywordIndex::build) {
+        Some(index) => index,
+        None => {
+            built = KeywordIndex::build(registry);
+            &built
+        }
+    };
+    required
+        .iter()
+        .filter(
+            |word| match index.required_terms(std::slice::from_ref(*word)) {
+                None => true,
+                Some(ids) => !expansion
+                    .deferred()
+                    .filter(|&i| !excluded(i))
+                    .any(|i| ids.iter().all(|&t| index.term_score(t, i) > 0.0)),
+            },
+        )
+        .cloned()
+        .collect()
+}
+
 pub(super) fn rank(
     expansion: &Expansion<'_>,
     text: &str,

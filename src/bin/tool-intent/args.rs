@@ -19,7 +19,7 @@ pub(crate) struct Cli {
 
 #[derive(Subcommand)]
 pub(crate) enum Command {
-    /// Print the expansion as one JSON object (tools, resident, deferred, warnings, fingerprint).
+    /// Print the turn plan as one JSON object (array, catalog, promoted, renamed, warnings, provider, mode, fingerprint).
     Expand(RequestArgs),
     /// Print a readable table of the expansion (the default view for people).
     Preview {
@@ -85,7 +85,7 @@ pub(crate) enum Command {
         /// Maximum number of hits for a keyword query.
         #[arg(long, default_value_t = 5)]
         limit: usize,
-        /// Print {hits, notFound, text, state} as JSON instead of the result text.
+        /// Print {hits, notFound, text, state, warnings?, providerOutput?} as JSON instead of the result text.
         #[arg(long)]
         json: bool,
     },

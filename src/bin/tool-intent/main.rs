@@ -126,6 +126,38 @@ mod cli {
         }
     }
 
+    /// Warnings on stderr, one line each.
+    fn warn(warnings: &[tool_intent::Warning]) {
+        for w in warnings {
+            eprintln!(
+                "tool-intent: warning [{}]: {}",
+                w.code.as_str(),
+                one_line(&w.message)
+            );
+        }
+    }
+
+    /// A per-turn call's error, blamed on the flag of the input it is about (`--mode`,
+    /// `--provider`, `--source`, `--query`, `--limit`, ...); `fallback` when the error names no
+    /// input of its own.
+    fn turn_flag<T>(r: Result<T, Error>, fallback: &str) -> Result<T, CliError> {
+        r.map_err(|e| {
+            let flag = match (e.input(), e.path()) {
+                (Some("mode"), _) => "--mode",
+                (Some("provider"), _) => "--provider",
+                (Some("source"), _) => "--source",
+                (Some("state"), _) => "--state",
+                (Some("profile"), _) => "--profile",
+                (Some("view"), _) => "--view",
+                (Some("override"), _) => "--override",
+                (Some("tool_search arguments"), Some("$.limit")) => "--limit",
+                (Some("tool_search arguments" | "tool_search query"), _) => "--query",
+                _ => fallback,
+            };
+            CliError::In(flag.to_string(), e)
+        })
+    }
+
     fn load_registry(args: &RegistryArgs) -> Result<Registry, CliError> {
         let mut registry = match &args.registry {
             None => Registry::embedded(),
@@ -211,7 +243,7 @@ mod cli {
         match command {
             Command::Expand(args) => {
                 let registry = load_registry(&args.registry)?;
-                let p = registry.plan_turn(&request(&args)?).flag("--override")?;
+                let p = turn_flag(registry.plan_turn(&request(&args)?), "--override")?;
                 Ok(pretty(&p))
             }
             Command::Preview {
@@ -220,9 +252,9 @@ mod cli {
             } => {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
-                let p = registry.plan_turn(&req).flag("--override")?;
+                let p = turn_flag(registry.plan_turn(&req), "--override")?;
                 let counter = shared_counter(counter.kind()).flag("--counter")?;
-                let b = registry.budget(&req, counter).flag("--override")?;
+                let b = turn_flag(registry.budget(&req, counter), "--override")?;
                 Ok(preview_table(&registry, &req, &p, &b))
             }
             Command::Payload {
@@ -230,7 +262,10 @@ mod cli {
                 catalog,
             } => {
                 let registry = load_registry(&args.registry)?;
-                let p = registry.plan_turn(&request(&args)?).flag("--override")?;
+                let p = turn_flag(registry.plan_turn(&request(&args)?), "--override")?;
+                // stdout carries the exact bytes only; the warnings go to stderr, as every
+                // other surface reports them beside the payload.
+                warn(&p.warnings);
                 Ok(if catalog { p.catalog_text } else { p.payload })
             }
             Command::Search {
@@ -242,7 +277,7 @@ mod cli {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
                 let call = SearchCall::new(&query).with_limit(limit);
-                let outcome = registry.search(&req, &call).flag("--query")?;
+                let outcome = turn_flag(registry.search(&req, &call), "--query")?;
                 Ok(if json {
                     let value: serde_json::Value = serde_json::from_str(&outcome.to_json())
                         .map_err(|e| CliError::Io(format!("search output: {e}")))?;
@@ -330,7 +365,7 @@ mod cli {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
                 let counter = shared_counter(counter.kind()).flag("--counter")?;
-                let b = registry.budget(&req, counter).flag("--override")?;
+                let b = turn_flag(registry.budget(&req, counter), "--override")?;
                 Ok(if json { pretty(&b) } else { b.to_table() })
             }
             Command::Migrate(args) => {
