@@ -155,11 +155,9 @@ impl Registry {
     #[staticmethod]
     fn from_json(py: Python<'_>, document: &Bound<'_, PyAny>) -> PyResult<Self> {
         let text = json_text(py, document, "document")?;
+        let loaded = py.detach(|| tool_intent::Registry::from_json_str(&text));
         Ok(Registry {
-            inner: lib(
-                py,
-                tool_intent::Registry::from_json_str(&text).map_err(|e| e.with_input("document")),
-            )?,
+            inner: lib(py, loaded.map_err(|e| e.with_input("document")))?,
         })
     }
 
@@ -171,9 +169,8 @@ impl Registry {
         tools_list: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         let text = json_text(py, tools_list, "tools_list")?;
-        let merged = self
-            .inner
-            .merge_mcp_server_json(name, &text)
+        let merged = py
+            .detach(|| self.inner.merge_mcp_server_json(name, &text))
             .map_err(|e| match e.input() {
                 Some("server") => e.with_input("name"),
                 _ => e.with_input("tools_list"),
@@ -249,7 +246,10 @@ impl Registry {
             view,
         }
         .request(py)?;
-        let plan = lib(py, slf.get().inner.plan_turn(&request))?;
+        // The GIL is released while the core works, so a threaded server runs turns in
+        // parallel (the registry is shared read-only; its caches are thread-safe).
+        let inner = &slf.get().inner;
+        let plan = lib(py, py.detach(|| inner.plan_turn(&request)))?;
         // SAFETY: the plan's names borrow tool names owned by this registry's heap data. The
         // `TurnPlan` keeps the registry alive (`registry` below); `Registry` is a frozen
         // pyclass whose core value is never mutated or moved out, so those borrows stay valid
@@ -268,7 +268,8 @@ impl Registry {
     /// `{provider, findings: [{tool, rule, refused, message}]}` (no findings: clean).
     fn check<'py>(&self, py: Python<'py>, provider: &str) -> PyResult<Bound<'py, PyAny>> {
         let provider = lib(py, tool_intent::Provider::parse(provider))?;
-        loads_snake(py, &to_text(&self.inner.check(provider)))
+        let report = py.detach(|| self.inner.check(provider));
+        loads_snake(py, &to_text(&report))
     }
 
     /// Runs `tool_search` for a turn: `{hits, not_found, text, state, provider_output?}`;
@@ -300,13 +301,14 @@ impl Registry {
             view,
         }
         .request(py)?;
-        let call = tool_intent::SearchCall {
-            limit,
-            ..tool_intent::SearchCall::new(query)
-        };
-        let outcome = self
-            .inner
-            .search(&request, &call)
+        let outcome = py
+            .detach(|| {
+                let call = tool_intent::SearchCall {
+                    limit,
+                    ..tool_intent::SearchCall::new(query)
+                };
+                self.inner.search(&request, &call)
+            })
             .map_err(|e| match e.input() {
                 Some("tool_search arguments") if e.path() == Some("$.limit") => {
                     e.with_input("limit")
@@ -366,8 +368,12 @@ impl Registry {
             view,
         }
         .request(py)?;
-        let counter = counter_named(py, counter)?;
-        let budget = lib(py, self.inner.budget(&request, counter))?;
+        let kind = lib(py, tool_intent::CounterKind::parse(counter))?;
+        let budget = py.detach(|| {
+            let counter = tool_intent::counter::shared_counter(kind)?;
+            self.inner.budget(&request, counter)
+        });
+        let budget = lib(py, budget)?;
         loads_snake(py, &to_text(&budget))
     }
 
@@ -406,15 +412,14 @@ impl Registry {
             view: "frozen",
         }
         .request(py)?;
-        let counter = counter_named(py, counter)?;
-        let report = lib(py, self.inner.cache_report(&script, &request, counter))?;
+        let kind = lib(py, tool_intent::CounterKind::parse(counter))?;
+        let report = py.detach(|| {
+            let counter = tool_intent::counter::shared_counter(kind)?;
+            self.inner.cache_report(&script, &request, counter)
+        });
+        let report = lib(py, report)?;
         loads_snake(py, &to_text(&report))
     }
-}
-
-fn counter_named(py: Python<'_>, name: &str) -> PyResult<&'static dyn tool_intent::TokenCounter> {
-    let kind = lib(py, tool_intent::CounterKind::parse(name))?;
-    lib(py, tool_intent::counter::shared_counter(kind))
 }
 
 /// The arguments every per-turn method shares, as Python passed them.
@@ -545,7 +550,9 @@ fn fingerprint(text: &str) -> String {
 #[pyfunction]
 #[pyo3(signature = (text, counter="estimate"))]
 fn count_tokens(py: Python<'_>, text: &str, counter: &str) -> PyResult<usize> {
-    Ok(counter_named(py, counter)?.count(text))
+    let kind = lib(py, tool_intent::CounterKind::parse(counter))?;
+    let counted = py.detach(|| tool_intent::counter::shared_counter(kind).map(|c| c.count(text)));
+    lib(py, counted)
 }
 
 /// The canonical JSON text of an override (equal intents give equal bytes).
@@ -775,7 +782,7 @@ fn migrate<'py>(
     };
     let report = lib(
         py,
-        tool_intent::migrate::migrate(&db_path, &registry, &options, &mut |_, _| {}),
+        py.detach(|| tool_intent::migrate::migrate(&db_path, &registry, &options, &mut |_, _| {})),
     )?;
     loads_snake(py, &to_text(&report))
 }
@@ -788,7 +795,10 @@ fn undo<'py>(
     db_path: std::path::PathBuf,
     table: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let report = lib(py, tool_intent::migrate::undo(&db_path, table))?;
+    let report = lib(
+        py,
+        py.detach(|| tool_intent::migrate::undo(&db_path, table)),
+    )?;
     loads_snake(py, &to_text(&report))
 }
 
@@ -802,7 +812,10 @@ fn audit<'py>(
     table: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let registry = registry_or_embedded(registry);
-    let rows = lib(py, tool_intent::migrate::audit(&db_path, table, &registry))?;
+    let rows = lib(
+        py,
+        py.detach(|| tool_intent::migrate::audit(&db_path, table, &registry)),
+    )?;
     loads_snake(py, &to_text(&rows))
 }
 

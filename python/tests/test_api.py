@@ -56,7 +56,7 @@ def test_mcp_names_providers_refuse_get_wire_names_and_keep_their_source():
         "b", {"tools": [{"name": "math.factorial", "inputSchema": {"type": "dict"}}]}
     )
     plan = r.plan_turn({"toolset": "full"})
-    assert {"wire": "mcp__b__math_factorial", "source": "math.factorial"} in plan["renamed"]
+    assert {"wire": "mcp__b__math_factorial", "source": "math.factorial", "server": "b"} in plan["renamed"]
     assert [w["code"] for w in r.warnings] == ["normalised_schema"]
     assert tool_intent.canonical_intent({"disabled": ["b", "a", "a"]}) == '{"disabled":["a","b"]}'
 
