@@ -17,8 +17,11 @@ check() { # label ok(0/1) text
 le() { [ "$1" -le "$2" ] && echo 1 || echo 0; }
 
 echo "crate tool-intent"
-cargo package --allow-dirty --quiet 2>/dev/null
-crate=$(ls target/package/tool-intent-*.crate | tail -1)
+# Its own target dir: the verify build records the packaged copies of the sources as the
+# library's inputs, and in the shared target/ that made later builds of the working tree
+# look fresh after source edits.
+cargo package --allow-dirty --quiet --target-dir target/package-verify 2>/dev/null
+crate=$(ls target/package-verify/package/tool-intent-*.crate | tail -1)
 files=$(tar tzf "$crate" | grep -vc '/$')
 check "cargo package (verified build of the .crate)" 1 "$crate, $files files, $(stat -c %s "$crate") bytes"
 tar tzf "$crate" | grep -Eq '/(www|benches|scripts|tests|\.ci|python|npm)/|package-lock\.json' &&

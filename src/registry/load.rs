@@ -415,33 +415,21 @@ fn parse_tool(
     };
     let verdict = schema::check(raw_schema, || path().key(schema_key))?;
     let title = text(title, "title")?;
-    let defer = match defer.map(|d| read(d, || path().key("defer"))).transpose()? {
-        None | Some(Value::Null) => None,
-        Some(Value::Bool(b)) => Some(b),
-        Some(other) => {
-            return Err(Error::expected(
+    // `true`, `false` or absent/null.
+    let flag = |raw: Option<&RawValue>, key: &str| -> Result<Option<bool>> {
+        match raw.map(|r| read(r, || path().key(key))).transpose()? {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(b)),
+            Some(other) => Err(Error::expected(
                 "registry",
-                &path().key("defer"),
+                &path().key(key),
                 "true or false",
                 &other,
-            ))
+            )),
         }
     };
-    let strict = match strict
-        .map(|s| read(s, || path().key("strict")))
-        .transpose()?
-    {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => b,
-        Some(other) => {
-            return Err(Error::expected(
-                "registry",
-                &path().key("strict"),
-                "true or false",
-                &other,
-            ))
-        }
-    };
+    let defer = flag(defer, "defer")?;
+    let strict = flag(strict, "strict")?.unwrap_or(false);
     let annotations = annotations
         .map(|a| read(a, || path().key("annotations")))
         .transpose()?

@@ -49,6 +49,23 @@ struct NameSequence {
     len: u32,
 }
 
+/// A registry's index: the one kept with it, or one built for this call.
+pub(crate) enum IndexRef<'a> {
+    Kept(&'a KeywordIndex),
+    Built(Box<KeywordIndex>),
+}
+
+impl std::ops::Deref for IndexRef<'_> {
+    type Target = KeywordIndex;
+
+    fn deref(&self) -> &KeywordIndex {
+        match self {
+            IndexRef::Kept(index) => index,
+            IndexRef::Built(index) => index,
+        }
+    }
+}
+
 /// The index of one registry (see the module docs).
 #[derive(Debug, Default)]
 pub(crate) struct KeywordIndex {
@@ -70,6 +87,15 @@ impl Memo for KeywordIndex {
 }
 
 impl KeywordIndex {
+    /// The registry's index, built on first use and kept with it (built uncached only if the
+    /// memo slot were taken, which a unit test rules out).
+    pub(crate) fn of(registry: &Registry) -> IndexRef<'_> {
+        match registry.memo(KeywordIndex::build) {
+            Some(index) => IndexRef::Kept(index),
+            None => IndexRef::Built(Box::new(KeywordIndex::build(registry))),
+        }
+    }
+
     /// Indexes every tool of the registry (built through the registry's memo, once).
     pub(crate) fn build(registry: &Registry) -> KeywordIndex {
         let tools = registry.tools();

@@ -64,14 +64,8 @@ impl Ranker for KeywordRanker {
         candidates: &[usize],
         limit: usize,
     ) -> Vec<usize> {
-        let built;
-        let index = match registry.memo(KeywordIndex::build) {
-            Some(index) => index,
-            None => {
-                built = KeywordIndex::build(registry);
-                &built
-            }
-        };
+        let index = KeywordIndex::of(registry);
+        let index = &*index;
         let mut scores = vec![0.0; index.len()];
         let counted = index.query_terms(query);
         index.add_scores(&counted, &mut scores);
@@ -141,14 +135,8 @@ pub(super) fn missing_required(
     excluded: &dyn Fn(usize) -> bool,
 ) -> Vec<String> {
     let registry = expansion.registry();
-    let built;
-    let index = match registry.memo(KeywordIndex::build) {
-        Some(index) => index,
-        None => {
-            built = KeywordIndex::build(registry);
-            &built
-        }
-    };
+    let index = KeywordIndex::of(registry);
+    let index = &*index;
     required
         .iter()
         .filter(
@@ -173,14 +161,8 @@ pub(super) fn rank(
     excluded: &dyn Fn(usize) -> bool,
 ) -> Vec<usize> {
     let registry = expansion.registry();
-    let built;
-    let index = match registry.memo(KeywordIndex::build) {
-        Some(index) => index,
-        None => {
-            built = KeywordIndex::build(registry);
-            &built
-        }
-    };
+    let index = KeywordIndex::of(registry);
+    let index = &*index;
     let Some(required) = index.required_terms(required) else {
         return Vec::new();
     };
