@@ -223,8 +223,8 @@ impl Registry {
     pub fn search(&self, request: &TurnRequest, call: &SearchCall<'_>) -> Result<SearchOutcome> {
         crate::render::check_mode(request.provider, request.mode)?;
         let expansion = self.expand(request)?;
-        let refusals = crate::render::rules::refusals(self, request.provider);
-        let refused = |i: usize| refusals.get(i).is_some_and(Option::is_some);
+        let judgements = crate::render::rules::judgements(self, request.provider);
+        let refused = |i: usize| judgements.get(i).is_some_and(|j| j.refusal.is_some());
         let (result, state) = search::run(&expansion, &request.state, call, &refused)?;
         let provider_output = match request.mode {
             DeferralMode::NativeClient => Some(client_search_output(

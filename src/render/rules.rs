@@ -73,6 +73,13 @@ fn top_level_combinator(tool: &Tool) -> bool {
     })
 }
 
+/// Whether the provider gets `tool`'s description shortened (the test `description` makes,
+/// without building the shortened text).
+fn shortened(tool: &Tool, provider: Provider) -> bool {
+    matches!(provider, Provider::OpenAiChat | Provider::OpenAiResponses)
+        && tool.description.encode_utf16().count() > OPENAI_MAX_DESCRIPTION
+}
+
 /// The description a provider gets: shortened where the provider limits its length.
 pub(crate) fn description(tool: &Tool, provider: Provider) -> Cow<'_, str> {
     match provider {
@@ -108,20 +115,33 @@ pub(crate) fn shorten(text: &str, max: usize) -> Cow<'_, str> {
     Cow::Owned(format!("{cut}…"))
 }
 
-/// Per registry and provider: which tools the provider refuses (by registry position).
-pub(crate) struct ProviderRules([OnceLock<Vec<Option<Refusal>>>; Provider::ALL.len()]);
+/// What a provider makes of one registry tool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Judgement {
+    /// Why the provider refuses it, if it does.
+    pub(crate) refusal: Option<Refusal>,
+    /// Whether its description is shortened for the provider.
+    pub(crate) shortened: bool,
+}
+
+/// Per registry and provider: every tool's judgement (by registry position).
+pub(crate) struct ProviderRules([OnceLock<Vec<Judgement>>; Provider::ALL.len()]);
 
 impl Memo for ProviderRules {
     const SLOT: MemoSlot = MemoSlot::ProviderRules;
 }
 
-/// The refusals of every registry tool for a provider, judged once per registry.
-pub(crate) fn refusals(registry: &Registry, provider: Provider) -> Cow<'_, [Option<Refusal>]> {
-    let judge = || -> Vec<Option<Refusal>> {
+/// Every registry tool's judgement for a provider, made once per registry and provider (the
+/// planned turns, `tool_search` and `check` only read it).
+pub(crate) fn judgements(registry: &Registry, provider: Provider) -> Cow<'_, [Judgement]> {
+    let judge = || -> Vec<Judgement> {
         registry
             .tools()
             .iter()
-            .map(|t| refusal(t, provider))
+            .map(|t| Judgement {
+                refusal: refusal(t, provider),
+                shortened: shortened(t, provider),
+            })
             .collect()
     };
     match registry.memo(|_| ProviderRules(Default::default())) {
@@ -136,13 +156,15 @@ pub(crate) fn refusals(registry: &Registry, provider: Provider) -> Cow<'_, [Opti
 pub(crate) struct ProviderSplit<'r> {
     pub(crate) split: Split,
     pub(crate) warnings: Vec<Warning>,
-    refusals: Cow<'r, [Option<Refusal>]>,
+    judgements: Cow<'r, [Judgement]>,
 }
 
 impl ProviderSplit<'_> {
     /// Whether the provider refuses the tool at a registry position.
     pub(crate) fn refused(&self, index: usize) -> bool {
-        self.refusals.get(index).is_some_and(Option::is_some)
+        self.judgements
+            .get(index)
+            .is_some_and(|j| j.refusal.is_some())
     }
 }
 
@@ -155,11 +177,12 @@ pub(crate) fn split_for<'r>(
     mode: DeferralMode,
 ) -> ProviderSplit<'r> {
     let registry = expansion.registry();
-    let refusals = refusals(registry, provider);
+    let judgements = judgements(registry, provider);
+    let judged = |i: usize| judgements.get(i).copied().unwrap_or_default();
     let origin = format!("provider:{}", provider.as_str());
     let mut warnings = Vec::new();
     for i in expansion.tools() {
-        if let (Some(Some(r)), Some(tool)) = (refusals.get(i), registry.tool(i)) {
+        if let (Some(r), Some(tool)) = (judged(i).refusal, registry.tool(i)) {
             warnings.push(Warning::new(
                 WarningCode::ProviderRefusedTool,
                 origin.clone(),
@@ -173,38 +196,37 @@ pub(crate) fn split_for<'r>(
             ));
         }
     }
-    let keep = |i: &usize| refusals.get(*i).is_none_or(Option::is_none);
+    let keep = |i: &usize| judged(*i).refusal.is_none();
     let mut split = split(expansion, state, view);
     split.array.retain(keep);
     split.catalog.retain(keep);
     split.promoted.retain(keep);
     // What the provider reads in full: the array, or every declared tool in native modes.
-    let declared: Vec<usize> = match mode {
-        DeferralMode::Catalog => split.array.clone(),
+    let declared: Box<dyn Iterator<Item = usize> + '_> = match mode {
+        DeferralMode::Catalog => Box::new(split.array.iter().copied()),
         DeferralMode::Native | DeferralMode::NativeClient => {
-            expansion.tools().filter(keep).collect()
+            Box::new(expansion.tools().filter(keep))
         }
     };
-    for i in declared {
-        if let Some(tool) = registry.tool(i) {
-            if let Cow::Owned(_) = description(tool, provider) {
-                warnings.push(Warning::new(
-                    WarningCode::DescriptionShortened,
-                    origin.clone(),
-                    format!(
-                        "{}'s description of {} characters is shortened to {OPENAI_MAX_DESCRIPTION} for {} (rule description_length; the full text is in the registry and in tool_search results)",
-                        quoted(&tool.name),
-                        tool.description.chars().count(),
-                        provider.as_str()
-                    ),
-                ));
-            }
-        }
+    for tool in declared
+        .filter(|&i| judged(i).shortened)
+        .filter_map(|i| registry.tool(i))
+    {
+        warnings.push(Warning::new(
+            WarningCode::DescriptionShortened,
+            origin.clone(),
+            format!(
+                "{}'s description of {} characters is shortened to {OPENAI_MAX_DESCRIPTION} for {} (rule description_length; the full text is in the registry and in tool_search results)",
+                quoted(&tool.name),
+                tool.description.chars().count(),
+                provider.as_str()
+            ),
+        ));
     }
     ProviderSplit {
         split,
         warnings,
-        refusals,
+        judgements,
     }
 }
 
@@ -289,8 +311,9 @@ impl Registry {
     /// more tools than the provider takes.
     pub fn check(&self, provider: Provider) -> ProviderCheck {
         let mut findings = Vec::new();
-        for tool in self.tools() {
-            if let Some(r) = refusal(tool, provider) {
+        let judgements = judgements(self, provider);
+        for (tool, judged) in self.tools().iter().zip(judgements.iter()) {
+            if let Some(r) = judged.refusal {
                 findings.push(Finding {
                     tool: tool.name.clone(),
                     rule: r.rule,
@@ -298,7 +321,7 @@ impl Registry {
                     message: format!("{}; left out of the {} payload", r.why, provider.as_str()),
                 });
             }
-            if let Cow::Owned(_) = description(tool, provider) {
+            if judged.shortened {
                 findings.push(Finding {
                     tool: tool.name.clone(),
                     rule: "description_length",
@@ -354,6 +377,17 @@ mod tests {
         assert_eq!(cut.chars().count(), 512);
         // No whitespace near the end: a hard cut.
         assert_eq!(shorten(&"x".repeat(2000), 100).chars().count(), 100);
+    }
+
+    #[test]
+    fn the_shortened_flag_agrees_with_the_shortened_text() {
+        for n in [1023, 1024, 1025, 2000] {
+            let tool = Tool::new("t", "é".repeat(n), json!({"type": "object"}));
+            for provider in Provider::ALL {
+                let owned = matches!(description(&tool, provider), Cow::Owned(_));
+                assert_eq!(shortened(&tool, provider), owned, "{n} {provider:?}");
+            }
+        }
     }
 
     #[test]
