@@ -20,7 +20,7 @@ use tool_intent::{Registry, TokenCounter, ToolsOverride, TurnRequest, View};
 fn texts() -> Vec<(&'static str, String)> {
     let mut r = Registry::embedded();
     for (name, text) in fixtures::mcp_texts() {
-        r = r.merge_mcp_server_json(&name, &text).unwrap();
+        r = r.set_mcp_server(&name, &text).unwrap().registry;
     }
     // Everything resident (no tool_search) gives the largest array to count.
     let request = |o: &str| TurnRequest {

@@ -14,9 +14,7 @@ use tool_intent::counter::Estimator;
 use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::search::SearchCall;
 use tool_intent::turn::split;
-use tool_intent::{
-    begin_turn, record_loaded, Registry, ToolsOverride, TurnRequest, TurnState, View,
-};
+use tool_intent::{record_loaded, Registry, ToolsOverride, TurnRequest, TurnState, View};
 
 const SIZES: [usize; 3] = [50, 1_000, 10_000];
 
@@ -30,7 +28,7 @@ fn fixtures() -> Vec<(usize, String, Registry, TurnState)> {
             let doc = generator::registry_document(n, 42);
             let text = serde_json::to_string(&doc).unwrap();
             let registry = Registry::from_json_str(&text).unwrap();
-            let state = begin_turn(&record_loaded(
+            let state = registry.begin_turn(&record_loaded(
                 &TurnState::default(),
                 &generator::bench_loaded(&doc),
             ));

@@ -27,10 +27,11 @@ fn registries() -> Vec<(String, Registry)> {
         out.push((
             format!("{name}+emb"),
             Registry::embedded()
-                .merge_mcp_server_json(&name, &text)
-                .unwrap(),
+                .set_mcp_server(&name, &text)
+                .unwrap()
+                .registry,
         ));
-        all = all.merge_mcp_server_json(&name, &text).unwrap();
+        all = all.set_mcp_server(&name, &text).unwrap().registry;
     }
     out.push(("all-merged".to_string(), all));
     out

@@ -21,8 +21,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let [pool, queries] = files[..] else {
         return Err("usage: retrieval POOL.json QUERIES.json [--misses]".into());
     };
-    let registry =
-        Registry::embedded().merge_mcp_server_json("b", &std::fs::read_to_string(pool)?)?;
+    let registry = Registry::embedded()
+        .set_mcp_server("b", &std::fs::read_to_string(pool)?)?
+        .registry;
     let queries: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(queries)?)?;
     let f = retrieval::evaluate(&registry, &queries)?;
     if args.iter().any(|a| a == "--misses") {

@@ -60,7 +60,7 @@ def build_request(registry: Registry, config: SessionRunConfig, state: Dict[str,
 def main() -> None:
     registry = Registry.embedded()
     github = Path(__file__).resolve().parents[1] / "tests/data/mcp/github.json"
-    registry = registry.merge_mcp_server("github", github.read_text())
+    registry = registry.set_mcp_server("github", github.read_text())["registry"]
     assert len(registry) > 0 and isinstance(registry.warnings, list)
 
     db = sqlite3.connect(":memory:")
@@ -71,7 +71,7 @@ def main() -> None:
     print("stored:", config.to_row())
 
     # Turn 1: the model searches for a deferred tool; dispatch resolves it at once.
-    state = tool_intent.begin_turn(None)
+    state = registry.begin_turn(None)
     first = build_request(registry, config, state)
     result = registry.search("create github issue", config.to_override(), state=state)
     state = result["state"]
@@ -80,7 +80,7 @@ def main() -> None:
     print("dispatch:", tool["name"], "(at its server:", tool.get("source_name", tool["name"]) + ")")
 
     # Turn 2: the loads join the array at the turn boundary; the request is otherwise unchanged.
-    state = tool_intent.begin_turn(state)
+    state = registry.begin_turn(state)
     second = build_request(registry, config, state)
     print("turn 2:", len(second["tools"]), "tools, fingerprint", second["fingerprint"][:19])
     budget = registry.budget(config.to_override(), state=state)

@@ -4,9 +4,7 @@
 //!
 //! cargo run --example server
 
-use tool_intent::{
-    begin_turn, build_intent, Registry, SearchCall, SessionRunConfig, Toggles, TurnRequest,
-};
+use tool_intent::{build_intent, Registry, SearchCall, SessionRunConfig, Toggles, TurnRequest};
 
 fn main() -> Result<(), tool_intent::Error> {
     let registry = Registry::embedded();
@@ -23,7 +21,7 @@ fn main() -> Result<(), tool_intent::Error> {
     // Every turn: read the row back, expand against the live registry, send the payload.
     let mut state = Default::default();
     for turn in 1..=3 {
-        state = begin_turn(&state);
+        state = registry.begin_turn(&state);
         let request = TurnRequest {
             tools_override: row.to_override(),
             source: Some("webui".into()),

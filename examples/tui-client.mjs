@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import {
-  Registry, buildIntent, sessionConfigFromOverride, beginTurn, recordLoaded,
+  Registry, buildIntent, sessionConfigFromOverride, recordLoaded,
 } from "tool-intent";
 
 const usage = `usage: tui-client [options]
@@ -62,7 +62,7 @@ try {
   for (const spec of args.mcp) {
     const [name, file] = spec.split("=");
     if (!name || !file) throw Object.assign(new Error(`--mcp ${spec}: expected NAME=FILE`), { code: "usage" });
-    registry = registry.mergeMcpServer(name, readFileSync(file, "utf8"));
+    registry = registry.setMcpServer(name, readFileSync(file, "utf8")).registry;
   }
   const toggles = {
     toolsEnabled: onOff("tools", args.tools),
@@ -74,7 +74,7 @@ try {
   const intent = buildIntent(toggles);
   const row = sessionConfigFromOverride(intent);
   // Tools loaded earlier are promoted at a turn boundary: the state carries them.
-  const state = beginTurn(recordLoaded(null, list(args.loaded) ?? []));
+  const state = registry.beginTurn(recordLoaded(null, list(args.loaded) ?? []));
   const options = { source: args.source, provider: args.provider, mode: args.mode, state };
   const { payload, catalogText, ...expansion } = registry.planTurn(intent, options);
   const budget = registry.budget(intent, options);

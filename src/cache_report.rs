@@ -27,7 +27,7 @@ use crate::plan::TurnRequest;
 use crate::registry::Registry;
 use crate::render::{DeferralMode, Provider};
 use crate::search::SearchCall;
-use crate::turn::{begin_turn, system_prompt_with_catalog, View};
+use crate::turn::{system_prompt_with_catalog, View};
 
 const INPUT: &str = "cache script";
 
@@ -250,7 +250,7 @@ fn replay(
     for (k, turn) in script.turns.iter().enumerate() {
         let mut events = Vec::new();
         for (name, tools) in &turn.add_servers {
-            registry = registry.merge_mcp_server(name, tools)?;
+            registry = registry.set_mcp_server(name, &tools.to_string())?.registry;
             events.push(format!("server {name} added to the registry"));
         }
         if let Some(o) = &turn.tools_override {
@@ -259,7 +259,7 @@ fn replay(
             }
             tools_override = o.clone();
         }
-        state = begin_turn(&state);
+        state = registry.begin_turn(&state);
         let request = TurnRequest {
             tools_override: tools_override.clone(),
             state: state.clone(),

@@ -86,6 +86,16 @@ pub enum Error {
         /// Why it is not available.
         reason: String,
     },
+    /// A tool call names a tool that was declared when the turn began but has been removed
+    /// from the registry since (its MCP server stopped listing it); it leaves the array at
+    /// the next turn boundary.
+    #[error("tool {} was removed from the registry during this turn{}; it is no longer callable and leaves the tool list at the next turn", quoted(name), .server.as_ref().map(|s| format!(" (MCP server {} no longer lists it)", quoted(s))).unwrap_or_default())]
+    ToolRemoved {
+        /// The name the call used.
+        name: String,
+        /// The MCP server it came from, if any.
+        server: Option<String>,
+    },
     /// The database layer failed (native only).
     #[error("database error: {message}")]
     Database {
@@ -146,6 +156,7 @@ impl Error {
             Error::UnknownSource { .. } => "unknown_source",
             Error::InvalidArgument { .. } => "invalid_argument",
             Error::ToolNotAvailable { .. } => "tool_not_available",
+            Error::ToolRemoved { .. } => "tool_removed",
             Error::Database { .. } => "database",
             Error::Internal { .. } => "internal",
         }
@@ -161,6 +172,7 @@ impl Error {
             Error::InvalidJson { .. } => Some("$"),
             Error::UnknownSource { .. }
             | Error::ToolNotAvailable { .. }
+            | Error::ToolRemoved { .. }
             | Error::Database { .. }
             | Error::Internal { .. } => None,
         }
@@ -175,9 +187,10 @@ impl Error {
             Error::InvalidRegistry { .. } => Some("registry"),
             Error::InvalidArgument { argument, .. } => Some(argument),
             Error::UnknownSource { .. } => Some("source"),
-            Error::ToolNotAvailable { .. } | Error::Database { .. } | Error::Internal { .. } => {
-                None
-            }
+            Error::ToolNotAvailable { .. }
+            | Error::ToolRemoved { .. }
+            | Error::Database { .. }
+            | Error::Internal { .. } => None,
         }
     }
 

@@ -10,6 +10,13 @@ pub(crate) fn is_glob(pattern: &str) -> bool {
     pattern.contains(['*', '?'])
 }
 
+/// The literal before the one trailing `*` of a `prefix*` pattern (no other `*` or `?`): the
+/// shape of a server's glob, matched by a range of the sorted name index.
+pub(crate) fn literal_prefix(pattern: &str) -> Option<&str> {
+    let prefix = pattern.strip_suffix('*')?;
+    (!prefix.contains(['*', '?'])).then_some(prefix)
+}
+
 /// Case-sensitive match of `name` against `pattern`.
 pub(crate) fn matches(pattern: &str, name: &str) -> bool {
     match_bytes(pattern.as_bytes(), name.as_bytes(), false)

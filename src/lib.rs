@@ -88,11 +88,11 @@ pub use counter::{CounterKind, TokenCounter};
 pub use error::{Error, JsonPath, Result};
 pub use intent::{Intent, ToolsOverride};
 pub use plan::{Renamed, SearchOutcome, TurnPlan, TurnRequest};
-pub use registry::{Registry, Tool};
+pub use registry::{Registry, RegistryChange, RegistryDiff, Tool};
 pub use render::{fingerprint, DeferralMode, Provider};
 pub use search::{Ranker, SearchCall};
 pub use session::{build_intent, SessionRunConfig, Toggles};
-pub use turn::{begin_turn, record_loaded, TurnState, View};
+pub use turn::{record_loaded, TurnState, View};
 pub use warning::{Warning, WarningCode};
 
 // The README's Rust example runs as a doctest (`cargo test --doc`), so it cannot rot.

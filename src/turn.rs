@@ -1,8 +1,8 @@
 //! The turn: per-session state that decides when loaded tools join the provider array, and
 //! the split of one expansion into array, catalog and promoted tools.
 //!
-//! The provider array of a turn is fixed at the turn boundary ([`begin_turn`]): a load
-//! recorded mid-turn ([`record_loaded`]) joins the array at the next boundary, after the
+//! The provider array of a turn is fixed at the turn boundary ([`Registry::begin_turn`]): a
+//! load recorded mid-turn ([`record_loaded`]) joins the array at the next boundary, after the
 //! resident tools, in load order. The array therefore only grows at its end, which keeps the
 //! longest common prefix for prompt caches.
 //!
@@ -26,6 +26,11 @@ pub struct TurnState {
     pub frozen: Vec<String>,
     /// Number of turn boundaries passed.
     pub turn: u64,
+    /// The fingerprint of the registry the current turn began on ([`Registry::begin_turn`]):
+    /// the turn's calls run on that version while it is held, so a registry change waits for
+    /// the next boundary. `None` before the first boundary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub registry: Option<String>,
 }
 
 /// Which loaded set a caller reads.
@@ -56,15 +61,6 @@ impl View {
     }
 }
 
-/// A turn boundary: what was loaded so far joins the array from now on.
-pub fn begin_turn(state: &TurnState) -> TurnState {
-    TurnState {
-        loaded: state.loaded.clone(),
-        frozen: state.loaded.clone(),
-        turn: state.turn.saturating_add(1),
-    }
-}
-
 /// Records loads (from a `tool_search` call). Names already loaded keep their place.
 pub fn record_loaded<S: AsRef<str>>(state: &TurnState, names: &[S]) -> TurnState {
     let mut next = state.clone();
@@ -81,7 +77,7 @@ pub fn record_loaded<S: AsRef<str>>(state: &TurnState, names: &[S]) -> TurnState
 }
 
 impl TurnState {
-    /// Reads a persisted state (`{loaded, frozen, turn}`; missing fields and `null` read as
+    /// Reads a persisted state (`{loaded, frozen, turn, registry}`; missing fields and `null` read as
     /// empty). At most `LIMITS.max_tools` names per list.
     pub fn from_value(value: &Value) -> Result<TurnState> {
         const INPUT: &str = "state";
@@ -93,7 +89,7 @@ impl TurnState {
                 return Err(Error::expected(
                     INPUT,
                     &root,
-                    "a turn state object {loaded, frozen, turn}",
+                    "a turn state object {loaded, frozen, turn, registry}",
                     other,
                 ))
             }
@@ -148,12 +144,26 @@ impl TurnState {
                         })?,
                     }
                 }
+                "registry" => {
+                    state.registry = match v {
+                        Value::Null => None,
+                        Value::String(s) if s.len() <= 128 => Some(s.clone()),
+                        v => {
+                            return Err(Error::expected(
+                                INPUT,
+                                &path,
+                                "a registry fingerprint (sha256:...)",
+                                v,
+                            ))
+                        }
+                    }
+                }
                 _ => {
                     return Err(Error::value(
                         INPUT,
                         &path,
                         format!(
-                            "unknown key {} (expected loaded, frozen, turn)",
+                            "unknown key {} (expected loaded, frozen, turn, registry)",
                             crate::error::quoted(key)
                         ),
                     ))
@@ -264,7 +274,7 @@ mod tests {
         let s = record_loaded(&TurnState::default(), &["a", "b", "a"]);
         assert_eq!(s.loaded, ["a", "b"]);
         assert!(s.frozen.is_empty());
-        let t = begin_turn(&s);
+        let t = Registry::embedded().begin_turn(&s);
         assert_eq!(t.frozen, ["a", "b"]);
         assert_eq!(t.turn, 1);
         let u = record_loaded(&t, &["c"]);
@@ -278,7 +288,7 @@ mod tests {
             TurnState::from_json_str("{}").unwrap(),
             TurnState::default()
         );
-        let s = begin_turn(&record_loaded(&TurnState::default(), &["a", "b"]));
+        let s = Registry::embedded().begin_turn(&record_loaded(&TurnState::default(), &["a", "b"]));
         let again = TurnState::from_value(&serde_json::to_value(&s).unwrap()).unwrap();
         assert_eq!(again, s);
         let e = TurnState::from_json_str(r#"{"loaded":["a",1]}"#).unwrap_err();
@@ -302,7 +312,7 @@ mod tests {
     fn promoted_tools_follow_the_resident_ones_in_load_order() {
         let r = Registry::embedded();
         let e = crate::expand::expand(&r, &Default::default(), Default::default()).unwrap();
-        let s = begin_turn(&record_loaded(
+        let s = r.begin_turn(&record_loaded(
             &TurnState::default(),
             &["send_message", "enter_plan_mode"],
         ));

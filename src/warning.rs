@@ -36,13 +36,17 @@ pub enum WarningCode {
     DescriptionShortened,
     /// `tool_search` ran in a session that defers nothing, so there was nothing to load.
     NothingDeferred,
-    /// One MCP server lists two tools of one name; both are kept under two wire names.
+    /// An MCP tool's wire name was already taken (its server lists the name twice, or a
+    /// registry tool has it): the later tool is left out.
     DuplicateToolName,
+    /// The turn's state names a registry version that is no longer held: the current
+    /// registry is used for the rest of the turn.
+    TurnRegistryGone,
 }
 
 impl WarningCode {
     /// Every code, in declaration order.
-    pub const ALL: [WarningCode; 14] = [
+    pub const ALL: [WarningCode; 15] = [
         WarningCode::UnknownTool,
         WarningCode::UnknownToolset,
         WarningCode::UnknownIntentKey,
@@ -57,6 +61,7 @@ impl WarningCode {
         WarningCode::DescriptionShortened,
         WarningCode::NothingDeferred,
         WarningCode::DuplicateToolName,
+        WarningCode::TurnRegistryGone,
     ];
 
     /// The wire name (`unknown_tool`, ...).
@@ -76,6 +81,7 @@ impl WarningCode {
             WarningCode::NothingDeferred => "nothing_deferred",
             WarningCode::DuplicateToolName => "duplicate_tool_name",
             WarningCode::EmptyToolset => "empty_toolset",
+            WarningCode::TurnRegistryGone => "turn_registry_gone",
         }
     }
 }

@@ -104,6 +104,10 @@ extern "C" {
     pub type JsToolInfos;
     #[wasm_bindgen(typescript_type = "ToolDefinition")]
     pub type JsToolDefinition;
+    #[wasm_bindgen(typescript_type = "{ name: string; tools: RegistryDocument | ToolDefinition[] | string }[]")]
+    pub type JsServerLists;
+    #[wasm_bindgen(typescript_type = "RegistryDiff")]
+    pub type JsRegistryDiff;
     #[wasm_bindgen(typescript_type = "CounterName")]
     pub type JsCounterName;
 }
@@ -243,6 +247,39 @@ fn parse_out<J: JsCast>(text: &str) -> Result<J, JsValue> {
     js_sys::JSON::parse(text).map(JsCast::unchecked_into)
 }
 
+/// A registry after a change to its servers: `registry` (the new one) and `diff`
+/// (`{added, removed, changed}` wire names).
+#[wasm_bindgen]
+pub struct RegistryChange {
+    registry: CoreRegistry,
+    diff: crate::RegistryDiff,
+}
+
+#[wasm_bindgen]
+impl RegistryChange {
+    /// The new registry.
+    #[wasm_bindgen(getter)]
+    pub fn registry(&self) -> Registry {
+        Registry {
+            inner: self.registry.clone(),
+        }
+    }
+
+    /// Tools added, removed and changed, by wire name.
+    #[wasm_bindgen(getter)]
+    pub fn diff(&self) -> Result<JsRegistryDiff, JsValue> {
+        out(&self.diff)
+    }
+}
+
+fn change(result: crate::Result<crate::RegistryChange>) -> Result<RegistryChange, JsValue> {
+    let c = lib(result)?;
+    Ok(RegistryChange {
+        registry: c.registry,
+        diff: c.diff,
+    })
+}
+
 /// A registry parsed once and kept on the wasm side; each call passes only the small intent.
 /// The JS class is `Registry`, with the Rust handle's method names in camelCase.
 #[wasm_bindgen]
@@ -269,17 +306,60 @@ impl Registry {
         }
     }
 
-    /// A new registry with one MCP server's tools merged in as `mcp__<server>__<tool>`.
-    #[wasm_bindgen(js_name = mergeMcpServer)]
-    pub fn merge_mcp_server(
+    /// Sets one MCP server's tools from its `tools/list` result (adds the server or replaces
+    /// its tools): `{registry, diff}`, this registry unchanged.
+    #[wasm_bindgen(js_name = setMcpServer)]
+    pub fn set_mcp_server(
         &self,
         server: &str,
         tools_list: &JsRegistryInput,
-    ) -> Result<Registry, JsValue> {
+    ) -> Result<RegistryChange, JsValue> {
         let text = json_text(tools_list, "tools list")?;
-        Ok(Registry {
-            inner: lib(self.inner.merge_mcp_server_json(server, &text))?,
-        })
+        change(self.inner.set_mcp_server(server, &text))
+    }
+
+    /// Sets many servers in one build: `servers` is `[{name, tools}]` (each `tools` a
+    /// `tools/list` result or its JSON text).
+    #[wasm_bindgen(js_name = setMcpServers)]
+    pub fn set_mcp_servers(&self, servers: &JsServerLists) -> Result<RegistryChange, JsValue> {
+        let list = json_in(servers, "servers")?;
+        let items = list.as_array().ok_or_else(|| {
+            js_error(&Error::expected("servers", &crate::JsonPath::root(), "an array of {name, tools}", &list))
+        })?;
+        let mut lists: Vec<(String, String)> = Vec::with_capacity(items.len());
+        for (k, item) in items.iter().enumerate() {
+            let at = crate::JsonPath::root().index(k);
+            let name = item.get("name").and_then(Value::as_str).ok_or_else(|| {
+                js_error(&Error::expected("servers", &at.key("name"), "a server name", item))
+            })?;
+            let tools = match item.get("tools") {
+                Some(Value::String(text)) => text.clone(),
+                Some(v) => v.to_string(),
+                None => return Err(js_error(&Error::expected("servers", &at.key("tools"), "a tools/list result", item))),
+            };
+            lists.push((name.to_string(), tools));
+        }
+        let pairs: Vec<(&str, &str)> = lists.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        change(self.inner.set_mcp_servers(&pairs))
+    }
+
+    /// Removes a server and its tools: `{registry, diff}`.
+    #[wasm_bindgen(js_name = removeMcpServer)]
+    pub fn remove_mcp_server(&self, server: &str) -> Result<RegistryChange, JsValue> {
+        change(self.inner.remove_mcp_server(server))
+    }
+
+    /// `sha256:<hex>` of the registry's content: what `beginTurn` stamps a turn with.
+    #[wasm_bindgen(js_name = fingerprint)]
+    pub fn registry_fingerprint(&self) -> String {
+        self.inner.fingerprint().to_string()
+    }
+
+    /// A turn boundary: loads recorded so far join the array from now on, and the turn's
+    /// calls run on this registry until the next boundary.
+    #[wasm_bindgen(js_name = beginTurn)]
+    pub fn begin_turn(&self, state: &JsTurnStateIn) -> Result<JsTurnState, JsValue> {
+        out(&self.inner.begin_turn(&state_in(state)?))
     }
 
     /// Number of tools.
@@ -495,12 +575,6 @@ pub fn normalize_tools_value(value: &JsToolsOverride) -> Result<JsSessionRunConf
 
 fn state_in(state: &JsValue) -> Result<TurnState, JsValue> {
     lib(TurnState::from_value(&json_in(state, "state")?))
-}
-
-/// A turn boundary: loads recorded so far join the array from now on.
-#[wasm_bindgen(js_name = beginTurn)]
-pub fn begin_turn(state: &JsTurnStateIn) -> Result<JsTurnState, JsValue> {
-    out(&crate::begin_turn(&state_in(state)?))
 }
 
 /// Records loaded tools (in load order, each once).

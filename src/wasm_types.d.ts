@@ -30,6 +30,9 @@ export interface TurnState {
   frozen: string[];
   /** Turn boundaries passed. */
   turn: number;
+  /** The fingerprint of the registry this turn began on (set by registry.beginTurn): the
+   * turn's calls run on that version, so a registry change waits for the next turn. */
+  registry?: string;
 }
 
 /** Options of every per-turn call (planTurn, search, resolve, budget, cacheReport). */
@@ -74,7 +77,8 @@ export type WarningCode =
   | "provider_refused_tool"
   | "description_shortened"
   | "nothing_deferred"
-  | "duplicate_tool_name";
+  | "duplicate_tool_name"
+  | "turn_registry_gone";
 
 export interface ExpansionWarning {
   code: WarningCode;
@@ -237,6 +241,16 @@ export interface ToolDefinition {
   [field: string]: unknown;
 }
 
+/** What a change to a registry's MCP servers did, by wire name (registry.setMcpServer). */
+export interface RegistryDiff {
+  /** New tools, in registry order. */
+  added: string[];
+  /** Tools gone, in the earlier registry's order. */
+  removed: string[];
+  /** Tools whose definition changed, in registry order. */
+  changed: string[];
+}
+
 export interface RegistryDocument {
   tools?: ToolDefinition[];
   default_tools?: string[];
@@ -257,6 +271,7 @@ export type ToolIntentErrorCode =
   | "unknown_source"
   | "invalid_argument"
   | "tool_not_available"
+  | "tool_removed"
   | "database"
   | "internal";
 

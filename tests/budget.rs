@@ -36,7 +36,10 @@ fn registries() -> Vec<(String, Registry)> {
         out.push((name.clone(), Registry::from_value(&v).unwrap()));
         out.push((
             format!("embedded+{name}"),
-            Registry::embedded().merge_mcp_server(&name, &v).unwrap(),
+            Registry::embedded()
+                .set_mcp_server(&name, &v.to_string())
+                .unwrap()
+                .registry,
         ));
     }
     out.push(("all-merged".to_string(), all_merged()));
@@ -81,10 +84,7 @@ fn budget_halves() {
             let loaded: Vec<String> = e.names(e.deferred()).into_iter().take(1).collect();
             for state in [
                 TurnState::default(),
-                tool_intent::begin_turn(&tool_intent::record_loaded(
-                    &TurnState::default(),
-                    &loaded,
-                )),
+                r.begin_turn(&tool_intent::record_loaded(&TurnState::default(), &loaded)),
             ] {
                 let req = request(&o, &state, View::Frozen, provider);
                 let (array, catalog) = rendered_halves(&r, &req).unwrap();

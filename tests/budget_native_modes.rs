@@ -14,7 +14,7 @@ use tool_intent::{DeferralMode, Provider, TokenCounter, TurnRequest, TurnState};
 #[test]
 fn native_budgets_count_what_is_declared_and_billed() {
     let r = all_merged();
-    let state = tool_intent::begin_turn(&tool_intent::record_loaded(
+    let state = r.begin_turn(&tool_intent::record_loaded(
         &TurnState::default(),
         &["mcp__github__create_issue".to_string()],
     ));

@@ -59,7 +59,7 @@ fn expand_matches_the_library() {
             )
             .unwrap(),
             provider: tool_intent::Provider::OpenAiResponses,
-            state: tool_intent::begin_turn(&tool_intent::record_loaded(
+            state: r.begin_turn(&tool_intent::record_loaded(
                 &Default::default(),
                 &["send_message"],
             )),
@@ -518,13 +518,13 @@ fn search_says_when_nothing_is_deferred_and_names_a_required_term_that_matched_n
 }
 
 #[test]
-fn duplicate_names_in_one_server_warn_and_renamed_entries_name_their_server() {
+fn a_name_listed_twice_warns_and_renamed_entries_name_their_server() {
     let dir = std::env::temp_dir().join("tool-intent-dup-server");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("dup.json");
     std::fs::write(
         &file,
-        r#"{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}}]}"#,
+        r#"{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}},{"name":"b.c","inputSchema":{"type":"object"}}]}"#,
     )
     .unwrap();
     let o = run(&["expand", "--mcp", &format!("s={}", file.display())]);
@@ -533,12 +533,11 @@ fn duplicate_names_in_one_server_warn_and_renamed_entries_name_their_server() {
     let message = stderr(&o);
     assert!(
         message.contains("warning [duplicate_tool_name]")
-            && message.contains("\"mcp__s__a\"")
-            && message.contains("\"mcp__s__a_"),
+            && message.contains("tool \"a\" of MCP server \"s\" left out: the server lists \"a\" twice"),
         "{message}"
     );
     assert_eq!(v["renamed"][0]["server"], "s");
-    assert_eq!(v["renamed"][0]["source"], "a");
+    assert_eq!(v["renamed"][0]["source"], "b.c");
 }
 
 #[test]

@@ -104,8 +104,9 @@ fn cross_target_search_hits() {
     let fixture: Value =
         serde_json::from_str(&read_repo_file("tests/data/bfcl/retrieval.json")).unwrap();
     let bfcl = tool_intent::Registry::embedded()
-        .merge_mcp_server_json("b", &read_repo_file("tests/data/bfcl/retrieval-pool.json"))
-        .unwrap();
+        .set_mcp_server("b", &read_repo_file("tests/data/bfcl/retrieval-pool.json"))
+        .unwrap()
+        .registry;
     let all = golden_registries()
         .into_iter()
         .find(|(recipe, _)| recipe == "all")

@@ -10,8 +10,7 @@ use serde_json::json;
 use tool_intent::expand::{expand, ExpandContext, Expansion};
 use tool_intent::turn::{catalog_text, split, system_prompt_with_catalog, CATALOG_HEADER};
 use tool_intent::{
-    begin_turn, DeferralMode, Provider, Registry, ToolsOverride, TurnPlan, TurnRequest, TurnState,
-    View,
+    DeferralMode, Provider, Registry, ToolsOverride, TurnPlan, TurnRequest, TurnState, View,
 };
 
 const DEFERRED_DEFAULTS: [&str; 4] = [
@@ -95,7 +94,7 @@ fn tool_search_moves_tool_from_catalog_to_array_at_next_turn_boundary() {
     let r = Registry::embedded();
     let e = expand_json(&r, "null");
     let req = turn_request(&intent("null"), ExpandContext::default());
-    let turn1 = begin_turn(&TurnState::default());
+    let turn1 = r.begin_turn(&TurnState::default());
     let (result, after_search) = search_args(
         &r,
         &req,
@@ -112,7 +111,7 @@ fn tool_search_moves_tool_from_catalog_to_array_at_next_turn_boundary() {
         .array
         .contains(&"enter_plan_mode"));
     // Next turn: in the array, out of the catalog.
-    let turn2 = begin_turn(&after_search);
+    let turn2 = r.begin_turn(&after_search);
     let p = array(&r, &req, &turn2, DeferralMode::Catalog);
     assert_eq!(p.array.last().copied(), Some("enter_plan_mode"));
     assert!(!catalog_names(&r, &e, &turn2, View::Frozen).contains(&"enter_plan_mode".to_string()));
@@ -162,7 +161,7 @@ fn deferral_idempotent() {
 fn mid_turn_tool_search_changes_neither_array_nor_catalog() {
     let r = all_merged();
     let req = turn_request(&intent(r#"{"toolset":"full"}"#), ExpandContext::default());
-    let mut state = begin_turn(&TurnState::default());
+    let mut state = r.begin_turn(&TurnState::default());
     let before = array(&r, &req, &state, DeferralMode::Catalog);
     for q in [
         "select:mcp__github__create_issue",
@@ -219,7 +218,7 @@ fn loaded_but_not_promoted_tool_resolves_for_dispatch() {
     let r = Registry::embedded();
     let e = expand_json(&r, "null");
     let req = turn_request(&intent("null"), ExpandContext::default());
-    let turn = begin_turn(&TurnState::default());
+    let turn = r.begin_turn(&TurnState::default());
     let (_, state) =
         search_args(&r, &req, &turn, &json!({"query": "select:send_message"})).unwrap();
     assert!(!array(&r, &req, &state, DeferralMode::Catalog)
@@ -262,7 +261,7 @@ fn simulated_twenty_turn_session() {
             let mut previous: Option<TurnPlan<'_>> = None;
             let mut changes = Vec::new();
             for turn in 1..=20u64 {
-                state = begin_turn(&state);
+                state = r.begin_turn(&state);
                 // Every turn expands the intent afresh against the live registry.
                 let req = turn_request(&o, ExpandContext::default());
                 let opts = RenderOptions {

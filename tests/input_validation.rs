@@ -32,7 +32,10 @@ fn unusable_mcp_tools_are_quarantined_with_name_path_and_reason() {
         {"name": "typed_list", "inputSchema": {"type": ["object", "null"]}},
         tool("fine"),
     ]});
-    let r = Registry::embedded().merge_mcp_server("s", &list).unwrap();
+    let r = Registry::embedded()
+        .set_mcp_server("s", &list.to_string())
+        .unwrap()
+        .registry;
     assert!(r.index_of("mcp__s__fine").is_some());
     assert_eq!(
         r.tools()
@@ -73,7 +76,10 @@ fn dict_and_missing_root_types_become_object_with_one_warning() {
         {"name": "c", "inputSchema": {}},
         {"name": "d", "inputSchema": {"type": "object"}},
     ]);
-    let r = Registry::embedded().merge_mcp_server("s", &list).unwrap();
+    let r = Registry::embedded()
+        .set_mcp_server("s", &list.to_string())
+        .unwrap()
+        .registry;
     assert_eq!(codes(r.warnings()), [WarningCode::NormalisedSchema]);
     assert!(
         r.warnings()[0].message.starts_with("3 tool schema(s)"),
@@ -107,8 +113,9 @@ fn provider_search_tool_names_are_reserved() {
     }
     // As an MCP tool the name is namespaced, so it cannot clash.
     let r = Registry::embedded()
-        .merge_mcp_server("s", &json!([tool("tool_search_tool_regex")]))
-        .unwrap();
+        .set_mcp_server("s", &json!([tool("tool_search_tool_regex")]).to_string())
+        .unwrap()
+        .registry;
     assert!(r.index_of("mcp__s__tool_search_tool_regex").is_some());
 }
 
@@ -118,9 +125,7 @@ fn input_over_the_size_limit_is_refused_before_parsing() {
     let text = " ".repeat(LIMITS.max_input_bytes + 1);
     let e = Registry::from_json_str(&text).unwrap_err();
     assert_eq!((e.code(), e.path()), ("limit_exceeded", Some("$")));
-    let e = Registry::embedded()
-        .merge_mcp_server_json("s", &text)
-        .unwrap_err();
+    let e = Registry::embedded().set_mcp_server("s", &text).unwrap_err();
     assert_eq!(e.input(), Some("tools list"));
 }
 
@@ -134,6 +139,7 @@ fn turn_states_are_bounded_and_stale_names_give_one_warning() {
         loaded: stale.clone(),
         frozen: stale,
         turn: 3,
+        registry: None,
     };
     let r = Registry::embedded();
     let req = TurnRequest {

@@ -145,11 +145,12 @@ fn a_benchmark_server_loads_whole_with_valid_unique_wire_names() {
     let tools = fixture();
     let count = tools["tools"].as_array().unwrap().len();
     let r = Registry::embedded()
-        .merge_mcp_server("bfcl", &tools)
-        .unwrap();
+        .set_mcp_server("bfcl", &tools.to_string())
+        .unwrap()
+        .registry;
     let codes: Vec<WarningCode> = r.warnings().iter().map(|w| w.code).collect();
     assert_eq!(codes, [WarningCode::NormalisedSchema], "{:?}", r.warnings());
-    let mcp: Vec<&tool_intent::Tool> = r
+    let mcp: Vec<&std::sync::Arc<tool_intent::Tool>> = r
         .tools()
         .iter()
         .filter(|t| t.name.starts_with("mcp__bfcl__"))
@@ -186,24 +187,36 @@ fn a_benchmark_server_loads_whole_with_valid_unique_wire_names() {
         .iter()
         .find(|t| t.source_name() == "AclApi.add_mapping")
         .unwrap();
-    assert_eq!(dotted.name, "mcp__bfcl__AclApi_add_mapping");
+    // Capitals and dots: the name plus a hash of the source name (a function of the tool
+    // alone, so no other tool can ever take it).
+    assert!(dotted.name.starts_with("mcp__bfcl__AclApi_add_mapping_"), "{}", dotted.name);
+    assert_eq!(dotted.name.len(), "mcp__bfcl__AclApi_add_mapping_".len() + 8);
     let twins: Vec<&str> = mcp
         .iter()
         .filter(|t| t.source_name().eq_ignore_ascii_case("calculate_bmi"))
         .map(|t| t.name.as_str())
         .collect();
     assert_eq!(twins.len(), 2);
-    assert!(twins.contains(&"mcp__bfcl__calculate_BMI"), "{twins:?}");
+    assert!(twins.contains(&"mcp__bfcl__calculate_bmi"), "{twins:?}");
+    assert!(twins.iter().any(|n| n.starts_with("mcp__bfcl__calculate_BMI_")), "{twins:?}");
 }
 
 #[test]
 fn source_names_survive_the_registry_round_trip_and_show_in_the_plan() {
     let r = Registry::embedded()
-        .merge_mcp_server("bfcl", &fixture())
-        .unwrap();
+        .set_mcp_server("bfcl", &fixture().to_string())
+        .unwrap()
+        .registry;
     let again = Registry::from_value(&r.to_value()).unwrap();
     assert_eq!(again.tools(), r.tools());
-    let i = again.index_of("mcp__bfcl__AclApi_add_mapping").unwrap();
+    let dotted = r
+        .tools()
+        .iter()
+        .find(|t| t.source_name() == "AclApi.add_mapping")
+        .unwrap()
+        .name
+        .clone();
+    let i = again.index_of(&dotted).unwrap();
     assert_eq!(again.tools()[i].source_name(), "AclApi.add_mapping");
     let req = TurnRequest {
         tools_override: ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(),
@@ -211,16 +224,16 @@ fn source_names_survive_the_registry_round_trip_and_show_in_the_plan() {
     };
     let p = r.plan_turn(&req).unwrap();
     let find = |wire: &str| p.renamed.iter().find(|r| r.wire == wire).map(|r| r.source);
-    assert_eq!(
-        find("mcp__bfcl__AclApi_add_mapping"),
-        Some("AclApi.add_mapping")
-    );
+    assert_eq!(find(&dotted), Some("AclApi.add_mapping"));
     assert_eq!(find("mcp__bfcl__get_current_weather"), None);
 }
 
 #[test]
 fn no_payload_holds_two_entries_with_one_name() {
-    let r = all_merged().merge_mcp_server("bfcl", &fixture()).unwrap();
+    let r = all_merged()
+        .set_mcp_server("bfcl", &fixture().to_string())
+        .unwrap()
+        .registry;
     for provider in Provider::ALL {
         for mode in [DeferralMode::Catalog, DeferralMode::Native] {
             if !provider.has_native_deferral() && mode == DeferralMode::Native {
@@ -228,7 +241,7 @@ fn no_payload_holds_two_entries_with_one_name() {
             }
             let req = TurnRequest {
                 tools_override: ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(),
-                state: tool_intent::begin_turn(&tool_intent::record_loaded(
+                state: r.begin_turn(&tool_intent::record_loaded(
                     &Default::default(),
                     &["mcp__bfcl__calculate_BMI"],
                 )),
@@ -286,7 +299,7 @@ proptest! {
             shuffled.swap(i, (s % (i as u64 + 1)) as usize);
         }
         let names = |list: Vec<Value>| -> Vec<(String, String)> {
-            let r = Registry::embedded().merge_mcp_server("s", &json!({"tools": list})).unwrap();
+            let r = Registry::embedded().set_mcp_server("s", &json!({"tools": list}).to_string()).unwrap().registry;
             let mut pairs: Vec<(String, String)> = r
                 .tools()
                 .iter()

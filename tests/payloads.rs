@@ -8,9 +8,7 @@
 mod common;
 
 use common::check_golden;
-use tool_intent::{
-    begin_turn, record_loaded, DeferralMode, Provider, Registry, ToolsOverride, TurnRequest,
-};
+use tool_intent::{record_loaded, DeferralMode, Provider, Registry, ToolsOverride, TurnRequest};
 
 #[test]
 fn golden_payloads_of_the_embedded_registry() {
@@ -54,7 +52,7 @@ fn golden_payloads_of_the_embedded_registry() {
             }
             let req = TurnRequest {
                 tools_override: ToolsOverride::from_json_str(o).unwrap(),
-                state: begin_turn(&record_loaded(&Default::default(), loaded)),
+                state: r.begin_turn(&record_loaded(&Default::default(), loaded)),
                 provider,
                 mode,
                 cache_control: cache,

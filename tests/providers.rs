@@ -191,8 +191,9 @@ fn a_top_level_any_of_is_left_out_of_the_anthropic_payload_only() {
         {"name": "page", "inputSchema": {"type": "object", "anyOf": [{"required": ["id"]}, {"required": ["url"]}]}}
     ]});
     let r = Registry::embedded()
-        .merge_mcp_server("notion", &server)
-        .unwrap();
+        .set_mcp_server("notion", &server.to_string())
+        .unwrap()
+        .registry;
     let o = r#"{"enabled":true,"allowed":["mcp__notion__*"]}"#;
     let names = |payload: &Value| -> Vec<String> {
         payload
@@ -211,7 +212,7 @@ fn a_top_level_any_of_is_left_out_of_the_anthropic_payload_only() {
     let req = |provider| TurnRequest {
         tools_override: intent(o),
         provider,
-        state: tool_intent::begin_turn(&tool_intent::record_loaded(
+        state: r.begin_turn(&tool_intent::record_loaded(
             &Default::default(),
             &["mcp__notion__search", "mcp__notion__page"],
         )),

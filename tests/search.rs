@@ -32,8 +32,9 @@ fn bfcl_fixture_recall_is_at_least_bm25() {
     let fixture: Value =
         serde_json::from_str(&read_repo_file("tests/data/bfcl/retrieval.json")).unwrap();
     let registry = Registry::embedded()
-        .merge_mcp_server_json("b", &read_repo_file("tests/data/bfcl/retrieval-pool.json"))
-        .unwrap();
+        .set_mcp_server("b", &read_repo_file("tests/data/bfcl/retrieval-pool.json"))
+        .unwrap()
+        .registry;
     let queries = fixture["queries"].as_array().unwrap();
     assert_eq!(queries.len(), 300);
     let f = retrieval::evaluate(&registry, queries).unwrap();
@@ -86,10 +87,10 @@ fn exact_name_ranks_first() {
     );
     // A one-word name counts alone, not inside a sentence.
     let one = Registry::embedded()
-        .merge_mcp_server("exa", &json!([{"name": "search", "description": "Web search.", "inputSchema": {"type": "object"}}]))
-        .unwrap()
-        .merge_mcp_server("notes", &json!([{"name": "find_notes", "description": "Search notes, search by tag, search text.", "inputSchema": {"type": "object"}}]))
-        .unwrap();
+        .set_mcp_server("exa", &json!([{"name": "search", "description": "Web search.", "inputSchema": {"type": "object"}}]).to_string())
+        .unwrap().registry
+        .set_mcp_server("notes", &json!([{"name": "find_notes", "description": "Search notes, search by tag, search text.", "inputSchema": {"type": "object"}}]).to_string())
+        .unwrap().registry;
     assert_eq!(hits(&one, "search")[0], "mcp__exa__search");
     assert_eq!(
         hits(&one, "search notes by tag")[0],
@@ -150,11 +151,12 @@ fn results_are_deterministic_and_ties_keep_registry_order() {
     // Identical tools tie: registry order decides.
     let same = |n: &str| json!({"name": n, "description": "Resize an image.", "inputSchema": {"type": "object"}});
     let r = Registry::embedded()
-        .merge_mcp_server(
+        .set_mcp_server(
             "img",
-            &json!([same("shrink"), same("enlarge"), same("scale")]),
+            &json!([same("shrink"), same("enlarge"), same("scale")]).to_string(),
         )
-        .unwrap();
+        .unwrap()
+        .registry;
     assert_eq!(
         hits(&r, "resize image")[..3],
         ["mcp__img__shrink", "mcp__img__enlarge", "mcp__img__scale"]

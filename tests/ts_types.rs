@@ -75,6 +75,10 @@ fn error_codes_match_the_rust_enum() {
             name: String::new(),
             reason: String::new(),
         },
+        Error::ToolRemoved {
+            name: String::new(),
+            server: None,
+        },
         Error::Database {
             message: String::new(),
             source: None,
@@ -92,6 +96,7 @@ fn error_codes_match_the_rust_enum() {
             | Error::UnknownSource { .. }
             | Error::InvalidArgument { .. }
             | Error::ToolNotAvailable { .. }
+            | Error::ToolRemoved { .. }
             | Error::Database { .. }
             | Error::Internal { .. } => {}
         }

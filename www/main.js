@@ -1,6 +1,6 @@
 // The demo page: every value shown is computed by the tool-intent wasm package. This file only
 // keeps the page's state (toggles, registry, turn state) and renders what the library returns.
-import init, { Registry, buildIntent, canonicalIntent, beginTurn } from "tool-intent";
+import init, { Registry, buildIntent, canonicalIntent } from "tool-intent";
 // The scripted session and the nine MCP servers it runs against, bundled as text.
 import cacheScript from "../tests/data/cache-session.json?raw";
 import mcpEverything from "../tests/data/mcp/everything.json?raw";
@@ -42,7 +42,7 @@ const state = {
 
 function beginTurnSafe(s) {
   try {
-    return beginTurn(s);
+    return state.registry ? state.registry.beginTurn(s) : { loaded: [], frozen: [], turn: 0 };
   } catch {
     return { loaded: [], frozen: [], turn: 0 };
   }
@@ -235,7 +235,7 @@ function loadRegistryFromText(text, serverName) {
   const errorBox = $("registry-error");
   try {
     if (!text.trim()) throw Object.assign(new Error("paste a registry or a tools/list result first"), { code: "empty" });
-    if (serverName) setRegistry(state.registry.mergeMcpServer(serverName, text), `${state.registryLabel} + ${serverName}`);
+    if (serverName) setRegistry(state.registry.setMcpServer(serverName, text).registry, `${state.registryLabel} + ${serverName}`);
     else setRegistry(Registry.fromJson(text), "pasted registry");
     showError(errorBox, null);
   } catch (err) {
@@ -313,7 +313,7 @@ function wire() {
 
   $("next-turn").addEventListener("click", () => {
     const before = safeFingerprint();
-    state.turn = beginTurn(state.turn);
+    state.turn = state.registry.beginTurn(state.turn);
     const after = safeFingerprint();
     logTurn(before === after ? "same" : "changed", `turn ${state.turn.turn} starts: array ${before === after ? "unchanged" : `changed (${short(before)} → ${short(after)})`}`);
     render();
@@ -379,7 +379,7 @@ function renderCacheReport() {
   const box = $("cache-error");
   let reports;
   try {
-    const registry = Object.entries(SESSION_SERVERS).reduce((r, [name, text]) => r.mergeMcpServer(name, text), Registry.embedded());
+    const registry = Object.entries(SESSION_SERVERS).reduce((r, [name, text]) => r.setMcpServer(name, text).registry, Registry.embedded());
     reports = CACHE_MODES.map((mode) => registry.cacheReport(cacheScript, { provider, mode }));
     registry.free();
     showError(box, null);

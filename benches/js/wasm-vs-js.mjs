@@ -9,7 +9,7 @@ import { gzipSync } from "node:zlib";
 import { execFileSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import assert from "node:assert/strict";
-import { Registry, beginTurn, recordLoaded } from "tool-intent";
+import { Registry, recordLoaded } from "tool-intent";
 import { PlainRegistry } from "./plain-js.mjs";
 
 const INTENT = { toolset: "full", web_search: true, disabled: ["mcp__github0__*", "memory"] };
@@ -60,7 +60,7 @@ for (const file of files) {
   const plain = new PlainRegistry(text);
   const plainNode = new PlainRegistry(text, { hash: "node" });
   const loaded = JSON.parse(text).tools.map((t) => t.name).filter((n) => n.startsWith("mcp__") && !n.startsWith("mcp__github0__")).slice(0, 3);
-  const state = beginTurn(recordLoaded(null, loaded));
+  const state = wasm.beginTurn(recordLoaded(null, loaded));
   const a = wasm.planTurn(INTENT, { state });
   const b = plain.preview(INTENT, state);
   // Same work, same answer: refuse to compare implementations that disagree.

@@ -45,7 +45,7 @@ def main() -> None:
     path = Path(sys.argv[1] if len(sys.argv) > 1 else "bench-results/registry-1000.json")
     rust = rust_once(path)
     registry = tool_intent.Registry.from_json(path.read_text())
-    state = tool_intent.begin_turn(tool_intent.record_loaded(None, rust["loaded"]))
+    state = registry.begin_turn(tool_intent.record_loaded(None, rust["loaded"]))
     plan = registry.plan_turn(INTENT, state=state)
     assert plan["fingerprint"] == rust["fingerprint"], "Python and Rust planned different payloads"
     # Three alternating windows, Rust then Python, so that a slow spell of the machine hits

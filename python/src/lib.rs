@@ -161,23 +161,88 @@ impl Registry {
         })
     }
 
-    /// A new registry with one MCP server's tools merged in as `mcp__<name>__<tool>`.
-    fn merge_mcp_server(
+    /// Sets one MCP server's tools from its `tools/list` result (adds the server or replaces
+    /// its tools): `{"registry": Registry, "diff": {"added", "removed", "changed"}}`; this
+    /// registry is unchanged.
+    fn set_mcp_server<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         name: &str,
-        tools_list: &Bound<'_, PyAny>,
-    ) -> PyResult<Self> {
+        tools_list: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let text = json_text(py, tools_list, "tools_list")?;
-        let merged = py
-            .detach(|| self.inner.merge_mcp_server_json(name, &text))
+        let changed = py
+            .detach(|| self.inner.set_mcp_server(name, &text))
             .map_err(|e| match e.input() {
                 Some("server") => e.with_input("name"),
                 _ => e.with_input("tools_list"),
             });
-        Ok(Registry {
-            inner: lib(py, merged)?,
-        })
+        change_dict(py, lib(py, changed)?)
+    }
+
+    /// Sets many servers in one build: `servers` is a list of `{"name", "tools"}` (each
+    /// `tools` a `tools/list` result or its JSON text).
+    fn set_mcp_servers<'py>(
+        &self,
+        py: Python<'py>,
+        servers: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let list = arg(py, Some(servers), "servers", |v| Ok(v.clone()))?;
+        let items = list.as_array().cloned().unwrap_or_default();
+        if !list.is_array() {
+            let e = tool_intent::Error::InvalidValue {
+                input: "servers",
+                path: tool_intent::JsonPath::root(),
+                message: "expected a list of {\"name\", \"tools\"}".to_string(),
+            };
+            return Err(lib::<()>(py, Err(e)).unwrap_err());
+        }
+        let mut lists: Vec<(String, String)> = Vec::with_capacity(items.len());
+        for (k, item) in items.iter().enumerate() {
+            let at = tool_intent::JsonPath::root().index(k);
+            let (Some(name), Some(tools)) = (item.get("name").and_then(|n| n.as_str()), item.get("tools")) else {
+                let e = tool_intent::Error::InvalidValue {
+                    input: "servers",
+                    path: at,
+                    message: "expected {\"name\": str, \"tools\": tools/list result}".to_string(),
+                };
+                return Err(lib::<()>(py, Err(e)).unwrap_err());
+            };
+            let text = match tools {
+                serde_json::Value::String(t) => t.clone(),
+                v => v.to_string(),
+            };
+            lists.push((name.to_string(), text));
+        }
+        let pairs: Vec<(&str, &str)> = lists.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let changed = py
+            .detach(|| self.inner.set_mcp_servers(&pairs))
+            .map_err(|e| e.with_input("servers"));
+        change_dict(py, lib(py, changed)?)
+    }
+
+    /// Removes a server and its tools: `{"registry", "diff"}`.
+    fn remove_mcp_server<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        let changed = self.inner.remove_mcp_server(name).map_err(|e| e.with_input("name"));
+        change_dict(py, lib(py, changed)?)
+    }
+
+    /// `sha256:<hex>` of the registry's content: what `begin_turn` stamps a turn with.
+    fn fingerprint(&self, py: Python<'_>) -> String {
+        py.detach(|| self.inner.fingerprint().to_string())
+    }
+
+    /// A turn boundary: loads recorded so far join the array from now on, and the turn's
+    /// calls run on this registry until the next boundary.
+    #[pyo3(signature = (state=None))]
+    fn begin_turn<'py>(
+        &self,
+        py: Python<'py>,
+        state: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let state = arg(py, state, "state", tool_intent::TurnState::from_value)?;
+        let next = py.detach(|| self.inner.begin_turn(&state));
+        loads(py, &to_text(&next))
     }
 
     /// Number of tools.
@@ -482,15 +547,12 @@ fn to_text(value: &impl serde::Serialize) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "null".to_string())
 }
 
-/// A turn boundary: what was loaded so far joins the array from now on.
-#[pyfunction]
-#[pyo3(signature = (state=None))]
-fn begin_turn<'py>(
-    py: Python<'py>,
-    state: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let state = arg(py, state, "state", tool_intent::TurnState::from_value)?;
-    loads(py, &to_text(&tool_intent::begin_turn(&state)))
+/// `{"registry": Registry, "diff": {...}}` of a change.
+fn change_dict<'py>(py: Python<'py>, change: tool_intent::RegistryChange) -> PyResult<Bound<'py, PyAny>> {
+    let dict = pyo3::types::PyDict::new(py);
+    dict.set_item("registry", Py::new(py, Registry { inner: change.registry })?)?;
+    dict.set_item("diff", loads(py, &to_text(&change.diff))?)?;
+    Ok(dict.into_any())
 }
 
 /// Records loaded tools (in load order, each once).
@@ -829,7 +891,6 @@ fn _tool_intent(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(audit, m)?)?;
     m.add_function(wrap_pyfunction!(fingerprint, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_intent, m)?)?;
-    m.add_function(wrap_pyfunction!(begin_turn, m)?)?;
     m.add_function(wrap_pyfunction!(record_loaded, m)?)?;
     m.add_function(wrap_pyfunction!(build_intent, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_tools_value, m)?)?;

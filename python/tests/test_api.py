@@ -52,9 +52,9 @@ def test_errors_are_value_errors_with_code_argument_and_path():
 
 
 def test_mcp_names_providers_refuse_get_wire_names_and_keep_their_source():
-    r = tool_intent.Registry.embedded().merge_mcp_server(
+    r = tool_intent.Registry.embedded().set_mcp_server(
         "b", {"tools": [{"name": "math.factorial", "inputSchema": {"type": "dict"}}]}
-    )
+    )["registry"]
     plan = r.plan_turn({"toolset": "full"})
     assert {"wire": "mcp__b__math_factorial", "source": "math.factorial", "server": "b"} in plan["renamed"]
     assert [w["code"] for w in r.warnings] == ["normalised_schema"]
@@ -94,11 +94,11 @@ def test_errors_name_the_python_argument_at_fault():
         (lambda: r.budget(None, counter="o2"), "counter", None),
         (lambda: r.cache_report({"turns": 3}), "script", "$.turns"),
         (lambda: tool_intent.Registry.from_json({"tools": 3}), "document", "$.tools"),
-        (lambda: r.merge_mcp_server("a b", []), "name", None),
-        (lambda: r.merge_mcp_server("ok", {"tools": 3}), "tools_list", "$"),
+        (lambda: r.set_mcp_server("a b", [])["registry"], "name", None),
+        (lambda: r.set_mcp_server("ok", {"tools": 3})["registry"], "tools_list", "$"),
         (lambda: tool_intent.SessionRunConfig.from_row({"tools_enabled": "yes"}), "row", "$.tools_enabled"),
         (lambda: tool_intent.normalize_tools_value(7), "value", "$"),
-        (lambda: tool_intent.begin_turn({"loaded": 3}), "state", "$.loaded"),
+        (lambda: r.begin_turn({"loaded": 3}), "state", "$.loaded"),
     ]
     for call, argument, path in cases:
         with pytest.raises(tool_intent.ToolIntentError) as e:
@@ -124,8 +124,8 @@ def test_every_returned_dict_has_snake_case_keys(tmp_path):
     import sqlite3
 
     github = (ROOT / "tests/data/mcp/github.json").read_text()
-    r = tool_intent.Registry.embedded().merge_mcp_server("github", github)
-    state = tool_intent.begin_turn(tool_intent.record_loaded(None, ["memory"]))
+    r = tool_intent.Registry.embedded().set_mcp_server("github", github)["registry"]
+    state = r.begin_turn(tool_intent.record_loaded(None, ["memory"]))
     db = tmp_path / "s.db"
     con = sqlite3.connect(db)
     con.execute("CREATE TABLE sessions (tools_enabled INTEGER, tools_override TEXT)")
@@ -139,7 +139,7 @@ def test_every_returned_dict_has_snake_case_keys(tmp_path):
         "budget": r.budget(None, state=state),
         "cache_report": r.cache_report({"turns": [{}, {"searches": ["select:memory"]}, {}]}),
         "tool_infos": r.tool_infos(),
-        "warnings": tool_intent.Registry.embedded().merge_mcp_server("b", [{"name": "a.b", "inputSchema": {"type": "dict"}}]).warnings,
+        "warnings": tool_intent.Registry.embedded().set_mcp_server("b", [{"name": "a.b", "inputSchema": {"type": "dict"}}])["registry"].warnings,
         "begin_turn": state,
         "record_loaded": tool_intent.record_loaded(state, ["x"]),
         "normalize_tools_value": tool_intent.normalize_tools_value({"enabled": True}),
@@ -161,7 +161,7 @@ def test_every_returned_dict_has_snake_case_keys(tmp_path):
 
 def test_the_plan_is_made_once_and_its_lists_agree_with_its_payload():
     r = tool_intent.Registry.embedded()
-    state = tool_intent.begin_turn(tool_intent.record_loaded(None, ["enter_plan_mode"]))
+    state = r.begin_turn(tool_intent.record_loaded(None, ["enter_plan_mode"]))
     plan = r.plan_turn(None, state=state, provider="openai-responses")
     names = [t["name"] for t in json.loads(plan.payload)]
     assert names == plan.array and plan.promoted == ["enter_plan_mode"]
@@ -176,7 +176,7 @@ def test_check_lists_what_a_provider_refuses_or_changes():
     assert {f["rule"] for f in report["findings"]} == {"description_length"}
     assert r.check("bedrock-converse") == {"provider": "bedrock-converse", "findings": []}
     server = {"tools": [{"name": "page", "inputSchema": {"type": "object", "anyOf": [{"required": ["id"]}]}}]}
-    refused = r.merge_mcp_server("notion", server).check("anthropic")["findings"]
+    refused = r.set_mcp_server("notion", server)["registry"].check("anthropic")["findings"]
     assert [(f["tool"], f["rule"], f["refused"]) for f in refused] == [("mcp__notion__page", "top_level_combinator", True)]
     with pytest.raises(tool_intent.ToolIntentError) as e:
         r.check("gemeni")

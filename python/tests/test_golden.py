@@ -21,12 +21,12 @@ def golden_registry(recipe):
     if recipe == "all":
         r = tool_intent.Registry.embedded()
         for name in MCP:
-            r = r.merge_mcp_server(name, mcp(name))
+            r = r.set_mcp_server(name, mcp(name))["registry"]
         return r
     if recipe.startswith("mcp:"):
         return tool_intent.Registry.from_json(mcp(recipe[4:]))
     name = recipe[len("embedded+"):]
-    return tool_intent.Registry.embedded().merge_mcp_server(name, mcp(name))
+    return tool_intent.Registry.embedded().set_mcp_server(name, mcp(name))["registry"]
 
 
 def test_every_golden_row_has_the_native_fingerprint():
@@ -60,7 +60,7 @@ def test_every_search_row_has_the_native_hits():
     pool = (ROOT / "tests/data/bfcl/retrieval-pool.json").read_text()
     registries = {
         "all": golden_registry("all"),
-        "bfcl": tool_intent.Registry.embedded().merge_mcp_server("b", pool),
+        "bfcl": tool_intent.Registry.embedded().set_mcp_server("b", pool)["registry"],
     }
     assert len(rows) == 128
     for row in rows:

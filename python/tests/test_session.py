@@ -53,7 +53,7 @@ def test_a_tool_added_to_the_registry_reaches_an_enabled_session_at_its_next_tur
     base = tool_intent.Registry.embedded()
     config = tool_intent.SessionRunConfig.from_override({"enabled": True})
     before = base.plan_turn(config.to_override())
-    grown = base.merge_mcp_server("new", [{"name": "summarize", "inputSchema": {"type": "object"}}])
+    grown = base.set_mcp_server("new", [{"name": "summarize", "inputSchema": {"type": "object"}}])["registry"]
     after = grown.plan_turn(config.to_override())
     assert "mcp__new__summarize" in after["catalog"]
     assert "mcp__new__summarize" not in before["catalog"] + before["array"]
@@ -61,7 +61,7 @@ def test_a_tool_added_to_the_registry_reaches_an_enabled_session_at_its_next_tur
 
 def test_turns_search_and_dispatch():
     r = tool_intent.Registry.embedded()
-    state = tool_intent.begin_turn()
+    state = r.begin_turn()
     first = r.plan_turn(None, state=state)
     again = r.plan_turn(None, state=state)
     assert first["payload"] == again["payload"], "an unchanged intent gives identical bytes"
@@ -69,7 +69,7 @@ def test_turns_search_and_dispatch():
     state = result["state"]
     assert result["hits"] == ["enter_plan_mode"]
     assert r.plan_turn(None, state=state)["fingerprint"] == first["fingerprint"], "mid-turn: array unchanged"
-    state = tool_intent.begin_turn(state)
+    state = r.begin_turn(state)
     assert r.plan_turn(None, state=state)["promoted"] == ["enter_plan_mode"]
     assert r.resolve("enter_plan_mode")["name"] == "enter_plan_mode"
     with pytest.raises(tool_intent.ToolIntentError) as e:

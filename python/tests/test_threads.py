@@ -15,7 +15,7 @@ MCP = ["everything", "filesystem", "git", "github", "memory", "playwright"]
 def registry():
     r = tool_intent.Registry.embedded()
     for name in MCP:
-        r = r.merge_mcp_server(name, (ROOT / "tests/data/mcp" / f"{name}.json").read_text())
+        r = r.set_mcp_server(name, (ROOT / "tests/data/mcp" / f"{name}.json").read_text())["registry"]
     return r
 
 

@@ -59,7 +59,7 @@ pub struct Expansion<'r> {
     registry: &'r Registry,
     status: Vec<ToolStatus>,
     source: Option<String>,
-    warnings: Vec<Warning>,
+    pub(crate) warnings: Vec<Warning>,
 }
 
 impl<'r> Expansion<'r> {

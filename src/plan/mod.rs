@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::budget::{self, Budget};
 use crate::counter::TokenCounter;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::expand::{expand, ExpandContext, Expansion};
 use crate::intent::ToolsOverride;
 use crate::registry::{Registry, Tool};
@@ -24,6 +24,7 @@ use crate::render::{client_search_output, render_split, DeferralMode, Provider, 
 use crate::search::{self, SearchCall, SearchResult};
 use crate::turn::{TurnState, View};
 
+mod boundary;
 mod options;
 use crate::warning::{Warning, WarningCode};
 pub use options::{Call, CallOptions};
@@ -127,7 +128,16 @@ impl SearchOutcome {
 impl Registry {
     /// Expands a request's override (with its profile and source) against this registry:
     /// the step under every per-turn call, for callers that inspect tool status themselves.
+    /// Within a turn it runs on the registry version the turn began on (see
+    /// [`Registry::begin_turn`]).
     pub fn expand(&self, request: &TurnRequest) -> Result<Expansion<'_>> {
+        let (registry, gone) = self.for_turn(&request.state, request.view);
+        let mut expansion = registry.expand_here(request)?;
+        expansion.warnings.extend(gone);
+        Ok(expansion)
+    }
+
+    fn expand_here(&self, request: &TurnRequest) -> Result<Expansion<'_>> {
         expand(
             self,
             &request.tools_override,
@@ -140,7 +150,14 @@ impl Registry {
 
     /// Expands, splits and renders one turn: the production per-request call.
     pub fn plan_turn(&self, request: &TurnRequest) -> Result<TurnPlan<'_>> {
-        let expansion = self.expand(request)?;
+        let (registry, gone) = self.for_turn(&request.state, request.view);
+        let mut plan = registry.plan_here(request)?;
+        plan.warnings.extend(gone);
+        Ok(plan)
+    }
+
+    fn plan_here(&self, request: &TurnRequest) -> Result<TurnPlan<'_>> {
+        let expansion = self.expand_here(request)?;
         let state = &request.state;
         let options = RenderOptions {
             provider: request.provider,
@@ -219,10 +236,19 @@ impl Registry {
 
     /// Runs one `tool_search` call for a turn: the query against this request's deferred
     /// tools. The outcome's state has the hits recorded as loaded (they join the array at the
-    /// next [`begin_turn`](crate::begin_turn)).
+    /// next [`Registry::begin_turn`]). The search runs on the turn's registry version: a
+    /// tool added mid-turn is not declared in this turn's array, so it is found from the
+    /// next turn on.
     pub fn search(&self, request: &TurnRequest, call: &SearchCall<'_>) -> Result<SearchOutcome> {
+        let (registry, gone) = self.for_turn(&request.state, request.view);
+        let mut outcome = registry.search_here(request, call)?;
+        outcome.result.warnings.extend(gone);
+        Ok(outcome)
+    }
+
+    fn search_here(&self, request: &TurnRequest, call: &SearchCall<'_>) -> Result<SearchOutcome> {
         crate::render::check_mode(request.provider, request.mode)?;
-        let expansion = self.expand(request)?;
+        let expansion = self.expand_here(request)?;
         let judgements = crate::render::rules::judgements(self, request.provider);
         let refused = |i: usize| judgements.get(i).is_some_and(|j| j.refusal.is_some());
         let (result, state) = search::run(&expansion, &request.state, call, &refused)?;
@@ -245,15 +271,27 @@ impl Registry {
     }
 
     /// Dispatch for a turn: the tool a call names, if this request may call it (a
-    /// `tool_not_available` error otherwise).
+    /// `tool_not_available` error otherwise). The turn's registry version decides what may be
+    /// called; the definition returned is this (current) registry's, and a tool removed from
+    /// it since the turn began answers `tool_removed`.
     pub fn resolve(&self, request: &TurnRequest, name: &str) -> Result<&Tool> {
-        self.expand(request)?.resolve(name)
+        let (registry, _) = self.for_turn(&request.state, request.view);
+        let declared = registry.expand_here(request)?.resolve(name)?;
+        if std::ptr::eq(registry, self) {
+            return Ok(declared);
+        }
+        self.tool_named(&declared.name)
+            .map_err(|_| Error::ToolRemoved {
+                name: declared.name.clone(),
+                server: crate::registry::server_of(&declared.name).map(str::to_string),
+            })
     }
 
     /// The token budget of a turn, half by half, as the request's mode sends it (counters:
     /// [`crate::counter::shared_counter`]).
     pub fn budget(&self, request: &TurnRequest, counter: &dyn TokenCounter) -> Result<Budget> {
-        let expansion = self.expand(request)?;
+        let (registry, _) = self.for_turn(&request.state, request.view);
+        let expansion = registry.expand_here(request)?;
         budget::estimate(
             &expansion,
             &request.state,
@@ -349,11 +387,11 @@ fn push_names(out: &mut String, names: &[&str]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::turn::{begin_turn, record_loaded};
+    use crate::turn::record_loaded;
     use serde_json::json;
 
     fn loaded(names: &[&str]) -> TurnState {
-        begin_turn(&record_loaded(&TurnState::default(), names))
+        Registry::embedded().begin_turn(&record_loaded(&TurnState::default(), names))
     }
 
     #[test]

@@ -85,14 +85,16 @@ fn unreadable(path: &JsonPath, message: &str) -> Error {
 }
 
 /// A tool with where it was read from (for errors found after parsing).
-pub(crate) type LocatedTool = (Tool, ToolOrigin);
+/// Shared: a registry made from another reuses its unchanged tools without copying them.
+pub(crate) type LocatedTool = (std::sync::Arc<Tool>, ToolOrigin);
 
 /// Parses a registry document into its settings and tools; warnings (tools of MCP servers
 /// left out, schemas normalised) go to `warnings`.
 pub(crate) fn parse_document(
     text: &str,
-    warnings: &mut Vec<Warning>,
+    load_warnings: &mut super::LoadWarnings,
 ) -> Result<(Settings, Vec<LocatedTool>)> {
+    let warnings = &mut load_warnings.document;
     let root = JsonPath::root();
     let (tools_list, doc) = match read_document("registry", text)? {
         Node::Items(items) => {
@@ -189,15 +191,17 @@ pub(crate) fn parse_document(
                     format!("server \"{name}\" is listed twice"),
                 ));
             }
+            let mut server_warnings = Vec::new();
             if let Some(raw_tools) = obj.get("tools") {
                 let list = read_tool_list("registry", raw_tools.get())?;
                 tools.extend(parse_tool_list(
                     list,
                     &p.key("tools"),
                     Some(&name),
-                    warnings,
+                    &mut server_warnings,
                 )?);
             }
+            load_warnings.servers.push((name.clone(), server_warnings));
             settings.add_server(&name);
         }
     }
@@ -270,7 +274,7 @@ fn parse_tool_items(
                 if was_normalised {
                     normalised.push(tool.source_name().to_string());
                 }
-                tools.push((tool, origin));
+                tools.push((std::sync::Arc::new(tool), origin));
             }
             // An MCP server's unusable tool is left out; the rest of the server loads.
             Err(e) if origin.lenient => {
@@ -374,7 +378,7 @@ fn parse_tool(
     // An MCP tool's name may be anything its server accepts: it gets a provider-valid wire
     // name when the registry is built, and keeps this one for dispatch.
     let (name, source) = match server {
-        Some(s) => (mcp::namespaced(s, &raw_name), Some(raw_name)),
+        Some(s) => (super::names::wire_name(s, &raw_name), Some(raw_name)),
         None => (raw_name, text(source, "source_name")?),
     };
     // A source name equal to the name says nothing (and is not written back).

@@ -1,19 +1,61 @@
-//! MCP servers in a registry: their tools are namespaced `mcp__<server>__<tool>`, appended in
-//! the order given, exposed (added to an explicit `full`) and deferred by default (added to
+//! MCP servers in a registry, kept in step with each server's `tools/list`.
+//!
+//! A server's tools are named by [`super::names`] (`mcp__<server>__<tool>`, a function of the
+//! two names alone), exposed (added to an explicit `full`) and deferred by default (added to
 //! explicit `default_tools` and `deferred_default_tools`): available to every session, their
 //! schemas cost nothing until the model loads them.
-
-use serde_json::Value;
+//!
+//! Servers change their lists while sessions run (`notifications/tools/list_changed`, MCP
+//! specification, "Tools › List Changed Notification"), so a registry can set (add or
+//! replace) one server's tools, remove a server, or set many servers in one build. Each call
+//! returns a new registry and a [`RegistryDiff`]; the registry it was called on is unchanged
+//! and becomes the new one's earlier version (see `version.rs`). A replaced server's tools take
+//! the place of its old ones, so the registry order — and with it the array — of every other
+//! tool stays put.
 
 use std::rc::Rc;
 
+use serde::Serialize;
+
 use super::load::{parse_tool_list, LocatedTool, ToolOrigin};
-use super::{Registry, Settings};
-use crate::error::{Error, JsonPath, Result};
+use super::model::Tool;
+use super::{LoadWarnings, Registry, Reuse, Settings};
+use crate::error::{quoted, Error, JsonPath, Result};
 use crate::json::read_tool_list;
 use crate::limits::LIMITS;
 
-/// The name a server's tool gets in the registry.
+/// Longest server name: its wire names keep `mcp__<server>__` before any cut (55 bytes).
+const MAX_SERVER_NAME: usize = 32;
+
+/// What a change to a registry's servers did, by wire name.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RegistryDiff {
+    /// Tools that are new, in registry order.
+    pub added: Vec<String>,
+    /// Tools that are gone, in the earlier registry's order.
+    pub removed: Vec<String>,
+    /// Tools whose definition changed (description, schema, title, annotations, other
+    /// fields), in registry order.
+    pub changed: Vec<String>,
+}
+
+impl RegistryDiff {
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+    }
+}
+
+/// A registry after a change to its servers, and what changed.
+#[derive(Debug, Clone)]
+pub struct RegistryChange {
+    /// The new registry (the one the call was made on is unchanged).
+    pub registry: Registry,
+    /// Tools added, removed and changed.
+    pub diff: RegistryDiff,
+}
+
+/// The name a server's tool gets in the registry before wire-name mapping.
 pub(crate) fn namespaced(server: &str, tool: &str) -> String {
     format!("mcp__{server}__{tool}")
 }
@@ -23,21 +65,37 @@ pub(crate) fn server_glob(server: &str) -> String {
     format!("mcp__{server}__*")
 }
 
-/// Server names are letters, digits, `-` and `_`, without `__` (the namespace separator).
+/// Whether a registry name belongs to a server.
+fn belongs_to(name: &str, server: &str) -> bool {
+    name.strip_prefix("mcp__")
+        .and_then(|rest| rest.strip_prefix(server))
+        .is_some_and(|rest| rest.starts_with("__"))
+}
+
+/// Server names are letters, digits, `-` and `_`, at most 32 bytes, without `__` (the
+/// namespace separator) and not starting or ending with `_` (so `mcp__<server>__` names one
+/// server: `a_` would make `mcp__a___x` ambiguous).
 pub(crate) fn check_server_name(server: &str, path: &JsonPath) -> Result<()> {
     let ok = !server.is_empty()
+        && server.len() <= MAX_SERVER_NAME
         && server
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        && !server.contains("__");
+        && !server.contains("__")
+        && !server.starts_with('_')
+        && !server.ends_with('_');
     if ok {
         Ok(())
     } else {
-        Err(Error::registry(
-            path,
-            format!("server name \"{server}\" must be letters, digits, '-' or '_' (no \"__\")"),
-        ))
+        Err(Error::registry(path, server_name_rule(server)))
     }
+}
+
+fn server_name_rule(server: &str) -> String {
+    format!(
+        "server name {} must be 1 to {MAX_SERVER_NAME} letters, digits, '-' or '_' (no \"__\", no '_' at either end)",
+        quoted(server)
+    )
 }
 
 impl Settings {
@@ -53,73 +111,224 @@ impl Settings {
             self.deferred_default_tools.push(glob);
         }
     }
+
+    /// Undoes [`Settings::add_server`]: the server's own glob leaves the lists it was added
+    /// to (names of its tools written by the operator stay, as names of tools that are gone).
+    fn drop_server(&mut self, server: &str) {
+        self.servers.retain(|s| s != server);
+        let glob = server_glob(server);
+        if let Some((_, full)) = self.toolsets.iter_mut().find(|(n, _)| n == "full") {
+            full.retain(|p| *p != glob);
+        }
+        if let Some(defaults) = &mut self.default_tools {
+            defaults.retain(|p| *p != glob);
+        }
+        self.deferred_default_tools.retain(|p| *p != glob);
+    }
 }
 
 impl Registry {
-    /// A new registry with the tools of one MCP server appended as `mcp__<server>__<tool>`.
-    /// `tools_list` is the server's `tools/list` result (`{"tools": [...]}` or an array) as
-    /// JSON text. Errors name paths inside `tools_list`. This registry is unchanged and the
-    /// new one shares its parsed schemas.
-    pub fn merge_mcp_server_json(&self, server: &str, tools_list: &str) -> Result<Registry> {
-        let root = JsonPath::root();
-        check_server_name(server, &root).map_err(|_| {
-            Error::argument(
-                "server",
-                format!("server name \"{server}\" must be letters, digits, '-' or '_' (no \"__\")"),
-            )
-        })?;
-        if tools_list.len() > LIMITS.max_input_bytes {
-            return Err(Error::limit(
-                "tools list",
-                &root,
-                format!(
-                    "{} bytes of JSON, at most {} are read",
-                    tools_list.len(),
-                    LIMITS.max_input_bytes
-                ),
+    /// Sets one MCP server's tools from its `tools/list` result (`{"tools": [...]}` or an
+    /// array, as JSON text): adds the server, or replaces every tool it had. Errors name paths
+    /// inside `tools_list`; a tool that cannot be used is left out with a warning.
+    pub fn set_mcp_server(&self, server: &str, tools_list: &str) -> Result<RegistryChange> {
+        check_server_argument(server)?;
+        let list = read_list(server, tools_list, &JsonPath::root())?;
+        self.with_servers(vec![(server.to_string(), list)], &[])
+    }
+
+    /// Sets many servers in one build (what a gateway with hundreds of servers, or the CLI's
+    /// repeated `--mcp`, calls): `servers` is (name, `tools/list` JSON text) pairs. Errors name
+    /// paths as if the servers were the array `[{"name", "tools"}, ...]`.
+    pub fn set_mcp_servers(&self, servers: &[(&str, &str)]) -> Result<RegistryChange> {
+        let mut lists = Vec::with_capacity(servers.len());
+        for (k, &(server, text)) in servers.iter().enumerate() {
+            let at = JsonPath::root().index(k);
+            check_server_name(server, &at.key("name")).map_err(|_| {
+                Error::argument("server", format!("{} (at {at})", server_name_rule(server)))
+            })?;
+            if lists
+                .iter()
+                .any(|(s, _): &(String, _)| s.eq_ignore_ascii_case(server))
+            {
+                return Err(Error::argument(
+                    "server",
+                    format!("server {} is given twice (at {at})", quoted(server)),
+                ));
+            }
+            lists.push((
+                server.to_string(),
+                read_list(server, text, &at.key("tools"))?,
             ));
         }
-        let prefix = format!("mcp__{server}__");
-        if self.tools.iter().any(|t| t.name.starts_with(&prefix)) {
+        self.with_servers(lists, &[])
+    }
+
+    /// Removes a server and all its tools.
+    pub fn remove_mcp_server(&self, server: &str) -> Result<RegistryChange> {
+        check_server_argument(server)?;
+        let known = self.settings.servers.iter().any(|s| s == server)
+            || self.own_tools().iter().any(|t| belongs_to(&t.name, server));
+        if !known {
             return Err(Error::argument(
                 "server",
-                format!("server \"{server}\" is already merged into this registry"),
+                format!("no server {} in this registry", quoted(server)),
             ));
         }
-        let list = read_tool_list("tools list", tools_list)?;
-        let mut warnings = self.warnings.clone();
-        let added = parse_tool_list(list, &root, Some(server), &mut warnings)?;
-        self.with_server(server, added, warnings)
+        self.with_servers(Vec::new(), &[server])
     }
 
-    /// [`Registry::merge_mcp_server_json`] for a parsed value.
-    pub fn merge_mcp_server(&self, server: &str, tools_list: &Value) -> Result<Registry> {
-        self.merge_mcp_server_json(server, &tools_list.to_string())
-    }
-
-    fn with_server(
+    /// The new registry: `set` servers' tools in place of their old ones (new servers at the
+    /// end, in the order given), `removed` servers gone.
+    fn with_servers(
         &self,
-        server: &str,
-        added: Vec<LocatedTool>,
-        warnings: Vec<crate::warning::Warning>,
-    ) -> Result<Registry> {
-        let mut settings = self.settings.clone();
-        settings.add_server(server);
-        let tools_path = Rc::new(JsonPath::root().key("tools"));
-        let mut tools: Vec<LocatedTool> = self
-            .own_tools()
+        set: Vec<(String, ParsedList)>,
+        removed: &[&str],
+    ) -> Result<RegistryChange> {
+        let set_names: Vec<String> = set.iter().map(|(s, _)| s.clone()).collect();
+        // The servers changing, sorted for lookups by a name's server.
+        let mut sorted: Vec<&str> = set_names
             .iter()
-            .enumerate()
-            // Earlier MCP tools keep their wire names: they are plain names now.
-            .map(|(i, t)| (t.clone(), ToolOrigin::new(tools_path.clone(), i, false)))
+            .map(String::as_str)
+            .chain(removed.iter().copied())
             .collect();
-        tools.extend(added);
-        Registry::build(settings, tools, warnings)
+        sorted.sort_unstable();
+        let changing =
+            |name: &str| server_of(name).is_some_and(|s| sorted.binary_search(&s).is_ok());
+        let mut settings = Settings::clone(&self.settings);
+        let mut warnings = LoadWarnings {
+            document: self.load_warnings.document.clone(),
+            servers: self
+                .load_warnings
+                .servers
+                .iter()
+                .filter(|(s, _)| !removed.contains(&s.as_str()) && !set_names.contains(s))
+                .cloned()
+                .collect(),
+        };
+        for server in removed {
+            settings.drop_server(server);
+        }
+        // The old tools, with each set server's new list where its first tool was.
+        let old = self.own_tools();
+        let mut new_lists: Vec<Option<Vec<LocatedTool>>> = Vec::with_capacity(set.len());
+        // Servers listed without tools (sorted once, only if a server has no tools here).
+        let mut listed: Option<Vec<&str>> = None;
+        for (server, list) in set {
+            let has_tools = self
+                .index
+                .with_folded_prefix(&self.names, &namespaced(&server, ""))
+                .any(|i| belongs_to(self.names.get(i), &server));
+            if !has_tools {
+                let listed = listed.get_or_insert_with(|| {
+                    let mut v: Vec<&str> =
+                        self.settings.servers.iter().map(String::as_str).collect();
+                    v.sort_unstable();
+                    v
+                });
+                if listed.binary_search(&server.as_str()).is_err() {
+                    settings.add_server(&server);
+                }
+            }
+            warnings.servers.push((server, list.warnings));
+            new_lists.push(Some(list.tools));
+        }
+        let tools_path = Rc::new(JsonPath::root().key("tools"));
+        let mut tools: Vec<LocatedTool> = Vec::with_capacity(old.len() + 16);
+        // Each tool's position in this registry, or `None` for a new one.
+        let mut from: Vec<Option<usize>> = Vec::with_capacity(old.len() + 16);
+        for (i, t) in old.iter().enumerate() {
+            if changing(&t.name) {
+                let server = server_of(&t.name).and_then(|s| set_names.iter().position(|n| n == s));
+                if let Some(list) = server.and_then(|k| new_lists[k].take()) {
+                    from.extend(std::iter::repeat_n(None, list.len()));
+                    tools.extend(list);
+                }
+                continue;
+            }
+            let lenient = t.source.is_some();
+            tools.push((t.clone(), ToolOrigin::new(tools_path.clone(), i, lenient)));
+            from.push(Some(i));
+        }
+        for list in new_lists.into_iter().flatten() {
+            from.extend(std::iter::repeat_n(None, list.len()));
+            tools.extend(list);
+        }
+        let reuse = Reuse {
+            previous: self,
+            from,
+        };
+        let registry = Registry::build(settings, tools, warnings, Some(reuse))?.after(self);
+        let diff = diff(self, &registry, &changing);
+        Ok(RegistryChange { registry, diff })
     }
+}
+
+/// A server's tools as read, with what reading them said.
+struct ParsedList {
+    tools: Vec<LocatedTool>,
+    warnings: Vec<crate::warning::Warning>,
+}
+
+fn check_server_argument(server: &str) -> Result<()> {
+    check_server_name(server, &JsonPath::root())
+        .map_err(|_| Error::argument("server", server_name_rule(server)))
+}
+
+/// Reads one `tools/list` result as the tools of `server`.
+fn read_list(server: &str, text: &str, path: &JsonPath) -> Result<ParsedList> {
+    if text.len() > LIMITS.max_input_bytes {
+        return Err(Error::limit(
+            "tools list",
+            path,
+            format!(
+                "{} bytes of JSON, at most {} are read",
+                text.len(),
+                LIMITS.max_input_bytes
+            ),
+        ));
+    }
+    let list = read_tool_list("tools list", text)?;
+    let mut warnings = Vec::new();
+    let tools = parse_tool_list(list, path, Some(server), &mut warnings)?;
+    Ok(ParsedList { tools, warnings })
+}
+
+/// Tools of the changed servers added, removed or changed between two registries.
+fn diff(before: &Registry, after: &Registry, changing: &dyn Fn(&str) -> bool) -> RegistryDiff {
+    let mut d = RegistryDiff::default();
+    for t in after.own_tools().iter().filter(|t| changing(&t.name)) {
+        match before.index_of(&t.name).and_then(|i| before.tool(i)) {
+            None => d.added.push(t.name.clone()),
+            Some(old) if !same_definition(old, t) => d.changed.push(t.name.clone()),
+            Some(_) => {}
+        }
+    }
+    for t in before.own_tools().iter().filter(|t| changing(&t.name)) {
+        if after.index_of(&t.name).is_none() {
+            d.removed.push(t.name.clone());
+        }
+    }
+    d
+}
+
+/// Equal definitions, comparing schema texts before parsing them.
+fn same_definition(a: &Tool, b: &Tool) -> bool {
+    a.name == b.name
+        && a.description == b.description
+        && a.title == b.title
+        && a.annotations == b.annotations
+        && a.defer == b.defer
+        && a.strict == b.strict
+        && a.extra == b.extra
+        && a.source == b.source
+        && (a.schema_text() == b.schema_text() || a.parameters() == b.parameters())
 }
 
 /// The server of a namespaced name (`mcp__<server>__<tool>` → `<server>`).
 pub(crate) fn server_of(name: &str) -> Option<&str> {
     let rest = name.strip_prefix("mcp__")?;
-    rest.find("__").map(|at| &rest[..at])
+    // A byte scan: this runs for every tool of a registry on each server change.
+    let at = rest.as_bytes().windows(2).position(|w| w == b"__")?;
+    rest.get(..at)
 }

@@ -20,11 +20,13 @@ pub(crate) enum MemoSlot {
     KeywordIndex,
     /// `render`: which tools each provider refuses.
     ProviderRules,
+    /// `registry::version`: the content fingerprint.
+    Fingerprint,
 }
 
-const SLOTS: usize = 4;
+const SLOTS: usize = 5;
 // The array below has one slot per variant: a variant added without growing it fails here.
-const _: () = assert!(MemoSlot::ProviderRules as usize + 1 == SLOTS);
+const _: () = assert!(MemoSlot::Fingerprint as usize + 1 == SLOTS);
 
 /// A value derived from a registry and kept with it, in its own slot.
 pub(crate) trait Memo: Any + Send + Sync {

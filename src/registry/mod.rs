@@ -18,6 +18,7 @@
 //! library's own `tool_search` is appended when the registry does not define it, and it is
 //! always available (only an intent's `disabled` or a source ceiling can remove it).
 
+mod build;
 mod builtin;
 mod load;
 mod mcp;
@@ -28,19 +29,25 @@ mod policy;
 mod schema;
 mod strict;
 mod toolset;
+mod version;
 mod write;
 
 pub(crate) use builtin::EMBEDDED_REGISTRY_JSON;
 pub use builtin::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
 pub(crate) use mcp::server_of;
+pub use mcp::{RegistryChange, RegistryDiff};
 pub use model::{HistoryVersion, SourcePolicy, Tool};
 pub(crate) use toolset::ToolSet;
+pub(crate) use version::sha256_hex;
+pub use version::KEPT_VERSIONS;
 
-use crate::error::{quoted, Error, JsonPath, Result};
+use std::sync::Arc;
+
+use crate::error::{Error, JsonPath, Result};
 use crate::glob;
 use crate::limits::LIMITS;
-use crate::warning::{Warning, WarningCode};
-use load::LocatedTool;
+use crate::warning::Warning;
+pub(crate) use build::Reuse;
 use memo::Memos;
 pub(crate) use memo::{Memo, MemoSlot};
 use toolset::{NameIndex, NameTable};
@@ -59,14 +66,29 @@ pub(crate) struct Settings {
     pub(crate) servers: Vec<String>,
 }
 
+/// What loading said, by where it came from: a server's warnings go when the server is
+/// replaced or removed.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LoadWarnings {
+    /// About the document's own tools and settings.
+    pub(crate) document: Vec<Warning>,
+    /// About each MCP server's list, in server order.
+    pub(crate) servers: Vec<(String, Vec<Warning>)>,
+}
+
 /// A loaded, validated registry.
-#[derive(Debug)]
+///
+/// Cloning is cheap: the tools and the memos are shared, not copied.
+#[derive(Debug, Clone)]
 pub struct Registry {
-    settings: Settings,
-    tools: Vec<Tool>,
+    settings: Arc<Settings>,
+    tools: Arc<Vec<Arc<Tool>>>,
     /// Whether the last tool is the library's own `tool_search` (not written back).
     builtin_tool_search: bool,
-    /// What loading left out or changed (quarantined MCP tools, normalised schemas).
+    /// The warnings by source, as loaded (kept so a server's replacement drops its own).
+    load_warnings: Arc<LoadWarnings>,
+    /// What loading left out or changed (quarantined MCP tools, normalised schemas), all
+    /// sources in order, then the wire-name clashes found when the registry was built.
     warnings: Vec<Warning>,
     /// Positions sorted by case-folded name, for exact and folded lookups (never iterated to
     /// decide an output order).
@@ -75,24 +97,11 @@ pub struct Registry {
     masks: Masks,
     /// Each preset's tools, matched once at load time.
     toolset_masks: Vec<(String, ToolSet)>,
-    memos: Memos,
-}
-
-impl Clone for Registry {
-    fn clone(&self) -> Self {
-        Registry {
-            settings: self.settings.clone(),
-            tools: self.tools.clone(),
-            builtin_tool_search: self.builtin_tool_search,
-            warnings: self.warnings.clone(),
-            index: self.index.clone(),
-            names: self.names.clone(),
-            masks: self.masks.clone(),
-            toolset_masks: self.toolset_masks.clone(),
-            // Memos are rebuilt on demand; they are pure functions of what is cloned.
-            memos: Memos::default(),
-        }
-    }
+    /// Shared by clones: memos are pure functions of the registry's content.
+    memos: Arc<Memos>,
+    /// Earlier versions, newest first, kept for turns that began on them (see `version.rs`);
+    /// each holds no earlier versions of its own.
+    earlier: Vec<Arc<Registry>>,
 }
 
 /// Sets derived once at load time so expansion is a few passes over bit masks.
@@ -118,9 +127,9 @@ impl Registry {
                 ),
             ));
         }
-        let mut warnings = Vec::new();
+        let mut warnings = LoadWarnings::default();
         let (settings, tools) = load::parse_document(text, &mut warnings)?;
-        Registry::build(settings, tools, warnings)
+        Registry::build(settings, tools, warnings, None)
     }
 
     /// Builds a registry from a parsed JSON value.
@@ -133,215 +142,47 @@ impl Registry {
         // The embedded document is tested to load (`embedded_registry_loads_and_round_trips`);
         // should it ever fail, an empty registry with the built-in tool_search stands in.
         Self::from_json_str(EMBEDDED_REGISTRY_JSON)
-            .or_else(|_| Registry::build(Settings::default(), Vec::new(), Vec::new()))
+            .or_else(|_| {
+                Registry::build(
+                    Settings::default(),
+                    Vec::new(),
+                    LoadWarnings::default(),
+                    None,
+                )
+            })
             .unwrap_or_else(|_| Registry::empty())
     }
 
     fn empty() -> Registry {
         Registry {
-            settings: Settings::default(),
-            tools: Vec::new(),
+            settings: Arc::default(),
+            tools: Arc::new(Vec::new()),
             builtin_tool_search: false,
+            load_warnings: Arc::default(),
             warnings: Vec::new(),
             index: NameIndex::default(),
             names: NameTable::default(),
             masks: Masks::default(),
             toolset_masks: Vec::new(),
-            memos: Memos::default(),
+            memos: Arc::new(Memos::default()),
+            earlier: Vec::new(),
         }
     }
 
-    /// Indexes the tools, checks every name the settings mention and derives the masks.
-    fn build(
-        settings: Settings,
-        located: Vec<LocatedTool>,
-        warnings: Vec<Warning>,
-    ) -> Result<Registry> {
-        let root = JsonPath::root();
-        if located.len() > LIMITS.max_tools {
-            return Err(Error::limit(
-                "registry",
-                &root.key("tools"),
-                format!(
-                    "{} tools, at most {} are accepted",
-                    located.len(),
-                    LIMITS.max_tools
-                ),
-            ));
-        }
-        let mut r = Registry::empty();
-        r.warnings = warnings;
-        let mut paths = Vec::with_capacity(located.len());
-        for (tool, path) in located {
-            r.tools.push(tool);
-            paths.push(path);
-        }
-        // MCP tools get provider-valid wire names (registry tools keep theirs).
-        if paths.iter().any(|p| p.lenient) {
-            let pairs: Vec<(&str, bool)> = r
-                .tools
-                .iter()
-                .zip(&paths)
-                .map(|(t, p)| (t.name.as_str(), p.lenient))
-                .collect();
-            let wire = names::wire_names(&pairs);
-            // One server listing one name twice: both tools stay (each wire name calls the
-            // server's tool of that name), and the warning names both wire names.
-            let mut seen: Vec<(&str, usize)> = Vec::new();
-            let mut twins: Vec<(usize, usize)> = Vec::new();
-            for (k, &(name, lenient)) in pairs.iter().enumerate() {
-                if !lenient {
-                    continue;
-                }
-                match seen.iter().find(|(n, _)| *n == name) {
-                    Some(&(_, first)) => twins.push((first, k)),
-                    None => seen.push((name, k)),
-                }
-            }
-            for (first, again) in twins {
-                let tool = &r.tools[first];
-                r.warnings.push(Warning::new(
-                    WarningCode::DuplicateToolName,
-                    "registry",
-                    format!(
-                        "MCP server {} lists {} twice: the tools are {} and {}, and both call the server's {}",
-                        quoted(mcp::server_of(&tool.name).unwrap_or("")),
-                        quoted(tool.source_name()),
-                        quoted(&wire[first]),
-                        quoted(&wire[again]),
-                        quoted(tool.source_name())
-                    ),
-                ));
-            }
-            for (tool, name) in r.tools.iter_mut().zip(wire) {
-                tool.name = name;
-            }
-        }
-        if !r.tools.iter().any(|t| t.name == TOOL_SEARCH) {
-            r.tools.push(builtin::tool_search_definition());
-            r.builtin_tool_search = true;
-        }
-        r.names = NameTable::new(r.tools.iter().map(|t| t.name.as_str()));
-        r.index = match NameIndex::new(&r.names) {
-            Ok(index) => index,
-            Err((earlier, later)) => {
-                // The built-in tool_search is last: a clash with it is the other tool's.
-                let (other, at) = if later == paths.len() {
-                    (later, earlier)
-                } else {
-                    (earlier, later)
-                };
-                let (name, other) = (&r.tools[at].name, &r.tools[other].name);
-                let what = if name == other {
-                    format!("duplicate tool name \"{name}\"")
-                } else {
-                    format!("tool name \"{name}\" differs from \"{other}\" only in case")
-                };
-                return Err(Error::registry(&paths[at].path().key("name"), what));
-            }
-        };
-        r.settings = settings;
-        r.check_settings()?;
-        r.derive_masks();
-        Ok(r)
-    }
-
-    fn check_settings(&self) -> Result<()> {
-        let root = JsonPath::root();
-        let s = &self.settings;
-        if let Some(d) = &s.default_tools {
-            self.check_patterns(d, &root.key("default_tools"))?;
-        }
-        self.check_patterns(
-            &s.deferred_default_tools,
-            &root.key("deferred_default_tools"),
-        )?;
-        for (name, list) in &s.toolsets {
-            self.check_patterns(list, &root.key("toolsets").key(name))?;
-        }
-        for (key, list) in &s.overlays {
-            self.check_patterns(list, &root.key("overlays").key(key))?;
-        }
-        for source in &s.sources {
-            // Denies match ignoring case at run time, so they load that way too.
-            let path = root.key("sources").key(&source.name).key("deny");
-            self.check_names(&source.deny, &path, true)?;
-        }
-        Ok(())
-    }
-
-    fn check_patterns(&self, patterns: &[String], path: &JsonPath) -> Result<()> {
-        self.check_names(patterns, path, false)
-    }
-
-    /// Every entry is a glob or names a tool (exactly, or ignoring case with `fold`).
-    fn check_names(&self, patterns: &[String], path: &JsonPath, fold: bool) -> Result<()> {
-        for (i, p) in patterns.iter().enumerate() {
-            let known = if fold {
-                self.index_of_folded(p).is_some()
-            } else {
-                self.index_of(p).is_some()
-            };
-            if !glob::is_glob(p) && !known {
-                return Err(Error::registry(
-                    &path.index(i),
-                    format!(
-                        "unknown tool {} (not in `tools`, and not a glob)",
-                        quoted(p)
-                    ),
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    fn derive_masks(&mut self) {
-        let n = self.tools.len();
-        let s = &self.settings;
-        let default = match &s.default_tools {
-            Some(list) => self.match_patterns(list),
-            None => ToolSet::full(n),
-        };
-        let deferred_default = self.match_patterns(&s.deferred_default_tools);
-        let mut overlay = ToolSet::empty(n);
-        for (_, list) in &s.overlays {
-            overlay.union_with(&self.match_patterns(list));
-        }
-        let mut available = match s.toolsets.iter().find(|(name, _)| name == "full") {
-            Some((_, list)) => self.match_patterns(list),
-            None => ToolSet::full(n),
-        };
-        available.union_with(&overlay);
-        if let Some(i) = self.index_of(TOOL_SEARCH) {
-            available.insert(i);
-        }
-        self.toolset_masks = s
-            .toolsets
-            .iter()
-            .map(|(name, list)| (name.clone(), self.match_patterns(list)))
-            .collect();
-        self.masks = Masks {
-            default,
-            deferred_default,
-            available,
-            overlay,
-        };
-    }
-
-    /// All tools, in registry order.
-    pub fn tools(&self) -> &[Tool] {
+    /// All tools, in registry order (shared with the registries made from this one).
+    pub fn tools(&self) -> &[Arc<Tool>] {
         &self.tools
     }
 
     /// The tools the document defined (without the built-in `tool_search`).
-    fn own_tools(&self) -> &[Tool] {
+    fn own_tools(&self) -> &[Arc<Tool>] {
         let n = self.tools.len() - usize::from(self.builtin_tool_search);
         &self.tools[..n]
     }
 
     /// The tool at a registry position.
     pub fn tool(&self, index: usize) -> Option<&Tool> {
-        self.tools.get(index)
+        self.tools.get(index).map(|t| &**t)
     }
 
     /// The name of the tool at a registry position ("" when out of range), read from one
@@ -353,7 +194,7 @@ impl Registry {
     /// A tool by exact name, or a `tool_not_available` error.
     pub fn tool_named(&self, name: &str) -> Result<&Tool> {
         self.index_of(name)
-            .and_then(|i| self.tools.get(i))
+            .and_then(|i| self.tool(i))
             .ok_or_else(|| Error::ToolNotAvailable {
                 name: name.to_string(),
                 reason: "no tool of that name in the registry".to_string(),
@@ -404,7 +245,13 @@ impl Registry {
     fn match_with(&self, patterns: &[String], fold: bool) -> ToolSet {
         let mut set = ToolSet::empty(self.tools.len());
         for p in patterns {
-            if glob::is_glob(p) {
+            if let Some(prefix) = glob::literal_prefix(p) {
+                for i in self.index.with_folded_prefix(&self.names, prefix) {
+                    if fold || self.names.get(i).starts_with(prefix) {
+                        set.insert(i);
+                    }
+                }
+            } else if glob::is_glob(p) {
                 for (i, name) in self.names.iter() {
                     let hit = if fold {
                         glob::matches_ignore_case(p, name)

@@ -93,8 +93,9 @@ fn mcp_servers_are_namespaced_and_available() {
     let i = r.index_of("mcp__github__create_issue").unwrap();
     assert!(r.available_set().contains(i));
     let merged = r
-        .merge_mcp_server("time", &json!({"tools": [tool("now")]}))
-        .unwrap();
+        .set_mcp_server("time", &json!({"tools": [tool("now")]}).to_string())
+        .unwrap()
+        .registry;
     assert!(merged.index_of("mcp__time__now").is_some());
     assert!(merged.index_of("mcp__github__create_issue").is_some());
     assert!(merged
@@ -105,8 +106,12 @@ fn mcp_servers_are_namespaced_and_available() {
     assert_eq!(e.path(), Some("$.mcp_servers[0].name"));
     // One unusable tool of a server is left out with a warning naming it; the rest loads.
     let m = r
-        .merge_mcp_server("t", &json!([{"name": "x", "parameters": 1}, tool("y")]))
-        .unwrap();
+        .set_mcp_server(
+            "t",
+            &json!([{"name": "x", "parameters": 1}, tool("y")]).to_string(),
+        )
+        .unwrap()
+        .registry;
     assert!(m.index_of("mcp__t__y").is_some() && m.index_of("mcp__t__x").is_none());
     let w = &m.warnings()[0];
     assert_eq!(w.code, crate::WarningCode::QuarantinedTool);
@@ -118,17 +123,213 @@ fn mcp_servers_are_namespaced_and_available() {
     // Our own format stays strict.
     let e = Registry::from_value(&json!([{"name": "x", "parameters": 1}])).unwrap_err();
     assert_eq!(e.path(), Some("$[0].parameters"));
-    let e = r
-        .merge_mcp_server("github", &json!([tool("again")]))
-        .unwrap_err();
+    let e = r.set_mcp_server("a__b", "[]").unwrap_err();
     assert_eq!(e.input(), Some("server"));
+    let e = r.set_mcp_server("a_", "[]").unwrap_err();
+    assert_eq!(e.input(), Some("server"));
+}
+
+fn names_of(r: &Registry, server: &str) -> Vec<String> {
+    let prefix = format!("mcp__{server}__");
+    r.tools()
+        .iter()
+        .filter(|t| t.name.starts_with(&prefix))
+        .map(|t| t.name.clone())
+        .collect()
+}
+
+#[test]
+fn setting_a_server_again_replaces_its_tools_in_place_with_a_diff() {
+    let base = Registry::embedded();
+    let two = base
+        .set_mcp_servers(&[
+            ("a", &json!([tool("x"), tool("y")]).to_string()),
+            ("b", &json!([tool("z")]).to_string()),
+        ])
+        .unwrap();
+    assert_eq!(two.diff.added, ["mcp__a__x", "mcp__a__y", "mcp__b__z"]);
+    let r = two.registry;
+    let b_at = r.index_of("mcp__b__z").unwrap();
+    let mut changed_y = tool("y");
+    changed_y["description"] = json!("another");
+    let change = r
+        .set_mcp_server("a", &json!([changed_y, tool("w")]).to_string())
+        .unwrap();
+    assert_eq!(change.diff.added, ["mcp__a__w"]);
+    assert_eq!(change.diff.removed, ["mcp__a__x"]);
+    assert_eq!(change.diff.changed, ["mcp__a__y"]);
+    let after = &change.registry;
+    // Server a's block stays before b's, so b's tools keep their places.
+    assert_eq!(names_of(after, "a"), ["mcp__a__y", "mcp__a__w"]);
+    assert_eq!(after.index_of("mcp__b__z"), Some(b_at));
+    // The same list again changes nothing.
+    let same = after
+        .set_mcp_server("a", &json!([changed_y_again(), tool("w")]).to_string())
+        .unwrap();
+    assert!(same.diff.is_empty(), "{:?}", same.diff);
+    assert_eq!(same.registry.fingerprint(), after.fingerprint());
+    // Removing a server takes its tools, its glob and its warnings away.
+    let removed = after.remove_mcp_server("a").unwrap();
+    assert_eq!(removed.diff.removed, ["mcp__a__y", "mcp__a__w"]);
+    assert!(names_of(&removed.registry, "a").is_empty());
+    assert!(!removed.registry.to_json().contains("mcp__a__*"));
+    let e = removed.registry.remove_mcp_server("a").unwrap_err();
+    assert_eq!(e.input(), Some("server"));
+    // Removing it brings the registry back to what it was before the server came.
+    let only_b = base
+        .set_mcp_server("b", &json!([tool("z")]).to_string())
+        .unwrap()
+        .registry;
+    assert_eq!(removed.registry.fingerprint(), only_b.fingerprint());
+}
+
+fn changed_y_again() -> Value {
+    let mut y = tool("y");
+    y["description"] = json!("another");
+    y
+}
+
+#[test]
+fn a_replaced_server_drops_its_old_warnings() {
+    let r = Registry::embedded()
+        .set_mcp_server(
+            "t",
+            &json!([{"name": "x", "parameters": 1}, tool("y")]).to_string(),
+        )
+        .unwrap()
+        .registry;
+    assert_eq!(r.warnings().len(), 1);
+    let fixed = r
+        .set_mcp_server("t", &json!([tool("x"), tool("y")]).to_string())
+        .unwrap();
+    assert!(
+        fixed.registry.warnings().is_empty(),
+        "{:?}",
+        fixed.registry.warnings()
+    );
+    assert_eq!(fixed.diff.added, ["mcp__t__x"]);
+}
+
+#[test]
+fn bulk_setting_equals_setting_one_by_one() {
+    let base = Registry::embedded();
+    let lists: Vec<(String, String)> = (0..5)
+        .map(|k| (format!("s{k}"), json!([tool("a"), tool("b.c")]).to_string()))
+        .collect();
+    let pairs: Vec<(&str, &str)> = lists
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let bulk = base.set_mcp_servers(&pairs).unwrap().registry;
+    let mut one = base.clone();
+    for (n, t) in &pairs {
+        one = one.set_mcp_server(n, t).unwrap().registry;
+    }
+    assert_eq!(bulk.to_value(), one.to_value());
+    assert_eq!(bulk.fingerprint(), one.fingerprint());
+    let e = base
+        .set_mcp_servers(&[("ok", "[]"), ("bad", r#"[{"name": 1}]"#), ("Ok", "[]")])
+        .unwrap_err();
+    assert_eq!(e.input(), Some("server"), "{e}");
+    let e = base
+        .set_mcp_servers(&[("ok", "[]"), ("bad", "[1,")])
+        .unwrap_err();
+    assert_eq!(e.code(), "invalid_json");
+}
+
+#[test]
+fn operator_names_of_tools_a_server_dropped_are_warnings() {
+    let doc = json!({
+        "tools": [tool("read")],
+        "toolsets": {"full": ["read", "mcp__gh__*"], "triage": ["mcp__gh__issue"]},
+        "mcp_servers": [{"name": "gh", "tools": [tool("issue")]}]
+    });
+    let r = Registry::from_value(&doc).unwrap();
+    assert!(r.warnings().is_empty());
+    let gone = r.set_mcp_server("gh", "[]").unwrap().registry;
+    let w = &gone.warnings()[0];
+    assert_eq!(w.code, crate::WarningCode::UnknownTool);
+    assert!(w.message.contains("mcp__gh__issue"), "{}", w.message);
+    // The document it writes loads again, and the name matches the tool when it returns.
+    let again = Registry::from_json_str(&gone.to_json()).unwrap();
+    let back = again
+        .set_mcp_server("gh", &json!([tool("issue")]).to_string())
+        .unwrap()
+        .registry;
+    assert!(back.warnings().is_empty(), "{:?}", back.warnings());
+    let i = back.index_of("mcp__gh__issue").unwrap();
+    assert!(back.toolset_set("triage").unwrap().contains(i));
+    // A name that is not an MCP tool's stays an error.
+    let e =
+        Registry::from_value(&json!({"tools": [tool("a")], "toolsets": {"t": ["b"]}})).unwrap_err();
+    assert_eq!(e.path(), Some("$.toolsets.t[0]"));
+}
+
+#[test]
+fn a_wire_name_never_moves_to_another_tool() {
+    // The issue's sequence: get.item first, then the server adds get_item.
+    let r = Registry::embedded()
+        .set_mcp_server("s", &json!([tool("get.item")]).to_string())
+        .unwrap()
+        .registry;
+    let dotted = names_of(&r, "s");
+    let both = r
+        .set_mcp_server(
+            "s",
+            &json!([tool("get.item"), tool("get_item")]).to_string(),
+        )
+        .unwrap();
+    assert_eq!(both.diff.added, ["mcp__s__get_item"]);
+    assert!(both.diff.removed.is_empty() && both.diff.changed.is_empty());
+    let i = both.registry.index_of(&dotted[0]).unwrap();
+    assert_eq!(both.registry.tools()[i].source_name(), "get.item");
+    let j = both.registry.index_of("mcp__s__get_item").unwrap();
+    assert_eq!(both.registry.tools()[j].source_name(), "get_item");
+}
+
+#[test]
+fn a_server_listing_a_name_twice_keeps_the_first() {
+    let mut second = tool("x");
+    second["description"] = json!("second");
+    let r = Registry::embedded()
+        .set_mcp_server("s", &json!([tool("x"), second]).to_string())
+        .unwrap()
+        .registry;
+    assert_eq!(names_of(&r, "s"), ["mcp__s__x"]);
+    assert_eq!(r.tool_named("mcp__s__x").unwrap().description, "d");
+    assert_eq!(r.warnings()[0].code, crate::WarningCode::DuplicateToolName);
+    assert!(
+        r.warnings()[0].message.contains("twice"),
+        "{}",
+        r.warnings()[0].message
+    );
+}
+
+#[test]
+fn a_registry_keeps_its_recent_versions() {
+    let mut r = Registry::embedded();
+    let first = r.fingerprint().to_string();
+    for k in 0..KEPT_VERSIONS + 2 {
+        r = r
+            .set_mcp_server("s", &json!([tool(&format!("t{k}"))]).to_string())
+            .unwrap()
+            .registry;
+    }
+    let held: Vec<&Registry> = r.earlier_versions().collect();
+    assert_eq!(held.len(), KEPT_VERSIONS);
+    assert!(held.iter().all(|v| v.earlier_versions().next().is_none()));
+    assert!(!held.iter().any(|v| v.fingerprint() == first));
+    assert!(held.iter().all(|v| v.fingerprint() != r.fingerprint()));
 }
 
 #[test]
 fn merging_equals_loading_the_merged_document() {
     let base = Registry::embedded();
     let server = json!({"tools": [tool("now"), tool("zone")]});
-    let merged = base.merge_mcp_server("time", &server).unwrap();
+    let merged = base
+        .set_mcp_server("time", &server.to_string())
+        .unwrap()
+        .registry;
     let mut doc = base.to_value();
     doc["mcp_servers"] = json!([{"name": "time", "tools": server["tools"]}]);
     let loaded = Registry::from_value(&doc).unwrap();

@@ -104,7 +104,7 @@ pub(crate) struct NameIndex(Vec<u32>);
 
 /// Byte order ignoring ASCII case (names are ASCII; other bytes compare as they are, the
 /// same folding `str::to_ascii_lowercase` does).
-fn cmp_folded(a: &str, b: &str) -> Ordering {
+pub(crate) fn cmp_folded(a: &str, b: &str) -> Ordering {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     for (x, y) in a.iter().zip(b) {
         let (x, y) = (x.to_ascii_lowercase(), y.to_ascii_lowercase());
@@ -140,6 +140,74 @@ impl NameIndex {
             .binary_search_by(|&i| cmp_folded(names.get(i as usize), name))
             .ok()
             .map(|k| self.0[k] as usize)
+    }
+
+    /// The index of a registry made from another (`from`: each new position's old position,
+    /// or `None` for a new tool), merged from the old order and the new tools sorted alone:
+    /// linear in the registry plus a sort of the new tools. Names must be unique ignoring
+    /// case (the caller checked).
+    pub(crate) fn merged(
+        previous: &NameIndex,
+        from: &[Option<usize>],
+        names: &NameTable,
+    ) -> NameIndex {
+        let mut to_new = vec![u32::MAX; previous.0.len()];
+        let mut fresh: Vec<u32> = Vec::new();
+        for (i, f) in from.iter().enumerate() {
+            match f {
+                Some(o) => {
+                    if let Some(slot) = to_new.get_mut(*o) {
+                        *slot = i as u32;
+                    }
+                }
+                None => fresh.push(i as u32),
+            }
+        }
+        fresh.sort_unstable_by(|&a, &b| cmp_folded(names.get(a as usize), names.get(b as usize)));
+        let mut kept = previous
+            .0
+            .iter()
+            .map(|&o| to_new[o as usize])
+            .filter(|&n| n != u32::MAX)
+            .peekable();
+        let mut fresh = fresh.into_iter().peekable();
+        let mut out = Vec::with_capacity(from.len());
+        loop {
+            let next = match (kept.peek(), fresh.peek()) {
+                (Some(&k), Some(&f)) => {
+                    if cmp_folded(names.get(k as usize), names.get(f as usize)).is_lt() {
+                        kept.next()
+                    } else {
+                        fresh.next()
+                    }
+                }
+                (Some(_), None) => kept.next(),
+                (None, Some(_)) => fresh.next(),
+                (None, None) => break,
+            };
+            out.extend(next);
+        }
+        NameIndex(out)
+    }
+
+    /// Positions of the names starting with `prefix` ignoring ASCII case: one binary search,
+    /// then the contiguous run (a server's tools under `mcp__<server>__*` without a scan).
+    pub(crate) fn with_folded_prefix<'a>(
+        &'a self,
+        names: &'a NameTable,
+        prefix: &'a str,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let start = self
+            .0
+            .partition_point(|&i| cmp_folded(names.get(i as usize), prefix).is_lt());
+        self.0[start..]
+            .iter()
+            .map(|&i| i as usize)
+            .take_while(move |&i| {
+                let name = names.get(i).as_bytes();
+                name.len() >= prefix.len()
+                    && name[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+            })
     }
 
     /// The position of exactly `name`.
@@ -181,6 +249,18 @@ mod tests {
         assert_eq!(idx.find(&t, "nope"), None);
         let twins = NameTable::new(["a", "B", "c", "b", "A"].into_iter());
         assert_eq!(NameIndex::new(&twins).unwrap_err(), (1, 3));
+    }
+
+    #[test]
+    fn prefix_runs_are_found_ignoring_case() {
+        let t =
+            NameTable::new(["mcp__a__x", "b", "MCP__A__y", "mcp__ab__z", "mcp__a_"].into_iter());
+        let idx = NameIndex::new(&t).unwrap();
+        let mut hits: Vec<usize> = idx.with_folded_prefix(&t, "mcp__a__").collect();
+        hits.sort_unstable();
+        assert_eq!(hits, [0, 2]);
+        assert_eq!(idx.with_folded_prefix(&t, "zz").count(), 0);
+        assert_eq!(idx.with_folded_prefix(&t, "").count(), 5);
     }
 
     #[test]

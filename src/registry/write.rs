@@ -10,10 +10,19 @@ use crate::intent::{string_array, ToolsOverride};
 impl Registry {
     /// The registry as JSON in our format; loading it again gives an equal registry.
     pub fn to_value(&self) -> Value {
+        let mut doc = Map::new();
+        let tools = self.own_tools().iter().map(|t| t.to_value()).collect();
+        doc.insert("tools".into(), Value::Array(tools));
+        if let Value::Object(settings) = self.settings_value() {
+            doc.extend(settings);
+        }
+        Value::Object(doc)
+    }
+
+    /// Everything of the document but its tools, as written back.
+    pub(crate) fn settings_value(&self) -> Value {
         let s = &self.settings;
         let mut doc = Map::new();
-        let tools = self.own_tools().iter().map(Tool::to_value).collect();
-        doc.insert("tools".into(), Value::Array(tools));
         if let Some(defaults) = &s.default_tools {
             doc.insert("default_tools".into(), string_array(defaults));
         }

@@ -82,14 +82,7 @@ pub(crate) struct Payload {
 
 /// `sha256:<hex>` of some bytes.
 pub fn fingerprint(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in digest {
-        out.push(char::from_digit((b >> 4) as u32, 16).unwrap_or('0'));
-        out.push(char::from_digit((b & 15) as u32, 16).unwrap_or('0'));
-    }
-    out
+    crate::registry::sha256_hex(&Sha256::digest(bytes))
 }
 
 /// One entry of a rendered array.
@@ -284,7 +277,7 @@ mod tests {
     use crate::expand::{expand, ExpandContext};
     use crate::intent::ToolsOverride;
     use crate::registry::Registry;
-    use crate::turn::{begin_turn, record_loaded, split, TurnState};
+    use crate::turn::{record_loaded, split, TurnState};
 
     fn render(e: &Expansion<'_>, state: &TurnState, options: RenderOptions) -> Result<Payload> {
         render_split(e, &split(e, state, options.view), &|_| false, options)
@@ -335,7 +328,7 @@ mod tests {
     fn promoted_tools_append_after_resident() {
         let r = Registry::embedded();
         let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
-        let s = begin_turn(&record_loaded(
+        let s = r.begin_turn(&record_loaded(
             &TurnState::default(),
             &["send_message", "enter_plan_mode"],
         ));

@@ -480,11 +480,12 @@ mod tests {
     #[test]
     fn names_match_as_consecutive_words() {
         let r = registry()
-            .merge_mcp_server(
+            .set_mcp_server(
                 "github",
-                &json!([{"name": "create_issue", "inputSchema": {"type": "object"}}]),
+                &json!([{"name": "create_issue", "inputSchema": {"type": "object"}}]).to_string(),
             )
-            .unwrap();
+            .unwrap()
+            .registry;
         let index = KeywordIndex::build(&r);
         let issue = r.index_of("mcp__github__create_issue").unwrap();
         assert_eq!(index.name_matches("please create issue now"), [(issue, 2)]);
@@ -498,11 +499,12 @@ mod tests {
             [(0, 2), (1, 2)]
         );
         let one = r
-            .merge_mcp_server(
+            .set_mcp_server(
                 "exa",
-                &json!([{"name": "search", "inputSchema": {"type": "object"}}]),
+                &json!([{"name": "search", "inputSchema": {"type": "object"}}]).to_string(),
             )
-            .unwrap();
+            .unwrap()
+            .registry;
         let index = KeywordIndex::build(&one);
         let search = one.index_of("mcp__exa__search").unwrap();
         assert_eq!(index.name_matches("search"), [(search, 1)]);

@@ -133,7 +133,7 @@ pub fn mcp_files() -> Vec<(String, Value)> {
 pub fn all_merged() -> Registry {
     let mut r = Registry::embedded();
     for (name, text) in mcp_texts() {
-        r = r.merge_mcp_server_json(&name, &text).unwrap();
+        r = r.set_mcp_server(&name, &text).unwrap().registry;
     }
     r
 }
@@ -151,8 +151,9 @@ pub fn golden_registries() -> Vec<(String, Registry)> {
         out.push((
             format!("embedded+{name}"),
             Registry::embedded()
-                .merge_mcp_server_json(&name, &text)
-                .unwrap(),
+                .set_mcp_server(&name, &text)
+                .unwrap()
+                .registry,
         ));
     }
     out.push(("all".to_string(), all_merged()));

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import init, {
   Registry, buildIntent, canonicalIntent, sessionConfigToOverride, normalizeToolsValue,
-  sessionConfigFromOverride, beginTurn, recordLoaded, fingerprint, countTokens, buildFlavor,
+  sessionConfigFromOverride, recordLoaded, fingerprint, countTokens, buildFlavor,
   ToolIntentError, isToolIntentError,
 } from "tool-intent";
 
@@ -83,9 +83,9 @@ test("planTurn returns the exact bytes, their fingerprint and the catalog text f
 });
 
 test("turn state: a mid-turn search leaves the array alone, the next turn promotes", () => {
-  const r = Registry.embedded().mergeMcpServer("github", github);
+  const r = Registry.embedded().setMcpServer("github", github).registry;
   const intent = { toolset: "full" };
-  let state = beginTurn(null);
+  let state = r.beginTurn(null);
   const before = r.planTurn(intent, { state });
   const found = r.search(intent, "+github issue create", { state, limit: 3 });
   assert.ok(found.hits.length >= 1 && found.hits.length <= 3);
@@ -95,7 +95,7 @@ test("turn state: a mid-turn search leaves the array alone, the next turn promot
   assert.deepEqual(state.loaded, found.hits);
   assert.equal(r.planTurn(intent, { state }).fingerprint, before.fingerprint);
   assert.ok(r.resolve(intent, found.hits[0], { state }).parameters);
-  state = beginTurn(state);
+  state = r.beginTurn(state);
   const after = r.planTurn(intent, { state });
   assert.notEqual(after.fingerprint, before.fingerprint);
   assert.deepEqual(after.promoted, found.hits);
@@ -183,8 +183,8 @@ test("hostile input at the boundary throws ToolIntentError, never traps", () => 
   const calls = [
     (a, b) => r.planTurn(a, b), (a, b) => r.cacheReport(a, b), (a, b) => r.search(a, String(b), {}), (a, b) => r.budget(a, b),
     (a) => Registry.fromJson(a), (a) => buildIntent(a), (a) => canonicalIntent(a), (a) => sessionConfigToOverride(a),
-    (a) => normalizeToolsValue(a), (a) => beginTurn(a), (a, b) => recordLoaded(a, Array.isArray(b) ? b.map(String) : []),
-    (a, b) => r.mergeMcpServer(String(a), b), (a, b) => r.resolve(a, String(b)),
+    (a) => normalizeToolsValue(a), (a) => r.beginTurn(a), (a, b) => recordLoaded(a, Array.isArray(b) ? b.map(String) : []),
+    (a, b) => r.setMcpServer(String(a), b).registry, (a, b) => r.resolve(a, String(b)),
   ];
   for (let i = 0; i < 3000; i++) {
     const call = calls[i % calls.length];
@@ -218,7 +218,7 @@ test("ToolIntentError works with instanceof from ESM and CommonJS, and rejects o
 });
 
 test("the entries export the documented API and nothing else", async () => {
-  const api = ["Registry", "ToolIntentError", "beginTurn", "buildFlavor", "buildIntent", "canonicalIntent", "countTokens", "default", "fingerprint", "initSync", "isToolIntentError", "normalizeToolsValue", "recordLoaded", "sessionConfigFromOverride", "sessionConfigToOverride"];
+  const api = ["Registry", "RegistryChange", "ToolIntentError", "buildFlavor", "buildIntent", "canonicalIntent", "countTokens", "default", "fingerprint", "initSync", "isToolIntentError", "normalizeToolsValue", "recordLoaded", "sessionConfigFromOverride", "sessionConfigToOverride"];
   const esm = await import("tool-intent");
   assert.deepEqual(Object.keys(esm).sort(), api);
   const cjs = createRequire(import.meta.url)("tool-intent");

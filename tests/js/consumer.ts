@@ -1,7 +1,7 @@
 // Type-checks the shipped .d.ts as a consumer writes code (tsc --noEmit, strict).
 // Nothing here may need `any`; the @ts-expect-error lines must stay errors.
 import init, {
-  Registry, buildIntent, canonicalIntent, beginTurn, recordLoaded, ToolIntentError, isToolIntentError,
+  Registry, buildIntent, canonicalIntent, recordLoaded, ToolIntentError, isToolIntentError,
   type TurnPlan, type SearchOutcome, type Budget, type TurnState,
   type ToolsOverride, type Toggles,
 } from "tool-intent";
@@ -10,7 +10,7 @@ await init();
 const registry: Registry = Registry.embedded();
 const toggles: Toggles = { webSearch: true, toolset: "research", disabled: ["memory"] };
 const intent: ToolsOverride = buildIntent(toggles);
-let state: TurnState = beginTurn(null);
+let state: TurnState = registry.beginTurn(null);
 const expansion: TurnPlan = registry.planTurn(intent, { source: "webui", state, provider: "anthropic", mode: "catalog" });
 const names: string[] = expansion.array.concat(expansion.catalog);
 const plan: TurnPlan = registry.planTurn(intent, { provider: "openai-responses", cacheControl: false });

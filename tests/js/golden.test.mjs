@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { Registry, fingerprint, beginTurn, recordLoaded } from "tool-intent";
+import { Registry, fingerprint, recordLoaded } from "tool-intent";
 
 const root = new URL("../../", import.meta.url);
 const read = (p) => readFileSync(new URL(p, root), "utf8");
@@ -18,9 +18,9 @@ const mcp = (name) => read(`tests/data/mcp/${name}.json`);
 /** A golden registry by recipe: embedded, mcp:<file>, embedded+<file>, all. */
 function goldenRegistry(recipe) {
   if (recipe === "embedded") return Registry.embedded();
-  if (recipe === "all") return MCP.reduce((r, name) => r.mergeMcpServer(name, mcp(name)), Registry.embedded());
+  if (recipe === "all") return MCP.reduce((r, name) => r.setMcpServer(name, mcp(name)).registry, Registry.embedded());
   const [kind, name] = recipe.startsWith("mcp:") ? ["mcp", recipe.slice(4)] : ["merged", recipe.slice("embedded+".length)];
-  return kind === "mcp" ? Registry.fromJson(mcp(name)) : Registry.embedded().mergeMcpServer(name, mcp(name));
+  return kind === "mcp" ? Registry.fromJson(mcp(name)) : Registry.embedded().setMcpServer(name, mcp(name)).registry;
 }
 
 /** A row's options as the library reads them: the rows' `loaded` stands for a state that
@@ -49,7 +49,7 @@ test("wasm tool_search hits equal the native build's for every search row", () =
   const searchRows = JSON.parse(read("tests/golden/search.json"));
   const registries = {
     all: goldenRegistry("all"),
-    bfcl: Registry.embedded().mergeMcpServer("b", read("tests/data/bfcl/retrieval-pool.json")),
+    bfcl: Registry.embedded().setMcpServer("b", read("tests/data/bfcl/retrieval-pool.json")).registry,
   };
   for (const row of searchRows) {
     const out = registries[row.registry].search(row.override, row.query, { limit: row.limit });
@@ -101,7 +101,7 @@ test("cacheReport starts from the options' state and profile", () => {
   const registry = Registry.embedded();
   const script = { turns: [{}, { searches: ["select:enter_plan_mode"] }, {}] };
   assert.equal(registry.cacheReport(script, { mode: "catalog" }).rewrites, 1);
-  const loaded = recordLoaded(beginTurn(null), ["enter_plan_mode"]);
+  const loaded = recordLoaded(registry.beginTurn(null), ["enter_plan_mode"]);
   assert.equal(registry.cacheReport(script, { mode: "catalog", state: loaded }).rewrites, 0);
   assert.equal(registry.cacheReport(script, { mode: "catalog", profile: { enabled: false } }).rewrites, 0);
 });

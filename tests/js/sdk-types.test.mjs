@@ -18,7 +18,7 @@ const read = (p) => readFileSync(new URL(p, root), "utf8");
 
 const registries = {
   embedded: Registry.embedded(),
-  all: MCP.reduce((r, name) => r.mergeMcpServer(name, read(`tests/data/mcp/${name}.json`)), Registry.embedded()),
+  all: MCP.reduce((r, name) => r.setMcpServer(name, read(`tests/data/mcp/${name}.json`)).registry, Registry.embedded()),
 };
 
 // provider, mode, whether explicit caching exists there, the SDK type of the tools list.

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import {
-  Registry, buildIntent, beginTurn, recordLoaded, sessionConfigFromOverride, normalizeToolsValue, sessionConfigToOverride,
+  Registry, buildIntent, recordLoaded, sessionConfigFromOverride, normalizeToolsValue, sessionConfigToOverride,
 } from "tool-intent";
 
 const root = new URL("../../", import.meta.url);
@@ -17,12 +17,12 @@ const dir = new URL("test-output/types/", root);
 test("every output value satisfies its declared type; invalid inputs are rejected", () => {
   const r = Registry.embedded();
   const intent = buildIntent({ webSearch: true, toolset: "research", disabled: ["memory"] });
-  let state = beginTurn(null);
+  let state = r.beginTurn(null);
   const found = r.search(null, "select:enter_plan_mode", { state });
-  state = beginTurn(found.state);
+  state = r.beginTurn(found.state);
   const outputs = {
     TurnPlan: r.planTurn(null, { state, source: "webui" }),
-    TurnPlanWithWarnings: r.planTurn({ toolset: "nope", x: 1 }, { state: beginTurn(recordLoaded(null, ["nope"])), provider: "openai-responses" }),
+    TurnPlanWithWarnings: r.planTurn({ toolset: "nope", x: 1 }, { state: r.beginTurn(recordLoaded(null, ["nope"])), provider: "openai-responses" }),
     SearchOutcome: found,
     SearchOutcomeNativeClient: r.search(null, "select:enter_plan_mode", { mode: "native-client" }),
     CacheReport: r.cacheReport({ turns: [{}, { searches: ["select:enter_plan_mode"] }, {}] }, { mode: "catalog" }),

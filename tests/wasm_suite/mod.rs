@@ -44,13 +44,16 @@ fn golden_registry(recipe: &str) -> Registry {
     let mcp = |name: &str| MCP.iter().find(|(n, _)| *n == name).unwrap().1;
     match recipe.split_once(':').or_else(|| recipe.split_once('+')) {
         None if recipe == "all" => MCP.iter().fold(Registry::embedded(), |r, (n, t)| {
-            r.merge_mcp_server_json(n, t).unwrap()
+            r.set_mcp_server(n, t).unwrap().registry
         }),
         None => Registry::embedded(),
         Some(("mcp", name)) => Registry::from_json_str(mcp(name)).unwrap(),
-        Some((_, name)) => Registry::embedded()
-            .merge_mcp_server_json(name, mcp(name))
-            .unwrap(),
+        Some((_, name)) => {
+            Registry::embedded()
+                .set_mcp_server(name, mcp(name))
+                .unwrap()
+                .registry
+        }
     }
 }
 
@@ -230,8 +233,9 @@ fn intent_helpers_through_the_binding() {
 fn cross_target_search_hits_inside_wasm() {
     let rows: Vec<Value> = serde_json::from_str(SEARCH_EXPECTED).unwrap();
     let bfcl = Registry::embedded()
-        .merge_mcp_server_json("b", BFCL_POOL)
-        .unwrap();
+        .set_mcp_server("b", BFCL_POOL)
+        .unwrap()
+        .registry;
     let all = golden_registry("all");
     for row in &rows {
         let registry = if row["registry"] == "bfcl" {

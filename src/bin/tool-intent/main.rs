@@ -33,8 +33,8 @@ mod cli {
     use tool_intent::counter::shared_counter;
     use tool_intent::migrate;
     use tool_intent::{
-        begin_turn, build_intent, record_loaded, DeferralMode, Error, Provider, Registry,
-        SearchCall, SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState, View,
+        build_intent, record_loaded, DeferralMode, Error, Provider, Registry, SearchCall,
+        SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState, View,
     };
 
     pub fn run() -> i32 {
@@ -164,14 +164,33 @@ mod cli {
             Some(path) => Registry::from_json_str(&read_file(path)?)
                 .flag(&format!("--registry {}", path.display()))?,
         };
+        // Every `--mcp` in one build (a registry per server would rebuild it each time).
+        let mut servers: Vec<(&str, &str, String)> = Vec::with_capacity(args.mcp.len());
         for spec in &args.mcp {
             let (name, file) = spec
                 .split_once('=')
                 .ok_or_else(|| CliError::Io(format!("--mcp {spec:?}: expected NAME=FILE")))?;
-            let text = read_file(&PathBuf::from(file))?;
-            registry = registry
-                .merge_mcp_server_json(name, &text)
-                .flag(&format!("--mcp {name}={file}"))?;
+            servers.push((name, file, read_file(&PathBuf::from(file))?));
+        }
+        if !servers.is_empty() {
+            let pairs: Vec<(&str, &str)> =
+                servers.iter().map(|(n, _, t)| (*n, t.as_str())).collect();
+            registry = match registry.set_mcp_servers(&pairs) {
+                Ok(change) => change.registry,
+                Err(e) => {
+                    // The error's path starts `$[k]`: the k-th `--mcp` is the one at fault.
+                    let k = e
+                        .path()
+                        .and_then(|p| p.strip_prefix("$["))
+                        .and_then(|p| p.split(']').next())
+                        .and_then(|k| k.parse::<usize>().ok())
+                        .unwrap_or(0);
+                    let (name, file, _) = servers
+                        .get(k)
+                        .map_or(("", "", ""), |(n, f, t)| (*n, *f, t.as_str()));
+                    return Err(e).flag(&format!("--mcp {name}={file}"));
+                }
+            };
         }
         // What loading left out or changed is said once, on stderr (stdout stays the output).
         for w in registry.warnings() {
@@ -219,7 +238,13 @@ mod cli {
         // a `--state` that records them and begins a turn).
         let loaded: Vec<&String> = args.loaded.iter().filter(|s| !s.is_empty()).collect();
         if !loaded.is_empty() {
-            state = begin_turn(&record_loaded(&state, &loaded));
+            let recorded = record_loaded(&state, &loaded);
+            state = TurnState {
+                frozen: recorded.loaded.clone(),
+                loaded: recorded.loaded,
+                turn: recorded.turn + 1,
+                registry: None,
+            };
         }
         Ok(TurnRequest {
             tools_override,

@@ -1,0 +1,111 @@
+//! Registry versions: the content fingerprint a turn is stamped with, and the earlier
+//! versions a registry made by a server change keeps for turns still running on them (the
+//! turn boundary itself is `plan/boundary.rs`).
+//!
+//! A registry made by a change ([`Registry::set_mcp_server`] and friends) keeps the registry
+//! it was made from as an earlier version, up to [`KEPT_VERSIONS`] of them (newest first):
+//! enough for the bursts of `list_changed` a server sends as it starts, cheap because versions
+//! share their tools, settings and memos.
+
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+
+use super::memo::{Memo, MemoSlot};
+use super::Registry;
+
+/// `sha256:<hex>` of a digest (the form of every fingerprint the crate writes).
+pub(crate) fn sha256_hex(digest: &[u8]) -> String {
+    let mut out = String::with_capacity(7 + 64);
+    out.push_str("sha256:");
+    for b in digest {
+        out.push(char::from_digit(u32::from(b >> 4), 16).unwrap_or('0'));
+        out.push(char::from_digit(u32::from(b & 15), 16).unwrap_or('0'));
+    }
+    out
+}
+
+/// How many earlier versions a registry keeps for turns that began on them.
+pub const KEPT_VERSIONS: usize = 8;
+
+/// The content fingerprint of a registry, computed once per version.
+struct Fingerprint(String);
+
+impl Memo for Fingerprint {
+    const SLOT: MemoSlot = MemoSlot::Fingerprint;
+}
+
+impl Registry {
+    /// `sha256:<hex>` of the registry's content (its settings, then every tool's name,
+    /// description, schema text and other fields in registry order): equal registries have
+    /// equal fingerprints on every target, so a state stamped by one process is recognised by
+    /// another that loaded the same document and server lists.
+    pub fn fingerprint(&self) -> &str {
+        match self.memo(|r| Fingerprint(r.compute_fingerprint())) {
+            Some(f) => &f.0,
+            None => "",
+        }
+    }
+
+    fn compute_fingerprint(&self) -> String {
+        let mut h = Sha256::new();
+        h.update(self.settings_value().to_string().as_bytes());
+        for t in self.tools() {
+            for part in [t.name.as_str(), &t.description, t.schema_text()] {
+                h.update((part.len() as u64).to_le_bytes());
+                h.update(part.as_bytes());
+            }
+            let mut rest = serde_json::Map::new();
+            if let Some(title) = &t.title {
+                rest.insert("title".into(), title.clone().into());
+            }
+            if let Some(a) = &t.annotations {
+                rest.insert("annotations".into(), a.clone());
+            }
+            if let Some(d) = t.defer {
+                rest.insert("defer".into(), d.into());
+            }
+            rest.insert("strict".into(), t.strict.into());
+            if let Some(s) = &t.source {
+                rest.insert("source".into(), s.clone().into());
+            }
+            if !t.extra.is_empty() {
+                rest.insert("extra".into(), serde_json::Value::Object(t.extra.clone()));
+            }
+            let rest = serde_json::Value::Object(rest).to_string();
+            h.update((rest.len() as u64).to_le_bytes());
+            h.update(rest.as_bytes());
+        }
+        let digest = h.finalize();
+        sha256_hex(&digest)
+    }
+
+    /// The version with this fingerprint: this registry or an earlier one it holds.
+    pub(crate) fn version(&self, fingerprint: &str) -> Option<&Registry> {
+        if self.fingerprint() == fingerprint {
+            return Some(self);
+        }
+        self.earlier
+            .iter()
+            .map(|r| r.as_ref())
+            .find(|r| r.fingerprint() == fingerprint)
+    }
+
+    /// This registry as the successor of `previous`: `previous` (without its own history)
+    /// becomes the newest earlier version.
+    pub(crate) fn after(mut self, previous: &Registry) -> Registry {
+        let mut flat = previous.clone();
+        let older = std::mem::take(&mut flat.earlier);
+        self.earlier = std::iter::once(Arc::new(flat))
+            .chain(older)
+            .take(KEPT_VERSIONS)
+            .collect();
+        self
+    }
+
+    /// The earlier versions held, newest first.
+    #[cfg(test)]
+    pub(crate) fn earlier_versions(&self) -> impl Iterator<Item = &Registry> {
+        self.earlier.iter().map(|r| r.as_ref())
+    }
+}
