@@ -87,6 +87,9 @@ pub(crate) struct Schema(Arc<SchemaCell>);
 struct SchemaCell {
     text: Box<str>,
     value: OnceLock<Value>,
+    /// SHA-256 of the canonical text (keys sorted, compact), for the registry fingerprint:
+    /// computed once per schema, and schemas are shared by every registry version.
+    digest: OnceLock<[u8; 32]>,
 }
 
 impl Schema {
@@ -95,6 +98,7 @@ impl Schema {
         Schema(Arc::new(SchemaCell {
             text: text.into(),
             value: OnceLock::new(),
+            digest: OnceLock::new(),
         }))
     }
 
@@ -102,6 +106,7 @@ impl Schema {
         let cell = SchemaCell {
             text: value.to_string().into_boxed_str(),
             value: OnceLock::new(),
+            digest: OnceLock::new(),
         };
         let _ = cell.value.set(value);
         Schema(Arc::new(cell))
@@ -112,6 +117,24 @@ impl Schema {
         // again cannot fail; an empty object stands in rather than a panic.
         self.0.value.get_or_init(|| {
             crate::json::parse_trusted(&self.0.text).unwrap_or_else(|_| Value::Object(Map::new()))
+        })
+    }
+}
+
+impl Schema {
+    /// SHA-256 of the schema's canonical JSON (the loaded text may hold whitespace and keys
+    /// in any order; a written-back registry holds the canonical form). The parsed value is
+    /// not kept unless it already was.
+    pub(crate) fn canonical_digest(&self) -> [u8; 32] {
+        use sha2::{Digest, Sha256};
+        *self.0.digest.get_or_init(|| {
+            let canonical = match self.0.value.get() {
+                Some(v) => v.to_string(),
+                None => crate::json::parse_trusted(&self.0.text)
+                    .map(|v: Value| v.to_string())
+                    .unwrap_or_else(|_| self.0.text.to_string()),
+            };
+            Sha256::digest(canonical.as_bytes()).into()
         })
     }
 }

@@ -37,7 +37,7 @@ impl Memo for Fingerprint {
 
 impl Registry {
     /// `sha256:<hex>` of the registry's content (its settings, then every tool's name,
-    /// description, schema text and other fields in registry order): equal registries have
+    /// description, canonical schema and other fields in registry order): equal registries have
     /// equal fingerprints on every target, so a state stamped by one process is recognised by
     /// another that loaded the same document and server lists.
     pub fn fingerprint(&self) -> &str {
@@ -51,10 +51,11 @@ impl Registry {
         let mut h = Sha256::new();
         h.update(self.settings_value().to_string().as_bytes());
         for t in self.tools() {
-            for part in [t.name.as_str(), &t.description, t.schema_text()] {
+            for part in [t.name.as_str(), &t.description] {
                 h.update((part.len() as u64).to_le_bytes());
                 h.update(part.as_bytes());
             }
+            h.update(t.schema.canonical_digest());
             let mut rest = serde_json::Map::new();
             if let Some(title) = &t.title {
                 rest.insert("title".into(), title.clone().into());
