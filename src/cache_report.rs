@@ -1,15 +1,31 @@
 //! The cache-impact report: what a scripted session costs in prompt-cache rewrites, per
 //! provider and deferral mode.
 //!
-//! A provider caches a request's prefix in the order it reads it: the `tools` array, then the
-//! system prompt (where catalog mode puts the catalog), then the messages. A turn reuses the
-//! longest prefix it shares with the previous turn's request; everything of the previous
+//! A provider caches a request's prefix in the order it reads it: the tool definitions, then
+//! the system prompt (where catalog mode puts the catalog), then the messages. A turn reuses
+//! the longest prefix it shares with the previous turn's request; everything of the previous
 //! request after the first differing byte is written to the cache again at full price. Growth
 //! at the end (new messages) is not a rewrite. For each turn of a [`CacheScript`] this module
-//! renders the request as the library would send it — tools from [`Registry::plan_turn`], the system
-//! prompt with the catalog, a fixed-size stand-in for each turn's messages — and reports the
-//! first differing byte, which section it falls in, and the tokens of the previous request
-//! from there on: the answer to "why did my cache miss?".
+//! renders the request as the library would send it — tools from [`Registry::plan_turn`], the
+//! system prompt with the catalog, a fixed-size stand-in for each turn's messages — and
+//! reports the first differing byte, which section it falls in, and the tokens of the previous
+//! request from there on: the answer to "why did my cache miss?".
+//!
+//! What the tools part of the prefix holds is the provider's rule, per its documentation:
+//! - Anthropic, `native` and `native-client`: only the definitions without `defer_loading`.
+//!   "Deferred tools are not included in the system-prompt prefix. When the model discovers a
+//!   deferred tool through tool search, the definition is appended inline as a tool_reference
+//!   block in the conversation history. The prefix is untouched" (Anthropic, "Tool use with
+//!   prompt caching", defer_loading). So a deferred tool joining the registry rewrites
+//!   nothing, and a load adds its definition to the turn's messages.
+//! - OpenAI Responses, `native` and `native-client`: a deferred function's name and
+//!   description are in the prefix, its parameters are not ("for individual deferred
+//!   functions, the model still sees the function name and description", OpenAI, "Tool
+//!   search"; discovered tools "are injected at the end of the context window"). A load adds
+//!   its definition to the messages.
+//! - `catalog` mode, every provider: the whole array as sent (Bedrock Converse and Gemini have
+//!   no deferral; a Bedrock `cachePoint` would sit after the tools, which is where this
+//!   section ends).
 //!
 //! Script (JSON): `{"systemPromptBytes": 4000, "messageBytes": 2000, "turns": [turn, ...]}`
 //! where each turn may have `override` (the intent from this turn on; absent: unchanged),
@@ -284,9 +300,10 @@ fn replay(
             &format!("[turn {} messages] ", k + 1),
             script.message_bytes,
         ));
-        let tools_end = plan.payload.len();
+        let cached_tools = prefix_tools(&plan.payload, provider, mode);
+        let tools_end = cached_tools.len();
         let prompt = system_prompt_with_catalog(&system, &plan.catalog_text);
-        let text = format!("{}\n\n{prompt}\n\n{messages}", plan.payload);
+        let text = format!("{cached_tools}\n\n{prompt}\n\n{messages}");
         let system_end = tools_end + 2 + prompt.len();
         let first = first_difference(&previous, &text);
         let (section, rewritten) = match first {
@@ -325,11 +342,62 @@ fn replay(
                 state: state.clone(),
                 ..request.clone()
             };
-            state = registry.search(&request, &SearchCall::new(query))?.state;
+            let outcome = registry.search(&request, &SearchCall::new(query))?;
+            // In the native modes a load arrives inline in the conversation: its definition
+            // grows this turn's messages (and so the next request), never the tools.
+            if mode.declares_deferred() {
+                for hit in &outcome.result.hits {
+                    messages.push_str(&entry_named(&plan.payload, hit));
+                }
+            }
+            state = outcome.state;
         }
         previous = text;
     }
     Ok(report)
+}
+
+/// The tools part of the cached prefix for a provider and mode (see the module docs).
+fn prefix_tools(payload: &str, provider: Provider, mode: DeferralMode) -> String {
+    if !mode.declares_deferred() {
+        return payload.to_string();
+    }
+    let Ok(Value::Array(entries)) = serde_json::from_str::<Value>(payload) else {
+        return payload.to_string();
+    };
+    let deferred = |e: &Value| e.get("defer_loading") == Some(&Value::Bool(true));
+    let kept: Vec<Value> = match provider {
+        Provider::Anthropic => entries.into_iter().filter(|e| !deferred(e)).collect(),
+        Provider::OpenAiResponses => entries
+            .into_iter()
+            .map(|e| {
+                if !deferred(&e) {
+                    return e;
+                }
+                let mut seen = serde_json::Map::new();
+                for key in ["type", "name", "description"] {
+                    if let Some(v) = e.get(key) {
+                        seen.insert(key.to_string(), v.clone());
+                    }
+                }
+                Value::Object(seen)
+            })
+            .collect(),
+        _ => entries,
+    };
+    Value::Array(kept).to_string()
+}
+
+/// One tool's entry of a payload as JSON text ("" when absent).
+fn entry_named(payload: &str, name: &str) -> String {
+    let Ok(Value::Array(entries)) = serde_json::from_str::<Value>(payload) else {
+        return String::new();
+    };
+    entries
+        .into_iter()
+        .find(|e| e.get("name").and_then(Value::as_str) == Some(name))
+        .map(|e| e.to_string())
+        .unwrap_or_default()
 }
 
 /// The first byte where `after` stops extending `before` (at a character boundary), or `None`
