@@ -241,3 +241,23 @@ test("check lists what a provider refuses or changes, and is clean when there is
   assert.deepEqual(gemini.findings.map((f) => [f.tool, f.rule, f.refused]), [["2fa", "gemini_name", true]]);
   throwsCode(() => r.check("gemeni"), "invalid_argument", "provider");
 });
+
+test("live servers: setMcpServers in one build, removeMcpServer, errors naming the server's path", () => {
+  const tools = (names) => ({ tools: names.map((name) => ({ name, inputSchema: { type: "object" } })) });
+  const base = Registry.embedded();
+  const both = base.setMcpServers([{ name: "a", tools: tools(["x", "y.z"]) }, { name: "b", tools: JSON.stringify(tools(["w"])) }]);
+  assert.equal(both.diff.added.length, 3);
+  assert.ok(both.diff.added.includes("mcp__a__x") && both.diff.added.includes("mcp__b__w"));
+  assert.ok(both.diff.added.some((n) => /^mcp__a__y_z_[0-9a-f]{8}$/.test(n)), JSON.stringify(both.diff.added));
+  let one = base;
+  for (const [name, list] of [["a", tools(["x", "y.z"])], ["b", tools(["w"])]]) one = one.setMcpServer(name, list).registry;
+  assert.equal(one.fingerprint(), both.registry.fingerprint());
+  assert.notEqual(base.fingerprint(), one.fingerprint());
+  const gone = both.registry.removeMcpServer("a");
+  assert.deepEqual(gone.diff.removed.slice(0, 1), ["mcp__a__x"]);
+  assert.ok(!gone.registry.toolInfos().some((t) => t.name.startsWith("mcp__a__")));
+  assert.throws(() => gone.registry.removeMcpServer("a"), (e) => e.code === "invalid_argument" && e.argument === "server");
+  assert.throws(() => base.setMcpServers([{ name: "ok", tools: [] }, { name: "bad", tools: 5 }]),
+    (e) => e.path?.startsWith("$[1].tools") && e.code === "invalid_value" || (console.error(e), false));
+  assert.throws(() => base.setMcpServer("a__b", []), (e) => e.argument === "server");
+});
