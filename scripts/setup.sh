@@ -4,7 +4,7 @@
 #   setup_rust     wasm32 target, wasm-bindgen-cli (= Cargo.lock's wasm-bindgen), wasm-pack
 #   setup_node     npm ci (binaryen's wasm-opt, vite, playwright-core, typescript)
 #   setup_chromium Debian's chromium and chromium-driver (no browser download)
-#   setup_python   a project-local virtualenv (.venv-py) with maturin, pytest and mypy
+#   setup_python   a project-local virtualenv (.venv-py) from python/requirements-dev.txt
 set -euo pipefail
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -49,9 +49,14 @@ setup_chromium() {
 }
 
 setup_python() {
-  if [ ! -x .venv-py/bin/maturin ] || [ ! -x .venv-py/bin/pytest ] || [ ! -x .venv-py/bin/mypy ]; then
-    log "python3 -m venv .venv-py; pip install maturin pytest mypy"
+  # The virtualenv is (re)filled whenever python/requirements-dev.txt is newer than its stamp.
+  if [ ! -x .venv-py/bin/python ]; then
+    log "python3 -m venv .venv-py"
     python3 -m venv .venv-py
-    .venv-py/bin/pip install --quiet "maturin==1.16.0" "pytest==9.2.0" "mypy==1.19.1"
+  fi
+  if [ ! -f .venv-py/.requirements-stamp ] || [ python/requirements-dev.txt -nt .venv-py/.requirements-stamp ]; then
+    log "pip install -r python/requirements-dev.txt (maturin, pytest, mypy, mcp, mcp-server-time, mcp-server-git)"
+    .venv-py/bin/pip install --quiet -r python/requirements-dev.txt
+    touch .venv-py/.requirements-stamp
   fi
 }

@@ -56,7 +56,10 @@ def test_mcp_names_providers_refuse_get_wire_names_and_keep_their_source():
         "b", {"tools": [{"name": "math.factorial", "inputSchema": {"type": "dict"}}]}
     )["registry"]
     plan = r.plan_turn({"toolset": "full"})
-    assert {"wire": "mcp__b__math_factorial", "source": "math.factorial", "server": "b"} in plan["renamed"]
+    # The wire name is a function of (server, name) alone: the mapped name plus a hash.
+    [renamed] = plan["renamed"]
+    assert renamed["wire"].startswith("mcp__b__math_factorial_") and len(renamed["wire"]) == 31
+    assert (renamed["source"], renamed["server"]) == ("math.factorial", "b")
     assert [w["code"] for w in r.warnings] == ["normalised_schema"]
     assert tool_intent.canonical_intent({"disabled": ["b", "a", "a"]}) == '{"disabled":["a","b"]}'
 
@@ -181,3 +184,29 @@ def test_check_lists_what_a_provider_refuses_or_changes():
     with pytest.raises(tool_intent.ToolIntentError) as e:
         r.check("gemeni")
     assert e.value.argument == "provider"
+
+
+def test_live_servers_set_in_bulk_replace_remove_and_name_bad_input():
+    def tools(*names):
+        return {"tools": [{"name": n, "inputSchema": {"type": "object"}} for n in names]}
+
+    base = tool_intent.Registry.embedded()
+    both = base.set_mcp_servers([{"name": "a", "tools": tools("x", "y.z")}, {"name": "b", "tools": json.dumps(tools("w"))}])
+    assert sorted(both["diff"]["added"])[:2] == ["mcp__a__x", "mcp__a__y_z_" + both["diff"]["added"][1][-8:]]
+    one = base.set_mcp_server("a", tools("x", "y.z"))["registry"].set_mcp_server("b", tools("w"))["registry"]
+    assert one.fingerprint() == both["registry"].fingerprint() != base.fingerprint()
+    replaced = one.set_mcp_server("a", tools("x", "v"))
+    assert replaced["diff"]["added"] == ["mcp__a__v"] and replaced["diff"]["changed"] == []
+    assert len(replaced["diff"]["removed"]) == 1
+    # A turn that began before the change keeps its bytes; dispatch of the removed tool says so.
+    state = one.begin_turn(None)
+    assert state["registry"] == one.fingerprint()
+    assert replaced["registry"].plan_turn(None, state=state).payload == one.plan_turn(None, state=state).payload
+    gone = replaced["registry"].remove_mcp_server("b")
+    assert gone["diff"]["removed"] == ["mcp__b__w"]
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        gone["registry"].remove_mcp_server("b")
+    assert (e.value.code, e.value.argument) == ("invalid_argument", "name")
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        base.set_mcp_servers([{"name": "ok", "tools": []}, {"name": "bad", "tools": 5}])
+    assert e.value.argument == "servers" and e.value.path.startswith("$[1].tools")
