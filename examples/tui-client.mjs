@@ -5,6 +5,7 @@
 //
 //   node examples/tui-client.mjs --web-search on --toolset research --disable memory
 //   node examples/tui-client.mjs --mcp github=tests/data/mcp/github.json --search "+github issue"
+//   node examples/tui-client.mjs --mcp-command "memory=npx mcp-server-memory" --watch
 //   node examples/tui-client.mjs --help
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
@@ -23,6 +24,10 @@ const usage = `usage: tui-client [options]
   --mode M                catalog | native (default catalog)
   --registry FILE         registry JSON (default: the embedded registry)
   --mcp NAME=FILE         merge an MCP server's tools/list result (repeatable)
+  --mcp-command NAME=CMD  start an MCP server over stdio ("NAME=command arg ..."; repeatable)
+                          and keep its tools live: every list_changed updates the registry
+  --watch                 with --mcp-command: keep running, print each change and the next
+                          turn's fingerprint (Ctrl-C to stop)
   --loaded A,B            tools loaded earlier by tool_search
   --search QUERY          also run a tool_search query
   --json                  print one JSON object instead of text`;
@@ -35,6 +40,7 @@ try {
       disable: { type: "string" }, pick: { type: "string" }, source: { type: "string", default: "tui" },
       provider: { type: "string", default: "anthropic" }, mode: { type: "string", default: "catalog" },
       registry: { type: "string" }, mcp: { type: "string", multiple: true, default: [] },
+      "mcp-command": { type: "string", multiple: true, default: [] }, watch: { type: "boolean", default: false },
       loaded: { type: "string" }, search: { type: "string" }, json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -63,6 +69,31 @@ try {
     const [name, file] = spec.split("=");
     if (!name || !file) throw Object.assign(new Error(`--mcp ${spec}: expected NAME=FILE`), { code: "usage" });
     registry = registry.setMcpServer(name, readFileSync(file, "utf8")).registry;
+  }
+  // Live servers: started over stdio, followed on every list_changed (examples/mcp-live.mjs).
+  const live = { registry };
+  const clients = [];
+  const say = (text) => { if (!args.json) console.log(text); };
+  if (args["mcp-command"].length > 0) {
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+    const { followServer } = await import("./mcp-live.mjs");
+    for (const spec of args["mcp-command"]) {
+      const at = spec.indexOf("=");
+      const [name, command, ...rest] = [spec.slice(0, at), ...spec.slice(at + 1).trim().split(/\s+/)];
+      if (at < 1 || !command) throw Object.assign(new Error(`--mcp-command ${spec}: expected NAME=COMMAND [ARGS]`), { code: "usage" });
+      const client = new Client({ name: "tool-intent-tui", version: "0" }, { capabilities: {} });
+      const follower = followServer(client, name, live, (c) => {
+        if (c.error) return console.error(`tui-client: mcp ${name}: ${c.error.message}`);
+        const { added, removed, changed } = c.diff;
+        say(`mcp ${name}: ${c.tools} tools (+${added.length} -${removed.length} ~${changed.length})`);
+      });
+      await client.connect(new StdioClientTransport({ command, args: rest, stderr: "ignore" }));
+      await follower.update();
+      clients.push({ client, follower });
+    }
+    await Promise.all(clients.map((c) => c.follower.settled()));
+    registry = live.registry;
   }
   const toggles = {
     toolsEnabled: onOff("tools", args.tools),
@@ -93,6 +124,21 @@ try {
   console.log(`\nresident ~${budget.residentTokens} tokens, catalog ~${budget.catalogTokens} tokens; everything resident would be ~${budget.allResidentTokens} (${(100 * budget.savingTokens / Math.max(1, budget.allResidentTokens)).toFixed(0)}% saved)`);
   for (const w of expansion.warnings) console.log(`warning [${w.code}] ${w.message}`);
   if (search) console.log(`\ntool_search ${JSON.stringify(args.search)} -> ${search.hits.join(", ") || "(no hits)"}`);
+  if (args.watch && clients.length > 0) {
+    // Each change reaches the session at its next turn boundary: show that turn.
+    let turn = state;
+    let shown = live.registry;
+    console.log("\nwatching for tools/list changes (Ctrl-C to stop)");
+    setInterval(() => {
+      if (live.registry === shown) return;
+      shown = live.registry;
+      turn = shown.beginTurn(turn);
+      const plan = shown.planTurn(intent, { ...options, state: turn });
+      console.log(`turn ${turn.turn}: ${plan.array.length} in the array, ${plan.catalog.length} in the catalog, fingerprint ${plan.fingerprint.slice(0, 19)}`);
+    }, 200);
+  } else {
+    await Promise.all(clients.map((c) => c.client.close()));
+  }
 } catch (e) {
   console.error(`tui-client: ${e.code ? `[${e.code}] ` : ""}${e.message}`);
   process.exit(2);
