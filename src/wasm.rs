@@ -104,7 +104,9 @@ extern "C" {
     pub type JsToolInfos;
     #[wasm_bindgen(typescript_type = "ToolDefinition")]
     pub type JsToolDefinition;
-    #[wasm_bindgen(typescript_type = "{ name: string; tools: RegistryDocument | ToolDefinition[] | string }[]")]
+    #[wasm_bindgen(
+        typescript_type = "{ name: string; tools: RegistryDocument | ToolDefinition[] | string }[]"
+    )]
     pub type JsServerLists;
     #[wasm_bindgen(typescript_type = "RegistryDiff")]
     pub type JsRegistryDiff;
@@ -324,22 +326,42 @@ impl Registry {
     pub fn set_mcp_servers(&self, servers: &JsServerLists) -> Result<RegistryChange, JsValue> {
         let list = json_in(servers, "servers")?;
         let items = list.as_array().ok_or_else(|| {
-            js_error(&Error::expected("servers", &crate::JsonPath::root(), "an array of {name, tools}", &list))
+            js_error(&Error::expected(
+                "servers",
+                &crate::JsonPath::root(),
+                "an array of {name, tools}",
+                &list,
+            ))
         })?;
         let mut lists: Vec<(String, String)> = Vec::with_capacity(items.len());
         for (k, item) in items.iter().enumerate() {
             let at = crate::JsonPath::root().index(k);
             let name = item.get("name").and_then(Value::as_str).ok_or_else(|| {
-                js_error(&Error::expected("servers", &at.key("name"), "a server name", item))
+                js_error(&Error::expected(
+                    "servers",
+                    &at.key("name"),
+                    "a server name",
+                    item,
+                ))
             })?;
             let tools = match item.get("tools") {
                 Some(Value::String(text)) => text.clone(),
                 Some(v) => v.to_string(),
-                None => return Err(js_error(&Error::expected("servers", &at.key("tools"), "a tools/list result", item))),
+                None => {
+                    return Err(js_error(&Error::expected(
+                        "servers",
+                        &at.key("tools"),
+                        "a tools/list result",
+                        item,
+                    )))
+                }
             };
             lists.push((name.to_string(), tools));
         }
-        let pairs: Vec<(&str, &str)> = lists.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let pairs: Vec<(&str, &str)> = lists
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
         change(self.inner.set_mcp_servers(&pairs))
     }
 

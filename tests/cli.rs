@@ -317,7 +317,10 @@ fn cache_report_prints_the_same_figures_as_the_library() {
         table.starts_with("anthropic / native-client (estimate tokens)"),
         "{table}"
     );
-    assert!(table.contains("total: 0 rewrite(s), 0 tokens written again"), "{table}");
+    assert!(
+        table.contains("total: 0 rewrite(s), 0 tokens written again"),
+        "{table}"
+    );
     // The session flags hold for the whole script: with the tools loaded beforehand, the
     // search joins nothing; with tools off for the profile there is nothing to load.
     let short = r#"{"turns": [{}, {"searches": ["select:enter_plan_mode"]}, {}]}"#;
@@ -533,7 +536,8 @@ fn a_name_listed_twice_warns_and_renamed_entries_name_their_server() {
     let message = stderr(&o);
     assert!(
         message.contains("warning [duplicate_tool_name]")
-            && message.contains("tool \"a\" of MCP server \"s\" left out: the server lists \"a\" twice"),
+            && message
+                .contains("tool \"a\" of MCP server \"s\" left out: the server lists \"a\" twice"),
         "{message}"
     );
     assert_eq!(v["renamed"][0]["server"], "s");

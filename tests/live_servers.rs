@@ -53,7 +53,12 @@ fn meanings(r: &Registry) -> BTreeMap<String, (String, String)> {
     r.tools()
         .iter()
         .filter_map(|t| {
-            let server = t.name.strip_prefix("mcp__")?.split("__").next()?.to_string();
+            let server = t
+                .name
+                .strip_prefix("mcp__")?
+                .split("__")
+                .next()?
+                .to_string();
             Some((t.name.clone(), (server, t.source_name().to_string())))
         })
         .collect()
@@ -150,12 +155,18 @@ fn a_registry_change_mid_turn_waits_for_the_next_turn() {
             .unwrap()
             .registry;
         let again = r2.plan_turn(&request(&state, provider, mode)).unwrap();
-        assert_eq!(again.payload, first.payload, "{provider:?} {mode:?}: same bytes all turn");
+        assert_eq!(
+            again.payload, first.payload,
+            "{provider:?} {mode:?}: same bytes all turn"
+        );
         assert_eq!(again.catalog_text, first.catalog_text);
         assert_eq!(again.warnings, first.warnings);
         // A search mid-turn finds what this turn declares, not the newcomer.
         let found = r2
-            .search(&request(&state, provider, mode), &SearchCall::new("select:mcp__gh__review"))
+            .search(
+                &request(&state, provider, mode),
+                &SearchCall::new("select:mcp__gh__review"),
+            )
             .unwrap();
         assert!(found.result.hits.is_empty(), "{:?}", found.result.hits);
         // Dispatch: the dropped tool is still declared and answers tool_removed.
@@ -165,7 +176,9 @@ fn a_registry_change_mid_turn_waits_for_the_next_turn() {
         assert_eq!(e.code(), "tool_removed");
         assert!(e.to_string().contains("\"gh\""), "{e}");
         assert_eq!(
-            r2.resolve(&request(&state, provider, mode), "mcp__gh__issue").unwrap().name,
+            r2.resolve(&request(&state, provider, mode), "mcp__gh__issue")
+                .unwrap()
+                .name,
             "mcp__gh__issue"
         );
         // The next turn runs on the new registry.
@@ -176,7 +189,9 @@ fn a_registry_change_mid_turn_waits_for_the_next_turn() {
         assert!(text.contains("mcp__gh__review"), "{provider:?} {mode:?}");
         assert!(!text.contains("mcp__gh__pull"), "{provider:?} {mode:?}");
         assert_eq!(
-            r2.resolve(&request(&next, provider, mode), "mcp__gh__pull").unwrap_err().code(),
+            r2.resolve(&request(&next, provider, mode), "mcp__gh__pull")
+                .unwrap_err()
+                .code(),
             "tool_not_available"
         );
     }
@@ -201,7 +216,11 @@ fn a_turn_on_a_version_no_longer_held_uses_the_current_registry_and_says_so() {
     let same = Registry::from_json_str(&r.to_json()).unwrap();
     let stamped = same.begin_turn(&TurnState::default());
     let plan = r
-        .plan_turn(&request(&stamped, Provider::Anthropic, DeferralMode::Catalog))
+        .plan_turn(&request(
+            &stamped,
+            Provider::Anthropic,
+            DeferralMode::Catalog,
+        ))
         .unwrap();
     assert!(plan.warnings.is_empty(), "{:?}", plan.warnings);
 }

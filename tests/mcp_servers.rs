@@ -189,8 +189,15 @@ fn a_benchmark_server_loads_whole_with_valid_unique_wire_names() {
         .unwrap();
     // Capitals and dots: the name plus a hash of the source name (a function of the tool
     // alone, so no other tool can ever take it).
-    assert!(dotted.name.starts_with("mcp__bfcl__AclApi_add_mapping_"), "{}", dotted.name);
-    assert_eq!(dotted.name.len(), "mcp__bfcl__AclApi_add_mapping_".len() + 8);
+    assert!(
+        dotted.name.starts_with("mcp__bfcl__AclApi_add_mapping_"),
+        "{}",
+        dotted.name
+    );
+    assert_eq!(
+        dotted.name.len(),
+        "mcp__bfcl__AclApi_add_mapping_".len() + 8
+    );
     let twins: Vec<&str> = mcp
         .iter()
         .filter(|t| t.source_name().eq_ignore_ascii_case("calculate_bmi"))
@@ -198,7 +205,12 @@ fn a_benchmark_server_loads_whole_with_valid_unique_wire_names() {
         .collect();
     assert_eq!(twins.len(), 2);
     assert!(twins.contains(&"mcp__bfcl__calculate_bmi"), "{twins:?}");
-    assert!(twins.iter().any(|n| n.starts_with("mcp__bfcl__calculate_BMI_")), "{twins:?}");
+    assert!(
+        twins
+            .iter()
+            .any(|n| n.starts_with("mcp__bfcl__calculate_BMI_")),
+        "{twins:?}"
+    );
 }
 
 #[test]

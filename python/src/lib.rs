@@ -200,7 +200,9 @@ impl Registry {
         let mut lists: Vec<(String, String)> = Vec::with_capacity(items.len());
         for (k, item) in items.iter().enumerate() {
             let at = tool_intent::JsonPath::root().index(k);
-            let (Some(name), Some(tools)) = (item.get("name").and_then(|n| n.as_str()), item.get("tools")) else {
+            let (Some(name), Some(tools)) =
+                (item.get("name").and_then(|n| n.as_str()), item.get("tools"))
+            else {
                 let e = tool_intent::Error::InvalidValue {
                     input: "servers",
                     path: at,
@@ -214,7 +216,10 @@ impl Registry {
             };
             lists.push((name.to_string(), text));
         }
-        let pairs: Vec<(&str, &str)> = lists.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let pairs: Vec<(&str, &str)> = lists
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
         let changed = py
             .detach(|| self.inner.set_mcp_servers(&pairs))
             .map_err(|e| e.with_input("servers"));
@@ -223,7 +228,10 @@ impl Registry {
 
     /// Removes a server and its tools: `{"registry", "diff"}`.
     fn remove_mcp_server<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        let changed = self.inner.remove_mcp_server(name).map_err(|e| e.with_input("name"));
+        let changed = self
+            .inner
+            .remove_mcp_server(name)
+            .map_err(|e| e.with_input("name"));
         change_dict(py, lib(py, changed)?)
     }
 
@@ -548,9 +556,20 @@ fn to_text(value: &impl serde::Serialize) -> String {
 }
 
 /// `{"registry": Registry, "diff": {...}}` of a change.
-fn change_dict<'py>(py: Python<'py>, change: tool_intent::RegistryChange) -> PyResult<Bound<'py, PyAny>> {
+fn change_dict<'py>(
+    py: Python<'py>,
+    change: tool_intent::RegistryChange,
+) -> PyResult<Bound<'py, PyAny>> {
     let dict = pyo3::types::PyDict::new(py);
-    dict.set_item("registry", Py::new(py, Registry { inner: change.registry })?)?;
+    dict.set_item(
+        "registry",
+        Py::new(
+            py,
+            Registry {
+                inner: change.registry,
+            },
+        )?,
+    )?;
     dict.set_item("diff", loads(py, &to_text(&change.diff))?)?;
     Ok(dict.into_any())
 }

@@ -154,9 +154,7 @@ fn errors_reach_js_with_code_and_path() {
 fn turn_state_and_search_through_the_binding() {
     let r = wasm::Registry::embedded();
     let intent = js("null");
-    let state: JsValue = wasm::begin_turn(JsValue::NULL.unchecked_ref())
-        .unwrap()
-        .into();
+    let state: JsValue = r.begin_turn(JsValue::NULL.unchecked_ref()).unwrap().into();
     let options = js("{}");
     js_sys::Reflect::set(&options, &"state".into(), &state).unwrap();
     let before = get(
@@ -188,9 +186,7 @@ fn turn_state_and_search_through_the_binding() {
         "fingerprint",
     );
     assert_eq!(before, mid, "mid-turn search moved the array");
-    let next: JsValue = wasm::begin_turn(after_search.unchecked_ref())
-        .unwrap()
-        .into();
+    let next: JsValue = r.begin_turn(after_search.unchecked_ref()).unwrap().into();
     js_sys::Reflect::set(&options, &"state".into(), &next).unwrap();
     let expanded: JsValue = r
         .plan_turn(intent.unchecked_ref(), Some(options.unchecked_into()))
