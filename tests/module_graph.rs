@@ -2,7 +2,7 @@
 //!
 //! Each file's module is its top-level module (`src/registry/load.rs` belongs to `registry`);
 //! an edge A → B is any `crate::B` path in A's files (imports and inline paths; comments and
-//! doc comments are ignored). The crate root and the bindings (`lib.rs`, `wasm.rs`) sit on top
+//! doc comments are ignored). The crate root and the bindings (`lib.rs`, `wasm/`) sit on top
 //! and are not part of the graph.
 
 #![cfg(not(target_arch = "wasm32"))]
