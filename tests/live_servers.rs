@@ -1,6 +1,7 @@
 //! Live MCP servers (issue 23): wire names that never move to another tool, across random
-//! sequences of set / replace / remove; registry changes held to the turn boundary; the
-//! provider-true cache model when only a deferred tool joins.
+//! sequences of set / replace / remove; registry changes held to the turn boundary.
+
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeMap;
 
