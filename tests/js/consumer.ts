@@ -3,7 +3,7 @@
 import init, {
   Registry, buildIntent, canonicalIntent, recordLoaded, ToolIntentError, isToolIntentError,
   type TurnPlan, type SearchOutcome, type Budget, type TurnState,
-  type ToolsOverride, type Toggles,
+  type ToolsOverride, type Toggles, type RegistryDiff,
 } from "tool-intent";
 
 await init();
@@ -29,11 +29,17 @@ try {
 } catch (e) {
   if (!(e instanceof ToolIntentError) || !isToolIntentError(e)) throw e;
   const err: ToolIntentError = e;
-  const code: "invalid_json" | "invalid_value" | "invalid_registry" | "limit_exceeded" | "unknown_source" | "invalid_argument" | "tool_not_available" | "database" | "internal" = err.code;
+  const code: "invalid_json" | "invalid_value" | "invalid_registry" | "limit_exceeded" | "unknown_source" | "invalid_argument" | "tool_not_available" | "tool_removed" | "database" | "internal" = err.code;
   const argument: string | undefined = err.argument;
   const path: string | undefined = err.path;
   console.log(code, argument, path);
 }
+// Live servers: a change is the new registry and a typed diff.
+const change = registry.setMcpServer("docs", { tools: [{ name: "find", inputSchema: { type: "object" } }] });
+const diff: RegistryDiff = change.diff;
+const live: Registry = change.registry;
+const version: string = live.fingerprint();
+console.log(diff.added.concat(diff.removed, diff.changed), version, live.removeMcpServer("docs").diff.removed);
 // @ts-expect-error provider is a closed set
 registry.planTurn(null, { provider: "gemeni" });
 // @ts-expect-error an intent's enabled is a boolean
