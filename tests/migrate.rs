@@ -1,16 +1,20 @@
-//! Legacy snapshot migration on real SQLite files built in the test.
+//! Legacy snapshot migration on real databases built in the test: SQLite files, and a
+//! throwaway PostgreSQL cluster (`common/postgres.rs`) — the same rows, the same results.
 
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use rusqlite::{params, Connection};
 use serde_json::{json, Value};
 use tool_intent::expand::{expand, ExpandContext};
-use tool_intent::migrate::{self, MigrateOptions};
+use tool_intent::migrate::{self, Database, MigrateOptions};
 use tool_intent::{Registry, SessionRunConfig};
+
+#[path = "common/postgres.rs"]
+mod pg;
 
 const V1: [&str; 10] = [
     "read_file",
@@ -169,37 +173,124 @@ fn temp_db(name: &str) -> PathBuf {
     dir.join("sessions.db")
 }
 
-/// The old schema: no web_search / toolset columns yet.
-fn build_db(path: &Path, rows: &[Generated]) {
-    let mut conn = Connection::open(path).unwrap();
-    conn.execute_batch("CREATE TABLE sessions (id INTEGER PRIMARY KEY, title TEXT, tools_enabled INTEGER, tools_override TEXT)").unwrap();
-    let tx = conn.transaction().unwrap();
-    for (i, r) in rows.iter().enumerate() {
-        tx.execute("INSERT INTO sessions (id, title, tools_enabled, tools_override) VALUES (?1, ?2, ?3, ?4)", params![i as i64 + 1, format!("session {i}"), r.tools_enabled, r.tools_override]).unwrap();
-    }
-    tx.commit().unwrap();
-}
-
 type Dump = Vec<(i64, Option<i64>, Option<String>)>;
 
-fn dump(path: &Path) -> Dump {
-    let conn = Connection::open(path).unwrap();
-    let mut stmt = conn
-        .prepare("SELECT id, tools_enabled, tools_override FROM sessions ORDER BY id")
-        .unwrap();
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .unwrap()
-        .map(|r| r.unwrap())
-        .collect()
+/// A session table in one of the two databases.
+enum Backend {
+    Sqlite(PathBuf),
+    Postgres(String),
 }
 
-fn column_names(path: &Path) -> Vec<String> {
-    let conn = Connection::open(path).unwrap();
-    let mut stmt = conn.prepare("PRAGMA table_info(sessions)").unwrap();
-    stmt.query_map([], |r| r.get::<_, String>(1))
-        .unwrap()
-        .map(|r| r.unwrap())
-        .collect()
+impl Backend {
+    fn sqlite(name: &str) -> Backend {
+        Backend::Sqlite(temp_db(name))
+    }
+
+    fn postgres(name: &str) -> Backend {
+        Backend::Postgres(pg::fresh_database(name))
+    }
+
+    fn database(&self) -> Database {
+        Database::parse(&self.spec())
+    }
+
+    /// What `--db` takes.
+    fn spec(&self) -> String {
+        match self {
+            Backend::Sqlite(p) => p.to_string_lossy().into_owned(),
+            Backend::Postgres(url) => url.clone(),
+        }
+    }
+
+    fn pg(&self) -> postgres::Client {
+        match self {
+            Backend::Postgres(url) => postgres::Client::connect(url, postgres::NoTls).unwrap(),
+            Backend::Sqlite(_) => unreachable!(),
+        }
+    }
+
+    /// The old schema: no web_search / toolset columns yet.
+    fn build(&self, rows: &[Generated]) {
+        match self {
+            Backend::Sqlite(path) => {
+                let mut conn = Connection::open(path).unwrap();
+                conn.execute_batch("CREATE TABLE sessions (id INTEGER PRIMARY KEY, title TEXT, tools_enabled INTEGER, tools_override TEXT)").unwrap();
+                let tx = conn.transaction().unwrap();
+                for (i, r) in rows.iter().enumerate() {
+                    tx.execute("INSERT INTO sessions (id, title, tools_enabled, tools_override) VALUES (?1, ?2, ?3, ?4)", params![i as i64 + 1, format!("session {i}"), r.tools_enabled, r.tools_override]).unwrap();
+                }
+                tx.commit().unwrap();
+            }
+            Backend::Postgres(_) => {
+                let mut c = self.pg();
+                c.batch_execute("CREATE TABLE sessions (id bigint PRIMARY KEY, title text, tools_enabled integer, tools_override text)").unwrap();
+                let mut tx = c.transaction().unwrap();
+                let insert = tx.prepare("INSERT INTO sessions (id, title, tools_enabled, tools_override) VALUES ($1, $2, $3::bigint, $4)").unwrap();
+                for (i, r) in rows.iter().enumerate() {
+                    tx.execute(&insert, &[&(i as i64 + 1), &format!("session {i}"), &r.tools_enabled, &r.tools_override]).unwrap();
+                }
+                tx.commit().unwrap();
+            }
+        }
+    }
+
+    fn dump(&self) -> Dump {
+        match self {
+            Backend::Sqlite(path) => {
+                let conn = Connection::open(path).unwrap();
+                let mut stmt = conn
+                    .prepare("SELECT id, tools_enabled, tools_override FROM sessions ORDER BY id")
+                    .unwrap();
+                stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .unwrap()
+                    .map(|r| r.unwrap())
+                    .collect()
+            }
+            Backend::Postgres(_) => self
+                .pg()
+                .query("SELECT id, tools_enabled::bigint, tools_override FROM sessions ORDER BY id", &[])
+                .unwrap()
+                .iter()
+                .map(|r| (r.get(0), r.get(1), r.get(2)))
+                .collect(),
+        }
+    }
+
+    fn column_names(&self) -> Vec<String> {
+        match self {
+            Backend::Sqlite(path) => {
+                let conn = Connection::open(path).unwrap();
+                let mut stmt = conn.prepare("PRAGMA table_info(sessions)").unwrap();
+                stmt.query_map([], |r| r.get::<_, String>(1))
+                    .unwrap()
+                    .map(|r| r.unwrap())
+                    .collect()
+            }
+            Backend::Postgres(_) => self
+                .pg()
+                .query("SELECT column_name::text FROM information_schema.columns WHERE table_name = 'sessions' ORDER BY ordinal_position", &[])
+                .unwrap()
+                .iter()
+                .map(|r| r.get(0))
+                .collect(),
+        }
+    }
+
+    /// Sets one row's tools_override from another connection (a server writing).
+    fn write(&self, id: i64, value: &str) {
+        match self {
+            Backend::Sqlite(path) => {
+                let conn = Connection::open(path).unwrap();
+                conn.busy_timeout(std::time::Duration::from_secs(30)).unwrap();
+                conn.execute("UPDATE sessions SET tools_override = ?1 WHERE id = ?2", params![value, id]).unwrap();
+            }
+            Backend::Postgres(_) => {
+                self.pg()
+                    .execute("UPDATE sessions SET tools_override = $1 WHERE id = $2", &[&value, &id])
+                    .unwrap();
+            }
+        }
+    }
 }
 
 fn registry_with_new_default_tool() -> Registry {
@@ -224,23 +315,38 @@ fn registry_with_new_default_tool() -> Registry {
 }
 
 fn options() -> MigrateOptions {
-    MigrateOptions {
-        table: "sessions".into(),
-        dry_run: false,
-    }
+    MigrateOptions::default()
 }
 
 #[test]
-fn ten_thousand_mixed_rows_migrate_to_exactly_the_expected_rows() {
+fn ten_thousand_mixed_rows_migrate_to_exactly_the_expected_rows_in_one_sqlite_transaction() {
+    ten_thousand_rows(Backend::sqlite("main"), None);
+}
+
+#[test]
+fn ten_thousand_mixed_rows_migrate_the_same_in_sqlite_batches() {
+    ten_thousand_rows(Backend::sqlite("batched"), Some(700));
+}
+
+#[test]
+fn ten_thousand_mixed_rows_migrate_the_same_on_postgres() {
+    ten_thousand_rows(Backend::postgres("ten_thousand"), None);
+}
+
+fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
     let rows = generate(10_000);
-    let path = temp_db("main");
-    build_db(&path, &rows);
-    let original = dump(&path);
+    backend.build(&rows);
+    let original = backend.dump();
     let registry = Registry::embedded();
+    let db = backend.database();
+    let options = || MigrateOptions {
+        batch_size,
+        ..options()
+    };
 
     // Dry run: same report, nothing changed.
     let dry = migrate::migrate(
-        &path,
+        &db,
         &registry,
         &MigrateOptions {
             dry_run: true,
@@ -249,14 +355,14 @@ fn ten_thousand_mixed_rows_migrate_to_exactly_the_expected_rows() {
         &mut |_, _| {},
     )
     .unwrap();
-    assert_eq!(dump(&path), original);
+    assert_eq!(backend.dump(), original);
     assert_eq!(
-        column_names(&path),
+        backend.column_names(),
         ["id", "title", "tools_enabled", "tools_override"]
     );
 
     let mut calls = 0;
-    let report = migrate::migrate(&path, &registry, &options(), &mut |done, total| {
+    let report = migrate::migrate(&db, &registry, &options(), &mut |done, total| {
         calls += 1;
         assert!(done <= total && total == 10_000);
     })
@@ -322,9 +428,15 @@ fn ten_thousand_mixed_rows_migrate_to_exactly_the_expected_rows() {
         )
     );
     assert!(report.to_text().contains("snapshots rewritten"));
+    assert!(report.rows_changed_concurrently.is_empty());
+    match (&backend, batch_size) {
+        (Backend::Sqlite(_), None) => assert_eq!(report.batches, 1),
+        (Backend::Postgres(_), None) => assert_eq!(report.batches, 10), // 1,000 rows a batch
+        (_, Some(n)) => assert_eq!(report.batches, 10_000u64.div_ceil(n as u64)),
+    }
 
     // Exactly the expected rows; hand-picks and malformed rows byte-identical.
-    let after = dump(&path);
+    let after = backend.dump();
     for ((id, enabled, value), r) in after.iter().zip(&rows) {
         assert_eq!(value, &r.expected, "row {id} ({})", r.kind);
         assert_eq!(enabled, &r.tools_enabled, "row {id}");
@@ -349,26 +461,26 @@ fn ten_thousand_mixed_rows_migrate_to_exactly_the_expected_rows() {
     }
 
     // Idempotent: a second run changes nothing.
-    let second = migrate::migrate(&path, &registry, &options(), &mut |_, _| {}).unwrap();
+    let second = migrate::migrate(&db, &registry, &options(), &mut |_, _| {}).unwrap();
     assert_eq!(second.snapshots_total(), 0);
     assert!(second.columns_added.is_empty());
-    assert_eq!(dump(&path), after);
+    assert_eq!(backend.dump(), after);
 
     // Audit finds nothing now; it finds every snapshot on the original.
-    assert!(migrate::audit(&path, "sessions", &registry)
+    assert!(migrate::audit(&db, "sessions", &registry)
         .unwrap()
         .is_empty());
 
     // Undo restores the original bytes of every row.
-    let undone = migrate::undo(&path, "sessions").unwrap();
+    let undone = migrate::undo(&db, "sessions").unwrap();
     assert_eq!(undone.rows_restored, expected_snapshots);
-    assert_eq!(dump(&path), original);
+    assert_eq!(backend.dump(), original);
     assert_eq!(
-        migrate::audit(&path, "sessions", &registry).unwrap().len() as u64,
+        migrate::audit(&db, "sessions", &registry).unwrap().len() as u64,
         expected_snapshots
     );
     assert_eq!(
-        migrate::undo(&path, "sessions").unwrap_err().code(),
+        migrate::undo(&db, "sessions").unwrap_err().code(),
         "database"
     );
 }
@@ -376,8 +488,9 @@ fn ten_thousand_mixed_rows_migrate_to_exactly_the_expected_rows() {
 #[test]
 fn errors_name_the_problem() {
     let path = temp_db("errors");
+    let db = Database::from(path.as_path());
     let r = Registry::embedded();
-    assert!(migrate::migrate(&path, &r, &options(), &mut |_, _| {})
+    assert!(migrate::migrate(&db, &r, &options(), &mut |_, _| {})
         .unwrap_err()
         .to_string()
         .contains("no database"));
@@ -385,30 +498,37 @@ fn errors_name_the_problem() {
         .unwrap()
         .execute_batch("CREATE TABLE other (x)")
         .unwrap();
-    let e = migrate::migrate(&path, &r, &options(), &mut |_, _| {}).unwrap_err();
+    let e = migrate::migrate(&db, &r, &options(), &mut |_, _| {}).unwrap_err();
     assert!(e.to_string().contains("no table \"sessions\""), "{e}");
-    let e = migrate::migrate(
-        &path,
-        &r,
-        &MigrateOptions {
-            table: "other".into(),
-            dry_run: false,
-        },
-        &mut |_, _| {},
-    )
-    .unwrap_err();
+    let other = MigrateOptions {
+        table: "other".into(),
+        ..options()
+    };
+    let e = migrate::migrate(&db, &r, &other, &mut |_, _| {}).unwrap_err();
     assert!(e.to_string().contains("no tools_enabled column"), "{e}");
-    let e = migrate::migrate(
-        &path,
-        &r,
-        &MigrateOptions {
-            table: "a;b".into(),
-            dry_run: false,
-        },
-        &mut |_, _| {},
-    )
-    .unwrap_err();
+    let bad = MigrateOptions {
+        table: "a;b".into(),
+        ..options()
+    };
+    let e = migrate::migrate(&db, &r, &bad, &mut |_, _| {}).unwrap_err();
     assert_eq!(e.code(), "invalid_argument");
+    let zero = MigrateOptions {
+        batch_size: Some(0),
+        ..options()
+    };
+    assert_eq!(
+        migrate::migrate(&db, &r, &zero, &mut |_, _| {}).unwrap_err().code(),
+        "invalid_argument"
+    );
+    // PostgreSQL: a table without a single integer primary key is refused, naming the rule.
+    let pg = Backend::postgres("errors");
+    pg.pg()
+        .batch_execute("CREATE TABLE sessions (tools_enabled integer, tools_override text)")
+        .unwrap();
+    let e = migrate::migrate(&pg.database(), &r, &options(), &mut |_, _| {}).unwrap_err();
+    assert!(e.to_string().contains("single integer primary key"), "{e}");
+    let e = migrate::audit(&pg.database(), "nope", &r).unwrap_err();
+    assert!(e.to_string().contains("no table \"nope\""), "{e}");
 }
 
 fn cli() -> Command {
@@ -417,14 +537,14 @@ fn cli() -> Command {
 
 /// Either nothing changed (schema and rows) or everything did: never half.
 fn assert_unchanged_or_fully_migrated(
-    path: &Path,
+    backend: &Backend,
     original: &Dump,
     rows: &[Generated],
 ) -> &'static str {
-    let now = dump(path);
+    let now = backend.dump();
     if &now == original {
         assert_eq!(
-            column_names(path),
+            backend.column_names(),
             ["id", "title", "tools_enabled", "tools_override"],
             "rows unchanged but schema changed"
         );
@@ -440,9 +560,10 @@ fn assert_unchanged_or_fully_migrated(
 #[test]
 fn aborted_migration_leaves_the_database_unchanged() {
     let rows = generate(10_000);
-    let path = temp_db("abort");
-    build_db(&path, &rows);
-    let original = dump(&path);
+    let backend = Backend::sqlite("abort");
+    backend.build(&rows);
+    let path = temp_db_path(&backend);
+    let original = backend.dump();
     let out = cli()
         .args(["migrate", "--db", path.to_str().unwrap()])
         .env("TOOL_INTENT_MIGRATE_ABORT_AFTER", "2000")
@@ -450,7 +571,7 @@ fn aborted_migration_leaves_the_database_unchanged() {
         .unwrap();
     assert!(!out.status.success(), "the abort hook did not fire");
     assert_eq!(
-        assert_unchanged_or_fully_migrated(&path, &original, &rows),
+        assert_unchanged_or_fully_migrated(&backend, &original, &rows),
         "unchanged"
     );
     // A normal run afterwards migrates everything.
@@ -466,7 +587,7 @@ fn aborted_migration_leaves_the_database_unchanged() {
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["rowsRead"], 10_000);
     assert_eq!(
-        assert_unchanged_or_fully_migrated(&path, &original, &rows),
+        assert_unchanged_or_fully_migrated(&backend, &original, &rows),
         "migrated"
     );
 }
@@ -474,9 +595,10 @@ fn aborted_migration_leaves_the_database_unchanged() {
 #[test]
 fn killed_migration_is_all_or_nothing() {
     let rows = generate(3_000);
-    let path = temp_db("kill");
-    build_db(&path, &rows);
-    let original = dump(&path);
+    let backend = Backend::sqlite("kill");
+    backend.build(&rows);
+    let path = temp_db_path(&backend);
+    let original = backend.dump();
     let mut child = cli()
         .args(["migrate", "--db", path.to_str().unwrap()])
         .env("TOOL_INTENT_MIGRATE_ROW_DELAY_MS", "2")
@@ -515,23 +637,33 @@ fn killed_migration_is_all_or_nothing() {
         String::from_utf8_lossy(&seen)
     );
     assert_eq!(
-        assert_unchanged_or_fully_migrated(&path, &original, &rows),
+        assert_unchanged_or_fully_migrated(&backend, &original, &rows),
         "unchanged"
     );
 }
 
 #[test]
-fn cli_dry_run_undo_and_audit() {
+fn cli_dry_run_undo_and_audit_on_sqlite() {
+    cli_dry_run_undo_and_audit(Backend::sqlite("cli"));
+}
+
+#[test]
+fn cli_dry_run_undo_and_audit_on_postgres() {
+    cli_dry_run_undo_and_audit(Backend::postgres("cli"));
+}
+
+fn cli_dry_run_undo_and_audit(backend: Backend) {
     let rows = generate(320);
-    let path = temp_db("cli");
-    build_db(&path, &rows);
-    let original = dump(&path);
-    let db = path.to_str().unwrap();
+    backend.build(&rows);
+    let original = backend.dump();
+    let spec = backend.spec();
+    let db = spec.as_str();
     let out = cli().args(["audit", "--db", db]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("row 5: snapshot of default_tools@2025-03 -> {\"enabled\":true}"),
-        "{text}"
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
     );
     let out = cli()
         .args(["migrate", "--db", db, "--dry-run"])
@@ -543,13 +675,13 @@ fn cli_dry_run_undo_and_audit() {
         "{text}"
     );
     assert!(text.contains("unreadable"));
-    assert_eq!(dump(&path), original);
+    assert_eq!(backend.dump(), original);
     assert!(cli()
         .args(["migrate", "--db", db])
         .status()
         .unwrap()
         .success());
-    assert_ne!(dump(&path), original);
+    assert_ne!(backend.dump(), original);
     let out = cli().args(["audit", "--db", db]).output().unwrap();
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("no row of sessions holds a legacy snapshot")
@@ -559,10 +691,179 @@ fn cli_dry_run_undo_and_audit() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("undo: restored"));
-    assert_eq!(dump(&path), original);
+    assert_eq!(backend.dump(), original);
     let out = cli()
         .args(["migrate", "--db", "/no/such.db"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+fn temp_db_path(backend: &Backend) -> PathBuf {
+    match backend {
+        Backend::Sqlite(p) => p.clone(),
+        Backend::Postgres(_) => unreachable!(),
+    }
+}
+
+/// A batched run killed part-way keeps its committed batches; a second run finishes the rest,
+/// rewriting nothing twice; undo then restores the original bytes of every row.
+fn killed_batched_run_resumes(backend: Backend) {
+    let rows = generate(3_000);
+    backend.build(&rows);
+    let original = backend.dump();
+    let spec = backend.spec();
+    let out = cli()
+        .args(["migrate", "--db", &spec, "--batch-size", "100"])
+        .env("TOOL_INTENT_MIGRATE_ABORT_AFTER", "1550")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the abort hook did not fire");
+    // Batches 1..15 (rows 1..1500) were committed; the rest is as it was.
+    let now = backend.dump();
+    for ((id, _, value), (r, before)) in now.iter().zip(rows.iter().zip(&original)) {
+        if *id <= 1500 {
+            assert_eq!(value, &r.expected, "row {id} of a committed batch");
+        } else {
+            assert_eq!(value, &before.2, "row {id} after the abort");
+        }
+    }
+    let out = cli()
+        .args(["migrate", "--db", &spec, "--batch-size", "100", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let second: u64 = report["snapshotsRewritten"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    let late = rows[1500..].iter().filter(|r| r.kind == "snapshot").count() as u64;
+    assert_eq!(second, late, "the resumed run rewrote only what was left");
+    for ((id, _, value), r) in backend.dump().iter().zip(&rows) {
+        assert_eq!(value, &r.expected, "row {id}");
+    }
+    let undone = migrate::undo(&backend.database(), "sessions").unwrap();
+    assert_eq!(
+        undone.rows_restored,
+        rows.iter().filter(|r| r.kind == "snapshot").count() as u64
+    );
+    assert_eq!(backend.dump(), original);
+}
+
+#[test]
+fn killed_batched_run_resumes_on_sqlite() {
+    killed_batched_run_resumes(Backend::sqlite("resume"));
+}
+
+#[test]
+fn killed_batched_run_resumes_on_postgres() {
+    killed_batched_run_resumes(Backend::postgres("resume"));
+}
+
+/// A server keeps writing while a batched run goes: every one of its writes survives.
+fn concurrent_writer_loses_nothing(backend: Backend) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let rows = generate(2_000);
+    backend.build(&rows);
+    let db = backend.database();
+    let stop = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let stop = stop.clone();
+        let spec = backend.spec();
+        std::thread::spawn(move || {
+            let backend = match Database::parse(&spec) {
+                Database::Sqlite(p) => Backend::Sqlite(p),
+                Database::Postgres(u) => Backend::Postgres(u),
+            };
+            let mut last = std::collections::BTreeMap::new();
+            let mut k = 0i64;
+            while !stop.load(Ordering::Relaxed) || k < 50 {
+                let id = (k * 7919) % 2_000 + 1;
+                let value = format!("{{\"enabled\":true,\"disabled\":[\"w{k}\"]}}");
+                backend.write(id, &value);
+                last.insert(id, value);
+                k += 1;
+            }
+            last
+        })
+    };
+    let batched = MigrateOptions {
+        batch_size: Some(50),
+        ..options()
+    };
+    let report = migrate::migrate(&db, &Registry::embedded(), &batched, &mut |_, _| {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    })
+    .unwrap();
+    stop.store(true, Ordering::Relaxed);
+    let last = writer.join().unwrap();
+    assert!(last.len() >= 50, "the writer ran alongside: {} rows", last.len());
+    let now = backend.dump();
+    for (id, value) in &last {
+        assert_eq!(now[*id as usize - 1].2.as_deref(), Some(value.as_str()), "row {id}");
+    }
+    assert_eq!(report.rows_read, 2_000);
+}
+
+#[test]
+fn a_concurrent_writer_loses_nothing_on_sqlite() {
+    concurrent_writer_loses_nothing(Backend::sqlite("writer"));
+}
+
+#[test]
+fn a_concurrent_writer_loses_nothing_on_postgres() {
+    concurrent_writer_loses_nothing(Backend::postgres("writer"));
+}
+
+/// A row a server rewrites after the batch read it is left alone and reported (PostgreSQL:
+/// SQLite's batch holds the write lock, so no write can land between read and rewrite).
+#[test]
+fn a_row_rewritten_after_it_was_read_is_left_alone_on_postgres() {
+    let backend = Backend::postgres("cas");
+    let rows = generate(1_000);
+    backend.build(&rows);
+    assert_eq!(rows[20].kind, "snapshot");
+    let batched = MigrateOptions {
+        batch_size: Some(100),
+        ..options()
+    };
+    let report = migrate::migrate(&backend.database(), &Registry::embedded(), &batched, &mut |done, _| {
+        // Rows 1..10 are done; row 21 was read with its batch and is not rewritten yet.
+        if done == 10 {
+            backend.write(21, "[\"grep\"]");
+        }
+    })
+    .unwrap();
+    assert_eq!(report.rows_changed_concurrently, [21]);
+    let now = backend.dump();
+    assert_eq!(now[20].2.as_deref(), Some("[\"grep\"]"));
+    let expected = rows.iter().filter(|r| r.kind == "snapshot").count() as u64 - 1;
+    assert_eq!(report.snapshots_total(), expected);
+}
+
+/// PostgreSQL columns of their natural types: boolean, jsonb. Undo restores each value.
+#[test]
+fn postgres_boolean_and_jsonb_columns_round_trip() {
+    let backend = Backend::postgres("types");
+    let mut c = backend.pg();
+    c.batch_execute("CREATE TABLE sessions (id serial PRIMARY KEY, tools_enabled boolean, tools_override jsonb, web_search boolean, toolset text)").unwrap();
+    let v1 = serde_json::to_string(&V1).unwrap();
+    c.execute("INSERT INTO sessions (tools_enabled, tools_override) VALUES (true, $1::text::jsonb), (false, NULL), (NULL, '[\"grep\"]')", &[&v1]).unwrap();
+    let snapshot = |c: &mut postgres::Client| -> Vec<(Option<bool>, Option<String>)> {
+        c.query("SELECT tools_enabled, tools_override::text FROM sessions ORDER BY id", &[])
+            .unwrap()
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect()
+    };
+    let before = snapshot(&mut c);
+    let report = migrate::migrate(&backend.database(), &Registry::embedded(), &options(), &mut |_, _| {}).unwrap();
+    assert_eq!(report.snapshots_total(), 1);
+    assert_eq!(snapshot(&mut c)[0].1.as_deref(), Some("{\"enabled\": true}"));
+    migrate::undo(&backend.database(), "sessions").unwrap();
+    assert_eq!(snapshot(&mut c), before);
 }

@@ -845,57 +845,62 @@ fn registry_or_embedded(
     }
 }
 
-/// Migrates legacy snapshot rows of a SQLite session table to intents, keeping the originals
-/// in a backup table (the same run as `tool-intent migrate`). Returns the report as a dict.
+/// The `db` argument: a SQLite file path (str or `os.PathLike`) or a `postgresql://` URL.
+fn database(db: &std::path::Path) -> tool_intent::migrate::Database {
+    tool_intent::migrate::Database::parse(&db.to_string_lossy())
+}
+
+/// Migrates legacy snapshot rows of a session table (a SQLite file or a `postgresql://` URL)
+/// to intents, keeping the originals in a backup table (the same run as `tool-intent
+/// migrate`). `batch_size`: rows per transaction (default: one transaction on SQLite, 1000 on
+/// PostgreSQL). Returns the report as a dict.
 #[pyfunction]
-#[pyo3(signature = (db_path, registry=None, *, table="sessions", dry_run=false))]
+#[pyo3(signature = (db, registry=None, *, table="sessions", dry_run=false, batch_size=None))]
 fn migrate<'py>(
     py: Python<'py>,
-    db_path: std::path::PathBuf,
+    db: std::path::PathBuf,
     registry: Option<&Registry>,
     table: &str,
     dry_run: bool,
+    batch_size: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let registry = registry_or_embedded(registry);
     let options = tool_intent::migrate::MigrateOptions {
         table: table.to_string(),
         dry_run,
+        batch_size,
     };
+    let db = database(&db);
     let report = lib(
         py,
-        py.detach(|| tool_intent::migrate::migrate(&db_path, &registry, &options, &mut |_, _| {})),
+        py.detach(|| tool_intent::migrate::migrate(&db, &registry, &options, &mut |_, _| {})),
     )?;
     loads_snake(py, &to_text(&report))
 }
 
 /// Restores every row a migration rewrote from its backup table.
 #[pyfunction]
-#[pyo3(signature = (db_path, *, table="sessions"))]
-fn undo<'py>(
-    py: Python<'py>,
-    db_path: std::path::PathBuf,
-    table: &str,
-) -> PyResult<Bound<'py, PyAny>> {
-    let report = lib(
-        py,
-        py.detach(|| tool_intent::migrate::undo(&db_path, table)),
-    )?;
+#[pyo3(signature = (db, *, table="sessions"))]
+fn undo<'py>(py: Python<'py>, db: std::path::PathBuf, table: &str) -> PyResult<Bound<'py, PyAny>> {
+    let db = database(&db);
+    let report = lib(py, py.detach(|| tool_intent::migrate::undo(&db, table)))?;
     loads_snake(py, &to_text(&report))
 }
 
 /// The rows that still hold a legacy snapshot: `[{rowid, matched, intent}]`.
 #[pyfunction]
-#[pyo3(signature = (db_path, registry=None, *, table="sessions"))]
+#[pyo3(signature = (db, registry=None, *, table="sessions"))]
 fn audit<'py>(
     py: Python<'py>,
-    db_path: std::path::PathBuf,
+    db: std::path::PathBuf,
     registry: Option<&Registry>,
     table: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let registry = registry_or_embedded(registry);
+    let db = database(&db);
     let rows = lib(
         py,
-        py.detach(|| tool_intent::migrate::audit(&db_path, table, &registry)),
+        py.detach(|| tool_intent::migrate::audit(&db, table, &registry)),
     )?;
     loads_snake(py, &to_text(&rows))
 }

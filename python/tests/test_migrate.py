@@ -86,3 +86,62 @@ def test_session_run_config_round_trips_through_a_row():
 def test_hostile_input_raises_never_crashes(bad):
     with pytest.raises((tool_intent.ToolIntentError, TypeError)):
         tool_intent.SessionRunConfig.from_row(bad)
+
+
+@pytest.fixture(scope="module")
+def postgres_url(tmp_path_factory):
+    """A throwaway PostgreSQL cluster on a Unix socket (Debian's postgresql package, installed
+    by scripts/setup.sh); the test fails, never skips, when it cannot start."""
+    import glob
+    import os
+    import subprocess
+
+    bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    assert bins, "PostgreSQL is not installed (scripts/setup.sh installs it)"
+    bindir = os.path.dirname(bins[-1])
+    root = os.geteuid() == 0
+    as_pg = ["runuser", "-u", "postgres", "--"] if root else []
+    base = tmp_path_factory.mktemp("pg")
+    if root:
+        subprocess.run(["chown", "-R", "postgres:postgres", str(base)], check=True)
+        os.chmod(base.parent, 0o755)
+        os.chmod(base.parent.parent, 0o755)
+    data = base / "data"
+    port = str(20000 + (os.getpid() + 7) % 20000)
+    subprocess.run(as_pg + [f"{bindir}/initdb", "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync"],
+                   check=True, capture_output=True, cwd="/")
+    subprocess.run(as_pg + [f"{bindir}/pg_ctl", "-D", str(data), "-o", f"-k {base} -h '' -p {port} -F",
+                            "-l", str(base / "log"), "-w", "start"], check=True, capture_output=True, cwd="/")
+    yield f"postgresql://postgres@localhost/postgres?host={base}&port={port}", (base, port)
+    subprocess.run(as_pg + [f"{bindir}/pg_ctl", "-D", str(data), "-m", "immediate", "stop"], capture_output=True, cwd="/")
+
+
+def psql(where, sql):
+    import subprocess
+
+    base, port = where
+    out = subprocess.run(["psql", "-h", str(base), "-p", port, "-U", "postgres", "-d", "postgres",
+                          "-At", "-v", "ON_ERROR_STOP=1", "-c", sql], check=True, capture_output=True, text=True)
+    return out.stdout
+
+
+def test_migrate_audit_and_undo_on_postgres_give_the_sqlite_results(tmp_path, postgres_url):
+    url, where = postgres_url
+    path = tmp_path / "sessions.db"
+    make_db(path)
+    psql(where, "DROP TABLE IF EXISTS sessions, sessions__tool_intent_backup; CREATE TABLE sessions (id serial PRIMARY KEY, tools_enabled integer, tools_override text)")
+    db = sqlite3.connect(path)
+    for enabled, value in db.execute("SELECT tools_enabled, tools_override FROM sessions ORDER BY rowid"):
+        literal = "NULL" if value is None else "'" + value.replace("'", "''") + "'"
+        psql(where, f"INSERT INTO sessions (tools_enabled, tools_override) VALUES ({'NULL' if enabled is None else enabled}, {literal})")
+    db.close()
+    before = psql(where, "SELECT id, tools_enabled, tools_override FROM sessions ORDER BY id")
+    assert [r["rowid"] for r in tool_intent.audit(url)] == [r["rowid"] for r in tool_intent.audit(str(path))]
+    on_pg = tool_intent.migrate(url, batch_size=2)
+    on_sqlite = tool_intent.migrate(str(path))
+    for key in ("rows_read", "snapshots_rewritten", "hand_picks_kept", "null_rows", "columns_added"):
+        assert on_pg[key] == on_sqlite[key], key
+    assert on_pg["batches"] == 1 and on_pg["rows_changed_concurrently"] == []
+    assert psql(where, "SELECT tools_override FROM sessions ORDER BY id LIMIT 1").strip() == '{"enabled":true}'
+    assert tool_intent.undo(url)["rows_restored"] == 2
+    assert psql(where, "SELECT id, tools_enabled, tools_override FROM sessions ORDER BY id") == before

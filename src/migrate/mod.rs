@@ -9,29 +9,48 @@
 //! `"web_search":true` where the list held web_search and the base did not). Every other list
 //! is a real hand-pick and stays byte-identical.
 //!
-//! [`migrate`] works on a real SQLite table with the session columns (`tools_enabled`,
-//! `tools_override` as JSON text, optionally `web_search` and `toolset`): it adds the missing
-//! columns, rewrites snapshot rows' `tools_override` in **one transaction**, keeps each row's
-//! original values in a backup table (`<table>__tool_intent_backup`, keyed by rowid), and is
-//! idempotent. `dry_run` changes nothing and reports the same. [`undo`] restores every backed-up
-//! row and drops the backup. [`audit`] lists rows that still hold snapshots.
+//! [`migrate`] works on a real session table (`tools_enabled`, `tools_override` as JSON text,
+//! optionally `web_search` and `toolset`) in a SQLite file or a PostgreSQL database
+//! ([`Database`]): it adds the missing columns, rewrites snapshot rows' `tools_override`, keeps
+//! each row's original values in a backup table (`<table>__tool_intent_backup`, keyed by the
+//! row's key: SQLite's rowid, PostgreSQL's integer primary key), and is idempotent. `dry_run`
+//! changes nothing and reports the same. [`undo`] restores every backed-up row and drops the
+//! backup. [`audit`] lists rows that still hold snapshots.
 //!
-//! `progress(done, total)` is called inside the transaction, every 1% of the rows: the CLI's
-//! fault-injection hooks for the abort and kill tests (feature `test-hooks`) hang on it, so
-//! the library itself reads no environment.
+//! Two modes. **One transaction** (SQLite's default): all or nothing, holding the write lock
+//! for the whole run. **Batched** (`batch_size`, PostgreSQL's default of
+//! [`DEFAULT_POSTGRES_BATCH`]): each batch of rows is read, rewritten and backed up in its own
+//! transaction, so servers keep working on the table; a killed run keeps its committed batches
+//! and a new run resumes (rewritten rows read as intents, a backup is never overwritten). In
+//! both modes rows are read a batch at a time in key order, so memory stays bounded, and a
+//! rewrite is a compare-and-set on the value read: a row a server rewrote after it was read is
+//! left alone and reported (`rows_changed_concurrently`), never overwritten.
+//!
+//! `progress(done, total)` is called every 1% of the rows: the CLI's fault-injection hooks for
+//! the abort and kill tests (feature `test-hooks`) hang on it, so the library itself reads no
+//! environment.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::registry::Registry;
 
+mod postgres;
 mod snapshot;
+mod sqlite;
+mod store;
 
 pub use snapshot::{SnapshotIndex, StoredKind};
+pub use store::Database;
+use store::{Store, ADDED_COLUMNS};
+
+/// Rows per transaction of a batched run on PostgreSQL unless `batch_size` says otherwise.
+pub const DEFAULT_POSTGRES_BATCH: usize = 1_000;
+
+/// Rows read at a time inside a one-transaction run (memory stays bounded).
+const READ_CHUNK: usize = 10_000;
 
 /// Options of a migration run.
 #[derive(Debug, Clone)]
@@ -40,6 +59,19 @@ pub struct MigrateOptions {
     pub table: String,
     /// Report only; change nothing.
     pub dry_run: bool,
+    /// Rows per transaction; `None`: one transaction on SQLite, [`DEFAULT_POSTGRES_BATCH`] on
+    /// PostgreSQL.
+    pub batch_size: Option<usize>,
+}
+
+impl Default for MigrateOptions {
+    fn default() -> Self {
+        MigrateOptions {
+            table: "sessions".to_string(),
+            dry_run: false,
+            batch_size: None,
+        }
+    }
 }
 
 /// What a run found and did.
@@ -70,12 +102,16 @@ pub struct Report {
     pub backup_table: String,
     /// Rows restored by an undo run.
     pub rows_restored: u64,
+    /// Snapshot rows a server rewrote after the run read them: left alone (their keys).
+    pub rows_changed_concurrently: Vec<i64>,
+    /// Transactions committed with rewrites (1 for a one-transaction run).
+    pub batches: u64,
 }
 
 /// A row a run could not read.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct UnreadableRow {
-    /// The row's rowid.
+    /// The row's key (SQLite rowid, PostgreSQL primary key).
     pub rowid: i64,
     /// Why.
     pub reason: String,
@@ -118,6 +154,11 @@ impl Report {
         for (k, n) in &self.snapshots_rewritten {
             out.push_str(&format!("    {k:<36}{n:>8}\n"));
         }
+        line(
+            &mut out,
+            "changed meanwhile",
+            self.rows_changed_concurrently.len() as u64,
+        );
         line(&mut out, "unreadable", self.unreadable_rows.len() as u64);
         for r in self.unreadable_rows.iter().take(20) {
             out.push_str(&format!("    row {}: {}\n", r.rowid, r.reason));
@@ -148,19 +189,12 @@ impl Report {
 /// A row that still holds a snapshot.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct AuditRow {
-    /// The row's rowid.
+    /// The row's key (SQLite rowid, PostgreSQL primary key).
     pub rowid: i64,
     /// Which known expansion it equals.
     pub matched: String,
     /// The canonical intent a migration would store.
     pub intent: String,
-}
-
-fn db_error(e: rusqlite::Error) -> Error {
-    Error::Database {
-        message: e.to_string(),
-        source: Some(crate::error::SourceError::new(e)),
-    }
 }
 
 fn check_table_name(table: &str) -> Result<()> {
@@ -184,260 +218,193 @@ fn backup_name(table: &str) -> String {
     format!("{table}__tool_intent_backup")
 }
 
-fn open(db: &Path) -> Result<Connection> {
-    if !db.exists() {
-        return Err(Error::Database {
-            message: format!("no database at {}", db.display()),
-            source: None,
-        });
-    }
-    Connection::open(db).map_err(db_error)
-}
-
-fn columns(conn: &Connection, table: &str) -> Result<Vec<String>> {
-    let mut stmt = conn
-        .prepare(&format!("PRAGMA table_info(\"{table}\")"))
-        .map_err(db_error)?;
-    let cols = stmt
-        .query_map([], |r| r.get::<_, String>(1))
-        .map_err(db_error)?
-        .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(db_error)?;
-    if cols.is_empty() {
-        return Err(Error::Database {
-            message: format!("no table {table:?} in the database"),
-            source: None,
-        });
-    }
-    for needed in ["tools_enabled", "tools_override"] {
-        if !cols.iter().any(|c| c == needed) {
-            return Err(Error::Database {
-                message: format!("table {table:?} has no {needed} column"),
-                source: None,
-            });
-        }
-    }
-    Ok(cols)
-}
-
-/// One stored row.
-struct Row {
-    rowid: i64,
-    tools_enabled: Option<i64>,
-    tools_override: Option<String>,
-    web_search: Option<i64>,
-    toolset: Option<String>,
-}
-
-fn read_rows(conn: &Connection, table: &str, cols: &[String]) -> Result<Vec<Row>> {
-    let has = |c: &str| cols.iter().any(|x| x == c);
-    let sql = format!(
-        "SELECT rowid, tools_enabled, tools_override, {}, {} FROM \"{table}\" ORDER BY rowid",
-        if has("web_search") {
-            "web_search"
-        } else {
-            "NULL"
-        },
-        if has("toolset") { "toolset" } else { "NULL" },
-    );
-    let mut stmt = conn.prepare(&sql).map_err(db_error)?;
-    let rows = stmt
-        .query_map([], |r| {
-            // Values of the wrong storage class read as unreadable text rather than failing.
-            let text = |i: usize| -> rusqlite::Result<Option<String>> {
-                Ok(match r.get_ref(i)? {
-                    rusqlite::types::ValueRef::Null => None,
-                    rusqlite::types::ValueRef::Text(t) => {
-                        Some(String::from_utf8_lossy(t).into_owned())
-                    }
-                    rusqlite::types::ValueRef::Blob(b) => {
-                        Some(String::from_utf8_lossy(b).into_owned())
-                    }
-                    rusqlite::types::ValueRef::Integer(n) => Some(n.to_string()),
-                    rusqlite::types::ValueRef::Real(f) => Some(f.to_string()),
-                })
-            };
-            let int = |i: usize| -> rusqlite::Result<Option<i64>> {
-                Ok(match r.get_ref(i)? {
-                    rusqlite::types::ValueRef::Integer(n) => Some(n),
-                    _ => None,
-                })
-            };
-            Ok(Row {
-                rowid: r.get(0)?,
-                tools_enabled: int(1)?,
-                tools_override: text(2)?,
-                web_search: int(3)?,
-                toolset: text(4)?,
-            })
-        })
-        .map_err(db_error)?
-        .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(db_error)?;
-    Ok(rows)
-}
-
 /// Migrates snapshot rows of `options.table` to intents (see the module docs).
 /// `progress(done, total)` is called as rows are processed.
 pub fn migrate(
-    db: &Path,
+    db: &Database,
     registry: &Registry,
     options: &MigrateOptions,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Report> {
     check_table_name(&options.table)?;
-    let mut conn = open(db)?;
+    if options.batch_size == Some(0) {
+        return Err(Error::argument("batch_size", "a batch holds at least one row"));
+    }
+    let batch = match db {
+        Database::Postgres(_) => Some(options.batch_size.unwrap_or(DEFAULT_POSTGRES_BATCH)),
+        Database::Sqlite(_) => options.batch_size,
+    };
+    let mut store = db.open()?;
+    let store = store.as_mut();
+    let index = SnapshotIndex::new(registry);
+    let result = run(store, &index, options, batch, progress);
+    if result.is_err() {
+        // A failed statement leaves the transaction open (or, on PostgreSQL, aborted).
+        let _ = store.rollback();
+    }
+    result
+}
+
+fn run(
+    store: &mut dyn Store,
+    index: &SnapshotIndex,
+    options: &MigrateOptions,
+    batch: Option<usize>,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Report> {
     let table = options.table.as_str();
     let backup = backup_name(table);
-    let index = SnapshotIndex::new(registry);
-
-    // IMMEDIATE: take the write lock before reading, so no writer slips in between.
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(db_error)?;
-    let cols = columns(&tx, table)?;
     let mut report = Report {
         table: table.to_string(),
         dry_run: options.dry_run,
         backup_table: backup.clone(),
         ..Default::default()
     };
-    for (col, ty) in [("web_search", "INTEGER"), ("toolset", "TEXT")] {
+    // The schema first: added columns and the backup table, committed before any batch.
+    store.begin()?;
+    let mut cols = store.columns(table)?;
+    for col in ADDED_COLUMNS {
         if !cols.iter().any(|c| c == col) {
             report.columns_added.push(col.to_string());
             if !options.dry_run {
-                tx.execute_batch(&format!("ALTER TABLE \"{table}\" ADD COLUMN {col} {ty}"))
-                    .map_err(db_error)?;
+                store.add_column(table, col)?;
+                cols.push(col.to_string());
             }
         }
     }
-    let rows = read_rows(&tx, table, &cols)?;
-    let total = rows.len() as u64;
     if !options.dry_run {
-        tx.execute_batch(&format!(
-            "CREATE TABLE IF NOT EXISTS \"{backup}\" (rowid INTEGER PRIMARY KEY, tools_enabled, tools_override, web_search, toolset, matched TEXT, migrated_at TEXT)"
-        ))
-        .map_err(db_error)?;
+        store.ensure_backup(&backup)?;
+    }
+    let total = store.count(table)?;
+    let one_transaction = batch.is_none();
+    if !one_transaction {
+        finish(store, options.dry_run)?;
     }
     let step = (total / 100).max(1);
-    {
-        let mut save = tx
-            .prepare(&format!("INSERT OR IGNORE INTO \"{backup}\" (rowid, tools_enabled, tools_override, web_search, toolset, matched, migrated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, datetime('now'))"))
-            .ok();
-        let mut update = tx
-            .prepare(&format!(
-                "UPDATE \"{table}\" SET tools_override = ?1 WHERE rowid = ?2"
-            ))
-            .map_err(db_error)?;
-        for (n, row) in rows.iter().enumerate() {
+    let mut after: Option<i64> = None;
+    let mut done = 0u64;
+    loop {
+        if !one_transaction {
+            store.begin()?;
+        }
+        let rows = store.read_after(table, &cols, after, batch.unwrap_or(READ_CHUNK))?;
+        let Some(last) = rows.last().map(|r| r.key) else {
+            if !one_transaction {
+                finish(store, true)?;
+            }
+            break;
+        };
+        let mut rewrote = false;
+        for row in &rows {
             report.rows_read += 1;
-            match index.classify_text(row.tools_override.as_deref()) {
+            match index.classify_text(row.tools_override.text().as_deref()) {
                 StoredKind::Null => report.null_rows += 1,
                 StoredKind::Intent => report.intents_kept += 1,
                 StoredKind::HandPick => report.hand_picks_kept += 1,
                 StoredKind::Unreadable { reason } => report.unreadable_rows.push(UnreadableRow {
-                    rowid: row.rowid,
+                    rowid: row.key,
                     reason,
                 }),
                 StoredKind::Snapshot { matched, intent } => {
-                    *report
-                        .snapshots_rewritten
-                        .entry(matched.clone())
-                        .or_default() += 1;
-                    if !options.dry_run {
-                        if let Some(save) = save.as_mut() {
-                            save.execute(params![
-                                row.rowid,
-                                row.tools_enabled,
-                                row.tools_override,
-                                row.web_search,
-                                row.toolset,
-                                matched
-                            ])
-                            .map_err(db_error)?;
-                        }
-                        update
-                            .execute(params![intent.to_canonical_json(), row.rowid])
-                            .map_err(db_error)?;
+                    let written = options.dry_run
+                        || store.rewrite(table, &backup, row, &intent.to_canonical_json(), &matched)?;
+                    if written {
+                        *report.snapshots_rewritten.entry(matched).or_default() += 1;
+                        rewrote = true;
+                    } else {
+                        report.rows_changed_concurrently.push(row.key);
                     }
                 }
             }
-            let done = n as u64 + 1;
+            done += 1;
             if done % step == 0 || done == total {
-                progress(done, total);
+                progress(done, total.max(done));
             }
         }
+        after = Some(last);
+        if !one_transaction {
+            finish(store, options.dry_run)?;
+            report.batches += u64::from(rewrote && !options.dry_run);
+        }
     }
-    if options.dry_run {
-        tx.rollback().map_err(db_error)?;
-    } else {
-        tx.commit().map_err(db_error)?;
+    if one_transaction {
+        finish(store, options.dry_run)?;
+        report.batches = u64::from(!options.dry_run && report.snapshots_total() > 0);
     }
     Ok(report)
 }
 
-/// Restores every backed-up row of `table` and drops the backup table, in one transaction.
-pub fn undo(db: &Path, table: &str) -> Result<Report> {
-    check_table_name(table)?;
-    let mut conn = open(db)?;
-    let backup = backup_name(table);
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(db_error)?;
-    columns(&tx, table)?;
-    let exists: Option<String> = tx
-        .query_row(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1",
-            [&backup],
-            |r| r.get(0),
-        )
-        .optional()
-        .map_err(db_error)?;
-    if exists.is_none() {
-        return Err(Error::Database {
-            message: format!("no backup table {backup:?}: nothing to undo"),
-            source: None,
-        });
+/// Ends a transaction: rolled back in a dry run, committed otherwise.
+fn finish(store: &mut dyn Store, dry_run: bool) -> Result<()> {
+    if dry_run {
+        store.rollback()
+    } else {
+        store.commit()
     }
-    let restored = tx
-        .execute(
-            &format!(
-                "UPDATE \"{table}\" SET tools_enabled = b.tools_enabled, tools_override = b.tools_override, web_search = b.web_search, toolset = b.toolset FROM \"{backup}\" AS b WHERE \"{table}\".rowid = b.rowid"
-            ),
-            [],
-        )
-        .map_err(db_error)?;
-    tx.execute_batch(&format!("DROP TABLE \"{backup}\""))
-        .map_err(db_error)?;
-    tx.commit().map_err(db_error)?;
+}
+
+/// Restores every backed-up row of `table` and drops the backup table, in one transaction.
+pub fn undo(db: &Database, table: &str) -> Result<Report> {
+    check_table_name(table)?;
+    let mut store = db.open()?;
+    let store = store.as_mut();
+    let backup = backup_name(table);
+    store.begin()?;
+    let result = (|| {
+        let cols = store.columns(table)?;
+        if !store.backup_exists(&backup)? {
+            return Err(Error::Database {
+                message: format!("no backup table {backup:?}: nothing to undo"),
+                source: None,
+            });
+        }
+        let restored = store.restore(table, &backup, &cols)?;
+        store.commit()?;
+        Ok(restored)
+    })();
+    let restored = match result {
+        Ok(n) => n,
+        Err(e) => {
+            let _ = store.rollback();
+            return Err(e);
+        }
+    };
     Ok(Report {
         table: table.to_string(),
         undo: true,
         backup_table: backup,
-        rows_restored: restored as u64,
+        rows_restored: restored,
         ..Default::default()
     })
 }
 
-/// Rows of `table` that still hold legacy snapshots (read-only).
-pub fn audit(db: &Path, table: &str, registry: &Registry) -> Result<Vec<AuditRow>> {
+/// Rows of `table` that still hold legacy snapshots (read-only, a batch at a time).
+pub fn audit(db: &Database, table: &str, registry: &Registry) -> Result<Vec<AuditRow>> {
     check_table_name(table)?;
-    let conn = open(db)?;
-    let cols = columns(&conn, table)?;
+    let mut store = db.open()?;
+    let store = store.as_mut();
+    let cols = store.columns(table)?;
     let index = SnapshotIndex::new(registry);
-    Ok(read_rows(&conn, table, &cols)?
-        .into_iter()
-        .filter_map(
-            |row| match index.classify_text(row.tools_override.as_deref()) {
-                StoredKind::Snapshot { matched, intent } => Some(AuditRow {
-                    rowid: row.rowid,
+    let mut out = Vec::new();
+    let mut after = None;
+    loop {
+        let rows = store.read_after(table, &cols, after, READ_CHUNK)?;
+        let Some(last) = rows.last().map(|r| r.key) else {
+            return Ok(out);
+        };
+        for row in rows {
+            if let StoredKind::Snapshot { matched, intent } =
+                index.classify_text(row.tools_override.text().as_deref())
+            {
+                out.push(AuditRow {
+                    rowid: row.key,
                     matched,
                     intent: intent.to_canonical_json(),
-                }),
-                _ => None,
-            },
-        )
-        .collect())
+                });
+            }
+        }
+        after = Some(last);
+    }
 }
 
 #[cfg(test)]

@@ -112,9 +112,9 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Rewrite legacy snapshot sessions in a SQLite database to intents.
+    /// Rewrite legacy snapshot sessions to intents (a SQLite file or a postgresql:// URL).
     Migrate(MigrateArgs),
-    /// List rows of a SQLite database that still hold legacy snapshots.
+    /// List rows that still hold legacy snapshots (a SQLite file or a postgresql:// URL).
     Audit {
         #[command(flatten)]
         sessions: SessionTableArgs,
@@ -171,11 +171,12 @@ pub(crate) struct RequestArgs {
     pub(crate) cache_control: bool,
 }
 
-/// The SQLite session table `migrate` and `audit` work on.
+/// The session table `migrate` and `audit` work on.
 #[derive(Args)]
 pub(crate) struct SessionTableArgs {
-    #[arg(long)]
-    pub(crate) db: PathBuf,
+    /// A SQLite file, or a PostgreSQL URL (postgresql://user@host/db).
+    #[arg(long, value_name = "FILE|URL")]
+    pub(crate) db: String,
     #[arg(long, default_value = "sessions")]
     pub(crate) table: String,
 }
@@ -192,6 +193,10 @@ pub(crate) struct MigrateArgs {
     /// Restore every row from the backup table.
     #[arg(long)]
     pub(crate) undo: bool,
+    /// Rows per transaction (online: servers keep writing between batches; a killed run
+    /// resumes). Default: one transaction on SQLite, 1000 rows on PostgreSQL.
+    #[arg(long, value_name = "N")]
+    pub(crate) batch_size: Option<usize>,
     /// Print the report as JSON.
     #[arg(long)]
     pub(crate) json: bool,

@@ -399,26 +399,33 @@ mod cli {
                     || std::env::var_os("TOOL_INTENT_PROGRESS").is_some();
                 #[cfg(feature = "test-hooks")]
                 let mut fault = crate::test_hooks::Fault::from_env();
+                let started = std::time::Instant::now();
                 let mut on_progress = |done: u64, total: u64| {
                     #[cfg(feature = "test-hooks")]
                     fault.at(done, total);
                     if progress {
-                        eprint!("\rmigrate: {done}/{total} rows");
+                        let secs = started.elapsed().as_secs_f64().max(1e-3);
+                        let rate = done as f64 / secs;
+                        let eta = (total.saturating_sub(done)) as f64 / rate.max(1e-9);
+                        eprint!("\rmigrate: {done}/{total} rows, {rate:.0} rows/s, ETA {eta:.0} s   ");
                         if done == total {
                             eprintln!();
                         }
                     }
                 };
-                let SessionTableArgs { db: path, table } = &args.sessions;
-                let db = format!("--db {}", path.display());
+                let SessionTableArgs { db: spec, table } = &args.sessions;
+                let database = migrate::Database::parse(spec);
+                let db = format!("--db {}", database.describe());
                 let report = if args.undo {
-                    migrate::undo(path, table).flag(&db)?
+                    migrate::undo(&database, table).flag(&db)?
                 } else {
                     let options = migrate::MigrateOptions {
                         table: table.clone(),
                         dry_run: args.dry_run,
+                        batch_size: args.batch_size,
                     };
-                    migrate::migrate(path, &registry, &options, &mut on_progress).flag(&db)?
+                    migrate::migrate(&database, &registry, &options, &mut on_progress)
+                        .flag(&db)?
                 };
                 Ok(if args.json {
                     pretty(&report)
@@ -432,8 +439,9 @@ mod cli {
                 json,
             } => {
                 let registry = load_registry(&registry)?;
-                let rows = migrate::audit(&db, &table, &registry)
-                    .flag(&format!("--db {}", db.display()))?;
+                let database = migrate::Database::parse(&db);
+                let rows = migrate::audit(&database, &table, &registry)
+                    .flag(&format!("--db {}", database.describe()))?;
                 if json {
                     return Ok(pretty(&rows));
                 }

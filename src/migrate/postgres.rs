@@ -1,0 +1,224 @@
+//! The session table in PostgreSQL (the synchronous `postgres` client). A row's key is the
+//! table's single integer primary key. Values are read as their text form (`col::text`) and
+//! written back through a cast to the column's own type, so `boolean`, `integer`, `text`,
+//! `json` and `jsonb` columns all work; the backup keeps the text forms and an undo casts them
+//! back (for `jsonb`, exact up to the normalisation PostgreSQL itself applies).
+
+use postgres::{Client, NoTls};
+
+use super::store::{check_session_columns, database_error, Cell, Row, Store};
+use crate::error::{Error, Result};
+
+fn db_error(e: postgres::Error) -> Error {
+    Error::Database {
+        message: e.to_string(),
+        source: Some(crate::error::SourceError::new(e)),
+    }
+}
+
+pub(crate) struct PostgresStore {
+    client: Client,
+    /// (column, type) of the table last read by `columns`.
+    types: Vec<(String, String)>,
+    /// Its primary key column.
+    key: String,
+}
+
+impl PostgresStore {
+    pub(crate) fn open(url: &str) -> Result<PostgresStore> {
+        Ok(PostgresStore {
+            client: Client::connect(url, NoTls).map_err(db_error)?,
+            types: Vec::new(),
+            key: String::new(),
+        })
+    }
+
+    fn type_of(&self, column: &str) -> &str {
+        self.types
+            .iter()
+            .find(|(c, _)| c == column)
+            .map_or("text", |(_, t)| t.as_str())
+    }
+}
+
+fn text(row: &postgres::Row, i: usize) -> Result<Cell> {
+    Ok(match row.try_get::<_, Option<String>>(i).map_err(db_error)? {
+        Some(t) => Cell::Text(t),
+        None => Cell::Null,
+    })
+}
+
+impl Store for PostgresStore {
+    fn begin(&mut self) -> Result<()> {
+        self.client.batch_execute("BEGIN").map_err(db_error)
+    }
+
+    fn commit(&mut self) -> Result<()> {
+        self.client.batch_execute("COMMIT").map_err(db_error)
+    }
+
+    fn rollback(&mut self) -> Result<()> {
+        self.client.batch_execute("ROLLBACK").map_err(db_error)
+    }
+
+    fn columns(&mut self, table: &str) -> Result<Vec<String>> {
+        let rows = self
+            .client
+            .query(
+                "SELECT a.attname::text, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = to_regclass(quote_ident($1)) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
+                &[&table],
+            )
+            .map_err(db_error)?;
+        self.types = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        let cols: Vec<String> = self.types.iter().map(|(c, _)| c.clone()).collect();
+        check_session_columns(table, &cols)?;
+        let keys = self
+            .client
+            .query(
+                "SELECT a.attname::text, format_type(a.atttypid, a.atttypmod) FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = to_regclass(quote_ident($1)) AND i.indisprimary",
+                &[&table],
+            )
+            .map_err(db_error)?;
+        let integer = ["smallint", "integer", "bigint"];
+        match keys.as_slice() {
+            [key] if integer.contains(&key.get::<_, String>(1).as_str()) => {
+                self.key = key.get(0);
+            }
+            _ => {
+                return Err(database_error(format!(
+                    "table {table:?} needs a single integer primary key (the rows are read and rewritten by it)"
+                )))
+            }
+        }
+        Ok(cols)
+    }
+
+    fn add_column(&mut self, table: &str, column: &str) -> Result<()> {
+        let ty = if column == "web_search" { "boolean" } else { "text" };
+        self.client
+            .batch_execute(&format!("ALTER TABLE \"{table}\" ADD COLUMN {column} {ty}"))
+            .map_err(db_error)?;
+        self.types.push((column.to_string(), ty.to_string()));
+        Ok(())
+    }
+
+    fn count(&mut self, table: &str) -> Result<u64> {
+        let row = self
+            .client
+            .query_one(&format!("SELECT count(*) FROM \"{table}\""), &[])
+            .map_err(db_error)?;
+        Ok(row.get::<_, i64>(0).max(0) as u64)
+    }
+
+    fn read_after(
+        &mut self,
+        table: &str,
+        columns: &[String],
+        after: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<Row>> {
+        let has = |c: &str| columns.iter().any(|x| x == c);
+        let key = &self.key;
+        let sql = format!(
+            "SELECT \"{key}\"::bigint, tools_enabled::text, tools_override::text, {}, {} FROM \"{table}\" WHERE $1::bigint IS NULL OR \"{key}\" > $1::bigint ORDER BY \"{key}\" LIMIT $2",
+            if has("web_search") { "web_search::text" } else { "NULL::text" },
+            if has("toolset") { "toolset::text" } else { "NULL::text" },
+        );
+        let limit = limit as i64;
+        let rows = self
+            .client
+            .query(&sql, &[&after, &limit])
+            .map_err(db_error)?;
+        rows.iter()
+            .map(|r| {
+                Ok(Row {
+                    key: r.try_get(0).map_err(db_error)?,
+                    tools_enabled: text(r, 1)?,
+                    tools_override: text(r, 2)?,
+                    web_search: text(r, 3)?,
+                    toolset: text(r, 4)?,
+                })
+            })
+            .collect()
+    }
+
+    fn ensure_backup(&mut self, backup: &str) -> Result<()> {
+        self.client
+            .batch_execute(&format!(
+                "CREATE TABLE IF NOT EXISTS \"{backup}\" (key bigint PRIMARY KEY, tools_enabled text, tools_override text, web_search text, toolset text, matched text, migrated_at timestamptz DEFAULT now())"
+            ))
+            .map_err(db_error)
+    }
+
+    fn backup_exists(&mut self, backup: &str) -> Result<bool> {
+        let row = self
+            .client
+            .query_one(
+                "SELECT to_regclass(quote_ident($1)) IS NOT NULL",
+                &[&backup],
+            )
+            .map_err(db_error)?;
+        Ok(row.get(0))
+    }
+
+    fn rewrite(
+        &mut self,
+        table: &str,
+        backup: &str,
+        row: &Row,
+        value: &str,
+        matched: &str,
+    ) -> Result<bool> {
+        let ty = self.type_of("tools_override").to_string();
+        let key = &self.key;
+        let old = row.tools_override.text();
+        // Under READ COMMITTED the WHERE is checked again on a row another session updated
+        // meanwhile: a rewritten row no longer matches and is left alone.
+        let updated = self
+            .client
+            .execute(
+                &format!("UPDATE \"{table}\" SET tools_override = $1::text::{ty} WHERE \"{key}\" = $2::bigint AND tools_override::text IS NOT DISTINCT FROM $3::text"),
+                &[&value, &row.key, &old],
+            )
+            .map_err(db_error)?;
+        if updated == 0 {
+            return Ok(false);
+        }
+        let cells = [
+            row.tools_enabled.text(),
+            old,
+            row.web_search.text(),
+            row.toolset.text(),
+        ];
+        self.client
+            .execute(
+                &format!("INSERT INTO \"{backup}\" (key, tools_enabled, tools_override, web_search, toolset, matched) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key) DO NOTHING"),
+                &[&row.key, &cells[0], &cells[1], &cells[2], &cells[3], &matched],
+            )
+            .map_err(db_error)?;
+        Ok(true)
+    }
+
+    fn restore(&mut self, table: &str, backup: &str, columns: &[String]) -> Result<u64> {
+        let sets: Vec<String> = ["tools_enabled", "tools_override", "web_search", "toolset"]
+            .iter()
+            .filter(|c| columns.iter().any(|x| x == *c))
+            .map(|c| format!("{c} = b.{c}::{}", self.type_of(c)))
+            .collect();
+        let key = &self.key;
+        let restored = self
+            .client
+            .execute(
+                &format!(
+                    "UPDATE \"{table}\" AS t SET {} FROM \"{backup}\" AS b WHERE t.\"{key}\" = b.key",
+                    sets.join(", ")
+                ),
+                &[],
+            )
+            .map_err(db_error)?;
+        self.client
+            .batch_execute(&format!("DROP TABLE \"{backup}\""))
+            .map_err(db_error)?;
+        Ok(restored)
+    }
+}
