@@ -4,6 +4,7 @@
 #   setup_rust     wasm32 target, wasm-bindgen-cli (= Cargo.lock's wasm-bindgen), wasm-pack
 #   setup_node     npm ci (binaryen's wasm-opt, vite, playwright-core, typescript)
 #   setup_chromium Debian's chromium and chromium-driver (no browser download)
+#   setup_postgres Debian's postgresql package (initdb, pg_ctl, psql) for the migration tests
 #   setup_python   a project-local virtualenv (.venv-py) from python/requirements-dev.txt
 set -euo pipefail
 
@@ -45,6 +46,17 @@ setup_chromium() {
     [ "$(id -u)" = 0 ] || sudo=sudo
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+}
+
+setup_postgres() {
+  # Debian's server package: the migration tests start throwaway clusters from its binaries.
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    log "apt-get install postgresql"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
   fi
 }
 

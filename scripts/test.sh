@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project, installing what it needs first (see scripts/setup.sh).
-#   1. Rust: unit, integration, property, golden and CLI tests, with the exact o200k counter
+#   1. Rust: unit, integration, property, golden and CLI tests, with the exact o200k counter;
+#      the migration tests on SQLite files and on a throwaway PostgreSQL cluster
 #   2. wasm: the npm package build (core + exact), then wasm-bindgen tests in Node and Chrome
 #   3. JS: node --test on the built package imported by name, and tsc on a consumer file; the
 #      packed tarballs installed into five throwaway consumers (Node ESM + TS, TS bundler/node10,
@@ -16,6 +17,7 @@ source scripts/setup.sh
 setup_rust
 setup_node
 setup_chromium
+setup_postgres
 setup_python
 
 log "cargo fmt --check, clippy"

@@ -227,7 +227,16 @@ impl Backend {
                 let mut tx = c.transaction().unwrap();
                 let insert = tx.prepare("INSERT INTO sessions (id, title, tools_enabled, tools_override) VALUES ($1, $2, $3::bigint, $4)").unwrap();
                 for (i, r) in rows.iter().enumerate() {
-                    tx.execute(&insert, &[&(i as i64 + 1), &format!("session {i}"), &r.tools_enabled, &r.tools_override]).unwrap();
+                    tx.execute(
+                        &insert,
+                        &[
+                            &(i as i64 + 1),
+                            &format!("session {i}"),
+                            &r.tools_enabled,
+                            &r.tools_override,
+                        ],
+                    )
+                    .unwrap();
                 }
                 tx.commit().unwrap();
             }
@@ -248,7 +257,10 @@ impl Backend {
             }
             Backend::Postgres(_) => self
                 .pg()
-                .query("SELECT id, tools_enabled::bigint, tools_override FROM sessions ORDER BY id", &[])
+                .query(
+                    "SELECT id, tools_enabled::bigint, tools_override FROM sessions ORDER BY id",
+                    &[],
+                )
                 .unwrap()
                 .iter()
                 .map(|r| (r.get(0), r.get(1), r.get(2)))
@@ -281,12 +293,20 @@ impl Backend {
         match self {
             Backend::Sqlite(path) => {
                 let conn = Connection::open(path).unwrap();
-                conn.busy_timeout(std::time::Duration::from_secs(30)).unwrap();
-                conn.execute("UPDATE sessions SET tools_override = ?1 WHERE id = ?2", params![value, id]).unwrap();
+                conn.busy_timeout(std::time::Duration::from_secs(30))
+                    .unwrap();
+                conn.execute(
+                    "UPDATE sessions SET tools_override = ?1 WHERE id = ?2",
+                    params![value, id],
+                )
+                .unwrap();
             }
             Backend::Postgres(_) => {
                 self.pg()
-                    .execute("UPDATE sessions SET tools_override = $1 WHERE id = $2", &[&value, &id])
+                    .execute(
+                        "UPDATE sessions SET tools_override = $1 WHERE id = $2",
+                        &[&value, &id],
+                    )
                     .unwrap();
             }
         }
@@ -517,7 +537,9 @@ fn errors_name_the_problem() {
         ..options()
     };
     assert_eq!(
-        migrate::migrate(&db, &r, &zero, &mut |_, _| {}).unwrap_err().code(),
+        migrate::migrate(&db, &r, &zero, &mut |_, _| {})
+            .unwrap_err()
+            .code(),
         "invalid_argument"
     );
     // PostgreSQL: a table without a single integer primary key is refused, naming the rule.
@@ -732,7 +754,11 @@ fn killed_batched_run_resumes(backend: Backend) {
         .args(["migrate", "--db", &spec, "--batch-size", "100", "--json"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let second: u64 = report["snapshotsRewritten"]
         .as_object()
@@ -801,10 +827,18 @@ fn concurrent_writer_loses_nothing(backend: Backend) {
     .unwrap();
     stop.store(true, Ordering::Relaxed);
     let last = writer.join().unwrap();
-    assert!(last.len() >= 50, "the writer ran alongside: {} rows", last.len());
+    assert!(
+        last.len() >= 50,
+        "the writer ran alongside: {} rows",
+        last.len()
+    );
     let now = backend.dump();
     for (id, value) in &last {
-        assert_eq!(now[*id as usize - 1].2.as_deref(), Some(value.as_str()), "row {id}");
+        assert_eq!(
+            now[*id as usize - 1].2.as_deref(),
+            Some(value.as_str()),
+            "row {id}"
+        );
     }
     assert_eq!(report.rows_read, 2_000);
 }
@@ -831,12 +865,17 @@ fn a_row_rewritten_after_it_was_read_is_left_alone_on_postgres() {
         batch_size: Some(100),
         ..options()
     };
-    let report = migrate::migrate(&backend.database(), &Registry::embedded(), &batched, &mut |done, _| {
-        // Rows 1..10 are done; row 21 was read with its batch and is not rewritten yet.
-        if done == 10 {
-            backend.write(21, "[\"grep\"]");
-        }
-    })
+    let report = migrate::migrate(
+        &backend.database(),
+        &Registry::embedded(),
+        &batched,
+        &mut |done, _| {
+            // Rows 1..10 are done; row 21 was read with its batch and is not rewritten yet.
+            if done == 10 {
+                backend.write(21, "[\"grep\"]");
+            }
+        },
+    )
     .unwrap();
     assert_eq!(report.rows_changed_concurrently, [21]);
     let now = backend.dump();
@@ -854,16 +893,28 @@ fn postgres_boolean_and_jsonb_columns_round_trip() {
     let v1 = serde_json::to_string(&V1).unwrap();
     c.execute("INSERT INTO sessions (tools_enabled, tools_override) VALUES (true, $1::text::jsonb), (false, NULL), (NULL, '[\"grep\"]')", &[&v1]).unwrap();
     let snapshot = |c: &mut postgres::Client| -> Vec<(Option<bool>, Option<String>)> {
-        c.query("SELECT tools_enabled, tools_override::text FROM sessions ORDER BY id", &[])
-            .unwrap()
-            .iter()
-            .map(|r| (r.get(0), r.get(1)))
-            .collect()
+        c.query(
+            "SELECT tools_enabled, tools_override::text FROM sessions ORDER BY id",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect()
     };
     let before = snapshot(&mut c);
-    let report = migrate::migrate(&backend.database(), &Registry::embedded(), &options(), &mut |_, _| {}).unwrap();
+    let report = migrate::migrate(
+        &backend.database(),
+        &Registry::embedded(),
+        &options(),
+        &mut |_, _| {},
+    )
+    .unwrap();
     assert_eq!(report.snapshots_total(), 1);
-    assert_eq!(snapshot(&mut c)[0].1.as_deref(), Some("{\"enabled\": true}"));
+    assert_eq!(
+        snapshot(&mut c)[0].1.as_deref(),
+        Some("{\"enabled\": true}")
+    );
     migrate::undo(&backend.database(), "sessions").unwrap();
     assert_eq!(snapshot(&mut c), before);
 }

@@ -44,7 +44,7 @@ mod store;
 
 pub use snapshot::{SnapshotIndex, StoredKind};
 pub use store::Database;
-use store::{Store, ADDED_COLUMNS};
+use store::{Rewrite, Store, ADDED_COLUMNS};
 
 /// Rows per transaction of a batched run on PostgreSQL unless `batch_size` says otherwise.
 pub const DEFAULT_POSTGRES_BATCH: usize = 1_000;
@@ -228,7 +228,10 @@ pub fn migrate(
 ) -> Result<Report> {
     check_table_name(&options.table)?;
     if options.batch_size == Some(0) {
-        return Err(Error::argument("batch_size", "a batch holds at least one row"));
+        return Err(Error::argument(
+            "batch_size",
+            "a batch holds at least one row",
+        ));
     }
     let batch = match db {
         Database::Postgres(_) => Some(options.batch_size.unwrap_or(DEFAULT_POSTGRES_BATCH)),
@@ -294,7 +297,7 @@ fn run(
             }
             break;
         };
-        let mut rewrote = false;
+        let mut rewrites: Vec<Rewrite<'_>> = Vec::new();
         for row in &rows {
             report.rows_read += 1;
             match index.classify_text(row.tools_override.text().as_deref()) {
@@ -305,20 +308,30 @@ fn run(
                     rowid: row.key,
                     reason,
                 }),
-                StoredKind::Snapshot { matched, intent } => {
-                    let written = options.dry_run
-                        || store.rewrite(table, &backup, row, &intent.to_canonical_json(), &matched)?;
-                    if written {
-                        *report.snapshots_rewritten.entry(matched).or_default() += 1;
-                        rewrote = true;
-                    } else {
-                        report.rows_changed_concurrently.push(row.key);
-                    }
-                }
+                StoredKind::Snapshot { matched, intent } => rewrites.push(Rewrite {
+                    row,
+                    value: intent.to_canonical_json(),
+                    matched,
+                }),
             }
             done += 1;
             if done % step == 0 || done == total {
                 progress(done, total.max(done));
+            }
+        }
+        // The batch's rewrites in one call (one statement on PostgreSQL), each a
+        // compare-and-set on the value read.
+        let written = if options.dry_run {
+            vec![true; rewrites.len()]
+        } else {
+            store.rewrite(table, &backup, &rewrites)?
+        };
+        let rewrote = written.iter().any(|w| *w);
+        for (w, ok) in rewrites.into_iter().zip(written) {
+            if ok {
+                *report.snapshots_rewritten.entry(w.matched).or_default() += 1;
+            } else {
+                report.rows_changed_concurrently.push(w.row.key);
             }
         }
         after = Some(last);

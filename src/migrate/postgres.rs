@@ -6,7 +6,7 @@
 
 use postgres::{Client, NoTls};
 
-use super::store::{check_session_columns, database_error, Cell, Row, Store};
+use super::store::{check_session_columns, database_error, Cell, Rewrite, Row, Store};
 use crate::error::{Error, Result};
 
 fn db_error(e: postgres::Error) -> Error {
@@ -42,10 +42,12 @@ impl PostgresStore {
 }
 
 fn text(row: &postgres::Row, i: usize) -> Result<Cell> {
-    Ok(match row.try_get::<_, Option<String>>(i).map_err(db_error)? {
-        Some(t) => Cell::Text(t),
-        None => Cell::Null,
-    })
+    Ok(
+        match row.try_get::<_, Option<String>>(i).map_err(db_error)? {
+            Some(t) => Cell::Text(t),
+            None => Cell::Null,
+        },
+    )
 }
 
 impl Store for PostgresStore {
@@ -94,7 +96,11 @@ impl Store for PostgresStore {
     }
 
     fn add_column(&mut self, table: &str, column: &str) -> Result<()> {
-        let ty = if column == "web_search" { "boolean" } else { "text" };
+        let ty = if column == "web_search" {
+            "boolean"
+        } else {
+            "text"
+        };
         self.client
             .batch_execute(&format!("ALTER TABLE \"{table}\" ADD COLUMN {column} {ty}"))
             .map_err(db_error)?;
@@ -165,38 +171,60 @@ impl Store for PostgresStore {
         &mut self,
         table: &str,
         backup: &str,
-        row: &Row,
-        value: &str,
-        matched: &str,
-    ) -> Result<bool> {
+        rewrites: &[Rewrite<'_>],
+    ) -> Result<Vec<bool>> {
+        if rewrites.is_empty() {
+            return Ok(Vec::new());
+        }
         let ty = self.type_of("tools_override").to_string();
         let key = &self.key;
-        let old = row.tools_override.text();
-        // Under READ COMMITTED the WHERE is checked again on a row another session updated
-        // meanwhile: a rewritten row no longer matches and is left alone.
-        let updated = self
+        // One statement per batch, not two round trips per row: the rows and their values as
+        // arrays. Under READ COMMITTED the WHERE is checked again on a row another session
+        // updated meanwhile, so a rewritten row no longer matches and is left alone.
+        let keys: Vec<i64> = rewrites.iter().map(|w| w.row.key).collect();
+        let old: Vec<Option<String>> = rewrites
+            .iter()
+            .map(|w| w.row.tools_override.text())
+            .collect();
+        let new: Vec<&str> = rewrites.iter().map(|w| w.value.as_str()).collect();
+        let updated: Vec<i64> = self
             .client
-            .execute(
-                &format!("UPDATE \"{table}\" SET tools_override = $1::text::{ty} WHERE \"{key}\" = $2::bigint AND tools_override::text IS NOT DISTINCT FROM $3::text"),
-                &[&value, &row.key, &old],
+            .query(
+                &format!(
+                    "UPDATE \"{table}\" AS t SET tools_override = i.new::{ty} FROM unnest($1::bigint[], $2::text[], $3::text[]) AS i(key, old, new) WHERE t.\"{key}\" = i.key AND t.tools_override::text IS NOT DISTINCT FROM i.old RETURNING t.\"{key}\"::bigint"
+                ),
+                &[&keys, &old, &new],
             )
-            .map_err(db_error)?;
-        if updated == 0 {
-            return Ok(false);
-        }
-        let cells = [
-            row.tools_enabled.text(),
-            old,
-            row.web_search.text(),
-            row.toolset.text(),
-        ];
+            .map_err(db_error)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        let written: Vec<bool> = keys.iter().map(|k| updated.contains(k)).collect();
+        let mine: Vec<&Rewrite<'_>> = rewrites
+            .iter()
+            .zip(&written)
+            .filter(|(_, w)| **w)
+            .map(|(r, _)| r)
+            .collect();
+        let column = |f: &dyn Fn(&Row) -> &Cell| -> Vec<Option<String>> {
+            mine.iter().map(|w| f(w.row).text()).collect()
+        };
+        let saved_keys: Vec<i64> = mine.iter().map(|w| w.row.key).collect();
+        let matched: Vec<&str> = mine.iter().map(|w| w.matched.as_str()).collect();
         self.client
             .execute(
-                &format!("INSERT INTO \"{backup}\" (key, tools_enabled, tools_override, web_search, toolset, matched) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key) DO NOTHING"),
-                &[&row.key, &cells[0], &cells[1], &cells[2], &cells[3], &matched],
+                &format!("INSERT INTO \"{backup}\" (key, tools_enabled, tools_override, web_search, toolset, matched) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) ON CONFLICT (key) DO NOTHING"),
+                &[
+                    &saved_keys,
+                    &column(&|r| &r.tools_enabled),
+                    &column(&|r| &r.tools_override),
+                    &column(&|r| &r.web_search),
+                    &column(&|r| &r.toolset),
+                    &matched,
+                ],
             )
             .map_err(db_error)?;
-        Ok(true)
+        Ok(written)
     }
 
     fn restore(&mut self, table: &str, backup: &str, columns: &[String]) -> Result<u64> {

@@ -6,7 +6,7 @@ use std::path::Path;
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};
 use rusqlite::{params, Connection, OptionalExtension, ToSql};
 
-use super::store::{check_session_columns, database_error, Cell, Row, Store};
+use super::store::{check_session_columns, database_error, Cell, Rewrite, Row, Store};
 use crate::error::{Error, Result};
 
 fn db_error(e: rusqlite::Error) -> Error {
@@ -85,7 +85,11 @@ impl Store for SqliteStore {
     }
 
     fn add_column(&mut self, table: &str, column: &str) -> Result<()> {
-        let ty = if column == "web_search" { "INTEGER" } else { "TEXT" };
+        let ty = if column == "web_search" {
+            "INTEGER"
+        } else {
+            "TEXT"
+        };
         self.conn
             .execute_batch(&format!("ALTER TABLE \"{table}\" ADD COLUMN {column} {ty}"))
             .map_err(db_error)
@@ -155,35 +159,39 @@ impl Store for SqliteStore {
         &mut self,
         table: &str,
         backup: &str,
-        row: &Row,
-        value: &str,
-        matched: &str,
-    ) -> Result<bool> {
-        // `IS` compares NULLs too: the row is written only if it still holds what was read.
-        let updated = self
+        rewrites: &[Rewrite<'_>],
+    ) -> Result<Vec<bool>> {
+        let mut update = self
             .conn
             .prepare_cached(&format!(
                 "UPDATE \"{table}\" SET tools_override = ?1 WHERE rowid = ?2 AND tools_override IS ?3"
             ))
-            .map_err(db_error)?
-            .execute(params![value, row.key, row.tools_override])
             .map_err(db_error)?;
-        if updated == 0 {
-            return Ok(false);
-        }
-        self.conn
+        let mut save = self
+            .conn
             .prepare_cached(&format!("INSERT OR IGNORE INTO \"{backup}\" (rowid, tools_enabled, tools_override, web_search, toolset, matched, migrated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, datetime('now'))"))
-            .map_err(db_error)?
-            .execute(params![
-                row.key,
-                row.tools_enabled,
-                row.tools_override,
-                row.web_search,
-                row.toolset,
-                matched
-            ])
             .map_err(db_error)?;
-        Ok(true)
+        let mut written = Vec::with_capacity(rewrites.len());
+        for w in rewrites {
+            let row = w.row;
+            // `IS` compares NULLs too: the row is written only if it still holds what was read.
+            let updated = update
+                .execute(params![w.value, row.key, row.tools_override])
+                .map_err(db_error)?;
+            if updated > 0 {
+                save.execute(params![
+                    row.key,
+                    row.tools_enabled,
+                    row.tools_override,
+                    row.web_search,
+                    row.toolset,
+                    w.matched
+                ])
+                .map_err(db_error)?;
+            }
+            written.push(updated > 0);
+        }
+        Ok(written)
     }
 
     fn restore(&mut self, table: &str, backup: &str, columns: &[String]) -> Result<u64> {

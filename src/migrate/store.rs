@@ -104,6 +104,13 @@ pub(crate) struct Row {
     pub(crate) toolset: Cell,
 }
 
+/// One snapshot row to rewrite: the row as read, its intent, what it matched.
+pub(crate) struct Rewrite<'a> {
+    pub(crate) row: &'a Row,
+    pub(crate) value: String,
+    pub(crate) matched: String,
+}
+
 /// The session columns a run may add.
 pub(crate) const ADDED_COLUMNS: [&str; 2] = ["web_search", "toolset"];
 
@@ -128,11 +135,12 @@ pub(crate) trait Store {
     ) -> Result<Vec<Row>>;
     fn ensure_backup(&mut self, backup: &str) -> Result<()>;
     fn backup_exists(&mut self, backup: &str) -> Result<bool>;
-    /// Sets the row's `tools_override` to `value` if it still holds what was read, and then
-    /// keeps the row's original values in the backup (a row backed up before keeps its first
-    /// backup). False when the row changed since it was read (nothing written).
-    fn rewrite(&mut self, table: &str, backup: &str, row: &Row, value: &str, matched: &str)
-        -> Result<bool>;
+    /// Sets each row's `tools_override` to its new value if it still holds what was read,
+    /// and then keeps the row's original values in the backup (a row backed up before keeps
+    /// its first backup). One flag per rewrite: false when the row changed since it was read
+    /// (nothing written for it).
+    fn rewrite(&mut self, table: &str, backup: &str, rewrites: &[Rewrite<'_>])
+        -> Result<Vec<bool>>;
     /// Restores every backed-up row and drops the backup table; the rows restored.
     fn restore(&mut self, table: &str, backup: &str, columns: &[String]) -> Result<u64>;
 }
@@ -148,7 +156,9 @@ pub(crate) fn database_error(message: impl Into<String>) -> Error {
 /// The session columns every table needs.
 pub(crate) fn check_session_columns(table: &str, columns: &[String]) -> Result<()> {
     if columns.is_empty() {
-        return Err(database_error(format!("no table {table:?} in the database")));
+        return Err(database_error(format!(
+            "no table {table:?} in the database"
+        )));
     }
     for needed in ["tools_enabled", "tools_override"] {
         if !columns.iter().any(|c| c == needed) {
@@ -168,7 +178,10 @@ mod tests {
     fn urls_name_postgres_and_hide_their_password() {
         let db = Database::parse("postgresql://app:s3cret@db.internal:5432/sessions");
         assert!(matches!(db, Database::Postgres(_)));
-        assert_eq!(db.describe(), "postgresql://app:***@db.internal:5432/sessions");
+        assert_eq!(
+            db.describe(),
+            "postgresql://app:***@db.internal:5432/sessions"
+        );
         assert_eq!(
             Database::parse("sessions.db"),
             Database::Sqlite(PathBuf::from("sessions.db"))

@@ -86,7 +86,17 @@ fn start() -> Cluster {
         &bin,
         as_postgres,
         "initdb",
-        &["-D", &data_s, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"],
+        &[
+            "-D",
+            &data_s,
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        ],
     );
     let port = 20_000 + (pid % 20_000) as u16;
     let options = format!("-k {} -h '' -p {port} -F", dir.display());
@@ -100,7 +110,10 @@ fn start() -> Cluster {
     // Stop the server when this test process ends (the harness has no global teardown).
     let pg_ctl = bin.join("pg_ctl");
     let stop = if as_postgres {
-        format!("runuser -u postgres -- {} -D {data_s} -m immediate stop", pg_ctl.display())
+        format!(
+            "runuser -u postgres -- {} -D {data_s} -m immediate stop",
+            pg_ctl.display()
+        )
     } else {
         format!("{} -D {data_s} -m immediate stop", pg_ctl.display())
     };

@@ -407,7 +407,9 @@ mod cli {
                         let secs = started.elapsed().as_secs_f64().max(1e-3);
                         let rate = done as f64 / secs;
                         let eta = (total.saturating_sub(done)) as f64 / rate.max(1e-9);
-                        eprint!("\rmigrate: {done}/{total} rows, {rate:.0} rows/s, ETA {eta:.0} s   ");
+                        eprint!(
+                            "\rmigrate: {done}/{total} rows, {rate:.0} rows/s, ETA {eta:.0} s   "
+                        );
                         if done == total {
                             eprintln!();
                         }
@@ -424,8 +426,7 @@ mod cli {
                         dry_run: args.dry_run,
                         batch_size: args.batch_size,
                     };
-                    migrate::migrate(&database, &registry, &options, &mut on_progress)
-                        .flag(&db)?
+                    migrate::migrate(&database, &registry, &options, &mut on_progress).flag(&db)?
                 };
                 Ok(if args.json {
                     pretty(&report)
