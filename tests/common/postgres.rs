@@ -121,13 +121,13 @@ fn start() -> Cluster {
         "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; {stop} >/dev/null 2>&1; rm -rf {}",
         dir.display()
     );
-    Command::new("sh")
-        .args(["-c", &watchdog])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("cannot start the cluster's watchdog");
+    // Started in the background by a shell that returns at once (so nothing is left unwaited).
+    let started = Command::new("sh")
+        .args(["-c", &format!("({watchdog}) </dev/null >/dev/null 2>&1 &")])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(started, "cannot start the cluster's watchdog");
     Cluster {
         socket_dir: dir,
         port,
