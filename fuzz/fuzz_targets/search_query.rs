@@ -12,7 +12,7 @@ fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
     R.get_or_init(|| {
         let github = include_str!("../../tests/data/mcp/github.json");
-        Registry::embedded().merge_mcp_server_json("github", github).unwrap()
+        Registry::embedded().set_mcp_server("github", github).unwrap().registry
     })
 }
 
