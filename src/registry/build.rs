@@ -353,10 +353,7 @@ impl Reuse<'_> {
                 fresh.push(&t.name);
             }
         }
-        fresh.sort_unstable_by(|a, b| toolset::cmp_folded(a, b));
-        fresh
-            .windows(2)
-            .any(|w| toolset::cmp_folded(w[0], w[1]).is_eq())
+        NameIndex::new(&NameTable::new(fresh.into_iter())).is_err()
     }
 }
 
@@ -367,21 +364,30 @@ fn clashing_lenient_tools(
     tools: &[Arc<Tool>],
     origins: &[load::ToolOrigin],
 ) -> Vec<(usize, usize)> {
-    let mut order: Vec<usize> = (0..tools.len()).collect();
-    order.sort_unstable_by(|&a, &b| {
-        toolset::cmp_folded(&tools[a].name, &tools[b].name)
-            .then(origins[a].lenient.cmp(&origins[b].lenient))
-            .then(a.cmp(&b))
-    });
-    let mut out = Vec::new();
-    for run in order.chunk_by(|&a, &b| toolset::cmp_folded(&tools[a].name, &tools[b].name).is_eq())
-    {
-        for &i in &run[1..] {
-            if origins[i].lenient {
-                out.push((i, run[0]));
+    let names = NameTable::new(tools.iter().map(|t| t.name.as_str()));
+    let mut order: Vec<u32> = (0..tools.len() as u32).collect();
+    toolset::sort_by_folded_name(&mut order, &names);
+    // Each later member of a run of equal names, with the run's holder: its first registry
+    // tool if it has one, else its first (earliest) member.
+    let mut holder_of: Vec<Option<usize>> = vec![None; tools.len()];
+    for run in order.chunk_by(|&a, &b| {
+        toolset::cmp_folded(names.get(a as usize), names.get(b as usize)).is_eq()
+    }) {
+        let holder = run
+            .iter()
+            .map(|&i| i as usize)
+            .find(|&i| !origins[i].lenient)
+            .unwrap_or(run[0] as usize);
+        for &i in run {
+            let i = i as usize;
+            if i != holder && origins[i].lenient {
+                holder_of[i] = Some(holder);
             }
         }
     }
-    out.sort_unstable();
-    out
+    holder_of
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, h)| h.map(|h| (i, h)))
+        .collect()
 }

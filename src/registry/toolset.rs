@@ -115,14 +115,20 @@ pub(crate) fn cmp_folded(a: &str, b: &str) -> Ordering {
     a.len().cmp(&b.len())
 }
 
+/// Positions in name order ignoring case, then position order: the one sort of names in the
+/// crate (every caller shares this instantiation, which keeps the wasm module small).
+pub(crate) fn sort_by_folded_name(positions: &mut [u32], names: &NameTable) {
+    positions.sort_unstable_by(|&a, &b| {
+        cmp_folded(names.get(a as usize), names.get(b as usize)).then(a.cmp(&b))
+    });
+}
+
 impl NameIndex {
     /// Sorts the names; a pair equal ignoring case is returned as (earlier, later) position,
     /// the pair whose later member comes first in registry order.
     pub(crate) fn new(names: &NameTable) -> Result<NameIndex, (usize, usize)> {
         let mut sorted: Vec<u32> = (0..names.ends.len() as u32).collect();
-        sorted.sort_unstable_by(|&a, &b| {
-            cmp_folded(names.get(a as usize), names.get(b as usize)).then(a.cmp(&b))
-        });
+        sort_by_folded_name(&mut sorted, names);
         let collision = sorted
             .windows(2)
             .filter(|w| cmp_folded(names.get(w[0] as usize), names.get(w[1] as usize)).is_eq())
@@ -163,7 +169,7 @@ impl NameIndex {
                 None => fresh.push(i as u32),
             }
         }
-        fresh.sort_unstable_by(|&a, &b| cmp_folded(names.get(a as usize), names.get(b as usize)));
+        sort_by_folded_name(&mut fresh, names);
         let mut kept = previous
             .0
             .iter()
