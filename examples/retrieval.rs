@@ -1,4 +1,4 @@
-//! Our side of the tool-retrieval benchmark (`benches/retrieval/`, README "Search quality").
+//! Our side of the tool-retrieval benchmark (`benches/retrieval/`, docs/search.md).
 //!
 //! `cargo run --release --example retrieval -- POOL.json QUERIES.json [--misses]`
 //!

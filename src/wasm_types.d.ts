@@ -141,7 +141,7 @@ export interface ProviderCheck {
   findings: CheckFinding[];
 }
 
-/** A scripted session for `cacheReport` (README, "Prompt cache"). */
+/** A scripted session for `cacheReport` (docs/prompt-cache.md). */
 export interface CacheScript {
   about?: string;
   /** Bytes of the system prompt stand-in (default 4000). */

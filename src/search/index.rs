@@ -7,8 +7,7 @@
 //! term's inverse document frequency `ln(1 + (N − df + 0.5) / (df + 0.5))` over the whole
 //! registry (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond",
 //! 2009, §3.2, with Lucene's non-negative idf). The weights were chosen on the retrieval
-//! benchmark in `benches/retrieval/` and checked on a held-out category (README, "Search
-//! quality").
+//! benchmark in `benches/retrieval/` and checked on a held-out category (docs/search.md).
 //!
 //! Determinism: every score is made of IEEE additions, multiplications and divisions in a
 //! fixed order, and the logarithm is computed here ([`ln`]) rather than by the platform's

@@ -9,7 +9,7 @@
 //!    that only scores; a longer name match ranks above a shorter one. A one-word name
 //!    (`search`, `fetch`, `memory`) counts only when it is the whole query: inside a
 //!    sentence it is an ordinary word, and putting every tool called `search` first cost 1.1
-//!    points of Recall@1 on the retrieval benchmark (README, "Search quality");
+//!    points of Recall@1 on the retrieval benchmark (docs/search.md);
 //! 3. then the ranker's score, highest first; a candidate scored ≤ 0 is not a hit;
 //! 4. ties keep registry order.
 //!

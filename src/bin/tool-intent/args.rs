@@ -45,7 +45,7 @@ pub(crate) enum Command {
         /// The session before the first turn (a turn's own "override" replaces the intent).
         #[command(flatten)]
         session: SessionArgs,
-        /// The script (JSON text or @FILE; see README "Prompt cache").
+        /// The script (JSON text or @FILE; see docs/prompt-cache.md).
         #[arg(long, value_name = "JSON")]
         script: String,
         #[arg(long, value_enum, default_value_t = ProviderArg::Anthropic)]
