@@ -51,16 +51,8 @@ fn text(row: &postgres::Row, i: usize) -> Result<Cell> {
 }
 
 impl Store for PostgresStore {
-    fn begin(&mut self) -> Result<()> {
-        self.client.batch_execute("BEGIN").map_err(db_error)
-    }
-
-    fn commit(&mut self) -> Result<()> {
-        self.client.batch_execute("COMMIT").map_err(db_error)
-    }
-
-    fn rollback(&mut self) -> Result<()> {
-        self.client.batch_execute("ROLLBACK").map_err(db_error)
+    fn execute(&mut self, sql: &str) -> Result<()> {
+        self.client.batch_execute(sql).map_err(db_error)
     }
 
     fn columns(&mut self, table: &str) -> Result<Vec<String>> {
@@ -101,9 +93,7 @@ impl Store for PostgresStore {
         } else {
             "text"
         };
-        self.client
-            .batch_execute(&format!("ALTER TABLE \"{table}\" ADD COLUMN {column} {ty}"))
-            .map_err(db_error)?;
+        self.execute(&format!("ALTER TABLE \"{table}\" ADD COLUMN {column} {ty}"))?;
         self.types.push((column.to_string(), ty.to_string()));
         Ok(())
     }

@@ -57,17 +57,13 @@ fn cell(v: ValueRef<'_>) -> Cell {
 }
 
 impl Store for SqliteStore {
+    fn execute(&mut self, sql: &str) -> Result<()> {
+        self.conn.execute_batch(sql).map_err(db_error)
+    }
+
     fn begin(&mut self) -> Result<()> {
         // IMMEDIATE: take the write lock before reading, so no writer slips in between.
-        self.conn.execute_batch("BEGIN IMMEDIATE").map_err(db_error)
-    }
-
-    fn commit(&mut self) -> Result<()> {
-        self.conn.execute_batch("COMMIT").map_err(db_error)
-    }
-
-    fn rollback(&mut self) -> Result<()> {
-        self.conn.execute_batch("ROLLBACK").map_err(db_error)
+        self.execute("BEGIN IMMEDIATE")
     }
 
     fn columns(&mut self, table: &str) -> Result<Vec<String>> {

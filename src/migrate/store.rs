@@ -116,10 +116,18 @@ pub(crate) const ADDED_COLUMNS: [&str; 2] = ["web_search", "toolset"];
 
 /// One database connection, driven by the migration.
 pub(crate) trait Store {
+    /// Runs statements that return nothing.
+    fn execute(&mut self, sql: &str) -> Result<()>;
     /// Starts a transaction that takes the write lock (SQLite `BEGIN IMMEDIATE`).
-    fn begin(&mut self) -> Result<()>;
-    fn commit(&mut self) -> Result<()>;
-    fn rollback(&mut self) -> Result<()>;
+    fn begin(&mut self) -> Result<()> {
+        self.execute("BEGIN")
+    }
+    fn commit(&mut self) -> Result<()> {
+        self.execute("COMMIT")
+    }
+    fn rollback(&mut self) -> Result<()> {
+        self.execute("ROLLBACK")
+    }
     /// The table's columns; an error names a missing table or session column.
     fn columns(&mut self, table: &str) -> Result<Vec<String>>;
     /// Adds `web_search` or `toolset`.
