@@ -122,3 +122,49 @@ def test_servers_join_at_the_next_turn_and_match_the_native_cli(tmp_path):
     native = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
     assert native["fingerprint"] == nxt["fingerprint"]
     assert native["catalog"] == list(nxt["catalog"])
+
+
+def test_list_changed_notifications_keep_the_registry_in_step():
+    """The reference `server-everything` (Node, installed by npm ci) registers more tools for a
+    client declaring roots, sampling and elicitation, and announces them with list_changed: each
+    notification lists the tools again and sets them, one update at a time."""
+    script = ROOT / "node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+    assert script.exists(), "npm ci installs @modelcontextprotocol/server-everything"
+    live = Live(tool_intent.Registry.embedded())
+    out = {}
+
+    async def roots(_context):
+        return mcp_types.ListRootsResult(roots=[])
+
+    async def refuse(_context, _params):
+        raise RuntimeError("not in this test")
+
+    async def main():
+        params = StdioServerParameters(command="node", args=[str(script), "stdio"])
+        async with anyio.create_task_group() as updates:
+
+            async def on_message(message):
+                if isinstance(message, mcp_types.ToolListChangedNotification):
+                    updates.start_soon(live.update, "everything", session)
+
+            with open(Path("/dev/null"), "w") as quiet:
+                async with stdio_client(params, errlog=quiet) as (read, write):
+                    async with ClientSession(
+                        read, write, message_handler=on_message, list_roots_callback=roots,
+                        sampling_callback=refuse, elicitation_callback=refuse,
+                    ) as session:
+                        await session.initialize()
+                        await live.update("everything", session)
+                        with anyio.fail_after(10):
+                            while len(live.changes) < 2:
+                                await anyio.sleep(0.05)
+                        await anyio.sleep(0.3)
+                        out["final"] = await list_all_tools(session)
+
+    anyio.run(main)
+    names = [t["name"] for t in out["final"]["tools"]]
+    held = [t["name"] for t in live.registry.tool_infos() if t["name"].startswith("mcp__everything__")]
+    assert held == [f"mcp__everything__{n}" for n in names]
+    assert len(live.changes) >= 2, "list_changed reached the registry"
+    added = [n for _, diff, _ in live.changes for n in diff["added"]]
+    assert sorted(added) == sorted(held), "each tool added once, however many notifications"
