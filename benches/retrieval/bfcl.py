@@ -21,6 +21,8 @@ Usage:
                                      (default categories: the four above; the README also
                                      reports live_simple,live_multiple as a held-out check)
   bfcl.py bm25 OUT_DIR               print the baseline's figures (JSON) for those files
+  bfcl.py embed OUT_DIR MODEL_DIR    the same for all-MiniLM-L6-v2 alone (cosine of mean-pooled
+                                     embeddings; minilm.py says where the model comes from)
   bfcl.py fixture DATA_DIR OUT_FILE  write the test fixture (OUT_FILE and retrieval-pool.json
                                      beside it; see tests/data/bfcl/README.md)
 
@@ -143,6 +145,31 @@ def bm25(out_dir):
     return result
 
 
+def embed(out_dir, model_dir):
+    """The embedding model alone: each tool as "name words: description (parameters)"."""
+    import numpy as np
+    from minilm import Model
+
+    tools = json.loads(Path(out_dir, "pool.json").read_text())["tools"]
+    queries = json.loads(Path(out_dir, "queries.json").read_text())
+    model = Model(model_dir)
+
+    def tool_text(t):
+        params = " ".join((t.get("inputSchema") or {}).get("properties", {}).keys())
+        return f"{re.sub(r'[_.]', ' ', t['name'])}: {t.get('description', '')} ({params})"
+
+    start = time.perf_counter()
+    tool_vectors = model.encode([tool_text(t) for t in tools])
+    indexed = time.perf_counter()
+    query_vectors = model.encode([q["query"] for q in queries])
+    done = time.perf_counter()
+    rankings = [[tools[j]["name"] for j in np.argsort(-s, kind="stable")[:10]] for s in query_vectors @ tool_vectors.T]
+    result = metrics(rankings, queries)
+    result["index_seconds"] = round(indexed - start, 2)
+    result["query_ms"] = round((done - indexed) * 1000 / max(1, len(queries)), 2)
+    return result
+
+
 def fixture(data_dir, out_file):
     """The test fixture: the whole pool and every third of each ten queries (300 of 1,000,
     all four categories), with the baseline's figures on exactly that fixture."""
@@ -204,6 +231,9 @@ def main():
         print(f"{len(tools)} tools, {len(queries)} queries -> {out}", file=sys.stderr)
     elif cmd == "bm25":
         print(json.dumps(bm25(sys.argv[2])))
+    elif cmd == "embed":
+        sys.path.insert(0, str(Path(__file__).parent))
+        print(json.dumps(embed(sys.argv[2], sys.argv[3])))
     elif cmd == "fixture":
         fixture(sys.argv[2], sys.argv[3])
     else:
