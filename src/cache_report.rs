@@ -300,7 +300,19 @@ fn replay(
             &format!("[turn {} messages] ", k + 1),
             script.message_bytes,
         ));
-        let cached_tools = prefix_tools(&plan.payload, provider, mode);
+        // The native modes cut the cached prefix, and a load's inline definition, from the
+        // payload's entries: read them once per turn.
+        let entries: Option<Vec<Value>> = mode
+            .declares_deferred()
+            .then(|| match serde_json::from_str(&plan.payload) {
+                Ok(Value::Array(entries)) => Some(entries),
+                _ => None,
+            })
+            .flatten();
+        let cached_tools = match &entries {
+            Some(entries) => prefix_tools(entries, provider),
+            None => plan.payload.clone(),
+        };
         let tools_end = cached_tools.len();
         let prompt = system_prompt_with_catalog(&system, &plan.catalog_text);
         let text = format!("{cached_tools}\n\n{prompt}\n\n{messages}");
@@ -345,9 +357,13 @@ fn replay(
             let outcome = registry.search(&request, &SearchCall::new(query))?;
             // In the native modes a load arrives inline in the conversation: its definition
             // grows this turn's messages (and so the next request), never the tools.
-            if mode.declares_deferred() {
-                for hit in &outcome.result.hits {
-                    messages.push_str(&entry_named(&plan.payload, hit));
+            for hit in &outcome.result.hits {
+                let entry = entries
+                    .iter()
+                    .flatten()
+                    .find(|e| e.get("name").and_then(Value::as_str) == Some(hit));
+                if let Some(entry) = entry {
+                    messages.push_str(&entry.to_string());
                 }
             }
             state = outcome.state;
@@ -357,22 +373,17 @@ fn replay(
     Ok(report)
 }
 
-/// The tools part of the cached prefix for a provider and mode (see the module docs).
-fn prefix_tools(payload: &str, provider: Provider, mode: DeferralMode) -> String {
-    if !mode.declares_deferred() {
-        return payload.to_string();
-    }
-    let Ok(Value::Array(entries)) = serde_json::from_str::<Value>(payload) else {
-        return payload.to_string();
-    };
+/// The tools part of the cached prefix in a native mode, from the payload's entries (see the
+/// module docs).
+fn prefix_tools(entries: &[Value], provider: Provider) -> String {
     let deferred = |e: &Value| e.get("defer_loading") == Some(&Value::Bool(true));
     let kept: Vec<Value> = match provider {
-        Provider::Anthropic => entries.into_iter().filter(|e| !deferred(e)).collect(),
+        Provider::Anthropic => entries.iter().filter(|e| !deferred(e)).cloned().collect(),
         Provider::OpenAiResponses => entries
-            .into_iter()
+            .iter()
             .map(|e| {
-                if !deferred(&e) {
-                    return e;
+                if !deferred(e) {
+                    return e.clone();
                 }
                 let mut seen = serde_json::Map::new();
                 for key in ["type", "name", "description"] {
@@ -383,21 +394,9 @@ fn prefix_tools(payload: &str, provider: Provider, mode: DeferralMode) -> String
                 Value::Object(seen)
             })
             .collect(),
-        _ => entries,
+        _ => entries.to_vec(),
     };
     Value::Array(kept).to_string()
-}
-
-/// One tool's entry of a payload as JSON text ("" when absent).
-fn entry_named(payload: &str, name: &str) -> String {
-    let Ok(Value::Array(entries)) = serde_json::from_str::<Value>(payload) else {
-        return String::new();
-    };
-    entries
-        .into_iter()
-        .find(|e| e.get("name").and_then(Value::as_str) == Some(name))
-        .map(|e| e.to_string())
-        .unwrap_or_default()
 }
 
 /// The first byte where `after` stops extending `before` (at a character boundary), or `None`
