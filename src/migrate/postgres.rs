@@ -6,15 +6,10 @@
 
 use postgres::{Client, NoTls};
 
-use super::store::{check_session_columns, database_error, Cell, Rewrite, Row, Store};
-use crate::error::{Error, Result};
-
-fn db_error(e: postgres::Error) -> Error {
-    Error::Database {
-        message: e.to_string(),
-        source: Some(crate::error::SourceError::new(e)),
-    }
-}
+use super::store::{
+    check_session_columns, database_error, driver_error, Cell, Rewrite, Row, Store,
+};
+use crate::error::Result;
 
 pub(crate) struct PostgresStore {
     client: Client,
@@ -27,7 +22,7 @@ pub(crate) struct PostgresStore {
 impl PostgresStore {
     pub(crate) fn open(url: &str) -> Result<PostgresStore> {
         Ok(PostgresStore {
-            client: Client::connect(url, NoTls).map_err(db_error)?,
+            client: Client::connect(url, NoTls).map_err(driver_error)?,
             types: Vec::new(),
             key: String::new(),
         })
@@ -43,7 +38,7 @@ impl PostgresStore {
 
 fn text(row: &postgres::Row, i: usize) -> Result<Cell> {
     Ok(
-        match row.try_get::<_, Option<String>>(i).map_err(db_error)? {
+        match row.try_get::<_, Option<String>>(i).map_err(driver_error)? {
             Some(t) => Cell::Text(t),
             None => Cell::Null,
         },
@@ -52,7 +47,7 @@ fn text(row: &postgres::Row, i: usize) -> Result<Cell> {
 
 impl Store for PostgresStore {
     fn execute(&mut self, sql: &str) -> Result<()> {
-        self.client.batch_execute(sql).map_err(db_error)
+        self.client.batch_execute(sql).map_err(driver_error)
     }
 
     fn columns(&mut self, table: &str) -> Result<Vec<String>> {
@@ -62,7 +57,7 @@ impl Store for PostgresStore {
                 "SELECT a.attname::text, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = to_regclass(quote_ident($1)) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
                 &[&table],
             )
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         self.types = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
         let cols: Vec<String> = self.types.iter().map(|(c, _)| c.clone()).collect();
         check_session_columns(table, &cols)?;
@@ -72,7 +67,7 @@ impl Store for PostgresStore {
                 "SELECT a.attname::text, format_type(a.atttypid, a.atttypmod) FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = to_regclass(quote_ident($1)) AND i.indisprimary",
                 &[&table],
             )
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         let integer = ["smallint", "integer", "bigint"];
         match keys.as_slice() {
             [key] if integer.contains(&key.get::<_, String>(1).as_str()) => {
@@ -102,7 +97,7 @@ impl Store for PostgresStore {
         let row = self
             .client
             .query_one(&format!("SELECT count(*) FROM \"{table}\""), &[])
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         Ok(row.get::<_, i64>(0).max(0) as u64)
     }
 
@@ -124,11 +119,11 @@ impl Store for PostgresStore {
         let rows = self
             .client
             .query(&sql, &[&after, &limit])
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         rows.iter()
             .map(|r| {
                 Ok(Row {
-                    key: r.try_get(0).map_err(db_error)?,
+                    key: r.try_get(0).map_err(driver_error)?,
                     tools_enabled: text(r, 1)?,
                     tools_override: text(r, 2)?,
                     web_search: text(r, 3)?,
@@ -143,7 +138,7 @@ impl Store for PostgresStore {
             .batch_execute(&format!(
                 "CREATE TABLE IF NOT EXISTS \"{backup}\" (key bigint PRIMARY KEY, tools_enabled text, tools_override text, web_search text, toolset text, matched text, migrated_at timestamptz DEFAULT now())"
             ))
-            .map_err(db_error)
+            .map_err(driver_error)
     }
 
     fn backup_exists(&mut self, backup: &str) -> Result<bool> {
@@ -153,7 +148,7 @@ impl Store for PostgresStore {
                 "SELECT to_regclass(quote_ident($1)) IS NOT NULL",
                 &[&backup],
             )
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         Ok(row.get(0))
     }
 
@@ -185,7 +180,7 @@ impl Store for PostgresStore {
                 ),
                 &[&keys, &old, &new],
             )
-            .map_err(db_error)?
+            .map_err(driver_error)?
             .iter()
             .map(|r| r.get(0))
             .collect();
@@ -213,7 +208,7 @@ impl Store for PostgresStore {
                     &matched,
                 ],
             )
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         Ok(written)
     }
 
@@ -233,10 +228,10 @@ impl Store for PostgresStore {
                 ),
                 &[],
             )
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         self.client
             .batch_execute(&format!("DROP TABLE \"{backup}\""))
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         Ok(restored)
     }
 }

@@ -6,15 +6,10 @@ use std::path::Path;
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};
 use rusqlite::{params, Connection, OptionalExtension, ToSql};
 
-use super::store::{check_session_columns, database_error, Cell, Rewrite, Row, Store};
-use crate::error::{Error, Result};
-
-fn db_error(e: rusqlite::Error) -> Error {
-    Error::Database {
-        message: e.to_string(),
-        source: Some(crate::error::SourceError::new(e)),
-    }
-}
+use super::store::{
+    check_session_columns, database_error, driver_error, Cell, Rewrite, Row, Store,
+};
+use crate::error::Result;
 
 pub(crate) struct SqliteStore {
     conn: Connection,
@@ -25,11 +20,11 @@ impl SqliteStore {
         if !path.exists() {
             return Err(database_error(format!("no database at {}", path.display())));
         }
-        let conn = Connection::open(path).map_err(db_error)?;
+        let conn = Connection::open(path).map_err(driver_error)?;
         // Servers write to the table between batches: wait for their short transactions
         // rather than failing with SQLITE_BUSY.
         conn.busy_timeout(std::time::Duration::from_secs(30))
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         Ok(SqliteStore { conn })
     }
 }
@@ -58,7 +53,7 @@ fn cell(v: ValueRef<'_>) -> Cell {
 
 impl Store for SqliteStore {
     fn execute(&mut self, sql: &str) -> Result<()> {
-        self.conn.execute_batch(sql).map_err(db_error)
+        self.conn.execute_batch(sql).map_err(driver_error)
     }
 
     fn begin(&mut self) -> Result<()> {
@@ -70,12 +65,12 @@ impl Store for SqliteStore {
         let mut stmt = self
             .conn
             .prepare(&format!("PRAGMA table_info(\"{table}\")"))
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         let cols = stmt
             .query_map([], |r| r.get::<_, String>(1))
-            .map_err(db_error)?
+            .map_err(driver_error)?
             .collect::<std::result::Result<Vec<_>, _>>()
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         check_session_columns(table, &cols)?;
         Ok(cols)
     }
@@ -88,7 +83,7 @@ impl Store for SqliteStore {
         };
         self.conn
             .execute_batch(&format!("ALTER TABLE \"{table}\" ADD COLUMN {column} {ty}"))
-            .map_err(db_error)
+            .map_err(driver_error)
     }
 
     fn count(&mut self, table: &str) -> Result<u64> {
@@ -97,7 +92,7 @@ impl Store for SqliteStore {
                 r.get::<_, i64>(0)
             })
             .map(|n| n.max(0) as u64)
-            .map_err(db_error)
+            .map_err(driver_error)
     }
 
     fn read_after(
@@ -113,7 +108,7 @@ impl Store for SqliteStore {
             if has("web_search") { "web_search" } else { "NULL" },
             if has("toolset") { "toolset" } else { "NULL" },
         );
-        let mut stmt = self.conn.prepare_cached(&sql).map_err(db_error)?;
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(driver_error)?;
         let rows = stmt
             .query_map(params![after.unwrap_or(i64::MIN), limit as i64], |r| {
                 Ok(Row {
@@ -124,9 +119,9 @@ impl Store for SqliteStore {
                     toolset: cell(r.get_ref(4)?),
                 })
             })
-            .map_err(db_error)?
+            .map_err(driver_error)?
             .collect::<std::result::Result<Vec<_>, _>>()
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         Ok(rows)
     }
 
@@ -135,7 +130,7 @@ impl Store for SqliteStore {
             .execute_batch(&format!(
                 "CREATE TABLE IF NOT EXISTS \"{backup}\" (rowid INTEGER PRIMARY KEY, tools_enabled, tools_override, web_search, toolset, matched TEXT, migrated_at TEXT)"
             ))
-            .map_err(db_error)
+            .map_err(driver_error)
     }
 
     fn backup_exists(&mut self, backup: &str) -> Result<bool> {
@@ -147,7 +142,7 @@ impl Store for SqliteStore {
                 |r| r.get(0),
             )
             .optional()
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         Ok(found.is_some())
     }
 
@@ -162,18 +157,18 @@ impl Store for SqliteStore {
             .prepare_cached(&format!(
                 "UPDATE \"{table}\" SET tools_override = ?1 WHERE rowid = ?2 AND tools_override IS ?3"
             ))
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         let mut save = self
             .conn
             .prepare_cached(&format!("INSERT OR IGNORE INTO \"{backup}\" (rowid, tools_enabled, tools_override, web_search, toolset, matched, migrated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, datetime('now'))"))
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         let mut written = Vec::with_capacity(rewrites.len());
         for w in rewrites {
             let row = w.row;
             // `IS` compares NULLs too: the row is written only if it still holds what was read.
             let updated = update
                 .execute(params![w.value, row.key, row.tools_override])
-                .map_err(db_error)?;
+                .map_err(driver_error)?;
             if updated > 0 {
                 save.execute(params![
                     row.key,
@@ -183,7 +178,7 @@ impl Store for SqliteStore {
                     row.toolset,
                     w.matched
                 ])
-                .map_err(db_error)?;
+                .map_err(driver_error)?;
             }
             written.push(updated > 0);
         }
@@ -205,10 +200,10 @@ impl Store for SqliteStore {
                 ),
                 [],
             )
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         self.conn
             .execute_batch(&format!("DROP TABLE \"{backup}\""))
-            .map_err(db_error)?;
+            .map_err(driver_error)?;
         Ok(restored as u64)
     }
 }

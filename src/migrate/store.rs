@@ -153,6 +153,14 @@ pub(crate) trait Store {
     fn restore(&mut self, table: &str, backup: &str, columns: &[String]) -> Result<u64>;
 }
 
+/// A driver's error (rusqlite, postgres) as ours, kept as the source.
+pub(crate) fn driver_error(e: impl std::error::Error + Send + Sync + 'static) -> Error {
+    Error::Database {
+        message: e.to_string(),
+        source: Some(crate::error::SourceError::new(e)),
+    }
+}
+
 /// An error of the database layer.
 pub(crate) fn database_error(message: impl Into<String>) -> Error {
     Error::Database {

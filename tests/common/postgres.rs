@@ -12,8 +12,6 @@ use std::sync::OnceLock;
 struct Cluster {
     socket_dir: PathBuf,
     port: u16,
-    bin: PathBuf,
-    as_postgres: bool,
 }
 
 fn bin_dir() -> PathBuf {
@@ -131,8 +129,6 @@ fn start() -> Cluster {
     Cluster {
         socket_dir: dir,
         port,
-        bin,
-        as_postgres,
     }
 }
 
@@ -153,7 +149,6 @@ fn url_of(name: &str) -> String {
 
 /// A new, empty database (dropped first if a previous test left it); its URL.
 pub fn fresh_database(name: &str) -> String {
-    let c = cluster();
     let admin = url_of("postgres");
     let mut client = postgres::Client::connect(&admin, postgres::NoTls)
         .unwrap_or_else(|e| panic!("cannot connect to the test cluster: {e}"));
@@ -163,6 +158,5 @@ pub fn fresh_database(name: &str) -> String {
     client
         .batch_execute(&format!("CREATE DATABASE \"{name}\""))
         .unwrap();
-    let _ = (&c.bin, c.as_postgres);
     url_of(name)
 }
