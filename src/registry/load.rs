@@ -459,6 +459,23 @@ fn parse_tool(
     Ok((tool, normalised))
 }
 
+/// Refuses a registry or tools-list text over `LIMITS.max_input_bytes` before anything parses
+/// it.
+pub(crate) fn check_input_size(input: &'static str, path: &JsonPath, text: &str) -> Result<()> {
+    if text.len() <= LIMITS.max_input_bytes {
+        return Ok(());
+    }
+    Err(Error::limit(
+        input,
+        path,
+        format!(
+            "{} bytes of JSON, at most {} are read",
+            text.len(),
+            LIMITS.max_input_bytes
+        ),
+    ))
+}
+
 /// Names the providers' own search tools use in native mode.
 const RESERVED_NAMES: [&str; 2] = ["tool_search_tool_regex", "tool_search_tool_bm25"];
 

@@ -17,12 +17,11 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
-use super::load::{parse_tool_list, LocatedTool, ToolOrigin};
+use super::load::{check_input_size, parse_tool_list, LocatedTool, ToolOrigin};
 use super::model::Tool;
 use super::{LoadWarnings, Registry, Reuse, Settings};
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::json::read_tool_list;
-use crate::limits::LIMITS;
 
 /// Longest server name: its wire names keep `mcp__<server>__` before any cut (55 bytes).
 const MAX_SERVER_NAME: usize = 32;
@@ -167,15 +166,20 @@ impl Registry {
     /// Removes a server and all its tools.
     pub fn remove_mcp_server(&self, server: &str) -> Result<RegistryChange> {
         check_server_argument(server)?;
-        let known = self.settings.servers.iter().any(|s| s == server)
-            || self.own_tools().iter().any(|t| belongs_to(&t.name, server));
-        if !known {
+        if !self.settings.servers.iter().any(|s| s == server) && !self.has_server_tools(server) {
             return Err(Error::argument(
                 "server",
                 format!("no server {} in this registry", quoted(server)),
             ));
         }
         self.with_servers(Vec::new(), &[server])
+    }
+
+    /// Whether any tool belongs to `server` (one range of the sorted name index).
+    fn has_server_tools(&self, server: &str) -> bool {
+        self.index
+            .with_folded_prefix(&self.names, &namespaced(server, ""))
+            .any(|i| belongs_to(self.names.get(i), server))
     }
 
     /// The new registry: `set` servers' tools in place of their old ones (new servers at the
@@ -202,7 +206,7 @@ impl Registry {
                 .load_warnings
                 .servers
                 .iter()
-                .filter(|(s, _)| !removed.contains(&s.as_str()) && !set_names.contains(s))
+                .filter(|(s, _)| sorted.binary_search(&s.as_str()).is_err())
                 .cloned()
                 .collect(),
         };
@@ -215,11 +219,7 @@ impl Registry {
         // Servers listed without tools (sorted once, only if a server has no tools here).
         let mut listed: Option<Vec<&str>> = None;
         for (server, list) in set {
-            let has_tools = self
-                .index
-                .with_folded_prefix(&self.names, &namespaced(&server, ""))
-                .any(|i| belongs_to(self.names.get(i), &server));
-            if !has_tools {
+            if !self.has_server_tools(&server) {
                 let listed = listed.get_or_insert_with(|| {
                     let mut v: Vec<&str> =
                         self.settings.servers.iter().map(String::as_str).collect();
@@ -277,17 +277,7 @@ fn check_server_argument(server: &str) -> Result<()> {
 
 /// Reads one `tools/list` result as the tools of `server`.
 fn read_list(server: &str, text: &str, path: &JsonPath) -> Result<ParsedList> {
-    if text.len() > LIMITS.max_input_bytes {
-        return Err(Error::limit(
-            "tools list",
-            path,
-            format!(
-                "{} bytes of JSON, at most {} are read",
-                text.len(),
-                LIMITS.max_input_bytes
-            ),
-        ));
-    }
+    check_input_size("tools list", path, text)?;
     let list = read_tool_list("tools list", text)?;
     let mut warnings = Vec::new();
     let tools = parse_tool_list(list, path, Some(server), &mut warnings)?;

@@ -45,7 +45,6 @@ use std::sync::Arc;
 
 use crate::error::{Error, JsonPath, Result};
 use crate::glob;
-use crate::limits::LIMITS;
 use crate::warning::Warning;
 pub(crate) use build::Reuse;
 use memo::Memos;
@@ -116,17 +115,7 @@ struct Masks {
 impl Registry {
     /// Parses a registry from JSON text (a leading byte-order mark is accepted).
     pub fn from_json_str(text: &str) -> Result<Self> {
-        if text.len() > LIMITS.max_input_bytes {
-            return Err(Error::limit(
-                "registry",
-                &JsonPath::root(),
-                format!(
-                    "{} bytes of JSON, at most {} are read",
-                    text.len(),
-                    LIMITS.max_input_bytes
-                ),
-            ));
-        }
+        load::check_input_size("registry", &JsonPath::root(), text)?;
         let mut warnings = LoadWarnings::default();
         let (settings, tools) = load::parse_document(text, &mut warnings)?;
         Registry::build(settings, tools, warnings, None)
