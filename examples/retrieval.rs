@@ -1,31 +1,66 @@
 //! Our side of the tool-retrieval benchmark (`benches/retrieval/`, docs/search.md).
 //!
-//! `cargo run --release --example retrieval -- POOL.json QUERIES.json [--misses]`
+//! `cargo run --release --features hybrid --example retrieval -- POOL.json QUERIES.json
+//! [--ranker keyword|hybrid|embedding] [--keyword-weight W] [--misses]`
 //!
 //! Merges POOL (an MCP `tools/list` result) into the embedded registry as the server `b`,
 //! so every pool tool is deferred, runs each query of QUERIES (`[{"query", "relevant"}]`)
 //! through `tool_search` with limit 10, and prints one JSON object: Recall@1, Recall@5,
 //! MRR@10 (defined as in `benches/retrieval/bfcl.py`), the first query's time (it builds the
-//! keyword index) and the mean time of the others. `--misses` lists, on stderr, each query
-//! whose relevant tools are not all in its top 5.
+//! index) and the mean time of the others. `--ranker`: `keyword` (default), `hybrid`, or
+//! `embedding` (the hybrid ranker with keyword weight 0: the static embeddings alone);
+//! the last two need the `hybrid` feature. `--misses` lists, on stderr, each query whose
+//! relevant tools are not all in its top 5.
 
 #[path = "../benches/support/retrieval.rs"]
 mod retrieval;
 
 use serde_json::Value;
-use tool_intent::Registry;
+use tool_intent::search::KeywordRanker;
+use tool_intent::{Ranker, Registry};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let files: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+    };
+    let mut files = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--ranker" | "--keyword-weight" => i += 1,
+            a if a.starts_with("--") => {}
+            _ => files.push(&args[i]),
+        }
+        i += 1;
+    }
     let [pool, queries] = files[..] else {
-        return Err("usage: retrieval POOL.json QUERIES.json [--misses]".into());
+        return Err("usage: retrieval POOL.json QUERIES.json [--ranker keyword|hybrid|embedding] [--keyword-weight W] [--misses]".into());
+    };
+    let ranking = flag("--ranker").map_or("keyword", String::as_str);
+    let weight: Option<f64> = flag("--keyword-weight").map(|w| w.parse()).transpose()?;
+    let ranker: Box<dyn Ranker> = match ranking {
+        "keyword" => Box::new(KeywordRanker),
+        #[cfg(feature = "hybrid")]
+        "hybrid" | "embedding" => Box::new(tool_intent::search::HybridRanker {
+            keyword_weight: match (ranking, weight) {
+                ("embedding", _) => 0.0,
+                (_, Some(w)) => w,
+                _ => tool_intent::search::DEFAULT_KEYWORD_WEIGHT,
+            },
+        }),
+        other => return Err(format!(
+            "--ranker {other}: keyword, hybrid or embedding (the last two need --features hybrid)"
+        )
+        .into()),
     };
     let registry = Registry::embedded()
         .set_mcp_server("b", &std::fs::read_to_string(pool)?)?
         .registry;
     let queries: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(queries)?)?;
-    let f = retrieval::evaluate(&registry, &queries)?;
+    let f = retrieval::evaluate(&registry, &queries, &*ranker)?;
     if args.iter().any(|a| a == "--misses") {
         for (query, relevant, top5) in &f.misses {
             eprintln!("MISS {query:?}\n  relevant {relevant:?}\n  top 5    {top5:?}");
@@ -39,7 +74,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "{}",
         serde_json::json!({
-            "ranking": "tool-intent",
+            "ranking": format!("tool-intent {ranking}"),
             "tools": pool_tools,
             "queries": f.queries,
             "recall@1": f.recall_at_1,

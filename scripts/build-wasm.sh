@@ -3,16 +3,18 @@
 #   pkg/                 package `tool-intent` (this directory): the estimator, no vocabulary
 #   npm/exact/pkg/       package `tool-intent-exact` (npm/exact/): the same API plus the exact
 #                        o200k/cl100k counters (~6.7 MB of wasm a core user never downloads)
+#   npm/hybrid/pkg/      package `tool-intent-hybrid` (npm/hybrid/): the same API plus the
+#                        hybrid search ranker (its 8 MB embedding table)
 # Each gets pkg/web (wasm-bindgen --target web: the ES module, its .d.ts and the one .wasm) and
 # pkg/node (--target nodejs: CommonJS glue that reads ../web/tool_intent_bg.wasm, so the
-# package ships each module once). The exact package's js/ entries and licences are copied
-# from here: the two packages differ only in their wasm.
+# package ships each module once). The exact and hybrid packages' js/ entries and licences are
+# copied from here: the packages differ only in their wasm.
 #
 # The cdylib is asked for here (`cargo rustc --crate-type cdylib`) rather than declared in
 # Cargo.toml, so crates depending on the library never build it. wasm-bindgen is the CLI
 # pinned to the crate's version (scripts/setup.sh); wasm-opt -Oz comes from the npm package
 # `binaryen` (Debian's 108 breaks Node 20).
-# Usage: scripts/build-wasm.sh [all|core|exact]
+# Usage: scripts/build-wasm.sh [all|core|exact|hybrid]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,18 +58,21 @@ build() { # out-dir [cargo args...]
   rm -f "$out/node/tool_intent.d.ts" "$out/node/tool_intent_bg.wasm" "$out/node/tool_intent_bg.wasm.d.ts"
 }
 
-what=${1:-all} # all | core | exact
-if [ "$what" != exact ]; then
+what=${1:-all} # all | core | exact | hybrid
+case "$what" in all | core | exact | hybrid) ;; *) echo "build-wasm: unknown build $what (all, core, exact, hybrid)" >&2; exit 2 ;; esac
+if [ "$what" = all ] || [ "$what" = core ]; then
   build pkg
 fi
-if [ "$what" != core ]; then
-  build npm/exact/pkg --features exact-tokens
-  rm -rf npm/exact/js
-  cp -r js npm/exact/js
-  cp LICENSE-MIT LICENSE-APACHE npm/exact/
-fi
+for flavour in exact hybrid; do
+  [ "$what" = all ] || [ "$what" = "$flavour" ] || continue
+  feature=$([ "$flavour" = exact ] && echo exact-tokens || echo hybrid)
+  build "npm/$flavour/pkg" --features "$feature"
+  rm -rf "npm/$flavour/js"
+  cp -r js "npm/$flavour/js"
+  cp LICENSE-MIT LICENSE-APACHE "npm/$flavour/"
+done
 
-for f in pkg/web npm/exact/pkg/web; do
+for f in pkg/web npm/exact/pkg/web npm/hybrid/pkg/web; do
   [ -f "$f/tool_intent_bg.wasm" ] || continue
   raw=$(stat -c %s "$f/tool_intent_bg.wasm")
   gz=$(gzip -9 -c "$f/tool_intent_bg.wasm" | wc -c)

@@ -4,7 +4,7 @@
 #     size; crates a default-feature library user compiles (`cargo tree -e normal`, target <= 25);
 #     a clean debug build of the library in a fresh target dir (target <= 15 s on the 2-core CI
 #     machine; printed, not enforced); that neither clap, rusqlite nor wasm-bindgen is among them;
-#   - the npm packages: `npm pack` of tool-intent and tool-intent-exact (packed and unpacked
+#   - the npm packages: `npm pack` of tool-intent, tool-intent-exact and tool-intent-hybrid (packed and unpacked
 #     sizes, file counts; tool-intent unpacked target <= 1 MB) and that each .wasm ships once.
 # Needs the wasm builds (scripts/build-wasm.sh). Run by scripts/test.sh.
 set -euo pipefail
@@ -47,7 +47,7 @@ met=$(awk -v s="$secs" 'BEGIN { print (s <= 15) ? "met" : "NOT met" }')
 echo "  time  clean debug build of the library: $secs s (target <= 15 s: $met), artefacts: $kinds"
 [ "$kinds" = "libtool_intent.rlib " ] && check "no cdylib for library users" 1 "rlib only" || check "no cdylib for library users" 0 "$kinds"
 
-for dir in . npm/exact; do
+for dir in . npm/exact npm/hybrid; do
   json=$(cd "$dir" && npm pack --dry-run --json 2>/dev/null)
   read -r name size unpacked count wasm <<<"$(node -e '
     const [p] = JSON.parse(process.argv[1]);

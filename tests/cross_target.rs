@@ -101,6 +101,58 @@ const SEARCH_QUERIES: [&str; 14] = [
 /// the arithmetic is the same.
 #[test]
 fn cross_target_search_hits() {
+    let rows = search_rows(None, &[]);
+    let text = serde_json::to_string_pretty(&rows).unwrap() + "\n";
+    check_golden("search.json", &text);
+    assert_eq!(rows.len(), 2 * SEARCH_QUERIES.len() + 100);
+}
+
+/// Requests that share few words with the tool they need: where the hybrid ranker's
+/// embeddings decide the order.
+#[cfg(feature = "hybrid")]
+const PARAPHRASES: [&str; 8] = [
+    "how many euros do I get for 20 dollars",
+    "is it going to rain in Lisbon this weekend",
+    "remember that my sister's birthday is in May",
+    "show me what changed in my working tree",
+    "grab the contents of this web page",
+    "put a new folder next to the docs",
+    "remind me what the clock says in Sydney",
+    "think through this problem one step at a time",
+];
+
+/// The hybrid ranker's rows (feature `hybrid`): the same queries plus [`PARAPHRASES`], ranked
+/// `{"ranker": "hybrid"}`, written to `tests/golden/search-hybrid.json` and checked by the
+/// tool-intent-hybrid package in Node (`tests/js/hybrid.test.mjs`) and Chrome
+/// (`tests/wasm_suite`, built with the feature) and by the `tool-intent[hybrid]` module in
+/// Python. Embeddings, cosines and fused scores are floating point: equal hits everywhere
+/// show the arithmetic is the same.
+#[cfg(feature = "hybrid")]
+#[test]
+fn cross_target_hybrid_search_hits() {
+    let rows = search_rows(Some("hybrid"), &PARAPHRASES);
+    let text = serde_json::to_string_pretty(&rows).unwrap() + "\n";
+    check_golden("search-hybrid.json", &text);
+    assert_eq!(
+        rows.len(),
+        2 * (SEARCH_QUERIES.len() + PARAPHRASES.len()) + 100
+    );
+    // The hybrid ranking is not the keyword ranking under another name.
+    let keyword = search_rows(None, &PARAPHRASES);
+    let differ = rows
+        .iter()
+        .zip(&keyword)
+        .filter(|(h, k)| h["hits"] != k["hits"])
+        .count();
+    assert!(
+        differ > 20,
+        "only {differ} rows differ from the keyword ranking"
+    );
+}
+
+/// Search rows: each query on the `all` registry under two overrides (`extra` queries too),
+/// then the first 100 BFCL fixture queries; `ranker` is the search option (None: default).
+fn search_rows(ranker: Option<&str>, extra: &[&str]) -> Vec<Value> {
     let fixture: Value =
         serde_json::from_str(&read_repo_file("tests/data/bfcl/retrieval.json")).unwrap();
     let bfcl = tool_intent::Registry::embedded()
@@ -117,7 +169,7 @@ fn cross_target_search_hits() {
         Value::Null,
         json!({"disabled": ["mcp__github__create_issue"]}),
     ] {
-        for q in SEARCH_QUERIES {
+        for q in SEARCH_QUERIES.iter().chain(extra) {
             cases.push(("all", &all, o.clone(), q.to_string(), 5));
         }
     }
@@ -125,18 +177,22 @@ fn cross_target_search_hits() {
         let text = q["query"].as_str().unwrap().to_string();
         cases.push(("bfcl", &bfcl, Value::Null, text, 10));
     }
-    let rows: Vec<Value> = cases
+    cases
         .into_iter()
         .enumerate()
         .map(|(k, (recipe, r, o, query, limit))| {
-            let (req, extra) =
-                TurnRequest::from_values(&o, &json!({"limit": limit}), Call::Search).unwrap();
+            let mut options = json!({"limit": limit});
+            if let Some(ranker) = ranker {
+                options["ranker"] = json!(ranker);
+            }
+            let (req, extra) = TurnRequest::from_values(&o, &options, Call::Search).unwrap();
             let call = SearchCall {
                 limit: extra.limit,
+                ranker: extra.ranker.unwrap_or_default().ranker().unwrap(),
                 ..SearchCall::new(&query)
             };
             let outcome = r.search(&req, &call).unwrap();
-            json!({
+            let mut row = json!({
                 "case": format!("search|{recipe}|{k}"),
                 "registry": recipe,
                 "override": o,
@@ -144,10 +200,11 @@ fn cross_target_search_hits() {
                 "limit": limit,
                 "hits": outcome.result.hits,
                 "text": tool_intent::fingerprint(outcome.result.text.as_bytes()),
-            })
+            });
+            if let Some(ranker) = ranker {
+                row["ranker"] = json!(ranker);
+            }
+            row
         })
-        .collect();
-    let text = serde_json::to_string_pretty(&rows).unwrap() + "\n";
-    check_golden("search.json", &text);
-    assert_eq!(rows.len(), 2 * SEARCH_QUERIES.len() + 100);
+        .collect()
 }

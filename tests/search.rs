@@ -37,7 +37,7 @@ fn bfcl_fixture_recall_is_at_least_bm25() {
         .registry;
     let queries = fixture["queries"].as_array().unwrap();
     assert_eq!(queries.len(), 300);
-    let f = retrieval::evaluate(&registry, queries).unwrap();
+    let f = retrieval::evaluate(&registry, queries, &tool_intent::search::KeywordRanker).unwrap();
     let bm25 = &fixture["bm25"];
     println!(
         "fixture: ours R@1 {:.4} R@5 {:.4} MRR@10 {:.4}; BM25 {bm25}",

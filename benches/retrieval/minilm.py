@@ -83,7 +83,7 @@ class Model:
         for i in range(0, len(texts), batch):
             out.append(self._batch([tokenize(t) for t in texts[i:i + batch]]))
         return np.concatenate(out)
-    def _batch(self, seqs):
+    def _batch(self, seqs, normalise=True):
         w = self.w; L = max(map(len, seqs)); B = len(seqs)
         ids = np.zeros((B, L), dtype=np.int64); mask = np.zeros((B, L), dtype=np.float32)
         for i, s in enumerate(seqs): ids[i, :len(s)] = s; mask[i, :len(s)] = 1
@@ -101,7 +101,7 @@ class Model:
             h = gelu(lin(x, "intermediate.dense"))
             x = ln(x + lin(h, "output.dense"), w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
         e = (x * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
-        return e / np.linalg.norm(e, axis=1, keepdims=True)
+        return e / np.linalg.norm(e, axis=1, keepdims=True) if normalise else e
 
 if __name__ == "__main__":
     m = Model(sys.argv[1])

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use serde_json::Value;
-use tool_intent::{Registry, SearchCall, TurnRequest};
+use tool_intent::{Ranker, Registry, SearchCall, TurnRequest};
 
 /// What one run over a query set measured.
 #[derive(Debug, Default)]
@@ -16,7 +16,7 @@ pub struct Figures {
     pub recall_at_1: f64,
     pub recall_at_5: f64,
     pub mrr_at_10: f64,
-    /// The first query's time: it builds the keyword index.
+    /// The first query's time: it builds the index (keyword, and the embeddings for hybrid).
     pub first_query_ms: f64,
     /// The mean time of the other queries.
     pub query_us: f64,
@@ -25,8 +25,12 @@ pub struct Figures {
 }
 
 /// Runs every query (`{"query": text, "relevant": [names at the server]}`) through
-/// `tool_search` with limit 10 against the registry's deferred tools.
-pub fn evaluate(registry: &Registry, queries: &[Value]) -> Result<Figures, tool_intent::Error> {
+/// `tool_search` with limit 10 against the registry's deferred tools, ranked by `ranker`.
+pub fn evaluate(
+    registry: &Registry,
+    queries: &[Value],
+    ranker: &dyn Ranker,
+) -> Result<Figures, tool_intent::Error> {
     let request = TurnRequest::default();
     let mut f = Figures {
         queries: queries.len(),
@@ -41,7 +45,10 @@ pub fn evaluate(registry: &Registry, queries: &[Value]) -> Result<Figures, tool_
             .unwrap_or_default();
         let t = Instant::now();
         let result = registry
-            .search(&request, &SearchCall::new(text).with_limit(10))?
+            .search(
+                &request,
+                &SearchCall::new(text).with_limit(10).with_ranker(ranker),
+            )?
             .result;
         if k == 0 {
             f.first_query_ms = t.elapsed().as_secs_f64() * 1e3;

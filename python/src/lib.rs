@@ -347,8 +347,9 @@ impl Registry {
 
     /// Runs `tool_search` for a turn: `{hits, not_found, text, state, provider_output?}`;
     /// `state` has the hits recorded as loaded (they join the array at the next
-    /// `begin_turn`).
-    #[pyo3(signature = (query, tools_override=None, *, limit=None, profile=None, source=None, state=None, provider="anthropic", mode="catalog", view="frozen"))]
+    /// `begin_turn`). `ranker`: `"keyword"` (default) or `"hybrid"` (installed with
+    /// `pip install tool-intent[hybrid]`).
+    #[pyo3(signature = (query, tools_override=None, *, limit=None, ranker="keyword", profile=None, source=None, state=None, provider="anthropic", mode="catalog", view="frozen"))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
@@ -356,6 +357,7 @@ impl Registry {
         query: &str,
         tools_override: Option<&Bound<'py, PyAny>>,
         limit: Option<usize>,
+        ranker: &str,
         profile: Option<&Bound<'py, PyAny>>,
         source: Option<&str>,
         state: Option<&Bound<'py, PyAny>>,
@@ -374,10 +376,15 @@ impl Registry {
             view,
         }
         .request(py)?;
+        let kind = lib(
+            py,
+            tool_intent::search::RankerKind::parse(ranker).and_then(|k| k.ranker().map(|_| k)),
+        )?;
         let outcome = py
             .detach(|| {
                 let call = tool_intent::SearchCall {
                     limit,
+                    ranker: kind.ranker()?,
                     ..tool_intent::SearchCall::new(query)
                 };
                 self.inner.search(&request, &call)
@@ -906,6 +913,7 @@ fn audit<'py>(
 }
 
 #[pymodule]
+#[cfg_attr(feature = "hybrid", pyo3(name = "_tool_intent_hybrid"))]
 fn _tool_intent(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Registry>()?;
     m.add_class::<SessionRunConfig>()?;

@@ -3,21 +3,59 @@ client (see the repository's README and docs/contract.md). The handle is `Regist
 per-turn methods carry the Rust names (`plan_turn`, `search`, `resolve`, `budget`,
 `cache_report`), and every returned dict has snake_case keys."""
 
-from ._tool_intent import (
-    Registry,
-    SessionRunConfig,
-    ToolIntentError,
-    TurnPlan,
-    audit,
-    build_intent,
-    canonical_intent,
-    count_tokens,
-    fingerprint,
-    migrate,
-    normalize_tools_value,
-    record_loaded,
-    undo,
-)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._tool_intent import (
+        Registry,
+        SessionRunConfig,
+        ToolIntentError,
+        TurnPlan,
+        audit,
+        build_intent,
+        canonical_intent,
+        count_tokens,
+        fingerprint,
+        migrate,
+        normalize_tools_value,
+        record_loaded,
+        undo,
+    )
+else:
+    # `pip install tool-intent[hybrid]` adds the module built with the hybrid ranker (the
+    # same API plus search(..., ranker="hybrid")); it is used when present.
+    try:
+        from ._tool_intent_hybrid import (
+            Registry,
+            SessionRunConfig,
+            ToolIntentError,
+            TurnPlan,
+            audit,
+            build_intent,
+            canonical_intent,
+            count_tokens,
+            fingerprint,
+            migrate,
+            normalize_tools_value,
+            record_loaded,
+            undo,
+        )
+    except ImportError:
+        from ._tool_intent import (
+            Registry,
+            SessionRunConfig,
+            ToolIntentError,
+            TurnPlan,
+            audit,
+            build_intent,
+            canonical_intent,
+            count_tokens,
+            fingerprint,
+            migrate,
+            normalize_tools_value,
+            record_loaded,
+            undo,
+        )
 
 __all__ = [
     "Registry",

@@ -87,6 +87,7 @@ class Registry:
         tools_override: JsonIn = None,
         *,
         limit: Optional[int] = None,
+        ranker: Literal["keyword", "hybrid"] = "keyword",
         profile: JsonIn = None,
         source: Optional[str] = None,
         state: JsonIn = None,

@@ -10,6 +10,7 @@ use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::ToolsOverride;
 use crate::registry::MAX_SEARCH_LIMIT;
 use crate::render::{DeferralMode, Provider};
+use crate::search::RankerKind;
 use crate::turn::{TurnState, View};
 
 /// The options of one call that are not part of the turn, read from the same options object
@@ -20,6 +21,8 @@ pub struct CallOptions {
     pub limit: Option<usize>,
     /// `counter` of a budget call.
     pub counter: Option<CounterKind>,
+    /// `ranker` of a search call (`keyword` or `hybrid`).
+    pub ranker: Option<RankerKind>,
 }
 
 /// Which call an options object is for (each accepts its own extra keys).
@@ -27,7 +30,7 @@ pub struct CallOptions {
 pub enum Call {
     /// `plan_turn`, `resolve`: no extra key.
     Turn,
-    /// `search`: `limit`.
+    /// `search`: `limit`, `ranker`.
     Search,
     /// `budget`, `cache_report`: `counter`.
     Budget,
@@ -36,7 +39,7 @@ pub enum Call {
 impl TurnRequest {
     /// Builds a request from an override value and an options object as the JS surface and
     /// the golden cases write it: `{source, profile, state, provider, mode, cacheControl,
-    /// view}` plus the call's own key (`limit` for search, `counter` for budget). `null`
+    /// view}` plus the call's own keys (`limit` and `ranker` for search, `counter` for budget). `null`
     /// options are the defaults. Errors name the input (`override`, `options`) and the JSON
     /// path inside it (`$.profile.disabled[0]`).
     pub fn from_values(
@@ -118,6 +121,13 @@ impl TurnRequest {
                         }
                     })
                 }
+                ("ranker", Call::Search) => {
+                    // Checked here too, so `hybrid` in a build without it is an error at `$.ranker`.
+                    let kind = RankerKind::parse(&string(key, v)?)
+                        .and_then(|k| k.ranker().map(|_| k))
+                        .map_err(|e| as_options(e, &path))?;
+                    extra.ranker = Some(kind);
+                }
                 ("counter", Call::Budget) => {
                     extra.counter =
                         Some(CounterKind::parse(&string(key, v)?).map_err(|e| as_options(e, &path))?)
@@ -131,7 +141,7 @@ impl TurnRequest {
                             quoted(key),
                             match call {
                                 Call::Turn => "",
-                                Call::Search => ", limit",
+                                Call::Search => ", limit, ranker",
                                 Call::Budget => ", counter",
                             }
                         ),

@@ -20,11 +20,15 @@ pub(crate) enum MemoSlot {
     KeywordIndex,
     /// `render`: which tools each provider refuses.
     ProviderRules,
+    /// `search::hybrid`: every tool's embedding (feature `hybrid`; the slot is one pointer
+    /// either way).
+    #[cfg_attr(not(feature = "hybrid"), allow(dead_code))]
+    EmbeddingIndex,
     /// `registry::version`: the content fingerprint.
     Fingerprint,
 }
 
-const SLOTS: usize = 5;
+const SLOTS: usize = 6;
 // The array below has one slot per variant: a variant added without growing it fails here.
 const _: () = assert!(MemoSlot::Fingerprint as usize + 1 == SLOTS);
 

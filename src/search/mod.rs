@@ -13,6 +13,8 @@
 //! boundary shows them in the provider array.
 
 mod fields;
+#[cfg(feature = "hybrid")]
+mod hybrid;
 mod index;
 #[cfg(test)]
 pub(crate) use index::KeywordIndex;
@@ -20,7 +22,9 @@ mod rank;
 mod table;
 mod text;
 
-pub use rank::{KeywordRanker, Ranker};
+#[cfg(feature = "hybrid")]
+pub use hybrid::{HybridRanker, DEFAULT_KEYWORD_WEIGHT};
+pub use rank::{KeywordRanker, Ranker, RankerKind};
 
 use serde::Serialize;
 use serde_json::Value;

@@ -37,6 +37,51 @@ pub trait Ranker {
     ) -> Vec<usize>;
 }
 
+/// The built-in rankers by name, as the CLI (`--ranker`), JS (`{ranker}`) and Python
+/// (`ranker=`) choose them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RankerKind {
+    /// [`KeywordRanker`] (the default).
+    #[default]
+    Keyword,
+    /// `HybridRanker` with its default weight (feature `hybrid`).
+    Hybrid,
+}
+
+impl RankerKind {
+    /// Parses `keyword` or `hybrid`.
+    pub fn parse(text: &str) -> crate::error::Result<RankerKind> {
+        match text {
+            "keyword" => Ok(RankerKind::Keyword),
+            "hybrid" => Ok(RankerKind::Hybrid),
+            other => Err(crate::error::Error::argument(
+                "ranker",
+                format!("\"{other}\" is not one of keyword, hybrid"),
+            )),
+        }
+    }
+
+    /// The ranker of this kind; `hybrid` in a build without the `hybrid` feature is an error
+    /// that says where to get it.
+    pub fn ranker(self) -> crate::error::Result<&'static dyn Ranker> {
+        match self {
+            RankerKind::Keyword => Ok(&KeywordRanker),
+            #[cfg(feature = "hybrid")]
+            RankerKind::Hybrid => {
+                static HYBRID: super::HybridRanker = super::HybridRanker {
+                    keyword_weight: super::DEFAULT_KEYWORD_WEIGHT,
+                };
+                Ok(&HYBRID)
+            }
+            #[cfg(not(feature = "hybrid"))]
+            RankerKind::Hybrid => Err(crate::error::Error::argument(
+                "ranker",
+                "the hybrid ranker needs the `hybrid` feature (cargo --features hybrid; in JS the tool-intent-hybrid package; in Python pip install tool-intent[hybrid])",
+            )),
+        }
+    }
+}
+
 /// The built-in ranker: BM25F over name, server, description and parameters, with stop
 /// words removed and light stemming (the index is built once per registry and shared).
 ///
@@ -54,7 +99,7 @@ const COVERED_TERM_WEIGHT: f64 = 0.8;
 /// How many of the best-scoring tools the diversified list is picked from (at least as many
 /// as the hits asked for). Fixed, so that the first 5 hits of a limit-10 query are the hits
 /// of the same query with limit 5.
-const DIVERSITY_POOL: usize = 10;
+pub(super) const DIVERSITY_POOL: usize = 10;
 
 impl Ranker for KeywordRanker {
     fn rank(
@@ -69,62 +114,89 @@ impl Ranker for KeywordRanker {
         let mut scores = vec![0.0; index.len()];
         let counted = index.query_terms(query);
         index.add_scores(&counted, &mut scores);
-        // The best `size` candidates, best first (score, then registry order), kept by
-        // insertion: the pool is small, and a sort would cost the wasm package a sort routine.
         let size = limit.max(DIVERSITY_POOL);
-        let mut pool: Vec<(f64, usize)> = Vec::with_capacity(size + 1);
-        for &i in candidates {
-            let s = scores.get(i).copied().unwrap_or(0.0);
-            let full = pool.len() == size && pool.last().is_some_and(|&(w, _)| s <= w);
-            if s.is_nan() || s <= 0.0 || full {
+        let pool = best_candidates(candidates, size, |i| scores.get(i).copied().unwrap_or(0.0));
+        diversify(index, &counted, &pool, limit, 1.0, &|_| 0.0)
+    }
+}
+
+/// The best `size` candidates by `score`, best first (score, then registry order), kept by
+/// insertion: the pool is small, and a sort would cost the wasm package a sort routine. A
+/// candidate scored ≤ 0 (or NaN) is left out.
+pub(super) fn best_candidates(
+    candidates: &[usize],
+    size: usize,
+    score: impl Fn(usize) -> f64,
+) -> Vec<(f64, usize)> {
+    let mut pool: Vec<(f64, usize)> = Vec::with_capacity(size + 1);
+    for &i in candidates {
+        let s = score(i);
+        let full = pool.len() == size && pool.last().is_some_and(|&(w, _)| s <= w);
+        if s.is_nan() || s <= 0.0 || full {
+            continue;
+        }
+        // Candidates come in registry order: an equal score ranks after those there.
+        let at = pool.iter().position(|&(p, _)| s > p).unwrap_or(pool.len());
+        pool.insert(at, (s, i));
+        pool.truncate(size);
+    }
+    pool
+}
+
+/// Picks `limit` tools of `pool` (best first) by query-term coverage (see [`KeywordRanker`]):
+/// each pick is the tool whose score is highest once every query term an earlier pick has
+/// counts [`COVERED_TERM_WEIGHT`] as much. A tool's score is `scale × its keyword terms'
+/// parts + extra(tool)`: the keyword ranker's own (`scale` 1, no extra) or the hybrid
+/// ranker's fusion, whose embedding part is never discounted.
+pub(super) fn diversify(
+    index: &KeywordIndex,
+    counted: &[(u32, f64)],
+    pool: &[(f64, usize)],
+    limit: usize,
+    scale: f64,
+    extra: &dyn Fn(usize) -> f64,
+) -> Vec<usize> {
+    // Per pooled tool, each query term's part of its score (one row per tool).
+    let width = counted.len();
+    let mut parts = Vec::with_capacity(pool.len() * width);
+    for &(_, doc) in pool {
+        for &(t, n) in counted {
+            parts.push(n * index.term_score(t, doc));
+        }
+    }
+    let extras: Vec<f64> = pool.iter().map(|&(_, doc)| extra(doc)).collect();
+    let mut discount = vec![1.0; width];
+    let mut taken = vec![false; pool.len()];
+    let mut hits = Vec::with_capacity(limit.min(pool.len()));
+    while hits.len() < limit {
+        // The highest discounted score; ties to the better original rank (the pool is sorted
+        // best first, so the first maximum wins).
+        let mut best: Option<(f64, usize)> = None;
+        for k in 0..pool.len() {
+            if taken[k] {
                 continue;
             }
-            // Candidates come in registry order: an equal score ranks after those there.
-            let at = pool.iter().position(|&(p, _)| s > p).unwrap_or(pool.len());
-            pool.insert(at, (s, i));
-            pool.truncate(size);
-        }
-        // Per pooled tool, each query term's part of its score.
-        // Per pooled tool, each query term's part of its score (one row per tool).
-        let width = counted.len();
-        let mut parts = Vec::with_capacity(pool.len() * width);
-        for &(_, doc) in &pool {
-            for &(t, n) in &counted {
-                parts.push(n * index.term_score(t, doc));
+            // With no term covered yet this is the tool's pooled score, bit for bit (same
+            // addends in the same order as `add_scores`; × 1.0 and + 0.0 change no bits).
+            let mut s = 0.0;
+            for (p, d) in parts[k * width..(k + 1) * width].iter().zip(&discount) {
+                s += p * d;
+            }
+            let s = s * scale + extras[k];
+            if best.is_none_or(|(b, _)| s > b) {
+                best = Some((s, k));
             }
         }
-        let mut discount = vec![1.0; width];
-        let mut taken = vec![false; pool.len()];
-        let mut hits = Vec::with_capacity(limit.min(pool.len()));
-        while hits.len() < limit {
-            // The highest discounted score; ties to the better original rank (the pool is
-            // sorted best first, so the first maximum wins).
-            let mut best: Option<(f64, usize)> = None;
-            for (k, row) in parts.chunks_exact(width.max(1)).enumerate() {
-                if taken[k] {
-                    continue;
-                }
-                // With no term covered yet this is the tool's score, bit for bit (same addends
-                // in the same order as `add_scores`).
-                let mut s = 0.0;
-                for (p, d) in row.iter().zip(&discount) {
-                    s += p * d;
-                }
-                if best.is_none_or(|(b, _)| s > b) {
-                    best = Some((s, k));
-                }
-            }
-            let Some((_, k)) = best else { break };
-            taken[k] = true;
-            hits.push(pool[k].1);
-            for (t, d) in discount.iter_mut().enumerate() {
-                if parts[k * width + t] > 0.0 {
-                    *d *= COVERED_TERM_WEIGHT;
-                }
+        let Some((_, k)) = best else { break };
+        taken[k] = true;
+        hits.push(pool[k].1);
+        for (t, d) in discount.iter_mut().enumerate() {
+            if parts[k * width + t] > 0.0 {
+                *d *= COVERED_TERM_WEIGHT;
             }
         }
-        hits
     }
+    hits
 }
 
 /// The hits of a keyword query, best first, at most `limit` (see the module docs).

@@ -63,6 +63,22 @@ const TS_COUNTER_NAMES: &'static str = r#"
 export type CounterName = "estimate";
 "#;
 
+// The rankers each build accepts, so `search(..., { ranker: "hybrid" })` only type-checks
+// against the package that has it (tool-intent-hybrid).
+#[cfg(feature = "hybrid")]
+#[wasm_bindgen(typescript_custom_section)]
+const TS_RANKER_NAMES: &'static str = r#"
+/** Rankers search accepts: keyword (default) and hybrid (keywords + static embeddings). */
+export type RankerName = "keyword" | "hybrid";
+"#;
+#[cfg(not(feature = "hybrid"))]
+#[wasm_bindgen(typescript_custom_section)]
+const TS_RANKER_NAMES: &'static str = r#"
+/** Rankers search accepts. This build has the keyword ranker only; the hybrid ranker is in
+ * the tool-intent-hybrid package. */
+export type RankerName = "keyword";
+"#;
+
 // Opaque JS types, each named for its declaration in `src/wasm_types.d.ts`.
 #[wasm_bindgen]
 extern "C" {
@@ -358,6 +374,7 @@ impl Registry {
         let (request, extra) = request(tools_override, options.as_deref(), Call::Search)?;
         let call = SearchCall {
             limit: extra.limit,
+            ranker: lib(extra.ranker.unwrap_or_default().ranker())?,
             ..SearchCall::new(query)
         };
         parse_out(&lib(self.inner.search(&request, &call))?.to_json())
@@ -418,11 +435,14 @@ fn request(
     lib(TurnRequest::from_values(&o, &options_in(options)?, call))
 }
 
-/// Which build this is: `"core"` or `"exact"` (with the o200k/cl100k counters).
+/// Which build this is: `"core"`, `"exact"` (with the o200k/cl100k counters) or `"hybrid"`
+/// (with the hybrid search ranker).
 #[wasm_bindgen(js_name = buildFlavor)]
 pub fn build_flavor() -> String {
     if cfg!(feature = "exact-tokens") {
         "exact"
+    } else if cfg!(feature = "hybrid") {
+        "hybrid"
     } else {
         "core"
     }

@@ -227,7 +227,22 @@ fn intent_helpers_through_the_binding() {
 
 #[wasm_bindgen_test]
 fn cross_target_search_hits_inside_wasm() {
-    let rows: Vec<Value> = serde_json::from_str(SEARCH_EXPECTED).unwrap();
+    assert_eq!(check_search_rows(SEARCH_EXPECTED), 128);
+}
+
+/// The hybrid ranker's rows (tests/golden/search-hybrid.json), in a build with the feature
+/// (scripts/test.sh runs this suite with `--features hybrid`).
+#[cfg(feature = "hybrid")]
+#[wasm_bindgen_test]
+fn cross_target_hybrid_search_hits_inside_wasm() {
+    let rows = include_str!("../golden/search-hybrid.json");
+    assert_eq!(check_search_rows(rows), 144);
+}
+
+/// Runs every search row (its limit, and its ranker when it names one) and compares hits and
+/// result text with the native build's; returns the row count.
+fn check_search_rows(text: &str) -> usize {
+    let rows: Vec<Value> = serde_json::from_str(text).unwrap();
     let bfcl = Registry::embedded()
         .set_mcp_server("b", BFCL_POOL)
         .unwrap()
@@ -239,11 +254,15 @@ fn cross_target_search_hits_inside_wasm() {
         } else {
             &all
         };
-        let options = serde_json::json!({"limit": row["limit"]});
+        let mut options = serde_json::json!({"limit": row["limit"]});
+        if let Some(ranker) = row.get("ranker") {
+            options["ranker"] = ranker.clone();
+        }
         let (req, extra) =
             TurnRequest::from_values(&row["override"], &options, Call::Search).unwrap();
         let call = SearchCall {
             limit: extra.limit,
+            ranker: extra.ranker.unwrap_or_default().ranker().unwrap(),
             ..SearchCall::new(row["query"].as_str().unwrap())
         };
         let out = registry.search(&req, &call).unwrap();
@@ -260,5 +279,5 @@ fn cross_target_search_hits_inside_wasm() {
             row["case"]
         );
     }
-    assert_eq!(rows.len(), 128);
+    rows.len()
 }

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use tool_intent::search::RankerKind;
 use tool_intent::{CounterKind, DeferralMode, Provider};
 
 #[derive(Parser)]
@@ -85,6 +86,10 @@ pub(crate) enum Command {
         /// Maximum number of hits for a keyword query.
         #[arg(long, default_value_t = 5)]
         limit: usize,
+        /// How keyword queries are ranked: keywords alone, or keywords fused with static
+        /// sentence embeddings (a build with the `hybrid` feature).
+        #[arg(long, value_enum, default_value_t = RankerArg::Keyword)]
+        ranker: RankerArg,
         /// Print {hits, notFound, text, state, warnings?, providerOutput?} as JSON instead of the result text.
         #[arg(long)]
         json: bool,
@@ -247,6 +252,21 @@ pub(crate) enum CacheModeArg {
     Native,
     NativeClient,
     All,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+pub(crate) enum RankerArg {
+    Keyword,
+    Hybrid,
+}
+
+impl RankerArg {
+    pub(crate) fn kind(self) -> RankerKind {
+        match self {
+            RankerArg::Keyword => RankerKind::Keyword,
+            RankerArg::Hybrid => RankerKind::Hybrid,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]

@@ -297,11 +297,15 @@ mod cli {
                 request: args,
                 query,
                 limit,
+                ranker,
                 json,
             } => {
+                let ranker = ranker.kind().ranker().flag("--ranker")?;
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
-                let call = SearchCall::new(&query).with_limit(limit);
+                let call = SearchCall::new(&query)
+                    .with_limit(limit)
+                    .with_ranker(ranker);
                 let outcome = turn_flag(registry.search(&req, &call), "--query")?;
                 Ok(if json {
                     let value: serde_json::Value = serde_json::from_str(&outcome.to_json())

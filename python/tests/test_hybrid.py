@@ -1,0 +1,63 @@
+"""The hybrid ranker in Python: the module of the `tool-intent-hybrid` distribution (what
+`pip install tool-intent[hybrid]` adds) must give the native build's hits for every row of
+tests/golden/search-hybrid.json, and the default module must refuse `ranker="hybrid"` naming
+the extra.
+
+The hybrid module is loaded from the file scripts/test.sh unpacks from the built wheel
+(target/hybrid-module/tool_intent/_tool_intent_hybrid.abi3.so); without it the test fails and
+says how to build it. scripts/test.sh also installs both wheels into a fresh virtualenv with
+`pip install tool-intent[hybrid]` and checks that `import tool_intent` then uses this module."""
+
+import importlib.machinery
+import importlib.util
+import json
+import pathlib
+
+import pytest
+
+import tool_intent
+from tool_intent import _tool_intent
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MODULE = ROOT / "target/hybrid-module/tool_intent/_tool_intent_hybrid.abi3.so"
+MCP = ["everything", "fetch", "filesystem", "git", "github", "memory", "playwright", "seqthink", "time"]
+
+
+def load_hybrid():
+    assert MODULE.is_file(), (
+        f"{MODULE} missing: build the hybrid wheel (cd python/hybrid && maturin build --release) "
+        "and unzip its tool_intent/ into target/hybrid-module (scripts/test.sh does)"
+    )
+    name = "tool_intent._tool_intent_hybrid"
+    loader = importlib.machinery.ExtensionFileLoader(name, str(MODULE))
+    spec = importlib.util.spec_from_file_location(name, MODULE, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_every_hybrid_search_row_has_the_native_hits():
+    hybrid = load_hybrid()
+    rows = json.loads((ROOT / "tests/golden/search-hybrid.json").read_text())
+    assert len(rows) == 144
+    r = hybrid.Registry.embedded()
+    for name in MCP:
+        r = r.set_mcp_server(name, (ROOT / "tests/data/mcp" / f"{name}.json").read_text())["registry"]
+    pool = (ROOT / "tests/data/bfcl/retrieval-pool.json").read_text()
+    registries = {"all": r, "bfcl": hybrid.Registry.embedded().set_mcp_server("b", pool)["registry"]}
+    for row in rows:
+        assert row["ranker"] == "hybrid", row["case"]
+        result = registries[row["registry"]].search(row["query"], row["override"], limit=row["limit"], ranker="hybrid")
+        assert result["hits"] == row["hits"], row["case"]
+        assert hybrid.fingerprint(result["text"]) == row["text"], row["case"]
+
+
+def test_the_default_module_refuses_the_hybrid_ranker_and_names_the_extra():
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        _tool_intent.Registry.embedded().search("plan mode", ranker="hybrid")
+    assert e.value.code == "invalid_argument"
+    assert e.value.argument == "ranker"
+    assert "tool-intent[hybrid]" in str(e.value)
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        _tool_intent.Registry.embedded().search("plan mode", ranker="semantic")
+    assert e.value.argument == "ranker" and "keyword, hybrid" in str(e.value)

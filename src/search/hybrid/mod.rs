@@ -1,0 +1,283 @@
+//! The hybrid ranker: the keyword ranking's scores fused with sentence-embedding similarity,
+//! so that a request sharing few words with a tool's description (“convert this to euros” →
+//! `ExchangeTool: convert currencies`) still finds it. Behind the `hybrid` feature: the
+//! embedding table adds 8 MB that a keyword-only user never downloads.
+//!
+//! **Embeddings.** A static table distilled from all-MiniLM-L6-v2 (`table.rs`, made by
+//! `benches/retrieval/distill.py`: model2vec's method): a text's embedding is the weighted
+//! sum of its WordPiece tokens' vectors (`wordpiece.rs`), compared by cosine. Running the
+//! model itself would cost ~10 million multiply-adds per token: about 400 billion to index
+//! 1,000 tool descriptions, minutes on a laptop core against the issue's one second; the
+//! table does it in milliseconds (docs/search.md has the measured comparison).
+//!
+//! **Fusion.** For each candidate: `w · keyword / best keyword + (1 − w) · cosine`, where
+//! `keyword` is the built-in BM25F score (`index.rs`) and `best keyword` the highest among the
+//! candidates. A candidate scoring ≤ 0 is not a hit; ties keep registry order. `w`
+//! ([`HybridRanker::keyword_weight`]) was chosen on BFCL's non-live categories only and
+//! checked on the live ones and on MetaTool (docs/search.md).
+//!
+//! **Determinism.** A text's embedding is an exact `i64` sum; turning it into a unit vector,
+//! the cosines and the fusion are IEEE additions, multiplications, divisions and square roots
+//! in a fixed order (no fused multiply-add: Rust never contracts them on its own), so the hits
+//! are the same bits on native, wasm and Python. The per-registry index is a memo like the
+//! keyword index: built on first use, shared by every later search of that registry.
+
+mod table;
+mod wordpiece;
+
+use super::fields::{for_each_field, NAME, PARAMETER_DESCRIPTION, PARAMETER_NAME, SERVER};
+use super::index::KeywordIndex;
+use super::rank::{best_candidates, diversify, Ranker, DIVERSITY_POOL};
+use crate::registry::{Memo, MemoSlot, Registry, Tool};
+
+/// Keyword scores fused with embedding similarity (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HybridRanker {
+    /// The keyword score's share of the fused score, 0 to 1 (0: embeddings alone; 1: keyword
+    /// scores alone, without the keyword ranker's diversification).
+    pub keyword_weight: f64,
+}
+
+/// [`HybridRanker::keyword_weight`]'s default, chosen on BFCL's non-live categories.
+pub const DEFAULT_KEYWORD_WEIGHT: f64 = 0.7;
+
+impl Default for HybridRanker {
+    fn default() -> Self {
+        HybridRanker {
+            keyword_weight: DEFAULT_KEYWORD_WEIGHT,
+        }
+    }
+}
+
+/// Every tool's embedding, centred on the registry's mean and scaled to unit length, `dims`
+/// values per tool in registry order.
+///
+/// Why centred: a sum of token vectors leans towards the direction every text shares, the
+/// more the longer the text, so a tool with a long general description ("Enter plan mode
+/// ...") came out close to every request: on MetaTool it sat in the top 5 of 6,404 of 20,544
+/// requests. Removing the registry's common component (as SIF does with its first principal
+/// component: Arora et al., "A Simple but Tough-to-Beat Baseline for Sentence Embeddings",
+/// ICLR 2017) leaves what sets each tool apart; the query is centred on the same mean.
+#[derive(Debug, Default)]
+struct EmbeddingIndex {
+    dims: usize,
+    mean: Vec<f64>,
+    vectors: Vec<f32>,
+}
+
+impl Memo for EmbeddingIndex {
+    const SLOT: MemoSlot = MemoSlot::EmbeddingIndex;
+}
+
+impl EmbeddingIndex {
+    fn build(registry: &Registry) -> EmbeddingIndex {
+        let Some(table) = table::table() else {
+            return EmbeddingIndex::default();
+        };
+        let dims = table.dims();
+        let tools = registry.tools();
+        let mut units = Vec::with_capacity(tools.len() * dims);
+        let mut sum = vec![0i64; dims];
+        let mut text = String::new();
+        for tool in tools {
+            sum.fill(0);
+            tool_tokens(tool, &mut text, |t| {
+                wordpiece::tokens(table, t, |id| table.add(id, &mut sum))
+            });
+            unit(&sum, None, &mut units);
+        }
+        // The mean in registry order (a fixed order of additions), then one division.
+        let mut mean = vec![0.0f64; dims];
+        for row in units.chunks_exact(dims) {
+            for (m, &v) in mean.iter_mut().zip(row) {
+                *m += v;
+            }
+        }
+        if !tools.is_empty() {
+            let n = tools.len() as f64;
+            mean.iter_mut().for_each(|m| *m /= n);
+        }
+        let mut vectors = Vec::with_capacity(units.len());
+        for row in units.chunks_exact(dims) {
+            let mut centred = Vec::with_capacity(dims);
+            unit(row, Some(&mean), &mut centred);
+            vectors.extend(centred.iter().map(|&v| v as f32));
+        }
+        EmbeddingIndex {
+            dims,
+            mean,
+            vectors,
+        }
+    }
+
+    fn vector(&self, doc: usize) -> &[f32] {
+        self.vectors
+            .get(doc * self.dims..(doc + 1) * self.dims)
+            .unwrap_or_default()
+    }
+
+    /// The query's embedding, centred like the tools' (empty without a table).
+    fn embed_query(&self, query: &str) -> Vec<f32> {
+        let Some(table) = table::table() else {
+            return Vec::new();
+        };
+        let mut sum = vec![0i64; table.dims()];
+        // `+term` markers are syntax, not words.
+        let text: String = query
+            .chars()
+            .map(|c| if c == '+' { ' ' } else { c })
+            .collect();
+        wordpiece::tokens(table, &text, |id| table.add(id, &mut sum));
+        let mut raw = Vec::with_capacity(sum.len());
+        unit(&sum, None, &mut raw);
+        let mut centred = Vec::with_capacity(sum.len());
+        unit(&raw, Some(&self.mean), &mut centred);
+        centred.into_iter().map(|v| v as f32).collect()
+    }
+}
+
+/// The text of a tool that is embedded: its name and server as words (`get_weather` and
+/// `getWeather` both read "get weather"), its description, and its parameters' names.
+fn tool_tokens(tool: &Tool, scratch: &mut String, mut each: impl FnMut(&str)) {
+    for_each_field(tool, |field, text| match field {
+        NAME | SERVER | PARAMETER_NAME => {
+            name_as_words(text, scratch);
+            each(scratch);
+        }
+        PARAMETER_DESCRIPTION => {}
+        _ => each(text),
+    });
+}
+
+/// `createIssue`, `create_issue`, `create-issue` → `create issue`.
+fn name_as_words(name: &str, out: &mut String) {
+    out.clear();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_uppercase() && previous_lower {
+            out.push(' ');
+        }
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        out.push(if c.is_ascii_punctuation() { ' ' } else { c });
+    }
+}
+
+/// Appends `v − mean` (or `v`) scaled to unit length, zeros when it is all zero.
+fn unit<T: Copy + Into<Value64>>(v: &[T], mean: Option<&[f64]>, out: &mut Vec<f64>) {
+    let at = out.len();
+    let mut norm = 0.0f64;
+    for (k, &x) in v.iter().enumerate() {
+        let x = x.into().0 - mean.and_then(|m| m.get(k)).copied().unwrap_or(0.0);
+        norm += x * x;
+        out.push(x);
+    }
+    let norm = norm.sqrt();
+    for x in &mut out[at..] {
+        *x = if norm > 0.0 { *x / norm } else { 0.0 };
+    }
+}
+
+/// An `i64` sum or an `f64` as `f64` (`i64 as f64` rounds to nearest, as every target does).
+struct Value64(f64);
+
+impl From<i64> for Value64 {
+    fn from(v: i64) -> Self {
+        Value64(v as f64)
+    }
+}
+
+impl From<f64> for Value64 {
+    fn from(v: f64) -> Self {
+        Value64(v)
+    }
+}
+
+/// The cosine of a unit query vector and a unit tool vector.
+fn cosine(query: &[f32], tool: &[f32]) -> f64 {
+    let mut dot = 0.0f64;
+    for (&q, &t) in query.iter().zip(tool) {
+        dot += f64::from(q) * f64::from(t);
+    }
+    dot
+}
+
+impl Ranker for HybridRanker {
+    fn rank(
+        &self,
+        registry: &Registry,
+        query: &str,
+        candidates: &[usize],
+        limit: usize,
+    ) -> Vec<usize> {
+        let keywords = KeywordIndex::of(registry);
+        let mut scores = vec![0.0; keywords.len()];
+        let counted = keywords.query_terms(query);
+        keywords.add_scores(&counted, &mut scores);
+        let built;
+        let embeddings = match registry.memo(EmbeddingIndex::build) {
+            Some(index) => index,
+            None => {
+                built = EmbeddingIndex::build(registry);
+                &built
+            }
+        };
+        let q = embeddings.embed_query(query);
+        let best = candidates
+            .iter()
+            .map(|&i| scores.get(i).copied().unwrap_or(0.0))
+            .fold(0.0f64, f64::max);
+        let w = if self.keyword_weight.is_finite() {
+            self.keyword_weight.clamp(0.0, 1.0)
+        } else {
+            DEFAULT_KEYWORD_WEIGHT
+        };
+        let scale = if best > 0.0 { w / best } else { 0.0 };
+        let similarity = |i: usize| (1.0 - w) * cosine(&q, embeddings.vector(i));
+        let fused = |i: usize| scores.get(i).copied().unwrap_or(0.0) * scale + similarity(i);
+        let pool = best_candidates(candidates, limit.max(DIVERSITY_POOL), fused);
+        diversify(&keywords, &counted, &pool, limit, scale, &similarity)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_as_words() {
+        let mut out = String::new();
+        name_as_words("getWeather_forecast-v2.now", &mut out);
+        assert_eq!(out, "get Weather forecast v2 now");
+    }
+
+    #[test]
+    fn a_paraphrase_finds_its_tool() {
+        let tools = r#"{"tools":[
+            {"name":"exchange","description":"Seamlessly convert currencies with our integrated currency conversion tool.","inputSchema":{"type":"object"}},
+            {"name":"weather","description":"Forecasts for any city.","inputSchema":{"type":"object"}},
+            {"name":"recipes","description":"Find dishes to cook from what is in your fridge.","inputSchema":{"type":"object"}}]}"#;
+        let r = Registry::embedded()
+            .set_mcp_server("m", tools)
+            .unwrap()
+            .registry;
+        let ids: Vec<usize> = ["mcp__m__exchange", "mcp__m__weather", "mcp__m__recipes"]
+            .iter()
+            .map(|n| r.index_of(n).unwrap())
+            .collect();
+        let ranker = HybridRanker::default();
+        // No word in common with any description.
+        let hits = ranker.rank(&r, "how many euros is 20 dollars", &ids, 3);
+        assert_eq!(hits.first(), Some(&ids[0]), "{hits:?}");
+        let hits = ranker.rank(&r, "will it rain in Paris tomorrow", &ids, 3);
+        assert_eq!(hits.first(), Some(&ids[1]), "{hits:?}");
+        // Keyword matches still count: the first hit of an exact description word.
+        let hits = ranker.rank(&r, "fridge", &ids, 1);
+        assert_eq!(hits, [ids[2]]);
+        // The limit holds and results repeat.
+        assert_eq!(ranker.rank(&r, "money", &ids, 1).len(), 1);
+        assert_eq!(
+            ranker.rank(&r, "money", &ids, 3),
+            ranker.rank(&r, "money", &ids, 3)
+        );
+    }
+}

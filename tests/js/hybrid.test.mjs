@@ -1,0 +1,64 @@
+// The hybrid build (tool-intent-hybrid, npm/hybrid): the same API plus search's
+// `ranker: "hybrid"`, whose hits must equal the native build's (tests/golden/search-hybrid.json,
+// written by tests/cross_target.rs) and the native CLI's `search --ranker hybrid`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { Registry, buildFlavor, fingerprint } from "tool-intent-hybrid";
+import * as core from "tool-intent";
+
+const root = new URL("../../", import.meta.url);
+const read = (p) => readFileSync(new URL(p, root), "utf8");
+const MCP = ["everything", "fetch", "filesystem", "git", "github", "memory", "playwright", "seqthink", "time"];
+const cli = new URL("target/debug/tool-intent", root).pathname;
+
+test("hybrid build: its flavour, and hits equal to the native build's for every hybrid row", () => {
+  assert.equal(buildFlavor(), "hybrid");
+  const rows = JSON.parse(read("tests/golden/search-hybrid.json"));
+  const registries = {
+    all: MCP.reduce((r, name) => r.setMcpServer(name, read(`tests/data/mcp/${name}.json`)).registry, Registry.embedded()),
+    bfcl: Registry.embedded().setMcpServer("b", read("tests/data/bfcl/retrieval-pool.json")).registry,
+  };
+  for (const row of rows) {
+    assert.equal(row.ranker, "hybrid", row.case);
+    const out = registries[row.registry].search(row.override, row.query, { limit: row.limit, ranker: "hybrid" });
+    assert.deepEqual(out.hits, row.hits, row.case);
+    assert.equal(fingerprint(out.text), row.text, row.case);
+  }
+  assert.equal(rows.length, 144);
+});
+
+test("hybrid search equals the native CLI's search --ranker hybrid", () => {
+  assert.ok(existsSync(cli), `${cli} not built: run cargo build --features cli,hybrid first`);
+  const query = "how many euros do I get for 20 dollars";
+  const js = Registry.embedded().search(null, query, { ranker: "hybrid", limit: 3 });
+  const native = JSON.parse(execFileSync(cli, ["search", "--ranker", "hybrid", "--limit", "3", "--json", "--query", query], { encoding: "utf8" }));
+  assert.deepEqual(js.hits, native.hits);
+  assert.ok(js.hits.length > 0, "no hit");
+});
+
+test("the keyword ranker is the default and unchanged in the hybrid build", () => {
+  const r = Registry.embedded();
+  const c = core.Registry.embedded();
+  for (const q of ["plan mode", "send a message to the team", "browser screenshot"]) {
+    assert.deepEqual(r.search(null, q).hits, c.search(null, q).hits, q);
+    assert.deepEqual(r.search(null, q, { ranker: "keyword" }).hits, c.search(null, q).hits, q);
+  }
+  // select: and the deferred-only candidate set hold under the hybrid ranker too.
+  assert.deepEqual(r.search(null, "select:enter_plan_mode", { ranker: "hybrid" }).hits, ["enter_plan_mode"]);
+  const disabled = r.search({ disabled: ["enter_plan_mode"] }, "enter plan mode", { ranker: "hybrid", limit: 50 });
+  assert.ok(!disabled.hits.includes("enter_plan_mode"), disabled.hits.join(","));
+});
+
+test("the core package refuses ranker hybrid at $.ranker and names the package that has it", () => {
+  assert.equal(core.buildFlavor(), "core");
+  assert.throws(
+    () => core.Registry.embedded().search(null, "plan mode", { ranker: "hybrid" }),
+    (e) => e.code === "invalid_argument" && e.argument === "options" && e.path === "$.ranker" && /tool-intent-hybrid/.test(e.message),
+  );
+  assert.throws(
+    () => Registry.embedded().search(null, "plan mode", { ranker: "semantic" }),
+    (e) => e.code === "invalid_argument" && e.path === "$.ranker" && /keyword, hybrid/.test(e.message),
+  );
+});
