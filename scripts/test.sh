@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Runs every test of the project, installing what it needs first (see scripts/setup.sh).
-#   1. Rust: unit, integration, property, golden and CLI tests, with the exact o200k counter;
+#   1. Rust: unit, integration, property, golden and CLI tests, with the exact o200k counter and
+#      the hybrid search ranker;
 #      the migration tests on SQLite files and on a throwaway PostgreSQL cluster
-#   2. wasm: the npm package build (core + exact), then wasm-bindgen tests in Node and Chrome
+#   2. wasm: the npm package builds (core, exact, hybrid), then wasm-bindgen tests in Node and
+#      Chrome (with the hybrid ranker's golden rows)
 #   3. JS: node --test on the built package imported by name, and tsc on a consumer file; the
 #      packed tarballs installed into five throwaway consumers (Node ESM + TS, TS bundler/node10,
 #      CommonJS, Vite in Chromium, a rolldown Node bundle); cargo package and the size targets
 #   4. www: the demo page built with Vite, driven in headless Chromium by playwright-core
-#   5. Python: the PyO3 binding built into .venv-py, pytest (incl. the cross-target golden, mypy on
-#      the stubs, the example server), then the release wheel installed into a fresh virtualenv
+#   5. Python: the PyO3 binding built into .venv-py, the hybrid module built from its wheel, pytest
+#      (incl. the cross-target golden, mypy on the stubs, the example server), then the release
+#      wheels installed into a fresh virtualenv, the hybrid one as `tool-intent[hybrid]`
 #   6. fuzz smoke: the fuzz targets' inputs replayed (scripts/fuzz.sh runs real fuzzing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,23 +25,24 @@ setup_python
 
 log "cargo fmt --check, clippy"
 cargo fmt --check
-cargo clippy --quiet --all-targets --features exact-tokens,cli,test-hooks -- -D warnings -W missing_docs
+cargo clippy --quiet --all-targets --features exact-tokens,cli,test-hooks,hybrid -- -D warnings -W missing_docs
 cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --quiet --lib --target wasm32-unknown-unknown --features hybrid -- -D warnings
 
 log "cargo doc (warnings are errors; the crate denies missing docs through #![warn(missing_docs)])"
-RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --features exact-tokens,cli
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --features exact-tokens,cli,hybrid
 
-log "cargo test (native, exact-tokens, the CLI with its test-only fault hooks)"
-cargo test --features exact-tokens,cli,test-hooks
+log "cargo test (native, exact-tokens, hybrid, the CLI with its test-only fault hooks)"
+cargo test --features exact-tokens,cli,test-hooks,hybrid
 
-log "build the npm package (pkg/)"
+log "build the npm packages (pkg/, npm/exact/pkg/, npm/hybrid/pkg/)"
 bash scripts/build-wasm.sh
 
 log "wasm-pack test --node"
-wasm-pack test --node --mode no-install -- --test node
+wasm-pack test --node --mode no-install -- --test node --features hybrid
 
 log "wasm-pack test --headless --chrome"
-out=$(CHROMEDRIVER=$(command -v chromedriver) wasm-pack test --headless --chrome --mode no-install -- --test web 2>&1) || { echo "$out"; exit 1; }
+out=$(CHROMEDRIVER=$(command -v chromedriver) wasm-pack test --headless --chrome --mode no-install -- --test web --features hybrid 2>&1) || { echo "$out"; exit 1; }
 echo "$out"
 # A browser test file without run_in_browser prints "skipping" and passes: refuse that.
 grep -q "Running headless tests in Chrome" <<<"$out" || { echo "test: the web suite did not run in Chrome" >&2; exit 1; }
@@ -60,17 +64,45 @@ if [ -f www/tests/page.test.mjs ]; then
   node --test www/tests/
 fi
 
-log "python: maturin develop (the PyO3 binding in python/) and pytest"
+log "python: maturin develop (the PyO3 binding in python/), the hybrid wheel, pytest"
 VIRTUAL_ENV="$PWD/.venv-py" PATH="$PWD/.venv-py/bin:$PATH" CARGO_TARGET_DIR="$PWD/target/python" \
   .venv-py/bin/maturin develop --quiet -m python/Cargo.toml
+# The hybrid distribution (tool-intent-hybrid): built once, unpacked for
+# python/tests/test_hybrid.py and installed below as the extra.
+rm -rf target/wheels target/hybrid-module
+(cd python/hybrid && VIRTUAL_ENV="$PWD/../../.venv-py" CARGO_TARGET_DIR="$PWD/../../target/python" \
+  ../../.venv-py/bin/maturin build --release --quiet -o ../../target/wheels)
+mkdir -p target/hybrid-module
+.venv-py/bin/python -m zipfile -e target/wheels/tool_intent_hybrid-*.whl target/hybrid-module
 .venv-py/bin/python -m pytest -q python/tests
 
-log "python: the abi3 wheel (maturin build --release) installed into a fresh virtualenv"
-rm -rf target/wheels target/wheel-venv
+log "python: the abi3 wheels (maturin build --release) installed into a fresh virtualenv"
+rm -rf target/wheel-venv
 CARGO_TARGET_DIR="$PWD/target/python" .venv-py/bin/maturin build --release --quiet -m python/Cargo.toml -o target/wheels
+ls -l target/wheels
 python3 -m venv target/wheel-venv
-target/wheel-venv/bin/pip install --quiet --no-index target/wheels/tool_intent-*-abi3-*.whl
-target/wheel-venv/bin/python -c "import tool_intent; p = tool_intent.Registry.embedded().plan_turn({'web_search': True}); assert p['fingerprint'].startswith('sha256:'); print('wheel ok:', tool_intent.__file__, p['fingerprint'][:23])"
+target/wheel-venv/bin/pip install --quiet --no-index --find-links target/wheels tool-intent
+target/wheel-venv/bin/python -c "
+import tool_intent
+p = tool_intent.Registry.embedded().plan_turn({'web_search': True})
+assert p['fingerprint'].startswith('sha256:')
+try:
+    tool_intent.Registry.embedded().search('plan mode', ranker='hybrid')
+    raise SystemExit('the default wheel ran the hybrid ranker')
+except tool_intent.ToolIntentError as e:
+    assert e.argument == 'ranker' and 'tool-intent[hybrid]' in str(e), e
+print('wheel ok:', tool_intent.__file__, p['fingerprint'][:23])"
+# The extra, as a user installs it (resolved from the local wheels, no index).
+target/wheel-venv/bin/pip install --quiet --no-index --find-links target/wheels "tool-intent[hybrid]"
+target/wheel-venv/bin/python -c "
+import json, tool_intent
+from tool_intent import _tool_intent_hybrid
+assert tool_intent.Registry is _tool_intent_hybrid.Registry, 'import tool_intent did not pick the hybrid module'
+rows = [r for r in json.load(open('tests/golden/search-hybrid.json')) if r['registry'] == 'bfcl']
+r = tool_intent.Registry.embedded().set_mcp_server('b', open('tests/data/bfcl/retrieval-pool.json').read())['registry']
+for row in rows:
+    assert r.search(row['query'], limit=row['limit'], ranker='hybrid')['hits'] == row['hits'], row['case']
+print('tool-intent[hybrid] ok:', len(rows), 'golden hybrid rows give the native hits')"
 
 if [ -f scripts/fuzz.sh ]; then
   log "fuzz smoke"

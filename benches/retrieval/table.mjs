@@ -1,19 +1,27 @@
-// Prints the retrieval benchmark's table from bench-results/retrieval.json (written by
+// Prints the retrieval benchmark's tables from bench-results/retrieval.json (written by
 // scripts/retrieval-bench.sh).
 import { readFileSync } from "node:fs";
 
 const sets = JSON.parse(readFileSync(process.argv[2] ?? "bench-results/retrieval.json", "utf8"));
 const f = (x) => x.toFixed(3);
+const names = {
+  default: "BFCL simple_python + multiple + parallel + parallel_multiple (weights chosen here)",
+  "live_simple,live_multiple": "BFCL live_simple + live_multiple (held out)",
+  metatool: "MetaTool ToolE (held out, never tuned on)",
+};
 for (const s of sets) {
-  const name = s.set === "default"
-    ? "simple_python + multiple + parallel + parallel_multiple"
-    : `${s.set.replace(",", " + ")} (held out)`;
-  console.log(`\n${name}: ${s.ours.tools} tools, ${s.ours.queries} queries`);
-  console.log("  ranking                          | Recall@1 | Recall@5 | MRR@10 | per query");
-  console.log("  ---------------------------------+----------+----------+--------+-----------------");
+  console.log(`\n${names[s.set] ?? s.set}: ${s.keyword.tools} tools, ${s.keyword.queries} queries`);
+  console.log("  ranking                                  | Recall@1 | Recall@5 | MRR@10 | per query");
+  console.log("  -----------------------------------------+----------+----------+--------+-------------------");
   const row = (label, r, time) =>
-    console.log(`  ${label.padEnd(33)}| ${f(r["recall@1"]).padStart(8)} | ${f(r["recall@5"]).padStart(8)} | ${f(r["mrr@10"]).padStart(6)} | ${time}`);
-  row("tool-intent (BM25F + rules)", s.ours, `${s.ours.query_us.toFixed(0)} µs (Rust)`);
+    r && console.log(`  ${label.padEnd(41)}| ${f(r["recall@1"]).padStart(8)} | ${f(r["recall@5"]).padStart(8)} | ${f(r["mrr@10"]).padStart(6)} | ${time}`);
+  const rust = (r) => `${r.query_us.toFixed(0)} µs (Rust)`;
+  row("tool-intent keyword (BM25F + rules)", s.keyword, rust(s.keyword));
+  row("tool-intent static embeddings alone", s.embedding, rust(s.embedding));
+  row("tool-intent hybrid", s.hybrid, rust(s.hybrid));
   row(s.bm25.ranking, s.bm25, `${s.bm25.query_us.toFixed(0)} µs (Python)`);
+  if (s.minilm) row("all-MiniLM-L6-v2 alone (numpy)", s.minilm, `${s.minilm.query_ms} ms (numpy)`);
+  const best = Math.max(s.keyword["recall@5"], s.embedding["recall@5"]);
+  console.log(`  hybrid Recall@5 − the better of keyword and embeddings: ${(s.hybrid["recall@5"] - best >= 0 ? "+" : "") + f(s.hybrid["recall@5"] - best)}; peak memory keyword ${s.keyword.peak_rss_mib?.toFixed(0)} MiB, hybrid ${s.hybrid.peak_rss_mib?.toFixed(0)} MiB`);
 }
 console.log("\nwritten: bench-results/retrieval.json");

@@ -273,6 +273,23 @@ impl KeywordIndex {
         counted
     }
 
+    /// The highest score any tool could have for `text`: the sum of its terms' idf (a term's
+    /// weight in a tool is below 1), a term no tool has counting at the idf of a term in no
+    /// tool. A score over it is the share of the query a tool matches, comparable between
+    /// queries (the hybrid ranker fuses it with a cosine).
+    pub(crate) fn query_idf(&self, text: &str) -> f64 {
+        let n = self.docs as f64;
+        let unseen = libm::log(1.0 + (n + 0.5) / 0.5);
+        let mut sum = 0.0;
+        terms(text, |t| {
+            sum += match self.terms.get(t) {
+                Some(id) => self.idf[id as usize],
+                None => unseen,
+            };
+        });
+        sum
+    }
+
     /// Adds each tool's BM25F score for `query` (term ids, each with how often the query
     /// has it) into `scores` (one per tool). Each addend is `count * term_score(term, tool)`,
     /// bit for bit.

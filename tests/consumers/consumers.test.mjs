@@ -1,4 +1,5 @@
-// The npm packages as a user gets them: `npm pack` of tool-intent (and tool-intent-exact),
+// The npm packages as a user gets them: `npm pack` of tool-intent (and tool-intent-exact,
+// tool-intent-hybrid),
 // each tarball installed into a throwaway project that imports `tool-intent` by name and
 // prints one fingerprint, compared with the native CLI's (`tool-intent expand`):
 //   1. Node ESM + TypeScript, `moduleResolution: nodenext` (compiled by tsc, run by node)
@@ -7,7 +8,8 @@
 //   3. CommonJS (`require`), init() included
 //   4. a Vite browser build, loaded in headless Chromium (playwright-core)
 //   5. a Node bundle (rolldown), run from a directory without node_modules
-// and tool-intent-exact's o200k count beside the core package. Installs are offline: the
+// and tool-intent-exact's o200k count and tool-intent-hybrid's hybrid search beside the core
+// package. Installs are offline: the
 // tarballs have no dependencies, and tsc, vite, rolldown and playwright-core are this
 // repository's dev dependencies, run from here against the throwaway project.
 //
@@ -28,6 +30,8 @@ const OVERRIDE = { enabled: true, disabled: ["memory"], toolset: "research" };
 let work;
 let tarballs;
 let expected;
+let expectedHybrid;
+const HYBRID_QUERY = "what does the clock say in Sydney";
 
 function run(cmd, args, cwd, env = {}) {
   const r = spawnSync(cmd, args, { cwd, encoding: "utf8", env: { ...process.env, ...env } });
@@ -53,7 +57,7 @@ const PRINT = `const plan = Registry.embedded().planTurn(${JSON.stringify(OVERRI
 before(() => {
   work = mkdtempSync(join(tmpdir(), "tool-intent-consumers-"));
   tarballs = {};
-  for (const dir of [root, join(root, "npm/exact")]) {
+  for (const dir of [root, join(root, "npm/exact"), join(root, "npm/hybrid")]) {
     const [packed] = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], dir));
     tarballs[packed.name] = join(work, packed.filename);
   }
@@ -61,33 +65,40 @@ before(() => {
   assert.ok(existsSync(cli), "target/debug/tool-intent missing: cargo build --features cli");
   expected = JSON.parse(run(cli, ["expand", "--override", JSON.stringify(OVERRIDE)], root)).fingerprint;
   assert.match(expected, /^sha256:[0-9a-f]{64}$/);
+  const hybridArgs = ["search", "--mcp", "time=tests/data/mcp/time.json", "--ranker", "hybrid", "--json", "--query", HYBRID_QUERY];
+  expectedHybrid = JSON.parse(run(cli, hybridArgs, root)).hits;
+  assert.ok(expectedHybrid.length > 0);
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
-test("Node ESM + TypeScript (nodenext), with tool-intent-exact beside it", () => {
+test("Node ESM + TypeScript (nodenext), with tool-intent-exact and tool-intent-hybrid beside it", () => {
   const dir = project(
     "esm-nodenext",
     { type: "module" },
     {
       "index.ts": `import { Registry, isToolIntentError, ToolIntentError } from "tool-intent";
 import { countTokens } from "tool-intent-exact";
+import { Registry as HybridRegistry } from "tool-intent-hybrid";
 ${PRINT}let code = "";
 try { Registry.embedded().planTurn({ enabled: "yes" } as never); } catch (e) { if (e instanceof ToolIntentError && isToolIntentError(e)) code = e.code; }
-console.log(JSON.stringify({ fingerprint: plan.fingerprint, code, o200k: countTokens("hello world", "o200k") }));
+const time = HybridRegistry.embedded().setMcpServer("time", ${JSON.stringify(readFileSync(join(root, "tests/data/mcp/time.json"), "utf8"))}).registry;
+const hybrid = time.search(null, ${JSON.stringify(HYBRID_QUERY)}, { ranker: "hybrid" }).hits;
+console.log(JSON.stringify({ fingerprint: plan.fingerprint, code, o200k: countTokens("hello world", "o200k"), hybrid }));
 `,
       "tsconfig.json": JSON.stringify({
         compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, outDir: "dist", types: [], lib: ["ES2022", "DOM"] },
         files: ["index.ts"],
       }),
     },
-    ["tool-intent", "tool-intent-exact"],
+    ["tool-intent", "tool-intent-exact", "tool-intent-hybrid"],
   );
   run(bin("tsc"), ["-p", "."], dir);
   const out = JSON.parse(run("node", ["dist/index.js"], dir));
   assert.equal(out.fingerprint, expected);
   assert.equal(out.code, "invalid_value");
   assert.equal(out.o200k, 2);
+  assert.deepEqual(out.hybrid, expectedHybrid);
 });
 
 test("TypeScript: bundler resolution (ES modules), CommonJS under nodenext (the .d.cts) and node10", () => {

@@ -20,6 +20,8 @@ const found: SearchOutcome = registry.search(intent, "select:memory", { state, l
 state = recordLoaded(found.state, found.hits);
 const budget: Budget = registry.budget(intent);
 // The exact counters exist only in tool-intent-exact (exact-consumer.ts uses them there).
+// @ts-expect-error "hybrid" is not a RankerName of the core package (tool-intent-hybrid has it)
+registry.search(intent, "convert currency", { ranker: "hybrid" });
 // @ts-expect-error "o200k" is not a CounterName of the core package
 registry.budget(intent, { counter: "o200k" });
 const half: number = budget.residentTokens + budget.catalogTokens;
