@@ -48,14 +48,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("usage: retrieval POOL.json QUERIES.json [--ranker keyword|hybrid|embedding] [--keyword-weight W] [--misses]".into());
     };
     let ranking = flag("--ranker").map_or("keyword", String::as_str);
-    let weight: Option<f64> = flag("--keyword-weight").map(|w| w.parse()).transpose()?;
     let ranker: Box<dyn Ranker> = match ranking {
         "keyword" => Box::new(KeywordRanker),
         #[cfg(feature = "hybrid")]
         "hybrid" | "embedding" => Box::new(tool_intent::search::HybridRanker {
-            keyword_weight: match (ranking, weight) {
+            keyword_weight: match (ranking, flag("--keyword-weight")) {
                 ("embedding", _) => 0.0,
-                (_, Some(w)) => w,
+                (_, Some(w)) => w.parse()?,
                 _ => tool_intent::search::DEFAULT_KEYWORD_WEIGHT,
             },
         }),

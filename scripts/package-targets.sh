@@ -20,11 +20,17 @@ echo "crate tool-intent"
 # Its own target dir: the verify build records the packaged copies of the sources as the
 # library's inputs, and in the shared target/ that made later builds of the working tree
 # look fresh after source edits.
-cargo package --allow-dirty --quiet --target-dir target/package-verify 2>/dev/null
-crate=$(ls target/package-verify/package/tool-intent-*.crate | tail -1)
+# With its data crate: the `hybrid` feature depends on tool-intent-hybrid-table by path and
+# version, which only a multi-package `cargo package` resolves before it is published.
+cargo package -p tool-intent -p tool-intent-hybrid-table --allow-dirty --quiet --target-dir target/package-verify 2>/dev/null
+crate=$(ls target/package-verify/package/tool-intent-0*.crate | tail -1)
 files=$(tar tzf "$crate" | grep -vc '/$')
 check "cargo package (verified build of the .crate)" 1 "$crate, $files files, $(stat -c %s "$crate") bytes"
-tar tzf "$crate" | grep -Eq '/(www|benches|scripts|tests|\.ci|python|npm)/|package-lock\.json' &&
+table=$(ls target/package-verify/package/tool-intent-hybrid-table-*.crate | tail -1)
+check "cargo package tool-intent-hybrid-table (the hybrid ranker's data)" "$(le "$(stat -c %s "$table")" 10485760)" "$table, $(stat -c %s "$table") bytes (crates.io's limit: 10 MiB)"
+tar tzf "$crate" | grep -q 'minilm-static\.bin' && check "no embedding table in tool-intent" 0 "minilm-static.bin packaged" ||
+  check "no embedding table in tool-intent" 1 "it is in tool-intent-hybrid-table"
+tar tzf "$crate" | grep -Eq '/(www|benches|scripts|tests|\.ci|python|npm|crates)/|package-lock\.json' &&
   check "crate contents" 0 "demo page, benchmarks, scripts, tests or npm files packaged" ||
   check "crate contents" 1 "library sources, CLI, licences, README only"
 

@@ -55,7 +55,7 @@ export interface TurnOptions {
 export interface SearchOptions extends TurnOptions {
   /** Maximum hits for a keyword query (1-50, default 5). */
   limit?: number;
-  /** How keyword queries are ranked: "keyword" (default); "hybrid" in tool-intent-hybrid. */
+  /** "keyword" (default); "hybrid" in tool-intent-hybrid. */
   ranker?: RankerName;
 }
 

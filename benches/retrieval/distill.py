@@ -105,16 +105,10 @@ def corpus():
 
 
 def encode(model, texts):
-    """The full model's sentence embeddings, batched by length (less padding)."""
-    from minilm import tokenize
-    order = sorted(range(len(texts)), key=lambda i: len(tokenize(texts[i])))
-    out = np.zeros((len(texts), 384))
+    """The full model's sentence embeddings (Model.encode batches by length)."""
     started = time.perf_counter()
-    for k in range(0, len(order), 64):
-        batch = order[k:k + 64]
-        out[batch] = model.encode([texts[i] for i in batch], batch=64)
-        print(f"\rdistill: corpus {k + len(batch)}/{len(texts)} texts, {time.perf_counter() - started:.0f} s ", end="", file=sys.stderr)
-    print(file=sys.stderr)
+    out = model.encode(texts).astype(np.float64)
+    print(f"distill: corpus of {len(texts)} texts encoded in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return out
 
 

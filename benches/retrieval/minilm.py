@@ -79,10 +79,14 @@ class Model:
         self.w = load_weights(model_dir)
         VOCAB.update(json.load(open(model_dir + "/tokenizer.json"))["model"]["vocab"])
     def encode(self, texts, batch=64):
-        out = []
-        for i in range(0, len(texts), batch):
-            out.append(self._batch([tokenize(t) for t in texts[i:i + batch]]))
-        return np.concatenate(out)
+        """Unit embeddings in input order; batched by token count (less padding)."""
+        seqs = [tokenize(t) for t in texts]
+        order = sorted(range(len(seqs)), key=lambda i: len(seqs[i]))
+        out = np.zeros((len(seqs), 384), dtype=np.float32)
+        for k in range(0, len(order), batch):
+            idx = order[k:k + batch]
+            out[idx] = self._batch([seqs[i] for i in idx])
+        return out
     def _batch(self, seqs, normalise=True):
         w = self.w; L = max(map(len, seqs)); B = len(seqs)
         ids = np.zeros((B, L), dtype=np.int64); mask = np.zeros((B, L), dtype=np.float32)

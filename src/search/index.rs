@@ -277,6 +277,7 @@ impl KeywordIndex {
     /// weight in a tool is below 1), a term no tool has counting at the idf of a term in no
     /// tool. A score over it is the share of the query a tool matches, comparable between
     /// queries (the hybrid ranker fuses it with a cosine).
+    #[cfg(feature = "hybrid")]
     pub(crate) fn query_idf(&self, text: &str) -> f64 {
         let n = self.docs as f64;
         let unseen = libm::log(1.0 + (n + 0.5) / 0.5);

@@ -76,7 +76,7 @@ impl RankerKind {
             #[cfg(not(feature = "hybrid"))]
             RankerKind::Hybrid => Err(crate::error::Error::argument(
                 "ranker",
-                "the hybrid ranker needs the `hybrid` feature (cargo --features hybrid; in JS the tool-intent-hybrid package; in Python pip install tool-intent[hybrid])",
+                "not in this build: cargo feature hybrid, npm tool-intent-hybrid, pip tool-intent[hybrid]",
             )),
         }
     }
@@ -116,7 +116,7 @@ impl Ranker for KeywordRanker {
         index.add_scores(&counted, &mut scores);
         let size = limit.max(DIVERSITY_POOL);
         let pool = best_candidates(candidates, size, |i| scores.get(i).copied().unwrap_or(0.0));
-        diversify(index, &counted, &pool, limit, 1.0, &|_| 0.0)
+        diversify(index, &counted, &pool, limit, 1.0, |_| 0.0)
     }
 }
 
@@ -154,7 +154,7 @@ pub(super) fn diversify(
     pool: &[(f64, usize)],
     limit: usize,
     scale: f64,
-    extra: &dyn Fn(usize) -> f64,
+    extra: impl Fn(usize) -> f64,
 ) -> Vec<usize> {
     // Per pooled tool, each query term's part of its score (one row per tool).
     let width = counted.len();

@@ -68,14 +68,13 @@ export type CounterName = "estimate";
 #[cfg(feature = "hybrid")]
 #[wasm_bindgen(typescript_custom_section)]
 const TS_RANKER_NAMES: &'static str = r#"
-/** Rankers search accepts: keyword (default) and hybrid (keywords + static embeddings). */
+/** Rankers search accepts: keyword (default) and hybrid (keywords + embeddings). */
 export type RankerName = "keyword" | "hybrid";
 "#;
 #[cfg(not(feature = "hybrid"))]
 #[wasm_bindgen(typescript_custom_section)]
 const TS_RANKER_NAMES: &'static str = r#"
-/** Rankers search accepts. This build has the keyword ranker only; the hybrid ranker is in
- * the tool-intent-hybrid package. */
+/** Rankers search accepts; "hybrid" is in tool-intent-hybrid. */
 export type RankerName = "keyword";
 "#;
 

@@ -243,14 +243,7 @@ impl Ranker for HybridRanker {
         let fused =
             |i: usize| scores.get(i).copied().unwrap_or(0.0) * keyword_scale + similarity(i);
         let pool = best_candidates(candidates, limit.max(DIVERSITY_POOL), fused);
-        diversify(
-            &keywords,
-            &counted,
-            &pool,
-            limit,
-            keyword_scale,
-            &similarity,
-        )
+        diversify(&keywords, &counted, &pool, limit, keyword_scale, similarity)
     }
 }
 
