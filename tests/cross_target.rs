@@ -153,12 +153,7 @@ fn cross_target_hybrid_search_hits() {
 /// Search rows: each query on the `all` registry under two overrides (`extra` queries too),
 /// then the first 100 BFCL fixture queries; `ranker` is the search option (None: default).
 fn search_rows(ranker: Option<&str>, extra: &[&str]) -> Vec<Value> {
-    let fixture: Value =
-        serde_json::from_str(&read_repo_file("tests/data/bfcl/retrieval.json")).unwrap();
-    let bfcl = tool_intent::Registry::embedded()
-        .set_mcp_server("b", &read_repo_file("tests/data/bfcl/retrieval-pool.json"))
-        .unwrap()
-        .registry;
+    let (fixture, bfcl) = bfcl_fixture();
     let all = golden_registries()
         .into_iter()
         .find(|(recipe, _)| recipe == "all")

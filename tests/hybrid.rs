@@ -11,7 +11,6 @@ mod common;
 mod retrieval;
 
 use common::*;
-use serde_json::Value;
 use tool_intent::search::{HybridRanker, KeywordRanker, RankerKind};
 use tool_intent::{Ranker, Registry, SearchCall, ToolsOverride, TurnRequest};
 
@@ -144,12 +143,7 @@ fn paraphrased_requests_reach_their_tools() {
 
 #[test]
 fn bfcl_fixture_figures_stay_above_bm25() {
-    let fixture: Value =
-        serde_json::from_str(&read_repo_file("tests/data/bfcl/retrieval.json")).unwrap();
-    let registry = Registry::embedded()
-        .set_mcp_server("b", &read_repo_file("tests/data/bfcl/retrieval-pool.json"))
-        .unwrap()
-        .registry;
+    let (fixture, registry) = bfcl_fixture();
     let queries = fixture["queries"].as_array().unwrap();
     let f = retrieval::evaluate(&registry, queries, &HybridRanker::default()).unwrap();
     let bm25 = &fixture["bm25"];
@@ -172,12 +166,7 @@ fn bfcl_fixture_figures_stay_above_bm25() {
 
 #[test]
 fn keyword_weight_one_is_the_keyword_ranking() {
-    let fixture: Value =
-        serde_json::from_str(&read_repo_file("tests/data/bfcl/retrieval.json")).unwrap();
-    let r = Registry::embedded()
-        .set_mcp_server("b", &read_repo_file("tests/data/bfcl/retrieval-pool.json"))
-        .unwrap()
-        .registry;
+    let (fixture, r) = bfcl_fixture();
     let only_keywords = HybridRanker {
         keyword_weight: 1.0,
     };

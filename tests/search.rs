@@ -8,7 +8,7 @@ mod common;
 mod retrieval;
 
 use common::*;
-use serde_json::{json, Value};
+use serde_json::json;
 use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::{Ranker, Registry, SearchCall, ToolsOverride, TurnRequest};
 
@@ -29,12 +29,7 @@ fn hits_limit(r: &Registry, query: &str, limit: usize) -> Vec<String> {
 /// tests/data/bfcl/README.md).
 #[test]
 fn bfcl_fixture_recall_is_at_least_bm25() {
-    let fixture: Value =
-        serde_json::from_str(&read_repo_file("tests/data/bfcl/retrieval.json")).unwrap();
-    let registry = Registry::embedded()
-        .set_mcp_server("b", &read_repo_file("tests/data/bfcl/retrieval-pool.json"))
-        .unwrap()
-        .registry;
+    let (fixture, registry) = bfcl_fixture();
     let queries = fixture["queries"].as_array().unwrap();
     assert_eq!(queries.len(), 300);
     let f = retrieval::evaluate(&registry, queries, &tool_intent::search::KeywordRanker).unwrap();

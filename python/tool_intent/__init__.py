@@ -5,6 +5,22 @@ per-turn methods carry the Rust names (`plan_turn`, `search`, `resolve`, `budget
 
 from typing import TYPE_CHECKING
 
+__all__ = [
+    "Registry",
+    "SessionRunConfig",
+    "ToolIntentError",
+    "TurnPlan",
+    "audit",
+    "build_intent",
+    "canonical_intent",
+    "count_tokens",
+    "fingerprint",
+    "migrate",
+    "normalize_tools_value",
+    "record_loaded",
+    "undo",
+]
+
 if TYPE_CHECKING:
     from ._tool_intent import (
         Registry,
@@ -25,50 +41,8 @@ else:
     # `pip install tool-intent[hybrid]` adds the module built with the hybrid ranker (the
     # same API plus search(..., ranker="hybrid")); it is used when present.
     try:
-        from ._tool_intent_hybrid import (
-            Registry,
-            SessionRunConfig,
-            ToolIntentError,
-            TurnPlan,
-            audit,
-            build_intent,
-            canonical_intent,
-            count_tokens,
-            fingerprint,
-            migrate,
-            normalize_tools_value,
-            record_loaded,
-            undo,
-        )
+        from . import _tool_intent_hybrid as _native
     except ImportError:
-        from ._tool_intent import (
-            Registry,
-            SessionRunConfig,
-            ToolIntentError,
-            TurnPlan,
-            audit,
-            build_intent,
-            canonical_intent,
-            count_tokens,
-            fingerprint,
-            migrate,
-            normalize_tools_value,
-            record_loaded,
-            undo,
-        )
-
-__all__ = [
-    "Registry",
-    "SessionRunConfig",
-    "ToolIntentError",
-    "TurnPlan",
-    "audit",
-    "build_intent",
-    "canonical_intent",
-    "count_tokens",
-    "fingerprint",
-    "migrate",
-    "normalize_tools_value",
-    "record_loaded",
-    "undo",
-]
+        from . import _tool_intent as _native
+    globals().update({name: getattr(_native, name) for name in __all__})
+    del _native

@@ -111,13 +111,20 @@ impl Ranker for KeywordRanker {
     ) -> Vec<usize> {
         let index = KeywordIndex::of(registry);
         let index = &*index;
-        let mut scores = vec![0.0; index.len()];
-        let counted = index.query_terms(query);
-        index.add_scores(&counted, &mut scores);
+        let (counted, scores) = keyword_scores(index, query);
         let size = limit.max(DIVERSITY_POOL);
         let pool = best_candidates(candidates, size, |i| scores.get(i).copied().unwrap_or(0.0));
         diversify(index, &counted, &pool, limit, 1.0, |_| 0.0)
     }
+}
+
+/// The query's terms (with their counts) and every tool's BM25F score for them, by registry
+/// index.
+pub(super) fn keyword_scores(index: &KeywordIndex, query: &str) -> (Vec<(u32, f64)>, Vec<f64>) {
+    let mut scores = vec![0.0; index.len()];
+    let counted = index.query_terms(query);
+    index.add_scores(&counted, &mut scores);
+    (counted, scores)
 }
 
 /// The best `size` candidates by `score`, best first (score, then registry order), kept by

@@ -138,6 +138,19 @@ pub fn all_merged() -> Registry {
     r
 }
 
+/// The BFCL retrieval fixture (tests/data/bfcl/retrieval.json: 300 queries and rank-bm25's
+/// figures on them) and the embedded registry with its 709-tool pool merged as the server `b`
+/// (every pool tool deferred).
+#[allow(dead_code)]
+pub fn bfcl_fixture() -> (serde_json::Value, Registry) {
+    let fixture = serde_json::from_str(&read_repo_file("tests/data/bfcl/retrieval.json")).unwrap();
+    let registry = Registry::embedded()
+        .set_mcp_server("b", &read_repo_file("tests/data/bfcl/retrieval-pool.json"))
+        .unwrap()
+        .registry;
+    (fixture, registry)
+}
+
 /// The registries of the cross-target golden cases, by recipe name, in case order.
 pub fn golden_registries() -> Vec<(String, Registry)> {
     let mut out = vec![("embedded".to_string(), Registry::embedded())];

@@ -34,7 +34,7 @@ mod wordpiece;
 
 use super::fields::{for_each_field, NAME, PARAMETER_DESCRIPTION, PARAMETER_NAME, SERVER};
 use super::index::KeywordIndex;
-use super::rank::{best_candidates, diversify, Ranker, DIVERSITY_POOL};
+use super::rank::{best_candidates, diversify, keyword_scores, Ranker, DIVERSITY_POOL};
 use crate::registry::{Memo, MemoSlot, Registry, Tool};
 
 /// Keyword scores fused with embedding similarity (see the module docs).
@@ -217,9 +217,7 @@ impl Ranker for HybridRanker {
         limit: usize,
     ) -> Vec<usize> {
         let keywords = KeywordIndex::of(registry);
-        let mut scores = vec![0.0; keywords.len()];
-        let counted = keywords.query_terms(query);
-        keywords.add_scores(&counted, &mut scores);
+        let (counted, scores) = keyword_scores(&keywords, query);
         let built;
         let embeddings = match registry.memo(EmbeddingIndex::build) {
             Some(index) => index,
