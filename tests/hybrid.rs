@@ -211,3 +211,28 @@ fn rankers_by_name() {
     assert!(e.to_string().contains("keyword, hybrid"), "{e}");
     assert!(RankerKind::Hybrid.ranker().is_ok());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// Any text is a query the hybrid ranker answers without panicking (in wasm a panic
+    /// kills the module): combining marks, CJK, controls, emoji, long words. Hits are
+    /// deferred tools, each once, at most the limit.
+    #[test]
+    fn any_text_is_a_query(query in "(\\PC|[\u{300}-\u{36f}\u{4e00}-\u{4e10}\u{0}-\u{1f}+_.-]){1,120}", limit in 1usize..12) {
+        let r = hybrid_test_registry();
+        if let Ok(outcome) = r.search(&TurnRequest::default(), &SearchCall::new(&query).with_limit(limit).with_ranker(&HybridRanker::default())) {
+            let hits = outcome.result.hits;
+            proptest::prop_assert!(hits.len() <= limit);
+            let mut unique = hits.clone();
+            unique.sort();
+            unique.dedup();
+            proptest::prop_assert_eq!(unique.len(), hits.len());
+        }
+    }
+}
+
+fn hybrid_test_registry() -> &'static Registry {
+    static R: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+    R.get_or_init(all_merged)
+}
