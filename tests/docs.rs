@@ -11,9 +11,9 @@ use std::process::Command;
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Top-level directories and files a path in the docs may start with.
-const TOP: [&str; 12] = [
+const TOP: [&str; 13] = [
     "src", "tests", "docs", "examples", "scripts", "benches", "python", "www", "npm", "js", "fuzz",
-    ".ci",
+    ".ci", "crates",
 ];
 const ROOT_FILES: [&str; 6] = [
     "README.md",
@@ -24,8 +24,9 @@ const ROOT_FILES: [&str; 6] = [
     "package-lock.json",
 ];
 /// Build output and local state, not in the repository.
-const GENERATED: [&str; 6] = [
+const GENERATED: [&str; 7] = [
     "npm/exact/pkg",
+    "npm/hybrid/pkg",
     "fuzz/corpus",
     "fuzz/artifacts",
     "python/tool_intent/_tool_intent.abi3.so",
