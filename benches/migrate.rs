@@ -15,42 +15,62 @@ use std::time::Instant;
 use tool_intent::migrate::{self, Database, MigrateOptions};
 use tool_intent::Registry;
 
-const V1: [&str; 10] = [
-    "read_file",
-    "write_file",
-    "edit_file",
-    "shell",
-    "grep",
-    "glob",
-    "tool_search",
-    "playwright_browser",
-    "enter_plan_mode",
-    "exit_plan_mode",
-];
-const RESEARCH_V1: [&str; 5] = ["read_file", "grep", "glob", "web_search", "browser"];
+/// What a legacy writer stored for the first version of the embedded registry's history
+/// (2025-03): its default tools and its research preset, read from the registry itself.
+struct FirstVersion {
+    default_tools: Vec<String>,
+    research: Vec<String>,
+}
 
-/// The stored `tools_override` of row `i`.
-fn row_value(i: u64) -> Option<String> {
-    let rotate = |names: &[&str], web: bool| {
-        let mut v: Vec<&str> = names.to_vec();
-        if web {
-            v.push("web_search");
+impl FirstVersion {
+    fn of_embedded_registry() -> FirstVersion {
+        let doc = Registry::embedded().to_value();
+        let first = &doc["history"][0];
+        let names = |v: &serde_json::Value| -> Vec<String> {
+            let names: Vec<String> = v
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|n| n.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default();
+            assert!(
+                !names.is_empty(),
+                "the embedded registry's history has no first version"
+            );
+            names
+        };
+        FirstVersion {
+            default_tools: names(&first["default_tools"]),
+            research: names(&first["toolsets"]["research"]),
         }
-        let n = v.len();
-        v.rotate_left((i as usize) % n);
-        serde_json::to_string(&v).unwrap()
-    };
-    match i % 64 {
-        0 => Some("{\"enabled\":".into()),
-        k if k % 16 == 1 => None,
-        k if k % 8 == 2 => Some(r#"{"enabled":true,"disabled":["shell"]}"#.into()),
-        k if k % 8 == 3 => Some(r#"["grep","read_file"]"#.into()),
-        k if k % 8 == 4 => Some(rotate(&RESEARCH_V1, false)),
-        k => Some(rotate(&V1, k % 2 == 0)),
+    }
+
+    /// The stored `tools_override` of row `i`.
+    fn row_value(&self, i: u64) -> Option<String> {
+        let rotate = |names: &[String], web: bool| {
+            let mut v: Vec<&str> = names.iter().map(String::as_str).collect();
+            if web {
+                v.push("web_search");
+            }
+            let n = v.len();
+            v.rotate_left((i as usize) % n);
+            serde_json::to_string(&v).unwrap()
+        };
+        match i % 64 {
+            0 => Some("{\"enabled\":".into()),
+            k if k % 16 == 1 => None,
+            k if k % 8 == 2 => Some(r#"{"enabled":true,"disabled":["shell"]}"#.into()),
+            k if k % 8 == 3 => Some(r#"["grep","read_file"]"#.into()),
+            k if k % 8 == 4 => Some(rotate(&self.research, false)),
+            k => Some(rotate(&self.default_tools, k % 2 == 0)),
+        }
     }
 }
 
 fn build(db: &Database, rows: u64) {
+    let first = FirstVersion::of_embedded_registry();
     match db {
         Database::Sqlite(path) => {
             let _ = std::fs::remove_file(path);
@@ -63,7 +83,7 @@ fn build(db: &Database, rows: u64) {
                     .unwrap();
                 for i in 1..=rows {
                     insert
-                        .execute(rusqlite::params![i as i64, row_value(i)])
+                        .execute(rusqlite::params![i as i64, first.row_value(i)])
                         .unwrap();
                 }
             }
@@ -78,7 +98,9 @@ fn build(db: &Database, rows: u64) {
                 .unwrap();
             use std::io::Write;
             for i in 1..=rows {
-                let value = row_value(i).map_or("\\N".to_string(), |v| v.replace('\\', "\\\\"));
+                let value = first
+                    .row_value(i)
+                    .map_or("\\N".to_string(), |v| v.replace('\\', "\\\\"));
                 writeln!(writer, "{i}\ttrue\t{value}").unwrap();
             }
             writer.finish().unwrap();
