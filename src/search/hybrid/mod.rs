@@ -91,7 +91,9 @@ impl EmbeddingIndex {
             tool_tokens(tool, &mut text, |t| {
                 wordpiece::tokens(table, t, |id| table.add(id, &mut sum))
             });
-            unit(&sum, None, &mut units);
+            let at = units.len();
+            units.extend(sum.iter().map(|&s| s as f64));
+            scale_to_unit(&mut units[at..]);
         }
         // The mean in registry order (a fixed order of additions), then one division.
         let mut mean = vec![0.0f64; dims];
@@ -105,9 +107,9 @@ impl EmbeddingIndex {
             mean.iter_mut().for_each(|m| *m /= n);
         }
         let mut vectors = Vec::with_capacity(units.len());
+        let mut centred = vec![0.0f64; dims];
         for row in units.chunks_exact(dims) {
-            let mut centred = Vec::with_capacity(dims);
-            unit(row, Some(&mean), &mut centred);
+            centred_unit(row, &mean, &mut centred);
             vectors.extend(centred.iter().map(|&v| v as f32));
         }
         EmbeddingIndex {
@@ -135,10 +137,10 @@ impl EmbeddingIndex {
             .map(|c| if c == '+' { ' ' } else { c })
             .collect();
         wordpiece::tokens(table, &text, |id| table.add(id, &mut sum));
-        let mut raw = Vec::with_capacity(sum.len());
-        unit(&sum, None, &mut raw);
-        let mut centred = Vec::with_capacity(sum.len());
-        unit(&raw, Some(&self.mean), &mut centred);
+        let mut raw: Vec<f64> = sum.iter().map(|&s| s as f64).collect();
+        scale_to_unit(&mut raw);
+        let mut centred = vec![0.0f64; raw.len()];
+        centred_unit(&raw, &self.mean, &mut centred);
         centred.into_iter().map(|v| v as f32).collect()
     }
 }
@@ -169,34 +171,26 @@ fn name_as_words(name: &str, out: &mut String) {
     }
 }
 
-/// Appends `v − mean` (or `v`) scaled to unit length, zeros when it is all zero.
-fn unit<T: Copy + Into<Value64>>(v: &[T], mean: Option<&[f64]>, out: &mut Vec<f64>) {
-    let at = out.len();
+/// Scales `v` to unit length in place (an all-zero vector stays zero). The sum of squares
+/// runs in index order, so the result is the same bits on every target; an `i64` sum turned
+/// into `f64` (`as`) rounds to nearest everywhere too.
+fn scale_to_unit(v: &mut [f64]) {
     let mut norm = 0.0f64;
-    for (k, &x) in v.iter().enumerate() {
-        let x = x.into().0 - mean.and_then(|m| m.get(k)).copied().unwrap_or(0.0);
+    for &x in v.iter() {
         norm += x * x;
-        out.push(x);
     }
     let norm = norm.sqrt();
-    for x in &mut out[at..] {
+    for x in v {
         *x = if norm > 0.0 { *x / norm } else { 0.0 };
     }
 }
 
-/// An `i64` sum or an `f64` as `f64` (`i64 as f64` rounds to nearest, as every target does).
-struct Value64(f64);
-
-impl From<i64> for Value64 {
-    fn from(v: i64) -> Self {
-        Value64(v as f64)
+/// `out = v − mean`, scaled to unit length.
+fn centred_unit(v: &[f64], mean: &[f64], out: &mut [f64]) {
+    for ((o, &x), &m) in out.iter_mut().zip(v).zip(mean) {
+        *o = x - m;
     }
-}
-
-impl From<f64> for Value64 {
-    fn from(v: f64) -> Self {
-        Value64(v)
-    }
+    scale_to_unit(out);
 }
 
 /// The cosine of a unit query vector and a unit tool vector.
