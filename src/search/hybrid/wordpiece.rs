@@ -23,9 +23,10 @@ const MAX_WORD_CHARS: usize = 100;
 pub(super) fn tokens(table: &StaticTable, text: &str, mut each: impl FnMut(u32)) {
     let mut word = String::new();
     let mut piece = String::new();
+    let mut ids = Vec::new();
     let mut flush = |word: &mut String| {
         if !word.is_empty() {
-            word_pieces(table, word, &mut piece, &mut each);
+            word_pieces(table, word, &mut piece, &mut ids, &mut each);
             word.clear();
         }
     };
@@ -54,7 +55,15 @@ pub(super) fn tokens(table: &StaticTable, text: &str, mut each: impl FnMut(u32))
     flush(&mut word);
 }
 
-fn word_pieces(table: &StaticTable, word: &str, piece: &mut String, each: &mut impl FnMut(u32)) {
+/// The pieces of one word, through `each`; `piece` and `ids` are the caller's scratch buffers
+/// (one per text, not one per word).
+fn word_pieces(
+    table: &StaticTable,
+    word: &str,
+    piece: &mut String,
+    ids: &mut Vec<u32>,
+    each: &mut impl FnMut(u32),
+) {
     let unknown = |each: &mut dyn FnMut(u32)| {
         if let Some(id) = table.unknown() {
             each(id);
@@ -64,7 +73,7 @@ fn word_pieces(table: &StaticTable, word: &str, piece: &mut String, each: &mut i
         return unknown(each);
     }
     // Find every piece before emitting any: an uncovered part makes the whole word [UNK].
-    let mut ids: Vec<u32> = Vec::new();
+    ids.clear();
     let mut start = 0;
     while start < word.len() {
         let mut end = word.len();
@@ -91,7 +100,7 @@ fn word_pieces(table: &StaticTable, word: &str, piece: &mut String, each: &mut i
         }
         start = end;
     }
-    ids.into_iter().for_each(each);
+    ids.iter().for_each(|&id| each(id));
 }
 
 /// Whitespace as BERT counts it: space, tab, newline, carriage return and category Zs.
