@@ -35,6 +35,7 @@ mod wordpiece;
 use super::fields::{for_each_field, NAME, PARAMETER_DESCRIPTION, PARAMETER_NAME, SERVER};
 use super::index::KeywordIndex;
 use super::rank::{best_candidates, diversify, keyword_scores, Ranker, DIVERSITY_POOL};
+use super::text::name_words;
 use crate::registry::{Memo, MemoSlot, Registry, Tool};
 
 /// Keyword scores fused with embedding similarity (see the module docs).
@@ -145,30 +146,22 @@ impl EmbeddingIndex {
     }
 }
 
-/// The text of a tool that is embedded: its name and server as words (`get_weather` and
-/// `getWeather` both read "get weather"), its description, and its parameters' names.
+/// The text of a tool that is embedded: its name, server and parameter names as the keyword
+/// index splits them (`get_weather` and `getWeather` both read "get weather"), and its
+/// description.
 fn tool_tokens(tool: &Tool, scratch: &mut String, mut each: impl FnMut(&str)) {
     for_each_field(tool, |field, text| match field {
         NAME | SERVER | PARAMETER_NAME => {
-            name_as_words(text, scratch);
+            scratch.clear();
+            name_words(text, |word| {
+                scratch.push_str(word);
+                scratch.push(' ');
+            });
             each(scratch);
         }
         PARAMETER_DESCRIPTION => {}
         _ => each(text),
     });
-}
-
-/// `createIssue`, `create_issue`, `create-issue` → `create issue`.
-fn name_as_words(name: &str, out: &mut String) {
-    out.clear();
-    let mut previous_lower = false;
-    for c in name.chars() {
-        if c.is_ascii_uppercase() && previous_lower {
-            out.push(' ');
-        }
-        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        out.push(if c.is_ascii_punctuation() { ' ' } else { c });
-    }
 }
 
 /// Scales `v` to unit length in place (an all-zero vector stays zero). The sum of squares
@@ -242,13 +235,6 @@ impl Ranker for HybridRanker {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_read_as_words() {
-        let mut out = String::new();
-        name_as_words("getWeather_forecast-v2.now", &mut out);
-        assert_eq!(out, "get Weather forecast v2 now");
-    }
 
     #[test]
     fn a_paraphrase_finds_its_tool() {
