@@ -15,18 +15,39 @@ def mcp(name):
     return (ROOT / "tests/data/mcp" / f"{name}.json").read_text()
 
 
-def golden_registry(recipe):
+def golden_registry(recipe, module=tool_intent):
+    """A golden registry by recipe, built by `module`'s Registry (the default module, or the
+    hybrid one in test_hybrid.py)."""
+    registry = module.Registry
     if recipe == "embedded":
-        return tool_intent.Registry.embedded()
+        return registry.embedded()
     if recipe == "all":
-        r = tool_intent.Registry.embedded()
+        r = registry.embedded()
         for name in MCP:
             r = r.set_mcp_server(name, mcp(name))["registry"]
         return r
     if recipe.startswith("mcp:"):
-        return tool_intent.Registry.from_json(mcp(recipe[4:]))
+        return registry.from_json(mcp(recipe[4:]))
     name = recipe[len("embedded+"):]
-    return tool_intent.Registry.embedded().set_mcp_server(name, mcp(name))["registry"]
+    return registry.embedded().set_mcp_server(name, mcp(name))["registry"]
+
+
+def check_search_rows(module, file):
+    """Runs every row of a search golden file through `module` (its limit, and its ranker when
+    the row names one) and compares hits and result text with the native build's; returns
+    the row count."""
+    rows = json.loads((ROOT / file).read_text())
+    pool = (ROOT / "tests/data/bfcl/retrieval-pool.json").read_text()
+    registries = {
+        "all": golden_registry("all", module),
+        "bfcl": module.Registry.embedded().set_mcp_server("b", pool)["registry"],
+    }
+    for row in rows:
+        ranker = {"ranker": row["ranker"]} if "ranker" in row else {}
+        result = registries[row["registry"]].search(row["query"], row["override"], limit=row["limit"], **ranker)
+        assert result["hits"] == row["hits"], row["case"]
+        assert module.fingerprint(result["text"]) == row["text"], row["case"]
+    return len(rows)
 
 
 def test_every_golden_row_has_the_native_fingerprint():
@@ -56,14 +77,4 @@ def test_every_golden_row_has_the_native_fingerprint():
 
 
 def test_every_search_row_has_the_native_hits():
-    rows = json.loads((ROOT / "tests/golden/search.json").read_text())
-    pool = (ROOT / "tests/data/bfcl/retrieval-pool.json").read_text()
-    registries = {
-        "all": golden_registry("all"),
-        "bfcl": tool_intent.Registry.embedded().set_mcp_server("b", pool)["registry"],
-    }
-    assert len(rows) == 128
-    for row in rows:
-        result = registries[row["registry"]].search(row["query"], row["override"], limit=row["limit"])
-        assert result["hits"] == row["hits"], row["case"]
-        assert tool_intent.fingerprint(result["text"]) == row["text"], row["case"]
+    assert check_search_rows(tool_intent, "tests/golden/search.json") == 128

@@ -6,22 +6,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { Registry, fingerprint, recordLoaded } from "tool-intent";
+import { checkSearchRows, goldenRegistry as golden, read } from "./golden-registries.mjs";
 
-const root = new URL("../../", import.meta.url);
-const read = (p) => readFileSync(new URL(p, root), "utf8");
 const rows = JSON.parse(read("tests/golden/cross-target.json"));
-const MCP = ["everything", "fetch", "filesystem", "git", "github", "memory", "playwright", "seqthink", "time"];
-const mcp = (name) => read(`tests/data/mcp/${name}.json`);
-
-/** A golden registry by recipe: embedded, mcp:<file>, embedded+<file>, all. */
-function goldenRegistry(recipe) {
-  if (recipe === "embedded") return Registry.embedded();
-  if (recipe === "all") return MCP.reduce((r, name) => r.setMcpServer(name, mcp(name)).registry, Registry.embedded());
-  const [kind, name] = recipe.startsWith("mcp:") ? ["mcp", recipe.slice(4)] : ["merged", recipe.slice("embedded+".length)];
-  return kind === "mcp" ? Registry.fromJson(mcp(name)) : Registry.embedded().setMcpServer(name, mcp(name)).registry;
-}
+const goldenRegistry = (recipe) => golden(Registry, recipe);
 
 /** A row's options as the library reads them: the rows' `loaded` stands for a state that
  * loaded those tools and began a turn (tests/cross_target.rs, `turn_options`). */
@@ -46,17 +35,7 @@ test("wasm payload fingerprints equal the native build's for every row", () => {
 });
 
 test("wasm tool_search hits equal the native build's for every search row", () => {
-  const searchRows = JSON.parse(read("tests/golden/search.json"));
-  const registries = {
-    all: goldenRegistry("all"),
-    bfcl: Registry.embedded().setMcpServer("b", read("tests/data/bfcl/retrieval-pool.json")).registry,
-  };
-  for (const row of searchRows) {
-    const out = registries[row.registry].search(row.override, row.query, { limit: row.limit });
-    assert.deepEqual(out.hits, row.hits, row.case);
-    assert.equal(fingerprint(out.text), row.text, row.case);
-  }
-  assert.equal(searchRows.length, 128);
+  assert.equal(checkSearchRows({ Registry, fingerprint }, "tests/golden/search.json"), 128);
 });
 
 test("golden payload files of the embedded registry match byte for byte", () => {

@@ -8,17 +8,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { Registry } from "tool-intent";
+import { goldenRegistry, read } from "./golden-registries.mjs";
 
 const root = new URL("../../", import.meta.url);
 const dir = new URL("test-output/sdk-types/", root);
-const MCP = ["everything", "fetch", "filesystem", "git", "github", "memory", "playwright", "seqthink", "time"];
-const read = (p) => readFileSync(new URL(p, root), "utf8");
 
 const registries = {
   embedded: Registry.embedded(),
-  all: MCP.reduce((r, name) => r.setMcpServer(name, read(`tests/data/mcp/${name}.json`)).registry, Registry.embedded()),
+  all: goldenRegistry(Registry, "all"),
 };
 
 // provider, mode, whether explicit caching exists there, the SDK type of the tools list.
