@@ -18,9 +18,6 @@ use tool_intent::{record_loaded, Registry, ToolsOverride, TurnRequest, TurnState
 
 const SIZES: [usize; 3] = [50, 1_000, 10_000];
 
-/// 20 words, as a model writes a tool_search query from a user's request.
-const SEARCH_20_WORDS: &str = "find the open github issues assigned to me about the failing deploy pipeline and add a comment with the logs";
-
 fn fixtures() -> Vec<(usize, String, Registry, TurnState)> {
     SIZES
         .iter()
@@ -82,7 +79,7 @@ fn benches(c: &mut Criterion) {
     // A long natural-language query (20 words) against every deferred tool: the case the
     // README's latency target is about.
     per_size!("tool_search_20_words", |r, s| {
-        r.search(&request(s), &SearchCall::new(SEARCH_20_WORDS))
+        r.search(&request(s), &SearchCall::new(generator::SEARCH_20_WORDS))
             .unwrap()
             .result
             .hits

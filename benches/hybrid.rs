@@ -18,9 +18,6 @@ use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::search::{HybridRanker, KeywordRanker, Ranker, SearchCall};
 use tool_intent::{Registry, ToolsOverride, TurnRequest};
 
-/// 20 words, as a model writes a tool_search query from a user's request.
-const QUERY: &str = "find the open github issues assigned to me about the failing deploy pipeline and add a comment with the logs";
-
 /// Tools in the generated registry: its 17 built-in tools plus 1,003 generated ones, of which
 /// at least 1,000 are deferred (checked below).
 const TOTAL: usize = 1_020;
@@ -36,7 +33,7 @@ fn benches(c: &mut Criterion) {
     assert!(deferred >= 1_000, "{deferred} deferred tools");
     println!(
         "hybrid bench: {deferred} deferred tools of {TOTAL}, query of {} words",
-        QUERY.split_whitespace().count()
+        generator::SEARCH_20_WORDS.split_whitespace().count()
     );
     let request = TurnRequest {
         tools_override: o,
@@ -46,7 +43,10 @@ fn benches(c: &mut Criterion) {
     // The process's first hybrid query also parses the embedding table (once per process).
     let started = std::time::Instant::now();
     registry
-        .search(&request, &SearchCall::new(QUERY).with_ranker(&hybrid))
+        .search(
+            &request,
+            &SearchCall::new(generator::SEARCH_20_WORDS).with_ranker(&hybrid),
+        )
         .unwrap();
     println!(
         "hybrid bench: first hybrid query of the process (table parse + indexes + query): {:.1} ms",
@@ -54,7 +54,7 @@ fn benches(c: &mut Criterion) {
     );
     let rankers: [(&str, &dyn Ranker); 2] = [("hybrid", &hybrid), ("keyword", &KeywordRanker)];
     for (name, ranker) in rankers {
-        let call = SearchCall::new(QUERY).with_ranker(ranker);
+        let call = SearchCall::new(generator::SEARCH_20_WORDS).with_ranker(ranker);
         // Warm: the indexes exist.
         registry.search(&request, &call).unwrap();
         c.bench_function(&format!("search_20_words_{name}/{deferred}"), |b| {

@@ -247,6 +247,10 @@ pub fn registry_document(total: usize, seed: u64) -> Value {
     doc
 }
 
+/// 20 words, as a model writes a tool_search query from a user's request (the search
+/// benchmarks' query; benches/js uses the same text).
+pub const SEARCH_20_WORDS: &str = "find the open github issues assigned to me about the failing deploy pipeline and add a comment with the logs";
+
 /// The override every benchmark previews: a preset, the overlay, a glob disable.
 pub const BENCH_OVERRIDE: &str =
     r#"{"toolset":"full","web_search":true,"disabled":["mcp__github0__*","memory"]}"#;
