@@ -25,10 +25,9 @@ fn fixtures() -> Vec<(usize, String, Registry, TurnState)> {
             let doc = generator::registry_document(n, 42);
             let text = serde_json::to_string(&doc).unwrap();
             let registry = Registry::from_json_str(&text).unwrap();
-            let state = registry.begin_turn(&record_loaded(
-                &TurnState::default(),
-                &generator::bench_loaded(&doc),
-            ));
+            let state = registry.begin_turn(
+                &record_loaded(&TurnState::default(), &generator::bench_loaded(&doc)).unwrap(),
+            );
             (n, text, registry, state)
         })
         .collect()

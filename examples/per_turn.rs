@@ -21,7 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let loaded = generator::bench_loaded(&serde_json::from_str(&text)?);
     let request = TurnRequest {
         tools_override: ToolsOverride::from_json_str(generator::BENCH_OVERRIDE)?,
-        state: registry.begin_turn(&record_loaded(&TurnState::default(), &loaded)),
+        state: registry.begin_turn(&record_loaded(&TurnState::default(), &loaded).unwrap()),
         ..Default::default()
     };
     let fingerprint = registry.plan_turn(&request)?.fingerprint;

@@ -495,7 +495,7 @@ mod tests {
         assert!(plain.turns[2].rewritten_tokens > 0, "{:?}", plain.turns);
         // Loaded before the session: promoted from turn 1, so the search joins nothing.
         let loaded = TurnRequest {
-            state: record_loaded(&TurnState::default(), &["enter_plan_mode"]),
+            state: record_loaded(&TurnState::default(), &["enter_plan_mode"]).unwrap(),
             ..base(DeferralMode::Catalog)
         };
         let report = r.cache_report(&script, &loaded, &Estimator).unwrap();

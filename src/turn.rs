@@ -62,18 +62,33 @@ impl View {
 }
 
 /// Records loads (from a `tool_search` call). Names already loaded keep their place.
-pub fn record_loaded<S: AsRef<str>>(state: &TurnState, names: &[S]) -> TurnState {
+///
+/// A state holds at most `LIMITS.max_tools` loaded names, the limit
+/// [`TurnState::from_value`] (and so `begin_turn` on a persisted state) applies: a load that
+/// would pass it is `limit_exceeded` at `$.loaded`, never dropped. `tool_search` first forgets
+/// loads of tools its registry no longer has, so a load of a registry tool always fits.
+pub fn record_loaded<S: AsRef<str>>(state: &TurnState, names: &[S]) -> Result<TurnState> {
     let mut next = state.clone();
     for name in names {
         let name = name.as_ref();
+        if next.loaded.iter().any(|n| n == name) {
+            continue;
+        }
         if next.loaded.len() >= LIMITS.max_tools {
-            break;
+            return Err(Error::limit(
+                "state",
+                &JsonPath::root().key("loaded"),
+                format!(
+                    "recording {} would make {} loaded tools, at most {} are kept",
+                    crate::error::quoted(name),
+                    next.loaded.len() + 1,
+                    LIMITS.max_tools
+                ),
+            ));
         }
-        if !next.loaded.iter().any(|n| n == name) {
-            next.loaded.push(name.to_string());
-        }
+        next.loaded.push(name.to_string());
     }
-    next
+    Ok(next)
 }
 
 impl TurnState {
@@ -180,6 +195,25 @@ impl TurnState {
         self
     }
 
+    /// The live loaded list without names `registry` does not know and without repeats
+    /// (first place kept), when adding `new` names would pass the limit; unchanged otherwise.
+    /// Every name left is a distinct registry tool, so with a registry tool added the list
+    /// still fits (a registry holds at most `LIMITS.max_tools` tools besides `tool_search`).
+    pub(crate) fn make_room(mut self, registry: &Registry, new: usize) -> TurnState {
+        if self.loaded.len() + new <= LIMITS.max_tools {
+            return self;
+        }
+        let mut seen = crate::registry::ToolSet::empty(registry.len());
+        self.loaded.retain(|n| match registry.index_of(n) {
+            Some(i) if !seen.contains(i) => {
+                seen.insert(i);
+                true
+            }
+            _ => false,
+        });
+        self
+    }
+
     /// Reads a persisted state from JSON text.
     pub fn from_json_str(text: &str) -> Result<TurnState> {
         TurnState::from_value(&crate::json::parse("state", text)?)
@@ -271,13 +305,13 @@ mod tests {
 
     #[test]
     fn begin_turn_freezes_the_live_set() {
-        let s = record_loaded(&TurnState::default(), &["a", "b", "a"]);
+        let s = record_loaded(&TurnState::default(), &["a", "b", "a"]).unwrap();
         assert_eq!(s.loaded, ["a", "b"]);
         assert!(s.frozen.is_empty());
         let t = Registry::embedded().begin_turn(&s);
         assert_eq!(t.frozen, ["a", "b"]);
         assert_eq!(t.turn, 1);
-        let u = record_loaded(&t, &["c"]);
+        let u = record_loaded(&t, &["c"]).unwrap();
         assert_eq!(u.loaded_for(View::Frozen), ["a", "b"]);
         assert_eq!(u.loaded_for(View::Live), ["a", "b", "c"]);
     }
@@ -288,7 +322,8 @@ mod tests {
             TurnState::from_json_str("{}").unwrap(),
             TurnState::default()
         );
-        let s = Registry::embedded().begin_turn(&record_loaded(&TurnState::default(), &["a", "b"]));
+        let s = Registry::embedded()
+            .begin_turn(&record_loaded(&TurnState::default(), &["a", "b"]).unwrap());
         let again = TurnState::from_value(&serde_json::to_value(&s).unwrap()).unwrap();
         assert_eq!(again, s);
         let e = TurnState::from_json_str(r#"{"loaded":["a",1]}"#).unwrap_err();
@@ -312,14 +347,51 @@ mod tests {
     fn promoted_tools_follow_the_resident_ones_in_load_order() {
         let r = Registry::embedded();
         let e = crate::expand::expand(&r, &Default::default(), Default::default()).unwrap();
-        let s = r.begin_turn(&record_loaded(
-            &TurnState::default(),
-            &["send_message", "enter_plan_mode"],
-        ));
+        let s = r.begin_turn(
+            &record_loaded(&TurnState::default(), &["send_message", "enter_plan_mode"]).unwrap(),
+        );
         let split = split(&e, &s, View::Frozen);
         let names: Vec<&str> = split.promoted.iter().map(|&i| r.name(i)).collect();
         assert_eq!(names, ["send_message", "enter_plan_mode"]);
         assert!(split.array.ends_with(&split.promoted));
         assert!(!split.catalog.iter().any(|i| split.promoted.contains(i)));
+    }
+
+    #[test]
+    fn a_load_past_the_limit_is_an_error_as_begin_turn_makes_it() {
+        let names: Vec<String> = (0..LIMITS.max_tools).map(|i| format!("t{i}")).collect();
+        let full = record_loaded(&TurnState::default(), &names).unwrap();
+        assert_eq!(full.loaded.len(), LIMITS.max_tools);
+        // A name already there fits; a new one does not, and is not dropped in silence.
+        assert_eq!(record_loaded(&full, &["t0"]).unwrap(), full);
+        let e = record_loaded(&full, &["x"]).unwrap_err();
+        assert_eq!((e.code(), e.path()), ("limit_exceeded", Some("$.loaded")));
+        // The same limit as a persisted state's.
+        let mut over = names.clone();
+        over.push("x".into());
+        assert!(record_loaded(&TurnState::default(), &over).is_err());
+        let doc = serde_json::json!({ "loaded": over });
+        let e = TurnState::from_value(&doc).unwrap_err();
+        assert_eq!((e.code(), e.path()), ("limit_exceeded", Some("$.loaded")));
+    }
+
+    #[test]
+    fn making_room_keeps_each_known_tool_once() {
+        let r = Registry::embedded();
+        let mut loaded: Vec<String> = vec!["memory".into(); 3];
+        loaded.extend((0..LIMITS.max_tools).map(|i| format!("gone{i}")));
+        loaded.push("send_message".into());
+        let state = TurnState {
+            loaded,
+            ..Default::default()
+        };
+        let room = state.clone().make_room(&r, 1);
+        assert_eq!(room.loaded, ["memory", "send_message"]);
+        // Nothing is forgotten while the list has room.
+        let small = TurnState {
+            loaded: vec!["gone".into()],
+            ..Default::default()
+        };
+        assert_eq!(small.clone().make_room(&r, 1), small);
     }
 }

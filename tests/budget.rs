@@ -84,7 +84,7 @@ fn budget_halves() {
             let loaded: Vec<String> = e.names(e.deferred()).into_iter().take(1).collect();
             for state in [
                 TurnState::default(),
-                r.begin_turn(&tool_intent::record_loaded(&TurnState::default(), &loaded)),
+                r.begin_turn(&tool_intent::record_loaded(&TurnState::default(), &loaded).unwrap()),
             ] {
                 let req = request(&o, &state, View::Frozen, provider);
                 let (array, catalog) = rendered_halves(&r, &req).unwrap();

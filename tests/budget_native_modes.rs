@@ -14,10 +14,13 @@ use tool_intent::{DeferralMode, Provider, TokenCounter, TurnRequest, TurnState};
 #[test]
 fn native_budgets_count_what_is_declared_and_billed() {
     let r = all_merged();
-    let state = r.begin_turn(&tool_intent::record_loaded(
-        &TurnState::default(),
-        &["mcp__github__create_issue".to_string()],
-    ));
+    let state = r.begin_turn(
+        &tool_intent::record_loaded(
+            &TurnState::default(),
+            &["mcp__github__create_issue".to_string()],
+        )
+        .unwrap(),
+    );
     for provider in [Provider::Anthropic, Provider::OpenAiResponses] {
         let budget = |mode| {
             let req = TurnRequest {

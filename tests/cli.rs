@@ -59,10 +59,9 @@ fn expand_matches_the_library() {
             )
             .unwrap(),
             provider: tool_intent::Provider::OpenAiResponses,
-            state: r.begin_turn(&tool_intent::record_loaded(
-                &Default::default(),
-                &["send_message"],
-            )),
+            state: r.begin_turn(
+                &tool_intent::record_loaded(&Default::default(), &["send_message"]).unwrap(),
+            ),
             ..Default::default()
         })
         .unwrap();
@@ -218,6 +217,50 @@ fn a_file_over_the_input_limit_is_refused_without_reading_it() {
         "{}",
         stderr(&o)
     );
+}
+
+/// Inputs that are not regular files (devices, pipes, `/dev/stdin`) say nothing by their
+/// size: every one stops at the input limit with the same error instead of reading forever.
+#[test]
+fn every_input_stops_at_the_limit_whatever_the_file_is() {
+    let limit = "larger than the 67108864-byte input limit";
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["preview", "--registry", "/dev/zero"],
+        vec!["expand", "--override", "@/dev/zero"],
+        vec!["expand", "--profile", "@/dev/zero"],
+        vec!["expand", "--state", "@/dev/zero"],
+        vec!["expand", "--mcp", "x=/dev/zero"],
+        vec!["cache-report", "--script", "@/dev/zero"],
+        vec!["canonical", "--override", "@/dev/zero"],
+    ];
+    for args in &cases {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(limit), "{args:?}: {}", stderr(&o));
+    }
+    // A pipe that never ends, read as /dev/stdin.
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-intent"))
+        .args(["expand", "--registry", "/dev/stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let block = vec![b' '; 1 << 16];
+        // Ends when the reader closes the pipe (a write error), bounded all the same.
+        for _ in 0..4096 {
+            if pipe.write_all(&block).is_err() {
+                break;
+            }
+        }
+    });
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(limit), "{}", stderr(&o));
 }
 
 #[test]

@@ -207,7 +207,7 @@ proptest! {
         let mut denied = disabled_set(&r, &o);
         let ceiling = r.source("channel").unwrap().deny.clone();
         denied.extend(denied_by(&r, &ceiling));
-        let state = r.begin_turn(&tool_intent::record_loaded(&TurnState::default(), &loads));
+        let state = r.begin_turn(&tool_intent::record_loaded(&TurnState::default(), &loads).unwrap());
         let split = split(&e, &state, View::Frozen);
         let payload = render(&r, &request, &state, RenderOptions::default()).unwrap();
         let (result, _) = search_args(&r, &request, &state, &json!({"query": format!("select:{}", NAMES.join(","))})).unwrap();
@@ -227,7 +227,7 @@ proptest! {
     #[test]
     fn no_payload_has_two_entries_with_one_name(r in registry_strategy(), o in override_strategy(), loads in proptest::collection::vec(proptest::sample::select(NAMES.to_vec()), 0..4)) {
         let request = turn_request(&o, ExpandContext::default());
-        let state = r.begin_turn(&tool_intent::record_loaded(&TurnState::default(), &loads));
+        let state = r.begin_turn(&tool_intent::record_loaded(&TurnState::default(), &loads).unwrap());
         for provider in tool_intent::Provider::ALL {
             for mode in [DeferralMode::Catalog, DeferralMode::Native] {
                 let opts = RenderOptions { provider, mode, ..Default::default() };

@@ -253,10 +253,10 @@ fn no_payload_holds_two_entries_with_one_name() {
             }
             let req = TurnRequest {
                 tools_override: ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(),
-                state: r.begin_turn(&tool_intent::record_loaded(
-                    &Default::default(),
-                    &["mcp__bfcl__calculate_BMI"],
-                )),
+                state: r.begin_turn(
+                    &tool_intent::record_loaded(&Default::default(), &["mcp__bfcl__calculate_BMI"])
+                        .unwrap(),
+                ),
                 provider,
                 mode,
                 ..Default::default()

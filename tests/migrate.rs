@@ -288,6 +288,14 @@ impl Backend {
         }
     }
 
+    /// Runs statements from another connection (the application).
+    fn exec(&self, sql: &str) {
+        match self {
+            Backend::Sqlite(path) => Connection::open(path).unwrap().execute_batch(sql).unwrap(),
+            Backend::Postgres(_) => self.pg().batch_execute(sql).unwrap(),
+        }
+    }
+
     /// Sets one row's tools_override from another connection (a server writing).
     fn write(&self, id: i64, value: &str) {
         match self {
@@ -492,7 +500,7 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
         .is_empty());
 
     // Undo restores the original bytes of every row.
-    let undone = migrate::undo(&db, "sessions").unwrap();
+    let undone = migrate::undo(&db, &options()).unwrap();
     assert_eq!(undone.rows_restored, expected_snapshots);
     assert_eq!(backend.dump(), original);
     assert_eq!(
@@ -500,7 +508,7 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
         expected_snapshots
     );
     assert_eq!(
-        migrate::undo(&db, "sessions").unwrap_err().code(),
+        migrate::undo(&db, &options()).unwrap_err().code(),
         "database"
     );
 }
@@ -771,7 +779,7 @@ fn killed_batched_run_resumes(backend: Backend) {
     for ((id, _, value), r) in backend.dump().iter().zip(&rows) {
         assert_eq!(value, &r.expected, "row {id}");
     }
-    let undone = migrate::undo(&backend.database(), "sessions").unwrap();
+    let undone = migrate::undo(&backend.database(), &options()).unwrap();
     assert_eq!(
         undone.rows_restored,
         rows.iter().filter(|r| r.kind == "snapshot").count() as u64
@@ -915,6 +923,170 @@ fn postgres_boolean_and_jsonb_columns_round_trip() {
         snapshot(&mut c)[0].1.as_deref(),
         Some("{\"enabled\": true}")
     );
-    migrate::undo(&backend.database(), "sessions").unwrap();
+    migrate::undo(&backend.database(), &options()).unwrap();
     assert_eq!(snapshot(&mut c), before);
+}
+
+/// The application writes after a migration: an update, a delete, a delete whose key a new
+/// row takes, a change of `tools_enabled` alone. Undo restores only the rows that still hold
+/// what the migration wrote; the others keep the application's values and are listed.
+fn undo_keeps_later_writes(backend: Backend) {
+    let v1 = serde_json::to_string(&V1).unwrap();
+    let rows: Vec<Generated> = (0..5)
+        .map(|_| Generated {
+            tools_enabled: Some(1),
+            tools_override: Some(v1.clone()),
+            expected: Some(r#"{"enabled":true}"#.into()),
+            kind: "snapshot",
+        })
+        .collect();
+    backend.build(&rows);
+    let db = backend.database();
+    let report = migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| {}).unwrap();
+    assert_eq!(report.snapshots_total(), 5);
+    backend.exec(
+        r#"UPDATE sessions SET tools_override = '["shell"]' WHERE id = 1;
+           DELETE FROM sessions WHERE id = 3;
+           INSERT INTO sessions (id, tools_enabled, tools_override) VALUES (3, 0, '["grep"]');
+           DELETE FROM sessions WHERE id = 4;
+           UPDATE sessions SET tools_enabled = 0 WHERE id = 5;"#,
+    );
+    let before_undo = backend.dump();
+    // A dry run says the same and changes nothing.
+    let dry = migrate::undo(
+        &db,
+        &MigrateOptions {
+            dry_run: true,
+            ..options()
+        },
+    )
+    .unwrap();
+    assert_eq!(backend.dump(), before_undo);
+    let undone = migrate::undo(&db, &options()).unwrap();
+    assert_eq!(dry.rows_restored, undone.rows_restored);
+    assert_eq!(dry.rows_not_restored, undone.rows_not_restored);
+    assert_eq!(undone.rows_restored, 1);
+    let why: Vec<(i64, &str, Vec<&str>)> = undone
+        .rows_not_restored
+        .iter()
+        .map(|r| (r.rowid, r.reason, r.columns.clone()))
+        .collect();
+    assert_eq!(
+        why,
+        [
+            (1, "changed", vec!["tools_override"]),
+            (3, "changed", vec!["tools_enabled", "tools_override"]),
+            (4, "deleted", vec![]),
+            (5, "changed", vec!["tools_enabled"]),
+        ]
+    );
+    assert_eq!(
+        backend.dump(),
+        [
+            (1, Some(1), Some(r#"["shell"]"#.to_string())),
+            (2, Some(1), Some(v1.clone())),
+            (3, Some(0), Some(r#"["grep"]"#.to_string())),
+            (5, Some(0), Some(r#"{"enabled":true}"#.to_string())),
+        ]
+    );
+    let text = undone.to_text();
+    assert!(text.contains("row 4: deleted"), "{text}");
+    assert!(
+        text.contains("row 3: changed (tools_enabled, tools_override)"),
+        "{text}"
+    );
+    // The backup is gone: a second undo has nothing to do.
+    assert_eq!(
+        migrate::undo(&db, &options()).unwrap_err().code(),
+        "database"
+    );
+}
+
+#[test]
+fn undo_keeps_later_writes_on_sqlite() {
+    undo_keeps_later_writes(Backend::sqlite("undo-later"));
+}
+
+#[test]
+fn undo_keeps_later_writes_on_postgres() {
+    undo_keeps_later_writes(Backend::postgres("undo_later"));
+}
+
+/// A server keeps writing while a batched undo runs: every row it wrote keeps its last write
+/// (whether that landed before or after the undo reached the row), every other row is back to
+/// its original bytes.
+fn undo_alongside_a_writer(backend: Backend) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let rows = generate(2_000);
+    backend.build(&rows);
+    let original = backend.dump();
+    let db = backend.database();
+    migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| {}).unwrap();
+    let started = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (started, stop) = (started.clone(), stop.clone());
+        let spec = backend.spec();
+        std::thread::spawn(move || {
+            let backend = match Database::parse(&spec) {
+                Database::Sqlite(p) => Backend::Sqlite(p),
+                Database::Postgres(u) => Backend::Postgres(u),
+            };
+            let mut last = std::collections::BTreeMap::new();
+            let mut k = 0i64;
+            while !stop.load(Ordering::Relaxed) || k < 100 {
+                let id = (k * 7919) % 2_000 + 1;
+                let value = format!("{{\"enabled\":true,\"disabled\":[\"w{k}\"]}}");
+                backend.write(id, &value);
+                last.insert(id, value);
+                k += 1;
+                if k == 10 {
+                    started.store(true, Ordering::Relaxed);
+                }
+            }
+            last
+        })
+    };
+    while !started.load(Ordering::Relaxed) {
+        std::thread::yield_now();
+    }
+    let batched = MigrateOptions {
+        batch_size: Some(25),
+        ..options()
+    };
+    let undone = migrate::undo(&db, &batched).unwrap();
+    stop.store(true, Ordering::Relaxed);
+    let last = writer.join().unwrap();
+    let now = backend.dump();
+    for ((id, enabled, value), before) in now.iter().zip(&original) {
+        match last.get(id) {
+            Some(written) => assert_eq!(value.as_deref(), Some(written.as_str()), "row {id}"),
+            None => assert_eq!((enabled, value), (&before.1, &before.2), "row {id}"),
+        }
+    }
+    let snapshots = rows.iter().filter(|r| r.kind == "snapshot").count() as u64;
+    assert_eq!(
+        undone.rows_restored + undone.rows_not_restored.len() as u64,
+        snapshots
+    );
+    // Every row left alone is one the writer wrote.
+    for r in &undone.rows_not_restored {
+        assert!(last.contains_key(&r.rowid), "row {} left alone", r.rowid);
+        assert_eq!(
+            (r.reason, r.columns.as_slice()),
+            ("changed", &["tools_override"][..])
+        );
+    }
+    assert!(undone.batches > 1);
+}
+
+#[test]
+fn undo_alongside_a_writer_on_sqlite() {
+    undo_alongside_a_writer(Backend::sqlite("undo-writer"));
+}
+
+#[test]
+fn undo_alongside_a_writer_on_postgres() {
+    undo_alongside_a_writer(Backend::postgres("undo_writer"));
 }

@@ -52,7 +52,7 @@ fn golden_payloads_of_the_embedded_registry() {
             }
             let req = TurnRequest {
                 tools_override: ToolsOverride::from_json_str(o).unwrap(),
-                state: r.begin_turn(&record_loaded(&Default::default(), loaded)),
+                state: r.begin_turn(&record_loaded(&Default::default(), loaded).unwrap()),
                 provider,
                 mode,
                 cache_control: cache,

@@ -212,10 +212,13 @@ fn a_top_level_any_of_is_left_out_of_the_anthropic_payload_only() {
     let req = |provider| TurnRequest {
         tools_override: intent(o),
         provider,
-        state: r.begin_turn(&tool_intent::record_loaded(
-            &Default::default(),
-            &["mcp__notion__search", "mcp__notion__page"],
-        )),
+        state: r.begin_turn(
+            &tool_intent::record_loaded(
+                &Default::default(),
+                &["mcp__notion__search", "mcp__notion__page"],
+            )
+            .unwrap(),
+        ),
         ..Default::default()
     };
     let p = r.plan_turn(&req(Provider::Anthropic)).unwrap();

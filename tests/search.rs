@@ -233,3 +233,28 @@ fn only_this_sessions_deferred_tools_are_candidates() {
         assert!(e.is_deferred(r.index_of(h).unwrap()), "{h}");
     }
 }
+
+/// A session whose loaded list is full (10,000 names of tools long gone) still records a
+/// `tool_search` load: the text said "Loaded", so the state must hold it (issue: a load was
+/// dropped in silence at the cap).
+#[test]
+fn a_load_into_a_full_state_is_recorded() {
+    let r = Registry::embedded();
+    let limit = tool_intent::limits::LIMITS.max_tools;
+    let mut loaded: Vec<String> = (0..limit).map(|i| format!("gone_{i}")).collect();
+    loaded[0] = "memory".into();
+    let state = tool_intent::TurnState {
+        loaded,
+        ..Default::default()
+    };
+    let request = TurnRequest {
+        state,
+        ..Default::default()
+    };
+    let found = r
+        .search(&request, &SearchCall::new("select:send_message"))
+        .unwrap();
+    assert_eq!(found.result.hits, ["send_message"]);
+    assert!(found.result.text.starts_with("Loaded 1 tool"));
+    assert_eq!(found.state.loaded, ["memory", "send_message"]);
+}

@@ -111,7 +111,7 @@ fn no_hostile_override_lifts_the_source_ceiling() {
             let e = expand(&r, &o, ExpandContext { profile, ..ctx }).unwrap();
             let request = turn_request(&o, ExpandContext { profile, ..ctx });
             // A session that somehow recorded denied tools as loaded.
-            let state = r.begin_turn(&record_loaded(&TurnState::default(), &DENIED));
+            let state = r.begin_turn(&record_loaded(&TurnState::default(), &DENIED).unwrap());
             let frozen = split(&e, &state, View::Frozen);
             let live = split(&e, &state, View::Live);
             let select_all = format!("select:{}", DENIED.join(","));

@@ -589,7 +589,10 @@ fn record_loaded<'py>(
     names: Vec<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let state = arg(py, state, "state", tool_intent::TurnState::from_value)?;
-    loads(py, &to_text(&tool_intent::record_loaded(&state, &names)))
+    loads(
+        py,
+        &to_text(&lib(py, tool_intent::record_loaded(&state, &names))?),
+    )
 }
 
 /// The intent a writer stores for UI toggles (never an expanded list):
@@ -885,12 +888,25 @@ fn migrate<'py>(
     loads_snake(py, &to_text(&report))
 }
 
-/// Restores every row a migration rewrote from its backup table.
+/// Restores the rows a migration rewrote from its backup table, each only if it still holds
+/// what the migration wrote; rows written since are left alone and listed in
+/// `rows_not_restored`.
 #[pyfunction]
-#[pyo3(signature = (db, *, table="sessions"))]
-fn undo<'py>(py: Python<'py>, db: std::path::PathBuf, table: &str) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (db, *, table="sessions", dry_run=false, batch_size=None))]
+fn undo<'py>(
+    py: Python<'py>,
+    db: std::path::PathBuf,
+    table: &str,
+    dry_run: bool,
+    batch_size: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let options = tool_intent::migrate::MigrateOptions {
+        table: table.to_string(),
+        dry_run,
+        batch_size,
+    };
     let db = database(&db);
-    let report = lib(py, py.detach(|| tool_intent::migrate::undo(&db, table)))?;
+    let report = lib(py, py.detach(|| tool_intent::migrate::undo(&db, &options)))?;
     loads_snake(py, &to_text(&report))
 }
 

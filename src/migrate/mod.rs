@@ -14,8 +14,10 @@
 //! ([`Database`]): it adds the missing columns, rewrites snapshot rows' `tools_override`, keeps
 //! each row's original values in a backup table (`<table>__tool_intent_backup`, keyed by the
 //! row's key: SQLite's rowid, PostgreSQL's integer primary key), and is idempotent. `dry_run`
-//! changes nothing and reports the same. [`undo`] restores every backed-up row and drops the
-//! backup. [`audit`] lists rows that still hold snapshots.
+//! changes nothing and reports the same. [`undo`] restores each backed-up row that still holds
+//! what the migration wrote (a row the application wrote or deleted since keeps the
+//! application's value and is reported) and drops the backup. [`audit`] lists rows that still
+//! hold snapshots.
 //!
 //! Two modes. **One transaction** (SQLite's default): all or nothing, holding the write lock
 //! for the whole run. **Batched** (`batch_size`, PostgreSQL's default of
@@ -44,7 +46,7 @@ mod store;
 
 pub use snapshot::{SnapshotIndex, StoredKind};
 pub use store::Database;
-use store::{Rewrite, Store, ADDED_COLUMNS};
+use store::{Restore, Rewrite, Store, ADDED_COLUMNS};
 
 /// Rows per transaction of a batched run on PostgreSQL unless `batch_size` says otherwise.
 pub const DEFAULT_POSTGRES_BATCH: usize = 1_000;
@@ -100,12 +102,27 @@ pub struct Report {
     pub columns_added: Vec<String>,
     /// Where the originals are kept.
     pub backup_table: String,
-    /// Rows restored by an undo run.
+    /// Rows restored by an undo run (in a dry run: that would be).
     pub rows_restored: u64,
+    /// Backed-up rows an undo run left as the application last wrote them, and why.
+    pub rows_not_restored: Vec<NotRestored>,
     /// Snapshot rows a server rewrote after the run read them: left alone (their keys).
     pub rows_changed_concurrently: Vec<i64>,
     /// Transactions committed with rewrites (1 for a one-transaction run).
     pub batches: u64,
+}
+
+/// A backed-up row an undo left alone: the application wrote it after the migration (or
+/// deleted it), and its write wins over the backup.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct NotRestored {
+    /// The row's key (SQLite rowid, PostgreSQL primary key).
+    pub rowid: i64,
+    /// `changed`: the row no longer holds what the migration left in `columns` (an update,
+    /// or a deleted row whose key a new row reuses); `deleted`: no row has that key.
+    pub reason: &'static str,
+    /// The session columns that differ from what the migration left (`changed` only).
+    pub columns: Vec<&'static str>,
 }
 
 /// A row a run could not read.
@@ -128,9 +145,43 @@ impl Report {
         let mut out = String::new();
         if self.undo {
             out.push_str(&format!(
-                "undo: restored {} row(s) of {} from {}\n",
-                self.rows_restored, self.table, self.backup_table
+                "undo{}: {} {} row(s) of {} from {}\n",
+                if self.dry_run {
+                    " (dry run, nothing changed)"
+                } else {
+                    ""
+                },
+                if self.dry_run {
+                    "would restore"
+                } else {
+                    "restored"
+                },
+                self.rows_restored,
+                self.table,
+                self.backup_table
             ));
+            if !self.rows_not_restored.is_empty() {
+                out.push_str(&format!(
+                    "  left as the application wrote them since: {} row(s)\n",
+                    self.rows_not_restored.len()
+                ));
+            }
+            for r in self.rows_not_restored.iter().take(20) {
+                match r.reason {
+                    "changed" => out.push_str(&format!(
+                        "    row {}: changed ({})\n",
+                        r.rowid,
+                        r.columns.join(", ")
+                    )),
+                    reason => out.push_str(&format!("    row {}: {reason}\n", r.rowid)),
+                }
+            }
+            if self.rows_not_restored.len() > 20 {
+                out.push_str(&format!(
+                    "    ... and {} more (see --json)\n",
+                    self.rows_not_restored.len() - 20
+                ));
+            }
             return out;
         }
         let line =
@@ -356,39 +407,134 @@ fn finish(store: &mut dyn Store, dry_run: bool) -> Result<()> {
     }
 }
 
-/// Restores every backed-up row of `table` and drops the backup table, in one transaction.
-pub fn undo(db: &Database, table: &str) -> Result<Report> {
+/// Undoes a migration of `options.table`: each backed-up row is restored only if it still
+/// holds exactly what the migration left there (every session column compared); a row the
+/// application wrote or deleted since is left as it is and listed in
+/// [`Report::rows_not_restored`] with the reason. Batched like [`migrate`]: one transaction on
+/// SQLite unless `batch_size` says otherwise, [`DEFAULT_POSTGRES_BATCH`] rows per transaction on
+/// PostgreSQL; each batch locks its rows, restores, and removes them from the backup, so a
+/// killed undo resumes where it stopped. The backup table is dropped at the end. `dry_run`
+/// reports what would be restored and changes nothing.
+pub fn undo(db: &Database, options: &MigrateOptions) -> Result<Report> {
+    let table = options.table.as_str();
     check_table_name(table)?;
+    if options.batch_size == Some(0) {
+        return Err(Error::argument(
+            "batch_size",
+            "a batch holds at least one row",
+        ));
+    }
+    let batch = match db {
+        Database::Postgres(_) => Some(options.batch_size.unwrap_or(DEFAULT_POSTGRES_BATCH)),
+        Database::Sqlite(_) => options.batch_size,
+    };
     let mut store = db.open()?;
     let store = store.as_mut();
+    let result = run_undo(store, table, options.dry_run, batch);
+    if result.is_err() {
+        let _ = store.rollback();
+    }
+    result
+}
+
+fn run_undo(
+    store: &mut dyn Store,
+    table: &str,
+    dry_run: bool,
+    batch: Option<usize>,
+) -> Result<Report> {
     let backup = backup_name(table);
-    store.begin()?;
-    let result = (|| {
-        let cols = store.columns(table)?;
-        if !store.backup_exists(&backup)? {
-            return Err(Error::Database {
-                message: format!("no backup table {backup:?}: nothing to undo"),
-                source: None,
-            });
-        }
-        let restored = store.restore(table, &backup, &cols)?;
-        store.commit()?;
-        Ok(restored)
-    })();
-    let restored = match result {
-        Ok(n) => n,
-        Err(e) => {
-            let _ = store.rollback();
-            return Err(e);
-        }
-    };
-    Ok(Report {
+    let mut report = Report {
         table: table.to_string(),
         undo: true,
-        backup_table: backup,
-        rows_restored: restored,
+        dry_run,
+        backup_table: backup.clone(),
         ..Default::default()
-    })
+    };
+    store.begin()?;
+    let cols = store.columns(table)?;
+    let backup_cols = store.backup_columns(&backup)?;
+    if backup_cols.is_empty() {
+        return Err(Error::Database {
+            message: format!("no backup table {backup:?}: nothing to undo"),
+            source: None,
+        });
+    }
+    if !backup_cols.iter().any(|c| c == "written") {
+        return Err(Error::Database {
+            message: format!(
+                "backup table {backup:?} has no \"written\" column (made by an earlier tool-intent): without the values the migration wrote, an undo cannot tell them from later writes; restore from it by hand"
+            ),
+            source: None,
+        });
+    }
+    let one_transaction = batch.is_none();
+    if !one_transaction {
+        finish(store, true)?;
+    }
+    let mut after: Option<i64> = None;
+    loop {
+        if !one_transaction {
+            store.begin()?;
+        }
+        let rows = store.read_backup_after(&backup, after, batch.unwrap_or(READ_CHUNK))?;
+        let Some(last) = rows.last().map(|b| b.original.key) else {
+            if !one_transaction {
+                finish(store, true)?;
+            }
+            break;
+        };
+        let keys: Vec<i64> = rows.iter().map(|b| b.original.key).collect();
+        // Locked until this batch ends: what is compared is what is overwritten.
+        let now = store.read_rows(table, &cols, &keys)?;
+        let mut restore = Vec::new();
+        for b in &rows {
+            let current = now.iter().find(|r| r.key == b.original.key);
+            match b.outcome(current, &cols) {
+                Restore::Restored => restore.push(b),
+                Restore::Deleted => report.rows_not_restored.push(NotRestored {
+                    rowid: b.original.key,
+                    reason: "deleted",
+                    columns: Vec::new(),
+                }),
+                Restore::Changed(columns) => report.rows_not_restored.push(NotRestored {
+                    rowid: b.original.key,
+                    reason: "changed",
+                    columns,
+                }),
+            }
+        }
+        if !dry_run {
+            let written = store.restore_rows(table, &cols, &restore)?;
+            // The rows are locked and were compared above: the compare-and-set matches each.
+            if written != restore.len() as u64 {
+                return Err(Error::internal(format!(
+                    "undo restored {written} of {} locked rows that held what the migration left",
+                    restore.len()
+                )));
+            }
+            store.forget_backups(&backup, &keys)?;
+        }
+        report.rows_restored += restore.len() as u64;
+        after = Some(last);
+        if !one_transaction {
+            finish(store, dry_run)?;
+            report.batches += u64::from(!dry_run);
+        }
+    }
+    if !dry_run {
+        if !one_transaction {
+            store.begin()?;
+        }
+        store.drop_backup(&backup)?;
+    }
+    if !dry_run || one_transaction {
+        finish(store, dry_run)?;
+    }
+    if one_transaction {
+        report.batches = u64::from(!dry_run);
+    }
+    Ok(report)
 }
 
 /// Rows of `table` that still hold legacy snapshots (read-only, a batch at a time).

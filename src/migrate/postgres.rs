@@ -7,7 +7,8 @@
 use postgres::{Client, NoTls};
 
 use super::store::{
-    check_session_columns, database_error, driver_error, Cell, Rewrite, Row, Store,
+    check_session_columns, database_error, driver_error, Backup, Cell, Rewrite, Row, Store,
+    SESSION_COLUMNS,
 };
 use crate::error::Result;
 
@@ -136,20 +137,20 @@ impl Store for PostgresStore {
     fn ensure_backup(&mut self, backup: &str) -> Result<()> {
         self.client
             .batch_execute(&format!(
-                "CREATE TABLE IF NOT EXISTS \"{backup}\" (key bigint PRIMARY KEY, tools_enabled text, tools_override text, web_search text, toolset text, matched text, migrated_at timestamptz DEFAULT now())"
+                "CREATE TABLE IF NOT EXISTS \"{backup}\" (key bigint PRIMARY KEY, tools_enabled text, tools_override text, web_search text, toolset text, matched text, migrated_at timestamptz DEFAULT now(), written text)"
             ))
             .map_err(driver_error)
     }
 
-    fn backup_exists(&mut self, backup: &str) -> Result<bool> {
-        let row = self
+    fn backup_columns(&mut self, backup: &str) -> Result<Vec<String>> {
+        let rows = self
             .client
-            .query_one(
-                "SELECT to_regclass(quote_ident($1)) IS NOT NULL",
+            .query(
+                "SELECT a.attname::text FROM pg_attribute a WHERE a.attrelid = to_regclass(quote_ident($1)) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
                 &[&backup],
             )
             .map_err(driver_error)?;
-        Ok(row.get(0))
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     fn rewrite(
@@ -165,26 +166,28 @@ impl Store for PostgresStore {
         let key = &self.key;
         // One statement per batch, not two round trips per row: the rows and their values as
         // arrays. Under READ COMMITTED the WHERE is checked again on a row another session
-        // updated meanwhile, so a rewritten row no longer matches and is left alone.
+        // updated meanwhile, so a rewritten row no longer matches and is left alone. RETURNING
+        // gives the value as the column stores it (jsonb normalises), which an undo compares.
         let keys: Vec<i64> = rewrites.iter().map(|w| w.row.key).collect();
         let old: Vec<Option<String>> = rewrites
             .iter()
             .map(|w| w.row.tools_override.text())
             .collect();
         let new: Vec<&str> = rewrites.iter().map(|w| w.value.as_str()).collect();
-        let updated: Vec<i64> = self
+        let updated: Vec<(i64, Option<String>)> = self
             .client
             .query(
                 &format!(
-                    "UPDATE \"{table}\" AS t SET tools_override = i.new::{ty} FROM unnest($1::bigint[], $2::text[], $3::text[]) AS i(key, old, new) WHERE t.\"{key}\" = i.key AND t.tools_override::text IS NOT DISTINCT FROM i.old RETURNING t.\"{key}\"::bigint"
+                    "UPDATE \"{table}\" AS t SET tools_override = i.new::{ty} FROM unnest($1::bigint[], $2::text[], $3::text[]) AS i(key, old, new) WHERE t.\"{key}\" = i.key AND t.tools_override::text IS NOT DISTINCT FROM i.old RETURNING t.\"{key}\"::bigint, t.tools_override::text"
                 ),
                 &[&keys, &old, &new],
             )
             .map_err(driver_error)?
             .iter()
-            .map(|r| r.get(0))
+            .map(|r| (r.get(0), r.get(1)))
             .collect();
-        let written: Vec<bool> = keys.iter().map(|k| updated.contains(k)).collect();
+        let stored = |k: &i64| updated.iter().find(|(u, _)| u == k).map(|(_, v)| v.clone());
+        let written: Vec<bool> = keys.iter().map(|k| stored(k).is_some()).collect();
         let mine: Vec<&Rewrite<'_>> = rewrites
             .iter()
             .zip(&written)
@@ -196,9 +199,10 @@ impl Store for PostgresStore {
         };
         let saved_keys: Vec<i64> = mine.iter().map(|w| w.row.key).collect();
         let matched: Vec<&str> = mine.iter().map(|w| w.matched.as_str()).collect();
+        let values: Vec<Option<String>> = saved_keys.iter().filter_map(stored).collect();
         self.client
             .execute(
-                &format!("INSERT INTO \"{backup}\" (key, tools_enabled, tools_override, web_search, toolset, matched) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) ON CONFLICT (key) DO NOTHING"),
+                &format!("INSERT INTO \"{backup}\" (key, tools_enabled, tools_override, web_search, toolset, matched, written) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) ON CONFLICT (key) DO UPDATE SET tools_enabled = excluded.tools_enabled, tools_override = excluded.tools_override, web_search = excluded.web_search, toolset = excluded.toolset, matched = excluded.matched, migrated_at = now(), written = excluded.written"),
                 &[
                     &saved_keys,
                     &column(&|r| &r.tools_enabled),
@@ -206,32 +210,111 @@ impl Store for PostgresStore {
                     &column(&|r| &r.web_search),
                     &column(&|r| &r.toolset),
                     &matched,
+                    &values,
                 ],
             )
             .map_err(driver_error)?;
         Ok(written)
     }
 
-    fn restore(&mut self, table: &str, backup: &str, columns: &[String]) -> Result<u64> {
-        let sets: Vec<String> = ["tools_enabled", "tools_override", "web_search", "toolset"]
-            .iter()
-            .filter(|c| columns.iter().any(|x| x == *c))
-            .map(|c| format!("{c} = b.{c}::{}", self.type_of(c)))
-            .collect();
-        let key = &self.key;
-        let restored = self
+    fn read_backup_after(
+        &mut self,
+        backup: &str,
+        after: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<Backup>> {
+        let limit = limit as i64;
+        let rows = self
             .client
-            .execute(
-                &format!(
-                    "UPDATE \"{table}\" AS t SET {} FROM \"{backup}\" AS b WHERE t.\"{key}\" = b.key",
-                    sets.join(", ")
-                ),
-                &[],
+            .query(
+                &format!("SELECT key, tools_enabled, tools_override, web_search, toolset, written FROM \"{backup}\" WHERE $1::bigint IS NULL OR key > $1::bigint ORDER BY key LIMIT $2"),
+                &[&after, &limit],
             )
             .map_err(driver_error)?;
+        rows.iter()
+            .map(|r| {
+                Ok(Backup {
+                    original: Row {
+                        key: r.try_get(0).map_err(driver_error)?,
+                        tools_enabled: text(r, 1)?,
+                        tools_override: text(r, 2)?,
+                        web_search: text(r, 3)?,
+                        toolset: text(r, 4)?,
+                    },
+                    written: text(r, 5)?,
+                })
+            })
+            .collect()
+    }
+
+    fn read_rows(&mut self, table: &str, columns: &[String], keys: &[i64]) -> Result<Vec<Row>> {
+        let has = |c: &str| columns.iter().any(|x| x == c);
+        let key = &self.key;
+        // FOR UPDATE: a server's write to one of these rows waits for this batch to commit,
+        // so the values compared are the values overwritten.
+        let sql = format!(
+            "SELECT \"{key}\"::bigint, tools_enabled::text, tools_override::text, {}, {} FROM \"{table}\" WHERE \"{key}\" = ANY($1::bigint[]) ORDER BY \"{key}\" FOR UPDATE",
+            if has("web_search") { "web_search::text" } else { "NULL::text" },
+            if has("toolset") { "toolset::text" } else { "NULL::text" },
+        );
+        let rows = self.client.query(&sql, &[&keys]).map_err(driver_error)?;
+        rows.iter()
+            .map(|r| {
+                Ok(Row {
+                    key: r.try_get(0).map_err(driver_error)?,
+                    tools_enabled: text(r, 1)?,
+                    tools_override: text(r, 2)?,
+                    web_search: text(r, 3)?,
+                    toolset: text(r, 4)?,
+                })
+            })
+            .collect()
+    }
+
+    fn restore_rows(&mut self, table: &str, columns: &[String], rows: &[&Backup]) -> Result<u64> {
+        if rows.is_empty() {
+            return Ok(0);
+        }
+        let key = &self.key;
+        let ty = self.type_of("tools_override").to_string();
+        let present: Vec<(usize, &str)> = SESSION_COLUMNS
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| columns.iter().any(|x| x == *c))
+            .map(|(k, c)| (k, *c))
+            .collect();
+        // The compare-and-set on every session column, in its text form as it was read.
+        let guard: Vec<String> = present
+            .iter()
+            .map(|(k, c)| format!("t.{c}::text IS NOT DISTINCT FROM i.m{k}"))
+            .collect();
+        let keys: Vec<i64> = rows.iter().map(|b| b.original.key).collect();
+        let migrated: Vec<Row> = rows.iter().map(|b| b.as_migrated()).collect();
+        let col = |k: usize| -> Vec<Option<String>> {
+            migrated.iter().map(|m| m.cells()[k].text()).collect()
+        };
+        let originals: Vec<Option<String>> = rows
+            .iter()
+            .map(|b| b.original.tools_override.text())
+            .collect();
         self.client
-            .batch_execute(&format!("DROP TABLE \"{backup}\""))
-            .map_err(driver_error)?;
-        Ok(restored)
+            .execute(
+                &format!(
+                    "UPDATE \"{table}\" AS t SET tools_override = i.original::{ty} FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS i(key, m0, m1, m2, m3, original) WHERE t.\"{key}\" = i.key AND {}",
+                    guard.join(" AND ")
+                ),
+                &[&keys, &col(0), &col(1), &col(2), &col(3), &originals],
+            )
+            .map_err(driver_error)
+    }
+
+    fn forget_backups(&mut self, backup: &str, keys: &[i64]) -> Result<()> {
+        self.client
+            .execute(
+                &format!("DELETE FROM \"{backup}\" WHERE key = ANY($1::bigint[])"),
+                &[&keys],
+            )
+            .map(|_| ())
+            .map_err(driver_error)
     }
 }

@@ -7,7 +7,8 @@ use rusqlite::types::{ToSqlOutput, Value, ValueRef};
 use rusqlite::{params, Connection, OptionalExtension, ToSql};
 
 use super::store::{
-    check_session_columns, database_error, driver_error, Cell, Rewrite, Row, Store,
+    check_session_columns, database_error, driver_error, Backup, Cell, Rewrite, Row, Store,
+    SESSION_COLUMNS,
 };
 use crate::error::Result;
 
@@ -128,22 +129,22 @@ impl Store for SqliteStore {
     fn ensure_backup(&mut self, backup: &str) -> Result<()> {
         self.conn
             .execute_batch(&format!(
-                "CREATE TABLE IF NOT EXISTS \"{backup}\" (rowid INTEGER PRIMARY KEY, tools_enabled, tools_override, web_search, toolset, matched TEXT, migrated_at TEXT)"
+                "CREATE TABLE IF NOT EXISTS \"{backup}\" (rowid INTEGER PRIMARY KEY, tools_enabled, tools_override, web_search, toolset, matched TEXT, migrated_at TEXT, written)"
             ))
             .map_err(driver_error)
     }
 
-    fn backup_exists(&mut self, backup: &str) -> Result<bool> {
-        let found: Option<String> = self
+    fn backup_columns(&mut self, backup: &str) -> Result<Vec<String>> {
+        let mut stmt = self
             .conn
-            .query_row(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1",
-                [backup],
-                |r| r.get(0),
-            )
-            .optional()
+            .prepare(&format!("PRAGMA table_info(\"{backup}\")"))
             .map_err(driver_error)?;
-        Ok(found.is_some())
+        let cols = stmt
+            .query_map([], |r| r.get::<_, String>(1))
+            .map_err(driver_error)?
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(driver_error)?;
+        Ok(cols)
     }
 
     fn rewrite(
@@ -152,58 +153,146 @@ impl Store for SqliteStore {
         backup: &str,
         rewrites: &[Rewrite<'_>],
     ) -> Result<Vec<bool>> {
+        // RETURNING: the value as the column stored it (its affinity may convert it), which
+        // is what an undo compares against.
         let mut update = self
             .conn
             .prepare_cached(&format!(
-                "UPDATE \"{table}\" SET tools_override = ?1 WHERE rowid = ?2 AND tools_override IS ?3"
+                "UPDATE \"{table}\" SET tools_override = ?1 WHERE rowid = ?2 AND tools_override IS ?3 RETURNING tools_override"
             ))
             .map_err(driver_error)?;
         let mut save = self
             .conn
-            .prepare_cached(&format!("INSERT OR IGNORE INTO \"{backup}\" (rowid, tools_enabled, tools_override, web_search, toolset, matched, migrated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, datetime('now'))"))
+            .prepare_cached(&format!("INSERT INTO \"{backup}\" (rowid, tools_enabled, tools_override, web_search, toolset, matched, migrated_at, written) VALUES (?1, ?2, ?3, ?4, ?5, ?6, datetime('now'), ?7) ON CONFLICT (rowid) DO UPDATE SET tools_enabled = excluded.tools_enabled, tools_override = excluded.tools_override, web_search = excluded.web_search, toolset = excluded.toolset, matched = excluded.matched, migrated_at = excluded.migrated_at, written = excluded.written"))
             .map_err(driver_error)?;
         let mut written = Vec::with_capacity(rewrites.len());
         for w in rewrites {
             let row = w.row;
             // `IS` compares NULLs too: the row is written only if it still holds what was read.
-            let updated = update
-                .execute(params![w.value, row.key, row.tools_override])
+            let stored: Option<Cell> = update
+                .query_row(params![w.value, row.key, row.tools_override], |r| {
+                    Ok(cell(r.get_ref(0)?))
+                })
+                .optional()
                 .map_err(driver_error)?;
-            if updated > 0 {
+            if let Some(stored) = &stored {
                 save.execute(params![
                     row.key,
                     row.tools_enabled,
                     row.tools_override,
                     row.web_search,
                     row.toolset,
-                    w.matched
+                    w.matched,
+                    stored
                 ])
                 .map_err(driver_error)?;
             }
-            written.push(updated > 0);
+            written.push(stored.is_some());
         }
         Ok(written)
     }
 
-    fn restore(&mut self, table: &str, backup: &str, columns: &[String]) -> Result<u64> {
-        let sets: Vec<String> = ["tools_enabled", "tools_override", "web_search", "toolset"]
-            .iter()
-            .filter(|c| columns.iter().any(|x| x == *c))
-            .map(|c| format!("{c} = b.{c}"))
-            .collect();
-        let restored = self
+    fn read_backup_after(
+        &mut self,
+        backup: &str,
+        after: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<Backup>> {
+        let mut stmt = self
             .conn
-            .execute(
-                &format!(
-                    "UPDATE \"{table}\" SET {} FROM \"{backup}\" AS b WHERE \"{table}\".rowid = b.rowid",
-                    sets.join(", ")
-                ),
-                [],
-            )
+            .prepare_cached(&format!(
+                "SELECT rowid, tools_enabled, tools_override, web_search, toolset, written FROM \"{backup}\" WHERE rowid > ?1 ORDER BY rowid LIMIT ?2"
+            ))
             .map_err(driver_error)?;
-        self.conn
-            .execute_batch(&format!("DROP TABLE \"{backup}\""))
+        let rows = stmt
+            .query_map(params![after.unwrap_or(i64::MIN), limit as i64], |r| {
+                Ok(Backup {
+                    original: Row {
+                        key: r.get(0)?,
+                        tools_enabled: cell(r.get_ref(1)?),
+                        tools_override: cell(r.get_ref(2)?),
+                        web_search: cell(r.get_ref(3)?),
+                        toolset: cell(r.get_ref(4)?),
+                    },
+                    written: cell(r.get_ref(5)?),
+                })
+            })
+            .map_err(driver_error)?
+            .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(driver_error)?;
-        Ok(restored as u64)
+        Ok(rows)
+    }
+
+    fn read_rows(&mut self, table: &str, columns: &[String], keys: &[i64]) -> Result<Vec<Row>> {
+        let has = |c: &str| columns.iter().any(|x| x == c);
+        let sql =
+            format!(
+            "SELECT rowid, tools_enabled, tools_override, {}, {} FROM \"{table}\" WHERE rowid = ?1",
+            if has("web_search") { "web_search" } else { "NULL" },
+            if has("toolset") { "toolset" } else { "NULL" },
+        );
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(driver_error)?;
+        let mut rows = Vec::with_capacity(keys.len());
+        for key in keys {
+            let row = stmt
+                .query_row([key], |r| {
+                    Ok(Row {
+                        key: r.get(0)?,
+                        tools_enabled: cell(r.get_ref(1)?),
+                        tools_override: cell(r.get_ref(2)?),
+                        web_search: cell(r.get_ref(3)?),
+                        toolset: cell(r.get_ref(4)?),
+                    })
+                })
+                .optional()
+                .map_err(driver_error)?;
+            rows.extend(row);
+        }
+        Ok(rows)
+    }
+
+    fn restore_rows(&mut self, table: &str, columns: &[String], rows: &[&Backup]) -> Result<u64> {
+        // `IS` compares NULLs too. ?6 is always used, so the statement takes six parameters
+        // whichever session columns the table has.
+        let guard: Vec<String> = SESSION_COLUMNS
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| columns.iter().any(|x| x == *c))
+            .map(|(k, c)| format!("{c} IS ?{}", k + 2))
+            .collect();
+        let mut update = self
+            .conn
+            .prepare_cached(&format!(
+                "UPDATE \"{table}\" SET tools_override = ?6 WHERE rowid = ?1 AND {}",
+                guard.join(" AND ")
+            ))
+            .map_err(driver_error)?;
+        let mut written = 0;
+        for b in rows {
+            let migrated = b.as_migrated();
+            let [te, to, ws, ts] = migrated.cells();
+            written += update
+                .execute(params![
+                    b.original.key,
+                    te,
+                    to,
+                    ws,
+                    ts,
+                    b.original.tools_override
+                ])
+                .map_err(driver_error)? as u64;
+        }
+        Ok(written)
+    }
+
+    fn forget_backups(&mut self, backup: &str, keys: &[i64]) -> Result<()> {
+        let mut forget = self
+            .conn
+            .prepare_cached(&format!("DELETE FROM \"{backup}\" WHERE rowid = ?1"))
+            .map_err(driver_error)?;
+        for key in keys {
+            forget.execute([key]).map_err(driver_error)?;
+        }
+        Ok(())
     }
 }

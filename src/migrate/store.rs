@@ -104,6 +104,73 @@ pub(crate) struct Row {
     pub(crate) toolset: Cell,
 }
 
+/// One backed-up row: the row's values before the migration rewrote it, and what the
+/// migration wrote to its `tools_override` (as the database stored it).
+#[derive(Debug, Clone)]
+pub(crate) struct Backup {
+    pub(crate) original: Row,
+    pub(crate) written: Cell,
+}
+
+/// What an undo did with one backed-up row.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Restore {
+    /// The row still held what the migration left: its original values are back.
+    Restored,
+    /// No row has that key any more.
+    Deleted,
+    /// The row was written after the migration (these session columns differ from what the
+    /// migration left); left as the application wrote it.
+    Changed(Vec<&'static str>),
+}
+
+/// The session columns an undo compares, in this order.
+pub(crate) const SESSION_COLUMNS: [&str; 4] =
+    ["tools_enabled", "tools_override", "web_search", "toolset"];
+
+impl Row {
+    /// The session columns of `SESSION_COLUMNS`, in that order.
+    pub(crate) fn cells(&self) -> [&Cell; 4] {
+        [
+            &self.tools_enabled,
+            &self.tools_override,
+            &self.web_search,
+            &self.toolset,
+        ]
+    }
+}
+
+impl Backup {
+    /// The row as the migration left it: its original values with `written` in
+    /// `tools_override` (the only column a migration writes).
+    pub(crate) fn as_migrated(&self) -> Row {
+        Row {
+            tools_override: self.written.clone(),
+            ..self.original.clone()
+        }
+    }
+
+    /// What an undo does with this row, given the row now in the table (`None`: gone): it
+    /// is restored only if every session column still holds what the migration left.
+    pub(crate) fn outcome(&self, now: Option<&Row>, columns: &[String]) -> Restore {
+        let Some(now) = now else {
+            return Restore::Deleted;
+        };
+        let migrated = self.as_migrated();
+        let changed: Vec<&'static str> = SESSION_COLUMNS
+            .iter()
+            .zip(now.cells().into_iter().zip(migrated.cells()))
+            .filter(|(c, (a, b))| columns.iter().any(|x| x == *c) && a != b)
+            .map(|(c, _)| *c)
+            .collect();
+        if changed.is_empty() {
+            Restore::Restored
+        } else {
+            Restore::Changed(changed)
+        }
+    }
+}
+
 /// One snapshot row to rewrite: the row as read, its intent, what it matched.
 pub(crate) struct Rewrite<'a> {
     pub(crate) row: &'a Row,
@@ -142,15 +209,35 @@ pub(crate) trait Store {
         limit: usize,
     ) -> Result<Vec<Row>>;
     fn ensure_backup(&mut self, backup: &str) -> Result<()>;
-    fn backup_exists(&mut self, backup: &str) -> Result<bool>;
+    /// The backup table's columns (empty when there is no backup table).
+    fn backup_columns(&mut self, backup: &str) -> Result<Vec<String>>;
     /// Sets each row's `tools_override` to its new value if it still holds what was read,
-    /// and then keeps the row's original values in the backup (a row backed up before keeps
-    /// its first backup). One flag per rewrite: false when the row changed since it was read
-    /// (nothing written for it).
+    /// and then keeps the row's values as read and the value written in the backup (a row
+    /// migrated again, after the application stored a snapshot in it once more, keeps the
+    /// latest: an undo restores what the last migration replaced). One flag per rewrite:
+    /// false when the row changed since it was read (nothing written for it).
     fn rewrite(&mut self, table: &str, backup: &str, rewrites: &[Rewrite<'_>])
         -> Result<Vec<bool>>;
-    /// Restores every backed-up row and drops the backup table; the rows restored.
-    fn restore(&mut self, table: &str, backup: &str, columns: &[String]) -> Result<u64>;
+    /// Up to `limit` backed-up rows with a key above `after`, in key order.
+    fn read_backup_after(
+        &mut self,
+        backup: &str,
+        after: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<Backup>>;
+    /// The rows of `table` with these keys (fewer when some are gone), locked until the
+    /// transaction ends (PostgreSQL `FOR UPDATE`; SQLite's `BEGIN IMMEDIATE` holds the write
+    /// lock), so what an undo compares is what it overwrites.
+    fn read_rows(&mut self, table: &str, columns: &[String], keys: &[i64]) -> Result<Vec<Row>>;
+    /// Puts each row's original `tools_override` back where the row still holds exactly what
+    /// the migration left (a compare-and-set on every session column); the rows written.
+    fn restore_rows(&mut self, table: &str, columns: &[String], rows: &[&Backup]) -> Result<u64>;
+    /// Removes these keys from the backup.
+    fn forget_backups(&mut self, backup: &str, keys: &[i64]) -> Result<()>;
+    /// Drops the backup table.
+    fn drop_backup(&mut self, backup: &str) -> Result<()> {
+        self.execute(&format!("DROP TABLE \"{backup}\""))
+    }
 }
 
 /// A driver's error (rusqlite, postgres) as ours, kept as the source.

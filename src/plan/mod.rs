@@ -391,7 +391,7 @@ mod tests {
     use serde_json::json;
 
     fn loaded(names: &[&str]) -> TurnState {
-        Registry::embedded().begin_turn(&record_loaded(&TurnState::default(), names))
+        Registry::embedded().begin_turn(&record_loaded(&TurnState::default(), names).unwrap())
     }
 
     #[test]

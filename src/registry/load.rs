@@ -192,15 +192,23 @@ pub(crate) fn parse_document(
                 ));
             }
             let mut server_warnings = Vec::new();
-            if let Some(raw_tools) = obj.get("tools") {
-                let list = read_tool_list("registry", raw_tools.get())?;
-                tools.extend(parse_tool_list(
-                    list,
-                    &p.key("tools"),
-                    Some(&name),
-                    &mut server_warnings,
-                )?);
-            }
+            let Some(raw_tools) = obj.get("tools") else {
+                return Err(Error::value(
+                    "registry",
+                    &p,
+                    format!(
+                        "server {} has no \"tools\" (its tools/list result; [] for none)",
+                        quoted(&name)
+                    ),
+                ));
+            };
+            let list = read_tool_list("registry", raw_tools.get())?;
+            tools.extend(parse_tool_list(
+                list,
+                &p.key("tools"),
+                Some(&name),
+                &mut server_warnings,
+            )?);
             load_warnings.servers.push((name.clone(), server_warnings));
             settings.add_server(&name);
         }
@@ -228,7 +236,20 @@ pub(crate) fn parse_tool_list(
                 "expected an array of tools or a tools/list result ({\"tools\": [...]})",
             )),
         },
-        Node::Other(Value::Null) => Ok(Vec::new()),
+        // A registry document's `"tools": null` is no tools. A server's list never is: a flaky
+        // connection that hands over `null` must not withdraw the server from every session
+        // (removing a server is `remove_mcp_server`).
+        Node::Other(Value::Null) => match server {
+            None => Ok(Vec::new()),
+            Some(server) => Err(Error::value(
+                "registry",
+                path,
+                format!(
+                    "the tools list of server {} is null, not a list (an empty list is [], and removing a server is remove_mcp_server)",
+                    quoted(server)
+                ),
+            )),
+        },
         other => Err(Error::expected(
             "registry",
             path,

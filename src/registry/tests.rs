@@ -395,3 +395,33 @@ fn values_the_first_pass_accepts_but_cannot_be_read_are_refused_at_load() {
     .unwrap();
     assert_eq!(r.tools()[0].parameters()["d"], "é🚀");
 }
+
+#[test]
+fn a_null_or_missing_server_list_is_an_error_naming_the_server() {
+    let base = Registry::embedded()
+        .set_mcp_server("s", &json!([tool("x")]).to_string())
+        .unwrap()
+        .registry;
+    // A flaky connection handing over `null` must not withdraw the server's tools.
+    for text in ["null", " null "] {
+        let e = base.set_mcp_server("s", text).unwrap_err();
+        assert_eq!((e.code(), e.path()), ("invalid_value", Some("$")), "{e}");
+        assert!(e.to_string().contains("\"s\""), "{e}");
+    }
+    let e = base
+        .set_mcp_servers(&[("t", "[]"), ("s", "null")])
+        .unwrap_err();
+    assert_eq!(e.path(), Some("$[1].tools"), "{e}");
+    let e =
+        Registry::from_value(&json!({"mcp_servers": [{"name": "s", "tools": null}]})).unwrap_err();
+    assert_eq!(e.path(), Some("$.mcp_servers[0].tools"), "{e}");
+    let e = Registry::from_value(&json!({"mcp_servers": [{"name": "s"}]})).unwrap_err();
+    assert_eq!(e.path(), Some("$.mcp_servers[0]"), "{e}");
+    assert!(e.to_string().contains("\"s\""), "{e}");
+    // An empty list is still an empty server, and a registry's own `"tools": null` no tools.
+    let empty = base.set_mcp_server("s", "[]").unwrap();
+    assert_eq!(empty.diff.removed, ["mcp__s__x"]);
+    assert!(Registry::from_value(&json!({"tools": null})).is_ok());
+    // Removing stays an explicit call.
+    assert!(base.remove_mcp_server("s").is_ok());
+}

@@ -328,10 +328,9 @@ mod tests {
     fn promoted_tools_append_after_resident() {
         let r = Registry::embedded();
         let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
-        let s = r.begin_turn(&record_loaded(
-            &TurnState::default(),
-            &["send_message", "enter_plan_mode"],
-        ));
+        let s = r.begin_turn(
+            &record_loaded(&TurnState::default(), &["send_message", "enter_plan_mode"]).unwrap(),
+        );
         let p = render(&e, &s, RenderOptions::default()).unwrap();
         let n = p.array.len();
         assert_eq!(&p.array[n - 2..], ["send_message", "enter_plan_mode"]);

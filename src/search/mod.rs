@@ -299,7 +299,12 @@ pub(crate) fn run(
     };
     let query = Query::parse(call.query)?;
     let result = search(expansion, &query, limit, call.ranker, excluded);
-    let next = record_loaded(state, &result.hits);
+    // A full loaded list first forgets names this registry lacks: then every hit fits
+    // (`TurnState::make_room`), and the text that told the model "Loaded" stays true.
+    let room = state
+        .clone()
+        .make_room(expansion.registry(), result.hits.len());
+    let next = record_loaded(&room, &result.hits)?;
     Ok((result, next))
 }
 

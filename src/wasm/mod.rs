@@ -511,7 +511,7 @@ fn state_in(state: &JsValue) -> Result<TurnState, JsValue> {
 /// Records loaded tools (in load order, each once).
 #[wasm_bindgen(js_name = recordLoaded)]
 pub fn record_loaded(state: &JsTurnStateIn, names: Vec<String>) -> Result<JsTurnState, JsValue> {
-    out(&crate::record_loaded(&state_in(state)?, &names))
+    out(&lib(crate::record_loaded(&state_in(state)?, &names))?)
 }
 
 /// `sha256:<hex>` of a string's UTF-8 bytes (to check a payload a caller holds).

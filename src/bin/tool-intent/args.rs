@@ -195,7 +195,8 @@ pub(crate) struct MigrateArgs {
     /// Report what would change; change nothing.
     #[arg(long)]
     pub(crate) dry_run: bool,
-    /// Restore every row from the backup table.
+    /// Restore the rows the migration rewrote from the backup table, each only if it still
+    /// holds what the migration wrote (rows written since are left alone and listed).
     #[arg(long)]
     pub(crate) undo: bool,
     /// Rows per transaction (online: servers keep writing between batches; a killed run

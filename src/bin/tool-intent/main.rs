@@ -90,21 +90,41 @@ mod cli {
         s.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
-    /// A file's text, refused before it is read when it is larger than any input the
-    /// library accepts (a 750 MB file costs a `stat`, not 4 GB of memory).
+    /// A file's text, read up to the input limit whatever the file is: a regular file, a
+    /// pipe, `/dev/stdin` or a device (whose `stat` size says nothing, so the limit is on the
+    /// bytes read: `/dev/zero` stops after 64 MiB with this error, not at the memory's end).
     fn read_file(path: &PathBuf) -> Result<String, CliError> {
+        use std::io::Read;
         let limit = tool_intent::limits::LIMITS.max_input_bytes;
-        if let Ok(meta) = std::fs::metadata(path) {
-            if meta.len() > limit as u64 {
-                return Err(CliError::Io(format!(
-                    "{}: {} bytes, larger than the {limit}-byte input limit",
-                    path.display(),
-                    meta.len()
-                )));
+        let too_large = |size: String| {
+            CliError::Io(format!(
+                "{}: {size} bytes, larger than the {limit}-byte input limit",
+                path.display()
+            ))
+        };
+        let cannot =
+            |e: std::io::Error| CliError::Io(format!("cannot read {}: {e}", path.display()));
+        let file = std::fs::File::open(path).map_err(cannot)?;
+        // A regular file larger than the limit costs a `stat`, not a read.
+        if let Ok(meta) = file.metadata() {
+            if meta.is_file() && meta.len() > limit as u64 {
+                return Err(too_large(meta.len().to_string()));
             }
         }
-        std::fs::read_to_string(path)
-            .map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))
+        let mut bytes = Vec::new();
+        file.take(limit as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+        if bytes.len() > limit {
+            return Err(too_large(format!("more than {limit}")));
+        }
+        String::from_utf8(bytes).map_err(|e| {
+            CliError::Io(format!(
+                "cannot read {}: not UTF-8 text (byte {})",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ))
+        })
     }
 
     /// JSON given inline or as @FILE.
@@ -238,7 +258,7 @@ mod cli {
         // a `--state` that records them and begins a turn).
         let loaded: Vec<&String> = args.loaded.iter().filter(|s| !s.is_empty()).collect();
         if !loaded.is_empty() {
-            let recorded = record_loaded(&state, &loaded);
+            let recorded = record_loaded(&state, &loaded).flag("--loaded")?;
             state = TurnState {
                 frozen: recorded.loaded.clone(),
                 loaded: recorded.loaded,
@@ -422,14 +442,14 @@ mod cli {
                 let SessionTableArgs { db: spec, table } = &args.sessions;
                 let database = migrate::Database::parse(spec);
                 let db = format!("--db {}", database.describe());
+                let options = migrate::MigrateOptions {
+                    table: table.clone(),
+                    dry_run: args.dry_run,
+                    batch_size: args.batch_size,
+                };
                 let report = if args.undo {
-                    migrate::undo(&database, table).flag(&db)?
+                    migrate::undo(&database, &options).flag(&db)?
                 } else {
-                    let options = migrate::MigrateOptions {
-                        table: table.clone(),
-                        dry_run: args.dry_run,
-                        batch_size: args.batch_size,
-                    };
                     migrate::migrate(&database, &registry, &options, &mut on_progress).flag(&db)?
                 };
                 Ok(if args.json {
