@@ -263,6 +263,55 @@ fn every_input_stops_at_the_limit_whatever_the_file_is() {
     assert!(stderr(&o).contains(limit), "{}", stderr(&o));
 }
 
+/// An `--mcp` file's error names the flag and a path rooted at that file.
+#[test]
+fn mcp_errors_are_rooted_at_their_file() {
+    let dir = std::env::temp_dir().join(format!("tool-intent-mcp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"tools": [{"name": 7}]}"#).unwrap();
+    let null = dir.join("null.json");
+    std::fs::write(&null, "null").unwrap();
+    let o = run(&[
+        "expand",
+        "--mcp",
+        &format!("time={}", fixture("time")),
+        "--mcp",
+        &format!("b={}", bad.display()),
+    ]);
+    // A server's unusable tool is left out with a warning (the rest of the server loads).
+    assert_eq!(o.status.code(), Some(0));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("--mcp b={}: ", bad.display())),
+        "{err}"
+    );
+    assert!(err.contains("at $.tools[0].name"), "{err}");
+    assert!(!err.contains("$[1]"), "{err}");
+    std::fs::write(&bad, r#"{"tools": [1,"#).unwrap();
+    let o = run(&[
+        "expand",
+        "--mcp",
+        &format!("time={}", fixture("time")),
+        "--mcp",
+        &format!("b={}", bad.display()),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("--mcp b={}: ", bad.display())),
+        "{err}"
+    );
+    let o = run(&["expand", "--mcp", &format!("n={}", null.display())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("server \"n\" is null"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn state_and_toggles_errors_name_the_flag_and_the_path() {
     let o = run(&["expand", "--state", r#"{"loaded":["a",1]}"#]);

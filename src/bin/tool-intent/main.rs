@@ -198,27 +198,35 @@ mod cli {
             registry = match registry.set_mcp_servers(&pairs) {
                 Ok(change) => change.registry,
                 Err(e) => {
-                    // The error's path starts `$[k]`: the k-th `--mcp` is the one at fault.
-                    let k = e
-                        .path()
-                        .and_then(|p| p.strip_prefix("$["))
-                        .and_then(|p| p.split(']').next())
-                        .and_then(|k| k.parse::<usize>().ok())
-                        .unwrap_or(0);
-                    let (name, file, _) = servers
-                        .get(k)
-                        .map_or(("", "", ""), |(n, f, t)| (*n, *f, t.as_str()));
+                    // The first `--mcp` that fails alone is the one at fault, and its own
+                    // error is rooted at its file (`$.tools[0]`, not `$[k].tools.tools[0]`;
+                    // an invalid_json error carries no `$[k]` at all). An error about the
+                    // list of servers (a name given twice) fails no server alone.
+                    for (name, file, text) in &servers {
+                        if let Err(alone) = registry.set_mcp_server(name, text) {
+                            return Err(alone).flag(&format!("--mcp {name}={file}"));
+                        }
+                    }
+                    let (name, file) = servers
+                        .iter()
+                        .rev()
+                        .find(|(n, _, _)| e.to_string().contains(&format!("\"{n}\"")))
+                        .map_or(("", ""), |(n, f, _)| (*n, *f));
                     return Err(e).flag(&format!("--mcp {name}={file}"));
                 }
             };
         }
         // What loading left out or changed is said once, on stderr (stdout stays the output).
+        // A path into the k-th `--mcp` list (`$[k].tools...`) is given rooted at its file.
         for w in registry.warnings() {
-            eprintln!(
-                "tool-intent: warning [{}]: {}",
-                w.code.as_str(),
-                one_line(&w.message)
-            );
+            let mut message = one_line(&w.message);
+            for (k, (name, file, _)) in servers.iter().enumerate() {
+                let inside = format!("$[{k}].tools");
+                if message.contains(&inside) {
+                    message = format!("--mcp {name}={file}: {}", message.replace(&inside, "$"));
+                }
+            }
+            eprintln!("tool-intent: warning [{}]: {message}", w.code.as_str());
         }
         Ok(registry)
     }
