@@ -16,6 +16,8 @@ if [ "${1:-all}" != js ]; then
   node benches/js/collect-criterion.mjs
   log "token counters: estimator vs exact BPE"
   cargo bench --features exact-tokens --bench counters -- --noplot 2>&1 | grep -E "^count_|thrpt|counts"
+  log "cache report: time against turns"
+  cargo bench --bench cache_report
 
 fi
 setup_rust

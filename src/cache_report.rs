@@ -27,6 +27,14 @@
 //!   no deferral; a Bedrock `cachePoint` would sit after the tools, which is where this
 //!   section ends).
 //!
+//! **Cost.** A request is kept as its parts — tools, system prompt, catalog, messages — each
+//! counted once when it changes; a request's tokens are the sum of its parts' (a count across
+//! a part boundary may differ from the whole text's by a token). Unchanged tools and catalog
+//! mean no difference at once, since the messages only grow; otherwise the comparison starts at
+//! the first changed part and stops at the first differing byte. So a turn costs its own new
+//! bytes and the report grows linearly with the turns, within the limits below
+//! ([`MAX_TURNS`], ...).
+//!
 //! Script (JSON): `{"systemPromptBytes": 4000, "messageBytes": 2000, "turns": [turn, ...]}`
 //! where each turn may have `override` (the intent from this turn on; absent: unchanged),
 //! `addServer` (`{"name", "tools"}`: an MCP server's `tools/list` merged into the registry
@@ -43,9 +51,23 @@ use crate::plan::TurnRequest;
 use crate::registry::Registry;
 use crate::render::{DeferralMode, Provider};
 use crate::search::SearchCall;
-use crate::turn::{system_prompt_with_catalog, View};
+use crate::turn::View;
 
 const INPUT: &str = "cache script";
+
+/// The largest script the report accepts, chosen so that it runs in seconds with bounded
+/// memory (`benches/cache_report.rs` prints the figures): a turn costs its own new bytes, so
+/// time grows with turns × (tool array + catalog + `messageBytes`) and memory with the
+/// session's messages, at most [`MAX_MESSAGE_TOTAL`].
+pub const MAX_TURNS: usize = 10_000;
+/// Bytes of `systemPromptBytes` and of `messageBytes`, each.
+pub const MAX_PART_BYTES: usize = 1 << 20;
+/// `messageBytes` × turns: the messages the whole session holds at its end.
+pub const MAX_MESSAGE_TOTAL: usize = 64 << 20;
+/// `tool_search` queries in the whole script.
+pub const MAX_SEARCHES: usize = 10_000;
+/// `addServer` entries in the whole script (each rebuilds the registry).
+pub const MAX_SERVERS_ADDED: usize = 1_000;
 
 /// A scripted session (see the module docs for its JSON).
 #[derive(Debug, Clone, PartialEq)]
@@ -98,9 +120,14 @@ impl CacheScript {
                 Some(v) => v
                     .as_u64()
                     .and_then(|n| usize::try_from(n).ok())
-                    .filter(|&n| n <= 1 << 24)
+                    .filter(|&n| n <= MAX_PART_BYTES)
                     .ok_or_else(|| {
-                        Error::expected(INPUT, &root.key(key), "a byte count up to 16 MiB", v)
+                        Error::expected(
+                            INPUT,
+                            &root.key(key),
+                            &format!("a byte count up to {MAX_PART_BYTES} (1 MiB)"),
+                            v,
+                        )
                     }),
             }
         };
@@ -110,13 +137,50 @@ impl CacheScript {
             Some(other) => return Err(Error::expected(INPUT, &turns_path, "an array", other)),
             None => return Err(Error::value(INPUT, &root, "missing \"turns\"")),
         };
+        if turns.len() > MAX_TURNS {
+            return Err(Error::limit(
+                INPUT,
+                &turns_path,
+                format!("{} turns, at most {MAX_TURNS} are replayed", turns.len()),
+            ));
+        }
         let mut script = CacheScript {
             system_prompt_bytes: size("systemPromptBytes", 4000)?,
             message_bytes: size("messageBytes", 2000)?,
             turns: Vec::with_capacity(turns.len()),
         };
+        if script.message_bytes.saturating_mul(turns.len()) > MAX_MESSAGE_TOTAL {
+            return Err(Error::limit(
+                INPUT,
+                &root.key("messageBytes"),
+                format!(
+                    "{} bytes × {} turns is more than the {MAX_MESSAGE_TOTAL} bytes of messages a session may hold",
+                    script.message_bytes,
+                    turns.len()
+                ),
+            ));
+        }
+        let (mut searches, mut servers) = (0, 0);
         for (k, turn) in turns.iter().enumerate() {
-            script.turns.push(read_turn(turn, &turns_path.index(k))?);
+            let at = turns_path.index(k);
+            let turn = read_turn(turn, &at)?;
+            searches += turn.searches.len();
+            servers += turn.add_servers.len();
+            if searches > MAX_SEARCHES {
+                return Err(Error::limit(
+                    INPUT,
+                    &at.key("searches"),
+                    format!("more than {MAX_SEARCHES} searches in the script"),
+                ));
+            }
+            if servers > MAX_SERVERS_ADDED {
+                return Err(Error::limit(
+                    INPUT,
+                    &at.key("addServer"),
+                    format!("more than {MAX_SERVERS_ADDED} servers added in the script"),
+                ));
+            }
+            script.turns.push(turn);
         }
         Ok(script)
     }
@@ -237,6 +301,21 @@ impl Registry {
     }
 }
 
+/// One request as the report lays it out: `tools`, `"\n\n" + system`, the catalog part
+/// (`"\n\n" + catalog`, or nothing), then `"\n\n"` and the messages, which only ever grow.
+/// Each part's tokens are counted once when it is made, and a request's tokens are the sum of
+/// its parts'; that keeps a turn's cost to its own new bytes (see [`Registry::cache_report`]).
+struct Parts {
+    tools: String,
+    tools_tokens: usize,
+    catalog: String,
+    catalog_tokens: usize,
+    /// Bytes of the messages this request holds (a prefix of the session's messages).
+    messages_len: usize,
+    /// Their tokens.
+    messages_tokens: usize,
+}
+
 fn replay(
     registry: &Registry,
     script: &CacheScript,
@@ -247,12 +326,16 @@ fn replay(
     let mut registry = registry.clone();
     let mut tools_override = base.tools_override.clone();
     let mut state = base.state.clone();
-    let mut previous = String::new();
-    let system = filler(
+    let mut system = String::from("\n\n");
+    system.push_str(&filler(
         "You are the agent of this session. ",
         script.system_prompt_bytes,
-    );
-    let mut messages = String::new();
+    ));
+    let system_tokens = counter.count(&system);
+    // The session's messages: "\n\n", then each turn's stand-in and inline loads, appended.
+    let mut messages = String::from("\n\n");
+    let mut messages_tokens = counter.count(&messages);
+    let mut previous: Option<Parts> = None;
     let mut promoted: Vec<String> = Vec::new();
     let mut loads: Vec<String> = Vec::new();
     let mut report = CacheReport {
@@ -296,10 +379,9 @@ fn replay(
         for query in &loads {
             events.push(format!("tool_search {query:?} in the previous turn"));
         }
-        messages.push_str(&filler(
-            &format!("[turn {} messages] ", k + 1),
-            script.message_bytes,
-        ));
+        let segment = filler(&format!("[turn {} messages] ", k + 1), script.message_bytes);
+        messages_tokens += counter.count(&segment);
+        messages.push_str(&segment);
         // The native modes cut the cached prefix, and a load's inline definition, from the
         // payload's entries: read them once per turn.
         let entries: Option<Vec<Value>> = mode
@@ -309,28 +391,60 @@ fn replay(
                 _ => None,
             })
             .flatten();
-        let cached_tools = match &entries {
+        let tools = match &entries {
             Some(entries) => prefix_tools(entries, provider),
             None => plan.payload.clone(),
         };
-        let tools_end = cached_tools.len();
-        let prompt = system_prompt_with_catalog(&system, &plan.catalog_text);
-        let text = format!("{cached_tools}\n\n{prompt}\n\n{messages}");
-        let system_end = tools_end + 2 + prompt.len();
-        let first = first_difference(&previous, &text);
-        let (section, rewritten) = match first {
-            _ if k == 0 => (Section::First, 0),
-            None => (Section::Messages, 0),
-            Some(at) => (
-                if at < tools_end {
-                    Section::Tools
-                } else if at < system_end + 2 {
-                    Section::System
+        let catalog = if plan.catalog_text.is_empty() {
+            String::new()
+        } else {
+            format!("\n\n{}", plan.catalog_text)
+        };
+        // Unchanged parts keep their counts: a turn counts only what is new.
+        let (tools_tokens, catalog_tokens) = match &previous {
+            Some(p) => (
+                if p.tools == tools {
+                    p.tools_tokens
                 } else {
-                    Section::Messages
+                    counter.count(&tools)
                 },
-                counter.count(&previous[at..]),
+                if p.catalog == catalog {
+                    p.catalog_tokens
+                } else {
+                    counter.count(&catalog)
+                },
             ),
+            None => (counter.count(&tools), counter.count(&catalog)),
+        };
+        let parts = Parts {
+            tools,
+            tools_tokens,
+            catalog,
+            catalog_tokens,
+            messages_len: messages.len(),
+            messages_tokens,
+        };
+        let (first, section, rewritten) = match &previous {
+            None => (None, Section::First, 0),
+            Some(p) => match first_difference(p, &parts, &system, &messages) {
+                None => (None, Section::Messages, 0),
+                Some(at) => {
+                    let tools_end = p.tools.len();
+                    let head_end = tools_end + system.len() + p.catalog.len() + 2;
+                    let section = if at < tools_end {
+                        Section::Tools
+                    } else if at < head_end {
+                        Section::System
+                    } else {
+                        Section::Messages
+                    };
+                    (
+                        Some(at),
+                        section,
+                        tokens_from(p, at, &system, system_tokens, &messages, counter),
+                    )
+                }
+            },
         };
         if rewritten > 0 {
             report.rewrites += 1;
@@ -340,9 +454,15 @@ fn replay(
             turn: k + 1,
             fingerprint: plan.fingerprint.clone(),
             array_tools: plan.array.len(),
-            request_bytes: text.len(),
-            request_tokens: counter.count(&text),
-            first_difference: if k == 0 { None } else { first },
+            request_bytes: parts.tools.len()
+                + system.len()
+                + parts.catalog.len()
+                + parts.messages_len,
+            request_tokens: parts.tools_tokens
+                + system_tokens
+                + parts.catalog_tokens
+                + parts.messages_tokens,
+            first_difference: first,
             section,
             rewritten_tokens: rewritten,
             events,
@@ -363,14 +483,96 @@ fn replay(
                     .flatten()
                     .find(|e| e.get("name").and_then(Value::as_str) == Some(hit));
                 if let Some(entry) = entry {
-                    messages.push_str(&entry.to_string());
+                    let definition = entry.to_string();
+                    messages_tokens += counter.count(&definition);
+                    messages.push_str(&definition);
                 }
             }
             state = outcome.state;
         }
-        previous = text;
+        previous = Some(parts);
     }
     Ok(report)
+}
+
+/// The parts of a request, in order, borrowing the session's system prompt and messages.
+fn sections<'a>(p: &'a Parts, system: &'a str, messages: &'a str) -> [&'a str; 4] {
+    [&p.tools, system, &p.catalog, &messages[..p.messages_len]]
+}
+
+/// The first byte where `after` stops extending `before` (at a character boundary of
+/// `before`), or `None` when `before` is a prefix of `after`. Equal leading parts are skipped
+/// whole, and when tools and catalog are unchanged the answer is `None` at once (the system
+/// prompt is the same and the messages only grow), so a turn costs its new bytes, not the
+/// session's.
+fn first_difference(before: &Parts, after: &Parts, system: &str, messages: &str) -> Option<usize> {
+    if before.tools == after.tools && before.catalog == after.catalog {
+        return None;
+    }
+    let (b, a) = (
+        sections(before, system, messages),
+        sections(after, system, messages),
+    );
+    let mut offset = 0;
+    let mut i = 0;
+    while i < 3 && b[i] == a[i] {
+        offset += b[i].len();
+        i += 1;
+    }
+    // From the first differing part on, byte by byte; this stops at the first difference,
+    // which is inside that part or just past it.
+    let same = b[i..]
+        .iter()
+        .flat_map(|s| s.bytes())
+        .zip(a[i..].iter().flat_map(|s| s.bytes()))
+        .take_while(|(x, y)| x == y)
+        .count();
+    let total: usize = b.iter().map(|s| s.len()).sum();
+    if offset + same == total {
+        return None;
+    }
+    // Back to a character boundary of `before`.
+    let mut at = offset + same;
+    let mut start = 0;
+    for s in b {
+        if at < start + s.len() {
+            let mut local = at - start;
+            while !s.is_char_boundary(local) {
+                local -= 1;
+            }
+            at = start + local;
+            break;
+        }
+        start += s.len();
+    }
+    Some(at)
+}
+
+/// Tokens of the request `p` from byte `at` on: the part `at` falls in is counted from there,
+/// the parts after it by their kept counts.
+fn tokens_from(
+    p: &Parts,
+    at: usize,
+    system: &str,
+    system_tokens: usize,
+    messages: &str,
+    counter: &dyn TokenCounter,
+) -> usize {
+    let parts = sections(p, system, messages);
+    let kept = [
+        p.tools_tokens,
+        system_tokens,
+        p.catalog_tokens,
+        p.messages_tokens,
+    ];
+    let mut start = 0;
+    for (k, s) in parts.iter().enumerate() {
+        if at < start + s.len() {
+            return counter.count(&s[at - start..]) + kept[k + 1..].iter().sum::<usize>();
+        }
+        start += s.len();
+    }
+    0
 }
 
 /// The tools part of the cached prefix in a native mode, from the payload's entries (see the
@@ -397,24 +599,6 @@ fn prefix_tools(entries: &[Value], provider: Provider) -> String {
         _ => entries.to_vec(),
     };
     Value::Array(kept).to_string()
-}
-
-/// The first byte where `after` stops extending `before` (at a character boundary), or `None`
-/// when `before` is a prefix of `after`.
-fn first_difference(before: &str, after: &str) -> Option<usize> {
-    let same = before
-        .bytes()
-        .zip(after.bytes())
-        .take_while(|(a, b)| a == b)
-        .count();
-    if same == before.len() {
-        return None;
-    }
-    let mut at = same;
-    while !before.is_char_boundary(at) {
-        at -= 1;
-    }
-    Some(at)
 }
 
 /// `seed` repeated to exactly `bytes` (ASCII seeds only, so any cut is a boundary).
@@ -519,6 +703,45 @@ mod tests {
     }
 
     #[test]
+    fn scripts_past_the_limits_are_refused_before_any_turn_runs() {
+        let turns = |n: usize| format!("[{}]", vec!["{}"; n].join(","));
+        let at = |text: &str| {
+            let e = CacheScript::from_json_str(text).unwrap_err();
+            (e.code(), e.path().map(String::from))
+        };
+        let big = 1 + MAX_PART_BYTES;
+        assert_eq!(
+            at(&format!(r#"{{"systemPromptBytes": {big}, "turns": []}}"#)),
+            ("invalid_value", Some("$.systemPromptBytes".into()))
+        );
+        assert_eq!(
+            at(&format!(r#"{{"turns": {}}}"#, turns(MAX_TURNS + 1))),
+            ("limit_exceeded", Some("$.turns".into()))
+        );
+        // 1 MiB a turn is accepted, but not for more than 64 turns.
+        let mib = MAX_PART_BYTES;
+        assert!(CacheScript::from_json_str(&format!(
+            r#"{{"messageBytes": {mib}, "turns": {}}}"#,
+            turns(64)
+        ))
+        .is_ok());
+        assert_eq!(
+            at(&format!(
+                r#"{{"messageBytes": {mib}, "turns": {}}}"#,
+                turns(65)
+            )),
+            ("limit_exceeded", Some("$.messageBytes".into()))
+        );
+        let searches = vec!["\"x\""; MAX_SEARCHES / 2 + 1].join(",");
+        let two =
+            format!(r#"{{"turns": [{{"searches": [{searches}]}}, {{"searches": [{searches}]}}]}}"#);
+        assert_eq!(
+            at(&two),
+            ("limit_exceeded", Some("$.turns[1].searches".into()))
+        );
+    }
+
+    #[test]
     fn appending_messages_is_not_a_rewrite_and_a_promotion_in_catalog_mode_is() {
         let r = Registry::embedded();
         let script = one_load(4);
@@ -541,10 +764,27 @@ mod tests {
         assert_eq!(client.rewrites, 0, "{:?}", client.turns);
     }
 
+    fn parts(tools: &str, catalog: &str, messages_len: usize) -> Parts {
+        Parts {
+            tools: tools.into(),
+            tools_tokens: 0,
+            catalog: catalog.into(),
+            catalog_tokens: 0,
+            messages_len,
+            messages_tokens: 0,
+        }
+    }
+
     #[test]
     fn first_difference_is_at_a_char_boundary() {
-        assert_eq!(first_difference("abc", "abcd"), None);
-        assert_eq!(first_difference("abc", "abd"), Some(2));
-        assert_eq!(first_difference("aé", "aè"), Some(1));
+        let (system, messages) = ("\n\nsys", "\n\nhello, more");
+        let d = |a: &Parts, b: &Parts| first_difference(a, b, system, messages);
+        // Growth of the messages alone is no difference.
+        assert_eq!(d(&parts("abc", "", 7), &parts("abc", "", 14)), None);
+        assert_eq!(d(&parts("abc", "", 7), &parts("abd", "", 7)), Some(2));
+        assert_eq!(d(&parts("aé", "", 7), &parts("aè", "", 7)), Some(1));
+        // A catalog appearing: the requests part where the messages began.
+        let at = d(&parts("t", "", 7), &parts("t", "\n\ncat", 7));
+        assert_eq!(at, Some(1 + system.len() + 2));
     }
 }

@@ -1,0 +1,81 @@
+//! The cache-impact report's cost against the length of the session: 500, 1,000 and 2,000
+//! turns over the embedded registry, empty turns (the 2,000-byte message stand-in) and turns
+//! with an intent change every tenth turn, then the largest script the report accepts
+//! (1 MiB system prompt, 1 MiB messages a turn, 64 turns: 64 MiB of messages). Prints the
+//! time per run and per turn: linear growth shows as a flat time per turn.
+//! `cargo bench --bench cache_report` (`scripts/bench.sh` runs it).
+
+use std::time::Instant;
+
+use tool_intent::cache_report::CacheScript;
+use tool_intent::counter::Estimator;
+use tool_intent::{DeferralMode, Provider, Registry, TurnRequest};
+
+fn script(turns: usize, toggles: bool, system: usize, messages: usize) -> CacheScript {
+    let turns: Vec<serde_json::Value> = (0..turns)
+        .map(|k| {
+            if toggles && k % 10 == 9 {
+                serde_json::json!({"override": {"enabled": true, "web_search": k % 20 == 9}})
+            } else {
+                serde_json::json!({})
+            }
+        })
+        .collect();
+    CacheScript::from_value(&serde_json::json!({
+        "systemPromptBytes": system,
+        "messageBytes": messages,
+        "turns": turns,
+    }))
+    .expect("a script within the limits")
+}
+
+fn time(registry: &Registry, script: &CacheScript, mode: DeferralMode) -> (f64, usize) {
+    let base = TurnRequest {
+        provider: Provider::Anthropic,
+        mode,
+        ..TurnRequest::default()
+    };
+    let start = Instant::now();
+    let report = registry
+        .cache_report(script, &base, &Estimator)
+        .expect("the report runs");
+    (start.elapsed().as_secs_f64(), report.rewrites)
+}
+
+fn main() {
+    let registry = Registry::embedded();
+    println!("cache_report, Anthropic, estimator counter (one run each)");
+    println!(
+        "{:<44} {:>6} {:>10} {:>12} {:>9}",
+        "script", "turns", "ms", "µs per turn", "rewrites"
+    );
+    for (label, toggles) in [
+        ("empty turns", false),
+        ("intent change every 10th turn", true),
+    ] {
+        for mode in [DeferralMode::Catalog, DeferralMode::Native] {
+            for turns in [500, 1_000, 2_000] {
+                let s = script(turns, toggles, 4_000, 2_000);
+                let (secs, rewrites) = time(&registry, &s, mode);
+                println!(
+                    "{:<44} {:>6} {:>10.1} {:>12.1} {:>9}",
+                    format!("{label}, {}", mode.as_str()),
+                    turns,
+                    secs * 1e3,
+                    secs * 1e6 / turns as f64,
+                    rewrites
+                );
+            }
+        }
+    }
+    let largest = script(64, true, 1 << 20, 1 << 20);
+    let (secs, rewrites) = time(&registry, &largest, DeferralMode::Catalog);
+    println!(
+        "{:<44} {:>6} {:>10.1} {:>12.1} {:>9}",
+        "largest accepted: 1 MiB prompt, 1 MiB a turn",
+        64,
+        secs * 1e3,
+        secs * 1e6 / 64.0,
+        rewrites
+    );
+}
