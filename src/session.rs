@@ -250,11 +250,13 @@ impl SessionRunConfig {
             Value::Null => None,
             // A column of JSON text, as databases store it.
             Value::String(text) => {
-                let parsed: Value = serde_json::from_str(text).map_err(|e| {
+                // Read as every override is read (a key given twice is an error), so a row
+                // means what `plan_turn` would make of the same text.
+                let parsed: Value = crate::json::parse("override", text).map_err(|e| {
                     Error::value(
                         "session config",
                         &root.key("tools_override"),
-                        format!("stored JSON text does not parse: {e}"),
+                        format!("stored JSON text: {e}"),
                     )
                 })?;
                 Some(ToolsOverride::from_value_at(
@@ -375,6 +377,12 @@ mod tests {
         assert_eq!(e.path(), Some("$.tools_enabled"));
         let e = SessionRunConfig::from_value(&json!({"tools_override": "{oops"})).unwrap_err();
         assert_eq!(e.path(), Some("$.tools_override"));
+        // A key given twice is refused, as plan_turn refuses the same text.
+        let twice = r#"{"enabled":true,"enabled":false}"#;
+        let e = SessionRunConfig::from_value(&json!({"tools_override": twice})).unwrap_err();
+        assert_eq!(e.path(), Some("$.tools_override"));
+        assert!(e.to_string().contains("given twice"), "{e}");
+        assert!(ToolsOverride::from_json_str(twice).is_err());
     }
 
     #[test]

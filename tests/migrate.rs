@@ -513,6 +513,23 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
     );
 }
 
+/// A WITHOUT ROWID table is named as such, not with the SQL that failed on it.
+#[test]
+fn a_without_rowid_table_is_refused_with_the_reason() {
+    let path = temp_db("without-rowid");
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch("CREATE TABLE sessions (id TEXT PRIMARY KEY, tools_enabled INTEGER, tools_override TEXT) WITHOUT ROWID")
+        .unwrap();
+    let db = Database::from(path.as_path());
+    let e = migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| {}).unwrap_err();
+    assert_eq!(e.code(), "database");
+    assert!(e.to_string().contains("WITHOUT ROWID"), "{e}");
+    assert!(!e.to_string().contains("no such column"), "{e}");
+    let e = migrate::audit(&db, "sessions", &Registry::embedded()).unwrap_err();
+    assert!(e.to_string().contains("WITHOUT ROWID"), "{e}");
+}
+
 #[test]
 fn errors_name_the_problem() {
     let path = temp_db("errors");

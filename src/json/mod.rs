@@ -4,7 +4,7 @@
 //! validated without being built.
 
 mod scan;
-pub(crate) use scan::{Scanner, Str, Token};
+pub(crate) use scan::{Scanner, Str, Token, MAX_DEPTH};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
@@ -35,7 +35,40 @@ pub fn parse(input: &'static str, text: &str) -> Result<Value> {
     if let Some(path) = duplicate.take() {
         return Err(Error::value(input, &path, "key given twice"));
     }
-    parsed.map_err(|e| Error::invalid_json(input, &e))
+    parsed.map_err(|e| match lone_surrogate(text, &e) {
+        Some(escape) => Error::InvalidJson {
+            input,
+            line: e.line(),
+            column: e.column(),
+            message: format!(
+                "{escape} is half of a UTF-16 surrogate pair without its other half, not a character (JSON text must be Unicode)"
+            ),
+        },
+        None => Error::invalid_json(input, &e),
+    })
+}
+
+/// The `\uD800`-style escape of a lone surrogate at a parse error, if that is what stopped it
+/// (serde_json says only "unexpected end of hex escape" or "lone leading surrogate").
+fn lone_surrogate(text: &str, e: &serde_json::Error) -> Option<String> {
+    if e.classify() != serde_json::error::Category::Syntax {
+        return None;
+    }
+    let line_start = text
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>();
+    let end = (line_start + e.column()).min(text.len());
+    let window = text.get(end.saturating_sub(14)..end).unwrap_or("");
+    // The escape at fault is the last surrogate escape before the error (a high half may be
+    // followed by an escape that is not its low half).
+    window
+        .match_indices("\\u")
+        .filter_map(|(at, _)| window.get(at + 2..at + 6))
+        .filter(|hex| u16::from_str_radix(hex, 16).is_ok_and(|u| (0xD800..=0xDFFF).contains(&u)))
+        .last()
+        .map(|hex| format!("\\u{hex}"))
 }
 
 /// Parses JSON text that is known to be valid (a schema the loader checked), keeping the
@@ -350,6 +383,23 @@ fn shallow_document<'a>(input: &'static str, text: &'a str) -> Result<Node<'a>> 
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_lone_surrogate_is_named() {
+        for text in [
+            r#"{"disabled":["\ud800"]}"#,
+            r#"["\uDC00x"]"#,
+            r#"["\ud800\u0041"]"#,
+        ] {
+            let e = super::parse("override", text).unwrap_err();
+            assert_eq!(e.code(), "invalid_json");
+            assert!(e.to_string().contains("surrogate pair"), "{text}: {e}");
+        }
+        // Other escapes keep serde_json's words.
+        let e = super::parse("override", r#"["\u12"]"#).unwrap_err();
+        assert!(!e.to_string().contains("surrogate"), "{e}");
+        assert!(super::parse("override", r#"["\ud83d\ude00"]"#).is_ok());
+    }
+
     use super::*;
 
     #[test]

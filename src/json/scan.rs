@@ -42,7 +42,7 @@ pub(crate) enum Token {
 }
 
 /// Deeper than serde_json's recursion limit (128), so any text the registry accepted fits.
-const MAX_DEPTH: usize = 128;
+pub(crate) const MAX_DEPTH: usize = 128;
 
 /// Tokens of a JSON text, in order.
 pub(crate) struct Scanner<'a> {

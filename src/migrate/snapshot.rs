@@ -153,10 +153,12 @@ impl SnapshotIndex {
         let Some(text) = text else {
             return StoredKind::Null;
         };
-        match serde_json::from_str::<Value>(text) {
+        // Read as every override is read: a key given twice is unreadable here too, as
+        // `plan_turn` refuses it (keeping either copy could turn a deny into an allow).
+        match crate::json::parse("override", text) {
             Ok(v) => self.classify(&v),
             Err(e) => StoredKind::Unreadable {
-                reason: format!("not JSON: {e}"),
+                reason: e.to_string(),
             },
         }
     }
@@ -184,6 +186,19 @@ impl SnapshotIndex {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_stored_text_with_a_key_twice_is_unreadable_not_an_intent() {
+        let idx = SnapshotIndex::new(&Registry::embedded());
+        match idx.classify_text(Some(r#"{"enabled":true,"enabled":false}"#)) {
+            StoredKind::Unreadable { reason } => assert!(reason.contains("twice"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            idx.classify_text(Some(r#"{"enabled":true}"#)),
+            StoredKind::Intent
+        ));
+    }
 
     #[test]
     fn classifies_snapshots_of_history_and_current() {

@@ -73,6 +73,20 @@ impl Store for SqliteStore {
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(driver_error)?;
         check_session_columns(table, &cols)?;
+        // Rows are read and rewritten by rowid, which a WITHOUT ROWID table does not have.
+        let without_rowid: bool = self
+            .conn
+            .query_row(
+                "SELECT wr FROM pragma_table_list WHERE name = ?1 AND schema = 'main'",
+                [table],
+                |r| r.get(0),
+            )
+            .map_err(driver_error)?;
+        if without_rowid {
+            return Err(database_error(format!(
+                "table {table:?} is a WITHOUT ROWID table: its rows are read and rewritten by rowid, so give the migration a table with one (or copy the sessions into one)"
+            )));
+        }
         Ok(cols)
     }
 

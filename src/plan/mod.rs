@@ -174,7 +174,8 @@ impl Registry {
         );
         let split = &provider_split.split;
         let payload = render_split(&expansion, split, &|i| provider_split.refused(i), options)?;
-        check_count(request.provider, payload.array.len())?;
+        // The catalog-mode array holds the tools sent in full (resident and promoted).
+        check_count(request.provider, payload.array.len(), split.array.len())?;
         let mut warnings = expansion.warnings().to_vec();
         warnings.extend(provider_split.warnings.iter().cloned());
         // Loaded names that are not deferred tools here (removed from the registry, disabled

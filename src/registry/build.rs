@@ -59,11 +59,17 @@ impl Registry {
                 let server = mcp::server_of(&tool.name).unwrap_or("");
                 let why = if paths[holder].lenient && kept.source_name() == tool.source_name() {
                     format!("the server lists {} twice", quoted(tool.source_name()))
+                } else if paths[holder].lenient {
+                    format!(
+                        "its wire name {} is also the wire name of tool {} of MCP server {}",
+                        quoted(&tool.name),
+                        quoted(kept.source_name()),
+                        quoted(mcp::server_of(&kept.name).unwrap_or(""))
+                    )
                 } else {
                     format!(
-                        "its wire name {} is already {}",
-                        quoted(&tool.name),
-                        quoted(&kept.name)
+                        "its wire name {} is the name of a registry tool",
+                        quoted(&tool.name)
                     )
                 };
                 r.warnings.push(Warning::new(

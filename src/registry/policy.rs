@@ -8,6 +8,7 @@ use super::builtin::WEB_SEARCH_OVERLAY;
 use super::model::{HistoryVersion, SourcePolicy};
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::{parse_pattern_list, ToolsOverride};
+use crate::limits::LIMITS;
 
 /// `{"name": [patterns]}` in key order.
 pub(crate) fn parse_named_lists(
@@ -18,7 +19,21 @@ pub(crate) fn parse_named_lists(
         .as_object()
         .ok_or_else(|| Error::expected("registry", path, "an object of name → list", value))?;
     obj.iter()
-        .map(|(k, v)| Ok((k.clone(), parse_pattern_list(v, &path.key(k), "registry")?)))
+        .map(|(k, v)| {
+            let p = path.key(k);
+            // A name no intent can hold would be a preset nobody can select.
+            if k.is_empty() || k.len() > LIMITS.max_toolset_name_bytes {
+                return Err(Error::registry(
+                    &p,
+                    format!(
+                        "a preset name is 1 to {} bytes (an intent's \"toolset\" names it), this one is {}",
+                        LIMITS.max_toolset_name_bytes,
+                        k.len()
+                    ),
+                ));
+            }
+            Ok((k.clone(), parse_pattern_list(v, &p, "registry")?))
+        })
         .collect()
 }
 

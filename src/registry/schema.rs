@@ -101,8 +101,15 @@ pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<Verdi
             "registry",
             &path(),
             format!(
-                "schema nests {} levels deep, at most {} are accepted",
-                m.depth, LIMITS.max_schema_depth
+                // The scan stops at its own depth limit: a deeper schema is "at least" that.
+                "schema nests {}{} levels deep, at most {} are accepted",
+                if m.depth >= crate::json::MAX_DEPTH {
+                    "at least "
+                } else {
+                    ""
+                },
+                m.depth,
+                LIMITS.max_schema_depth
             ),
         ));
     }
@@ -149,6 +156,25 @@ pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<Verdi
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_schema_deeper_than_the_scan_says_at_least() {
+        let deep = |n: usize| {
+            format!(
+                "{}{{}}{}",
+                r#"{"type":"object","properties":{"a":"#.repeat(n),
+                "}}".repeat(n)
+            )
+        };
+        let check_text = |t: &str| {
+            let raw = serde_json::value::RawValue::from_string(t.to_string()).unwrap();
+            check(&raw, JsonPath::root).unwrap_err().to_string()
+        };
+        let e = check_text(&deep(20));
+        assert!(e.contains("nests 41 levels deep"), "{e}");
+        let e = check_text(&deep(5_000));
+        assert!(e.contains("nests at least 128 levels deep"), "{e}");
+    }
 
     #[test]
     fn compact_size_matches_serialisation_for_canonical_text() {

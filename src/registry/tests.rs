@@ -425,3 +425,37 @@ fn a_null_or_missing_server_list_is_an_error_naming_the_server() {
     // Removing stays an explicit call.
     assert!(base.remove_mcp_server("s").is_ok());
 }
+
+#[test]
+fn a_wire_name_taken_by_a_registry_tool_says_so() {
+    let doc = json!({
+        "tools": [tool("mcp__s__x")],
+        "mcp_servers": [{"name": "s", "tools": [tool("x")]}]
+    });
+    let r = Registry::from_value(&doc).unwrap();
+    let w = &r.warnings()[0];
+    assert_eq!(w.code, crate::WarningCode::DuplicateToolName);
+    assert!(
+        w.message.contains("is the name of a registry tool"),
+        "{}",
+        w.message
+    );
+    assert!(!w.message.contains("is already"), "{}", w.message);
+}
+
+#[test]
+fn a_preset_no_intent_can_name_is_refused() {
+    let long = "p".repeat(crate::limits::LIMITS.max_toolset_name_bytes + 1);
+    for name in ["", long.as_str()] {
+        let mut toolsets = serde_json::Map::new();
+        toolsets.insert(name.to_string(), json!(["a"]));
+        let e =
+            Registry::from_value(&json!({"tools": [tool("a")], "toolsets": toolsets})).unwrap_err();
+        assert_eq!(e.code(), "invalid_registry", "{e}");
+        assert!(e.path().unwrap().starts_with("$.toolsets"), "{e}");
+    }
+    let fits = "p".repeat(crate::limits::LIMITS.max_toolset_name_bytes);
+    let mut toolsets = serde_json::Map::new();
+    toolsets.insert(fits, json!(["a"]));
+    assert!(Registry::from_value(&json!({"tools": [tool("a")], "toolsets": toolsets})).is_ok());
+}

@@ -231,17 +231,25 @@ pub(crate) fn split_for<'r>(
 }
 
 /// An error when a payload declares more tools than the provider takes in one request.
-pub(crate) fn check_count(provider: Provider, declared: usize) -> Result<()> {
-    match max_tools(provider) {
-        Some(max) if declared > max => Err(Error::argument(
-            "provider",
-            format!(
-                "{} takes at most {max} tools per request and this turn declares {declared} (rule tools_per_request): defer some (deferred_default_tools or \"defer\": true), narrow the intent, or use a provider without the limit",
-                provider.as_str()
-            ),
-        )),
-        _ => Ok(()),
-    }
+/// `resident` of the `declared` tools are sent in full (the rest are `defer_loading`
+/// declarations of a native mode): the advice names only what can help.
+pub(crate) fn check_count(provider: Provider, declared: usize, resident: usize) -> Result<()> {
+    let Some(max) = max_tools(provider).filter(|&max| declared > max) else {
+        return Ok(());
+    };
+    let deferred = declared.saturating_sub(resident);
+    let advice = match (resident, deferred) {
+        (_, 0) => "defer some (deferred_default_tools or \"defer\": true), narrow the intent, or use a provider without the limit".to_string(),
+        (0, _) => format!("all {deferred} are deferred declarations (defer_loading), which count too: use catalog mode (deferred tools are listed by name, not declared), narrow the intent, or use a provider without the limit"),
+        _ => format!("{deferred} of them are deferred declarations (defer_loading), which count too: use catalog mode (deferred tools are listed by name, not declared), defer more of the {resident} resident ones, narrow the intent, or use a provider without the limit"),
+    };
+    Err(Error::argument(
+        "provider",
+        format!(
+            "{} takes at most {max} tools per request and this turn declares {declared} (rule tools_per_request): {advice}",
+            provider.as_str()
+        ),
+    ))
 }
 
 /// One thing a provider would refuse in a registry, or change for it.
@@ -342,7 +350,7 @@ impl Registry {
                 provider,
                 DeferralMode::Catalog,
             );
-            if let Err(e) = check_count(provider, turn.split.array.len()) {
+            if let Err(e) = check_count(provider, turn.split.array.len(), turn.split.array.len()) {
                 findings.push(Finding {
                     tool: String::new(),
                     rule: "tools_per_request",
@@ -362,6 +370,45 @@ impl Registry {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_tool_count_advice_fits_what_is_declared() {
+        use crate::{Registry, TurnRequest};
+        let tools: Vec<_> = (0..130)
+            .map(|k| json!({"name": format!("t{k}"), "description": "d", "parameters": {"type": "object"}}))
+            .collect();
+        let message = |deferred: bool, mode: DeferralMode| {
+            let doc = if deferred {
+                json!({"tools": tools, "default_tools": ["*"], "deferred_default_tools": ["*"]})
+            } else {
+                json!({"tools": tools})
+            };
+            let r = Registry::from_value(&doc).unwrap();
+            let request = TurnRequest {
+                provider: Provider::OpenAiResponses,
+                mode,
+                ..Default::default()
+            };
+            let e = r.plan_turn(&request).unwrap_err();
+            assert_eq!(e.code(), "invalid_argument");
+            e.to_string()
+        };
+        let all_resident = message(false, DeferralMode::Catalog);
+        assert!(all_resident.contains("defer some"), "{all_resident}");
+        let all_deferred = message(true, DeferralMode::Native);
+        assert!(!all_deferred.contains("defer some"), "{all_deferred}");
+        assert!(all_deferred.contains("use catalog mode"), "{all_deferred}");
+        // Deferred in catalog mode: the array is small, nothing to refuse.
+        let r = Registry::from_value(
+            &json!({"tools": tools, "default_tools": ["*"], "deferred_default_tools": ["*"]}),
+        )
+        .unwrap();
+        let request = TurnRequest {
+            provider: Provider::OpenAiResponses,
+            ..Default::default()
+        };
+        assert!(r.plan_turn(&request).is_ok());
+    }
 
     #[test]
     fn shortening_is_bounded_and_ends_at_a_word() {
