@@ -11,6 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 use serde_json::Value;
 
+mod args;
+
 create_exception!(_tool_intent, ToolIntentError, PyValueError);
 
 /// A library error as a Python exception with the error's code, argument and JSON path.
@@ -31,7 +33,18 @@ fn lib<T>(py: Python<'_>, r: tool_intent::Result<T>) -> PyResult<T> {
 /// (NaN and infinities refused, as JSON has none).
 fn json_text(py: Python<'_>, value: &Bound<'_, PyAny>, input: &'static str) -> PyResult<String> {
     if value.is_instance_of::<PyString>() {
-        return value.extract::<String>();
+        return value.extract::<String>().map_err(|_| {
+            py_err(
+                py,
+                &tool_intent::Error::InvalidValue {
+                    input,
+                    path: tool_intent::JsonPath::root(),
+                    message:
+                        "the str holds a lone surrogate (half of a character), which is not text"
+                            .to_string(),
+                },
+            )
+        });
     }
     static DUMPS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
     let dumps = DUMPS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
@@ -167,12 +180,12 @@ impl Registry {
     fn set_mcp_server<'py>(
         &self,
         py: Python<'py>,
-        name: &str,
+        #[pyo3(from_py_with = args::name)] name: String,
         tools_list: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let text = json_text(py, tools_list, "tools_list")?;
         let changed = py
-            .detach(|| self.inner.set_mcp_server(name, &text))
+            .detach(|| self.inner.set_mcp_server(&name, &text))
             .map_err(|e| match e.input() {
                 Some("server") => e.with_input("name"),
                 _ => e.with_input("tools_list"),
@@ -227,10 +240,14 @@ impl Registry {
     }
 
     /// Removes a server and its tools: `{"registry", "diff"}`.
-    fn remove_mcp_server<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    fn remove_mcp_server<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::name)] name: String,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let changed = self
             .inner
-            .remove_mcp_server(name)
+            .remove_mcp_server(&name)
             .map_err(|e| e.with_input("name"));
         change_dict(py, lib(py, changed)?)
     }
@@ -271,8 +288,12 @@ impl Registry {
     }
 
     /// One tool's full definition (`{name, description, parameters, ...}`).
-    fn tool_definition<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        let definition = lib(py, self.inner.tool_definition(name))?;
+    fn tool_definition<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::name)] name: String,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let definition = lib(py, self.inner.tool_definition(&name))?;
         loads(py, &definition.to_string())
     }
 
@@ -294,29 +315,29 @@ impl Registry {
     /// The per-turn call: a [`TurnPlan`] (`payload` is the exact provider JSON text; `array`,
     /// `catalog`, `promoted`, `renamed`, `warnings`, `provider`, `mode` as on the other
     /// surfaces), from one planning.
-    #[pyo3(signature = (tools_override=None, *, profile=None, source=None, state=None, provider="anthropic", mode="catalog", cache_control=false, view="frozen"))]
+    #[pyo3(signature = (tools_override=None, *, profile=None, source=None, state=None, provider=String::from("anthropic"), mode=String::from("catalog"), cache_control=false, view=String::from("frozen")))]
     #[allow(clippy::too_many_arguments)]
     fn plan_turn<'py>(
         slf: &Bound<'py, Self>,
         py: Python<'py>,
         tools_override: Option<&Bound<'py, PyAny>>,
         profile: Option<&Bound<'py, PyAny>>,
-        source: Option<&str>,
+        #[pyo3(from_py_with = args::source)] source: Option<String>,
         state: Option<&Bound<'py, PyAny>>,
-        provider: &str,
-        mode: &str,
-        cache_control: bool,
-        view: &str,
+        #[pyo3(from_py_with = args::provider)] provider: String,
+        #[pyo3(from_py_with = args::mode)] mode: String,
+        #[pyo3(from_py_with = args::cache_control)] cache_control: bool,
+        #[pyo3(from_py_with = args::view)] view: String,
     ) -> PyResult<TurnPlan> {
         let request = Turn {
             tools_override,
             profile,
-            source,
+            source: source.as_deref(),
             state,
-            provider,
-            mode,
+            provider: &provider,
+            mode: &mode,
             cache_control,
-            view,
+            view: &view,
         }
         .request(py)?;
         // The GIL is released while the core works, so a threaded server runs turns in
@@ -339,8 +360,12 @@ impl Registry {
 
     /// What a provider would refuse in this registry, and what the library changes for it:
     /// `{provider, findings: [{tool, rule, refused, message}]}` (no findings: clean).
-    fn check<'py>(&self, py: Python<'py>, provider: &str) -> PyResult<Bound<'py, PyAny>> {
-        let provider = lib(py, tool_intent::Provider::parse(provider))?;
+    fn check<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::provider)] provider: String,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let provider = lib(py, tool_intent::Provider::parse(&provider))?;
         let report = py.detach(|| self.inner.check(provider));
         loads_snake(py, &to_text(&report))
     }
@@ -349,43 +374,43 @@ impl Registry {
     /// `state` has the hits recorded as loaded (they join the array at the next
     /// `begin_turn`). `ranker`: `"keyword"` (default) or `"hybrid"` (installed with
     /// `pip install tool-intent[hybrid]`).
-    #[pyo3(signature = (query, tools_override=None, *, limit=None, ranker="keyword", profile=None, source=None, state=None, provider="anthropic", mode="catalog", view="frozen"))]
+    #[pyo3(signature = (query, tools_override=None, *, limit=None, ranker=String::from("keyword"), profile=None, source=None, state=None, provider=String::from("anthropic"), mode=String::from("catalog"), view=String::from("frozen")))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
         py: Python<'py>,
-        query: &str,
+        #[pyo3(from_py_with = args::query)] query: String,
         tools_override: Option<&Bound<'py, PyAny>>,
-        limit: Option<usize>,
-        ranker: &str,
+        #[pyo3(from_py_with = args::limit)] limit: Option<usize>,
+        #[pyo3(from_py_with = args::ranker)] ranker: String,
         profile: Option<&Bound<'py, PyAny>>,
-        source: Option<&str>,
+        #[pyo3(from_py_with = args::source)] source: Option<String>,
         state: Option<&Bound<'py, PyAny>>,
-        provider: &str,
-        mode: &str,
-        view: &str,
+        #[pyo3(from_py_with = args::provider)] provider: String,
+        #[pyo3(from_py_with = args::mode)] mode: String,
+        #[pyo3(from_py_with = args::view)] view: String,
     ) -> PyResult<Bound<'py, PyAny>> {
         let request = Turn {
             tools_override,
             profile,
-            source,
+            source: source.as_deref(),
             state,
-            provider,
-            mode,
+            provider: &provider,
+            mode: &mode,
             cache_control: false,
-            view,
+            view: &view,
         }
         .request(py)?;
         let kind = lib(
             py,
-            tool_intent::search::RankerKind::parse(ranker).and_then(|k| k.ranker().map(|_| k)),
+            tool_intent::search::RankerKind::parse(&ranker).and_then(|k| k.ranker().map(|_| k)),
         )?;
         let outcome = py
             .detach(|| {
                 let call = tool_intent::SearchCall {
                     limit,
                     ranker: kind.ranker()?,
-                    ..tool_intent::SearchCall::new(query)
+                    ..tool_intent::SearchCall::new(&query)
                 };
                 self.inner.search(&request, &call)
             })
@@ -405,50 +430,50 @@ impl Registry {
     fn resolve<'py>(
         &self,
         py: Python<'py>,
-        name: &str,
+        #[pyo3(from_py_with = args::name)] name: String,
         tools_override: Option<&Bound<'py, PyAny>>,
         profile: Option<&Bound<'py, PyAny>>,
-        source: Option<&str>,
+        #[pyo3(from_py_with = args::source)] source: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let request = Turn {
             tools_override,
             profile,
-            source,
+            source: source.as_deref(),
             ..Turn::default()
         }
         .request(py)?;
-        let tool = lib(py, self.inner.resolve(&request, name))?;
+        let tool = lib(py, self.inner.resolve(&request, &name))?;
         loads(py, &tool.to_value().to_string())
     }
 
     /// The token budget of a turn, half by half (`counter`: "estimate", or "o200k" /
     /// "cl100k" when the core is built with exact tokens).
-    #[pyo3(signature = (tools_override=None, *, counter="estimate", profile=None, source=None, state=None, provider="anthropic", mode="catalog", view="frozen"))]
+    #[pyo3(signature = (tools_override=None, *, counter=String::from("estimate"), profile=None, source=None, state=None, provider=String::from("anthropic"), mode=String::from("catalog"), view=String::from("frozen")))]
     #[allow(clippy::too_many_arguments)]
     fn budget<'py>(
         &self,
         py: Python<'py>,
         tools_override: Option<&Bound<'py, PyAny>>,
-        counter: &str,
+        #[pyo3(from_py_with = args::counter)] counter: String,
         profile: Option<&Bound<'py, PyAny>>,
-        source: Option<&str>,
+        #[pyo3(from_py_with = args::source)] source: Option<String>,
         state: Option<&Bound<'py, PyAny>>,
-        provider: &str,
-        mode: &str,
-        view: &str,
+        #[pyo3(from_py_with = args::provider)] provider: String,
+        #[pyo3(from_py_with = args::mode)] mode: String,
+        #[pyo3(from_py_with = args::view)] view: String,
     ) -> PyResult<Bound<'py, PyAny>> {
         let request = Turn {
             tools_override,
             profile,
-            source,
+            source: source.as_deref(),
             state,
-            provider,
-            mode,
+            provider: &provider,
+            mode: &mode,
             cache_control: false,
-            view,
+            view: &view,
         }
         .request(py)?;
-        let kind = lib(py, tool_intent::CounterKind::parse(counter))?;
+        let kind = lib(py, tool_intent::CounterKind::parse(&counter))?;
         let budget = py.detach(|| {
             let counter = tool_intent::counter::shared_counter(kind)?;
             self.inner.budget(&request, counter)
@@ -460,20 +485,20 @@ impl Registry {
     /// Replays a scripted session (`{turns: [...]}`, see the README's "Prompt cache") against
     /// this registry: per turn, where the request stops matching the previous one and the
     /// tokens written to the prompt cache again.
-    #[pyo3(signature = (script, tools_override=None, *, counter="estimate", profile=None, source=None, state=None, provider="anthropic", mode="catalog", cache_control=false))]
+    #[pyo3(signature = (script, tools_override=None, *, counter=String::from("estimate"), profile=None, source=None, state=None, provider=String::from("anthropic"), mode=String::from("catalog"), cache_control=false))]
     #[allow(clippy::too_many_arguments)]
     fn cache_report<'py>(
         &self,
         py: Python<'py>,
         script: &Bound<'py, PyAny>,
         tools_override: Option<&Bound<'py, PyAny>>,
-        counter: &str,
+        #[pyo3(from_py_with = args::counter)] counter: String,
         profile: Option<&Bound<'py, PyAny>>,
-        source: Option<&str>,
+        #[pyo3(from_py_with = args::source)] source: Option<String>,
         state: Option<&Bound<'py, PyAny>>,
-        provider: &str,
-        mode: &str,
-        cache_control: bool,
+        #[pyo3(from_py_with = args::provider)] provider: String,
+        #[pyo3(from_py_with = args::mode)] mode: String,
+        #[pyo3(from_py_with = args::cache_control)] cache_control: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let script = arg(
             py,
@@ -484,15 +509,15 @@ impl Registry {
         let request = Turn {
             tools_override,
             profile,
-            source,
+            source: source.as_deref(),
             state,
-            provider,
-            mode,
+            provider: &provider,
+            mode: &mode,
             cache_control,
             view: "frozen",
         }
         .request(py)?;
-        let kind = lib(py, tool_intent::CounterKind::parse(counter))?;
+        let kind = lib(py, tool_intent::CounterKind::parse(&counter))?;
         let report = py.detach(|| {
             let counter = tool_intent::counter::shared_counter(kind)?;
             self.inner.cache_report(&script, &request, counter)
@@ -586,7 +611,7 @@ fn change_dict<'py>(
 fn record_loaded<'py>(
     py: Python<'py>,
     state: Option<&Bound<'py, PyAny>>,
-    names: Vec<String>,
+    #[pyo3(from_py_with = args::name_list)] names: Vec<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let state = arg(py, state, "state", tool_intent::TurnState::from_value)?;
     loads(
@@ -633,16 +658,20 @@ fn normalize_tools_value<'py>(
 
 /// `sha256:<hex>` of a text's UTF-8 bytes.
 #[pyfunction]
-fn fingerprint(text: &str) -> String {
+fn fingerprint(#[pyo3(from_py_with = args::text_arg)] text: String) -> String {
     tool_intent::fingerprint(text.as_bytes())
 }
 
 /// Tokens of a text by a counter ("estimate", or "o200k" / "cl100k" with exact tokens).
 #[pyfunction]
-#[pyo3(signature = (text, counter="estimate"))]
-fn count_tokens(py: Python<'_>, text: &str, counter: &str) -> PyResult<usize> {
-    let kind = lib(py, tool_intent::CounterKind::parse(counter))?;
-    let counted = py.detach(|| tool_intent::counter::shared_counter(kind).map(|c| c.count(text)));
+#[pyo3(signature = (text, counter=String::from("estimate")))]
+fn count_tokens(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::text_arg)] text: String,
+    #[pyo3(from_py_with = args::counter)] counter: String,
+) -> PyResult<usize> {
+    let kind = lib(py, tool_intent::CounterKind::parse(&counter))?;
+    let counted = py.detach(|| tool_intent::counter::shared_counter(kind).map(|c| c.count(&text)));
     lib(py, counted)
 }
 
@@ -845,19 +874,30 @@ impl SessionRunConfig {
     }
 }
 
-/// The registry a call was given, or the embedded one.
-fn registry_or_embedded(
-    registry: Option<&Registry>,
-) -> std::borrow::Cow<'_, tool_intent::Registry> {
-    match registry {
-        Some(r) => std::borrow::Cow::Borrowed(&r.inner),
-        None => std::borrow::Cow::Owned(tool_intent::Registry::embedded()),
+/// The `registry` argument of the migration calls: a `Registry`, or `None` for the embedded
+/// one; anything else is a `ToolIntentError` naming it.
+fn registry_arg(value: &Bound<'_, PyAny>) -> PyResult<tool_intent::Registry> {
+    if value.is_none() {
+        return Ok(tool_intent::Registry::embedded());
     }
-}
-
-/// The `db` argument: a SQLite file path (str or `os.PathLike`) or a `postgresql://` URL.
-fn database(db: &std::path::Path) -> tool_intent::migrate::Database {
-    tool_intent::migrate::Database::parse(&db.to_string_lossy())
+    match value.cast::<Registry>() {
+        Ok(r) => Ok(r.get().inner.clone()),
+        Err(_) => Err(py_err(
+            value.py(),
+            &tool_intent::Error::InvalidArgument {
+                argument: "registry",
+                path: None,
+                message: format!(
+                    "expected a Registry or None, found {}",
+                    value
+                        .get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                ),
+            },
+        )),
+    }
 }
 
 /// Migrates legacy snapshot rows of a session table (a SQLite file or a `postgresql://` URL)
@@ -865,22 +905,20 @@ fn database(db: &std::path::Path) -> tool_intent::migrate::Database {
 /// migrate`). `batch_size`: rows per transaction (default: one transaction on SQLite, 1000 on
 /// PostgreSQL). Returns the report as a dict.
 #[pyfunction]
-#[pyo3(signature = (db, registry=None, *, table="sessions", dry_run=false, batch_size=None))]
+#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), dry_run=false, batch_size=None))]
 fn migrate<'py>(
     py: Python<'py>,
-    db: std::path::PathBuf,
-    registry: Option<&Registry>,
-    table: &str,
-    dry_run: bool,
-    batch_size: Option<usize>,
+    #[pyo3(from_py_with = args::db)] db: tool_intent::migrate::Database,
+    #[pyo3(from_py_with = registry_arg)] registry: tool_intent::Registry,
+    #[pyo3(from_py_with = args::table)] table: String,
+    #[pyo3(from_py_with = args::dry_run)] dry_run: bool,
+    #[pyo3(from_py_with = args::batch_size)] batch_size: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let registry = registry_or_embedded(registry);
     let options = tool_intent::migrate::MigrateOptions {
-        table: table.to_string(),
+        table,
         dry_run,
         batch_size,
     };
-    let db = database(&db);
     let report = lib(
         py,
         py.detach(|| tool_intent::migrate::migrate(&db, &registry, &options, &mut |_, _| {})),
@@ -892,38 +930,35 @@ fn migrate<'py>(
 /// what the migration wrote; rows written since are left alone and listed in
 /// `rows_not_restored`.
 #[pyfunction]
-#[pyo3(signature = (db, *, table="sessions", dry_run=false, batch_size=None))]
+#[pyo3(signature = (db, *, table=String::from("sessions"), dry_run=false, batch_size=None))]
 fn undo<'py>(
     py: Python<'py>,
-    db: std::path::PathBuf,
-    table: &str,
-    dry_run: bool,
-    batch_size: Option<usize>,
+    #[pyo3(from_py_with = args::db)] db: tool_intent::migrate::Database,
+    #[pyo3(from_py_with = args::table)] table: String,
+    #[pyo3(from_py_with = args::dry_run)] dry_run: bool,
+    #[pyo3(from_py_with = args::batch_size)] batch_size: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let options = tool_intent::migrate::MigrateOptions {
-        table: table.to_string(),
+        table,
         dry_run,
         batch_size,
     };
-    let db = database(&db);
     let report = lib(py, py.detach(|| tool_intent::migrate::undo(&db, &options)))?;
     loads_snake(py, &to_text(&report))
 }
 
 /// The rows that still hold a legacy snapshot: `[{rowid, matched, intent}]`.
 #[pyfunction]
-#[pyo3(signature = (db, registry=None, *, table="sessions"))]
+#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions")))]
 fn audit<'py>(
     py: Python<'py>,
-    db: std::path::PathBuf,
-    registry: Option<&Registry>,
-    table: &str,
+    #[pyo3(from_py_with = args::db)] db: tool_intent::migrate::Database,
+    #[pyo3(from_py_with = registry_arg)] registry: tool_intent::Registry,
+    #[pyo3(from_py_with = args::table)] table: String,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let registry = registry_or_embedded(registry);
-    let db = database(&db);
     let rows = lib(
         py,
-        py.detach(|| tool_intent::migrate::audit(&db, table, &registry)),
+        py.detach(|| tool_intent::migrate::audit(&db, &table, &registry)),
     )?;
     loads_snake(py, &to_text(&rows))
 }

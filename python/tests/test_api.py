@@ -210,3 +210,22 @@ def test_live_servers_set_in_bulk_replace_remove_and_name_bad_input():
     with pytest.raises(tool_intent.ToolIntentError) as e:
         base.set_mcp_servers([{"name": "ok", "tools": []}, {"name": "bad", "tools": 5}])
     assert e.value.argument == "servers" and e.value.path.startswith("$[1].tools")
+
+
+def test_a_null_tools_list_is_an_error_naming_the_server():
+    r = tool_intent.Registry.embedded().set_mcp_server("s", [{"name": "x", "inputSchema": {"type": "object"}}])["registry"]
+    for tools in (None, "null"):
+        with pytest.raises(tool_intent.ToolIntentError) as e:
+            r.set_mcp_server("s", tools)
+        assert e.value.argument == "tools_list" and 'server "s" is null' in str(e.value)
+    assert r.set_mcp_server("s", [])["diff"]["removed"] == ["mcp__s__x"]
+
+
+def test_record_loaded_refuses_a_load_past_the_limit():
+    names = [f"t{i}" for i in range(10_000)]
+    full = tool_intent.record_loaded(None, names)
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        tool_intent.record_loaded(full, ["one_more"])
+    assert (e.value.code, e.value.argument, e.value.path) == ("limit_exceeded", "state", "$.loaded")
+    found = tool_intent.Registry.embedded().search("select:send_message", state={"loaded": names})
+    assert found["state"]["loaded"] == ["send_message"]

@@ -60,6 +60,25 @@ def test_migrate_audit_and_undo_round_trip(tmp_path):
     assert after == before
 
 
+def test_undo_leaves_rows_written_after_the_migration(tmp_path):
+    path = tmp_path / "sessions.db"
+    make_db(path)
+    tool_intent.migrate(str(path))
+    db = sqlite3.connect(path)
+    db.execute("""UPDATE sessions SET tools_override = '["shell"]' WHERE rowid = 1""")
+    db.commit()
+    db.close()
+    dry = tool_intent.undo(str(path), dry_run=True)
+    report = tool_intent.undo(str(path), batch_size=1)
+    assert dry["rows_restored"] == report["rows_restored"] == 1
+    assert report["rows_not_restored"] == [{"rowid": 1, "reason": "changed", "columns": ["tools_override"]}]
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT tools_override FROM sessions ORDER BY rowid").fetchall()
+    db.close()
+    assert rows[0][0] == '["shell"]', "the application's later write survives the undo"
+    assert rows[1][0] != '{"enabled":true,"web_search":true}', "the untouched row is restored"
+
+
 def test_migrate_errors_are_tool_intent_errors(tmp_path):
     with pytest.raises(tool_intent.ToolIntentError) as e:
         tool_intent.migrate(str(tmp_path / "none.db"), table="no table; drop")

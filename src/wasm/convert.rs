@@ -27,13 +27,45 @@ extern "C" {
     fn written(this: &EncodeResult) -> f64;
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// A JS string, for `String.prototype.isWellFormed` (ES2024; Node 20, Chrome 111): true
+    /// when it holds no lone surrogate.
+    type WellFormed;
+    #[wasm_bindgen(method, js_name = isWellFormed)]
+    fn is_well_formed(this: &WellFormed) -> bool;
+    /// `Object.prototype.toString.call(value)`: `[object Map]`, whatever the object's own
+    /// `toString` says.
+    #[wasm_bindgen(js_namespace = ["Object", "prototype", "toString"], js_name = call)]
+    fn object_tag(value: &JsValue) -> js_sys::JsString;
+}
+
 thread_local! {
     static ENCODER: TextEncoder = TextEncoder::new();
 }
 
-/// A JS string's UTF-8 text (lone surrogates become U+FFFD, as in every other route).
-fn string_text(value: &JsValue) -> String {
+/// A JS string's UTF-8 text; a string holding a lone UTF-16 surrogate is not text, and is an
+/// error naming `input` rather than a silent U+FFFD.
+fn string_text(value: &JsValue, input: &'static str) -> Result<String, JsValue> {
     let whole: &js_sys::JsString = value.unchecked_ref();
+    if !value.unchecked_ref::<WellFormed>().is_well_formed() {
+        // Only now, on the way to an error: where the lone half is.
+        let at = char::decode_utf16(whole.iter())
+            .scan(0usize, |units, c| {
+                let here = *units;
+                *units += c.as_ref().map_or(1, |c| c.len_utf16());
+                Some((here, c.is_err()))
+            })
+            .find(|(_, bad)| *bad)
+            .map_or(0, |(at, _)| at);
+        return Err(js_error(&Error::InvalidArgument {
+            argument: input,
+            path: None,
+            message: format!(
+                "the string holds a lone UTF-16 surrogate (half of a character) at index {at}, which is not text"
+            ),
+        }));
+    }
     let units = whole.length() as usize;
     // ASCII needs one byte per UTF-16 unit; anything else grows the buffer below.
     let mut buf: Vec<u8> = Vec::with_capacity(units);
@@ -61,19 +93,131 @@ fn string_text(value: &JsValue) -> String {
             buf.reserve((units - read) * 3);
         }
     }
-    String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    // Valid UTF-16 encodes to valid UTF-8.
+    String::from_utf8(buf).map_err(|_| {
+        js_error(&Error::internal(
+            "TextEncoder wrote bytes that are not UTF-8",
+        ))
+    })
 }
 
-/// The JSON text of a JS argument: a string as it is, anything else through JSON.stringify
-/// (`undefined` reads as `null`).
+/// What a JS value is, for messages: `typeof`, or the class of an object (NaN and the
+/// infinities, which JSON writes as `null`, are "non-finite number").
+fn js_kind(value: &JsValue) -> String {
+    if value.as_f64().is_some_and(|f| !f.is_finite()) {
+        return "non-finite number".into();
+    }
+    let kind = value.js_typeof().as_string().unwrap_or_default();
+    if kind != "object" || value.is_null() {
+        return if value.is_null() { "null".into() } else { kind };
+    }
+    String::from(object_tag(value))
+        .trim_start_matches("[object ")
+        .trim_end_matches(']')
+        .to_string()
+}
+
+/// A string argument (a name, a query, a provider): anything else is an error naming it.
+pub(super) fn text_in(value: &JsValue, input: &'static str) -> Result<String, JsValue> {
+    if !value.is_string() {
+        return Err(js_error(&Error::InvalidArgument {
+            argument: input,
+            path: None,
+            message: format!("expected a string, found {}", js_kind(value)),
+        }));
+    }
+    string_text(value, input)
+}
+
+/// An optional string argument: `undefined` and `null` are absent.
+pub(super) fn opt_text_in(value: &JsValue, input: &'static str) -> Result<Option<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    text_in(value, input).map(Some)
+}
+
+/// A list of names: an array of strings, errors at the item's path.
+pub(super) fn names_in(value: &JsValue, input: &'static str) -> Result<Vec<String>, JsValue> {
+    let wrong = |path: Option<crate::JsonPath>, value: &JsValue| {
+        js_error(&Error::InvalidArgument {
+            argument: input,
+            path,
+            message: format!("expected an array of names, found {}", js_kind(value)),
+        })
+    };
+    if !js_sys::Array::is_array(value) {
+        return Err(wrong(None, value));
+    }
+    let array: &js_sys::Array = value.unchecked_ref();
+    let mut names = Vec::with_capacity(array.length() as usize);
+    for (i, item) in array.iter().enumerate() {
+        let at = crate::JsonPath::root().index(i);
+        if !item.is_string() {
+            return Err(wrong(Some(at), &item));
+        }
+        names.push(string_text(&item, input).map_err(|_| {
+            js_error(&Error::InvalidArgument {
+                argument: input,
+                path: Some(at),
+                message: "the name holds a lone UTF-16 surrogate, which is not text".to_string(),
+            })
+        })?);
+    }
+    Ok(names)
+}
+
+/// Inputs that are whole documents (a registry, a tools list, a server list): their members
+/// are not checked one by one, which would call into wasm for each of thousands of values
+/// (pass JSON text for those, the fast and exact route).
+const DOCUMENTS: [&str; 3] = ["registry", "tools list", "servers"];
+
+/// The JSON text of a JS argument: a string as it is, `undefined` as `null`, a plain value
+/// (object, array, number, boolean, null) through JSON.stringify. A function, a symbol, a
+/// bigint or an object JSON cannot represent faithfully (a Map, a Set) is an error naming the
+/// argument, at the top and, outside whole documents, in any member: JSON.stringify would
+/// make it `null`, `{}` or nothing at all without a word. (`undefined` members vanish, as in
+/// JSON.)
 pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, JsValue> {
     if value.is_string() {
-        return Ok(string_text(value));
+        return string_text(value, input);
     }
     if value.is_undefined() {
         return Ok("null".to_string());
     }
-    let text = js_sys::JSON::stringify(value).map_err(|e| {
+    let not_json = |kind: &str, path: crate::JsonPath| {
+        js_error(&Error::InvalidValue {
+            input,
+            path,
+            message: format!("expected JSON text or a plain JSON value, found {kind}"),
+        })
+    };
+    let kind = js_kind(value);
+    if !is_plain(&kind) {
+        return Err(not_json(&kind, crate::JsonPath::root()));
+    }
+    let stringified = if DOCUMENTS.contains(&input) {
+        js_sys::JSON::stringify(value)
+    } else {
+        let mut bad = false;
+        let mut check = |_key: js_sys::JsString, member: JsValue| {
+            if member.is_undefined() || fits_json(&member) {
+                Ok(Some(member))
+            } else {
+                bad = true;
+                Err(wasm_bindgen::JsError::new("not JSON"))
+            }
+        };
+        let text = js_sys::JSON::stringify_with_replacer_func(value, &mut check, None);
+        if bad {
+            // Only now, on the way to an error: where the member is.
+            let (path, kind) = first_not_json(value, crate::JsonPath::root(), 0)
+                .unwrap_or_else(|| (crate::JsonPath::root(), "value".to_string()));
+            return Err(not_json(&kind, path));
+        }
+        text
+    };
+    let text = stringified.map_err(|e| {
         let why = e
             .dyn_ref::<js_sys::Error>()
             .map(|e| String::from(e.message()))
@@ -84,11 +228,58 @@ pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, 
             message: format!("cannot be converted to JSON: {why}"),
         })
     })?;
-    Ok(if text.is_string() {
-        string_text(&text)
-    } else {
-        "null".to_string()
-    })
+    string_text(&text, input)
+}
+
+/// Whether JSON carries a member as it is: a plain kind, or a string that is text.
+fn fits_json(member: &JsValue) -> bool {
+    if member.is_string() {
+        return member.unchecked_ref::<WellFormed>().is_well_formed();
+    }
+    is_plain(&js_kind(member))
+}
+
+/// The path and kind of the first member (depth first, in key order) that JSON cannot carry.
+fn first_not_json(
+    value: &JsValue,
+    path: crate::JsonPath,
+    depth: usize,
+) -> Option<(crate::JsonPath, String)> {
+    if !value.is_undefined() && !fits_json(value) {
+        let kind = if value.is_string() {
+            "a string with a lone UTF-16 surrogate".to_string()
+        } else {
+            js_kind(value)
+        };
+        return Some((path, kind));
+    }
+    // JSON.stringify itself stops at a cycle or great depth; so does this search.
+    if depth > 64 || !value.is_object() {
+        return None;
+    }
+    if js_sys::Array::is_array(value) {
+        let array: &js_sys::Array = value.unchecked_ref();
+        return array
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| first_not_json(&item, path.index(i), depth + 1));
+    }
+    js_sys::Object::entries(value.unchecked_ref())
+        .iter()
+        .find_map(|entry| {
+            let pair: &js_sys::Array = entry.unchecked_ref();
+            let key = pair.get(0).as_string().unwrap_or_default();
+            first_not_json(&pair.get(1), path.key(&key), depth + 1)
+        })
+}
+
+/// Kinds JSON.stringify writes as they are (a Date has become its string by `toJSON` before a
+/// replacer sees it).
+fn is_plain(kind: &str) -> bool {
+    matches!(
+        kind,
+        "null" | "number" | "boolean" | "string" | "Object" | "Array"
+    )
 }
 
 /// A JS argument as a JSON value.

@@ -27,7 +27,7 @@ use crate::{
     CounterKind, Error, Registry as CoreRegistry, SearchCall, SessionRunConfig, Toggles,
     ToolsOverride, TurnRequest, TurnState,
 };
-use convert::{json_in, json_text, options_in, out, parse_out};
+use convert::{json_in, json_text, names_in, opt_text_in, options_in, out, parse_out, text_in};
 
 // talc instead of the default dlmalloc: measured smaller in the module and as fast for the
 // registry loader's many small allocations.
@@ -129,6 +129,14 @@ extern "C" {
     pub type JsRegistryDiff;
     #[wasm_bindgen(typescript_type = "CounterName")]
     pub type JsCounterName;
+    // Strings and name lists cross as plain JS values and are checked here, so a wrong type
+    // is a ToolIntentError naming the argument, not the generated glue's TypeError.
+    #[wasm_bindgen(typescript_type = "string")]
+    pub type JsText;
+    #[wasm_bindgen(typescript_type = "string[]")]
+    pub type JsNames;
+    #[wasm_bindgen(typescript_type = "Provider")]
+    pub type JsProviderName;
 }
 
 fn js_error(e: &Error) -> JsValue {
@@ -218,11 +226,12 @@ impl Registry {
     #[wasm_bindgen(js_name = setMcpServer)]
     pub fn set_mcp_server(
         &self,
-        server: &str,
+        server: &JsText,
         tools_list: &JsRegistryInput,
     ) -> Result<RegistryChange, JsValue> {
+        let server = text_in(server, "server")?;
         let text = json_text(tools_list, "tools list")?;
-        change(self.inner.set_mcp_server(server, &text))
+        change(self.inner.set_mcp_server(&server, &text))
     }
 
     /// Sets many servers in one build: `servers` is `[{name, tools}]` (each `tools` a
@@ -272,8 +281,8 @@ impl Registry {
 
     /// Removes a server and its tools: `{registry, diff}`.
     #[wasm_bindgen(js_name = removeMcpServer)]
-    pub fn remove_mcp_server(&self, server: &str) -> Result<RegistryChange, JsValue> {
-        change(self.inner.remove_mcp_server(server))
+    pub fn remove_mcp_server(&self, server: &JsText) -> Result<RegistryChange, JsValue> {
+        change(self.inner.remove_mcp_server(&text_in(server, "server")?))
     }
 
     /// `sha256:<hex>` of the registry's content: what `beginTurn` stamps a turn with.
@@ -313,8 +322,8 @@ impl Registry {
 
     /// One tool's full definition `{name, description, parameters, ...}`.
     #[wasm_bindgen(js_name = toolDefinition)]
-    pub fn tool_definition(&self, name: &str) -> Result<JsToolDefinition, JsValue> {
-        out(&lib(self.inner.tool_definition(name))?)
+    pub fn tool_definition(&self, name: &JsText) -> Result<JsToolDefinition, JsValue> {
+        out(&lib(self.inner.tool_definition(&text_in(name, "name")?))?)
     }
 
     /// Preset names.
@@ -357,8 +366,8 @@ impl Registry {
 
     /// What a provider would refuse in this registry, and what the library changes for it:
     /// `{provider, findings: [{tool, rule, refused, message}]}` (no findings: clean).
-    pub fn check(&self, provider: &str) -> Result<JsProviderCheck, JsValue> {
-        let provider = lib(crate::Provider::parse(provider))?;
+    pub fn check(&self, provider: &JsProviderName) -> Result<JsProviderCheck, JsValue> {
+        let provider = lib(crate::Provider::parse(&text_in(provider, "provider")?))?;
         out(&self.inner.check(provider))
     }
 
@@ -367,14 +376,15 @@ impl Registry {
     pub fn search(
         &self,
         tools_override: &JsToolsOverride,
-        query: &str,
+        query: &JsText,
         options: Option<JsSearchOptions>,
     ) -> Result<JsSearchOutcome, JsValue> {
+        let query = text_in(query, "query")?;
         let (request, extra) = request(tools_override, options.as_deref(), Call::Search)?;
         let call = SearchCall {
             limit: extra.limit,
             ranker: lib(extra.ranker.unwrap_or_default().ranker())?,
-            ..SearchCall::new(query)
+            ..SearchCall::new(&query)
         };
         parse_out(&lib(self.inner.search(&request, &call))?.to_json())
     }
@@ -384,11 +394,12 @@ impl Registry {
     pub fn resolve(
         &self,
         tools_override: &JsToolsOverride,
-        name: &str,
+        name: &JsText,
         options: Option<JsTurnOptions>,
     ) -> Result<JsToolDefinition, JsValue> {
+        let name = text_in(name, "name")?;
         let (request, _) = request(tools_override, options.as_deref(), Call::Turn)?;
-        out(&lib(self.inner.resolve(&request, name))?.to_value())
+        out(&lib(self.inner.resolve(&request, &name))?.to_value())
     }
 
     /// Token budget, half by half. `counter`: "estimate" (default) or, in the exact build,
@@ -450,10 +461,14 @@ pub fn build_flavor() -> String {
 
 /// Counts tokens of a text with a counter ("estimate", or "o200k"/"cl100k" in the exact build).
 #[wasm_bindgen(js_name = countTokens)]
-pub fn count_tokens(text: &str, counter: Option<JsCounterName>) -> Result<usize, JsValue> {
-    let name = counter.and_then(|c| c.as_string());
+pub fn count_tokens(text: &JsText, counter: Option<JsCounterName>) -> Result<usize, JsValue> {
+    let text = text_in(text, "text")?;
+    let name = match counter {
+        Some(c) => opt_text_in(&c, "counter")?,
+        None => None,
+    };
     let kind = lib(CounterKind::parse(name.as_deref().unwrap_or("estimate")))?;
-    Ok(lib(shared_counter(kind))?.count(text))
+    Ok(lib(shared_counter(kind))?.count(&text))
 }
 
 /// The intent a writer stores for a set of UI toggles (never an expanded list).
@@ -510,12 +525,13 @@ fn state_in(state: &JsValue) -> Result<TurnState, JsValue> {
 
 /// Records loaded tools (in load order, each once).
 #[wasm_bindgen(js_name = recordLoaded)]
-pub fn record_loaded(state: &JsTurnStateIn, names: Vec<String>) -> Result<JsTurnState, JsValue> {
+pub fn record_loaded(state: &JsTurnStateIn, names: &JsNames) -> Result<JsTurnState, JsValue> {
+    let names = names_in(names, "names")?;
     out(&lib(crate::record_loaded(&state_in(state)?, &names))?)
 }
 
 /// `sha256:<hex>` of a string's UTF-8 bytes (to check a payload a caller holds).
 #[wasm_bindgen(js_name = fingerprint)]
-pub fn fingerprint(text: &str) -> String {
-    crate::fingerprint(text.as_bytes())
+pub fn fingerprint(text: &JsText) -> Result<String, JsValue> {
+    Ok(crate::fingerprint(text_in(text, "text")?.as_bytes()))
 }

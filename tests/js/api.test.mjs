@@ -131,9 +131,11 @@ test("strings cross intact (ASCII, accents, emoji); a lone surrogate is refused 
   assert.equal(r.toolDefinition("u").description, description);
   // JSON.stringify writes a lone surrogate as the escape \ud800, which no JSON parser reads.
   throwsCode(() => Registry.fromJson([{ name: "s", description: "a\ud800", parameters: {} }]), "invalid_value", "registry", "$[0].description");
-  // As raw text the same character reaches wasm as U+FFFD, like every UTF-8 boundary.
+  // As raw text the same half character is not text: refused, with where it is, never
+  // turned into U+FFFD behind the caller's back.
   const raw = `[{"name":"s","description":"a\ud800","parameters":{}}]`;
-  assert.equal(Registry.fromJson(raw).toolDefinition("s").description, "a\ufffd");
+  throwsCode(() => Registry.fromJson(raw), "invalid_argument", "registry");
+  assert.throws(() => Registry.fromJson(raw), /at index 29/);
   const emojiOnly = "🚀".repeat(3);
   assert.equal(Registry.fromJson(JSON.stringify([{ name: "e", description: emojiOnly, parameters: {} }])).toolDefinition("e").description, emojiOnly);
 });
@@ -260,4 +262,27 @@ test("live servers: setMcpServers in one build, removeMcpServer, errors naming t
   assert.throws(() => base.setMcpServers([{ name: "ok", tools: [] }, { name: "bad", tools: 5 }]),
     (e) => e.path?.startsWith("$[1].tools") && e.code === "invalid_value" || (console.error(e), false));
   assert.throws(() => base.setMcpServer("a__b", []), (e) => e.argument === "server");
+});
+
+test("a null tools list is an error naming the server, never a removal", () => {
+  const r = Registry.embedded().setMcpServer("s", [{ name: "x", inputSchema: { type: "object" } }]).registry;
+  for (const list of [null, "null", undefined]) {
+    throwsCode(() => r.setMcpServer("s", list), "invalid_value");
+    assert.throws(() => r.setMcpServer("s", list), /server "s" is null/);
+  }
+  throwsCode(() => r.setMcpServers([{ name: "s", tools: null }]), "invalid_value");
+  assert.deepEqual(r.setMcpServer("s", []).diff.removed, ["mcp__s__x"], "[] still empties the server");
+  assert.deepEqual(r.removeMcpServer("s").diff.removed, ["mcp__s__x"]);
+});
+
+test("recordLoaded refuses a load past the limit, as beginTurn refuses such a state", () => {
+  const names = Array.from({ length: 10_000 }, (_, i) => `t${i}`);
+  const full = recordLoaded(null, names);
+  assert.equal(full.loaded.length, 10_000);
+  throwsCode(() => recordLoaded(full, ["one_more"]), "limit_exceeded", "state", "$.loaded");
+  throwsCode(() => Registry.embedded().beginTurn({ loaded: [...names, "one_more"] }), "limit_exceeded", "state", "$.loaded");
+  // A tool_search load into a state full of gone tools is still recorded.
+  const found = Registry.embedded().search(null, "select:send_message", { state: { loaded: names } });
+  assert.deepEqual(found.hits, ["send_message"]);
+  assert.deepEqual(found.state.loaded, ["send_message"]);
 });

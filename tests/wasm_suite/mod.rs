@@ -169,7 +169,7 @@ fn turn_state_and_search_through_the_binding() {
     let found: JsValue = r
         .search(
             intent.unchecked_ref(),
-            "select:exit_plan_mode",
+            JsValue::from_str("select:exit_plan_mode").unchecked_ref(),
             Some(options.clone().unchecked_into()),
         )
         .unwrap()

@@ -1,0 +1,199 @@
+//! Typed reads of Python arguments (`#[pyo3(from_py_with = ...)]`): a wrong type, an
+//! out-of-range number or a `str` that is not text (a lone surrogate) is a `ToolIntentError`
+//! with code `invalid_argument` naming the argument, never PyO3's own `TypeError` or
+//! `OverflowError`, which carry no code.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
+
+use crate::py_err;
+
+/// What a Python value is, for messages.
+fn kind(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "an object".to_string())
+}
+
+fn wrong(
+    value: &Bound<'_, PyAny>,
+    argument: &'static str,
+    path: Option<tool_intent::JsonPath>,
+    message: String,
+) -> PyErr {
+    py_err(
+        value.py(),
+        &tool_intent::Error::InvalidArgument {
+            argument,
+            path,
+            message,
+        },
+    )
+}
+
+/// A `str` as UTF-8 text.
+pub(crate) fn text(value: &Bound<'_, PyAny>, argument: &'static str) -> PyResult<String> {
+    let Ok(s) = value.cast::<PyString>() else {
+        return Err(wrong(
+            value,
+            argument,
+            None,
+            format!("expected a str, found {}", kind(value)),
+        ));
+    };
+    s.to_cow().map(|c| c.into_owned()).map_err(|_| {
+        wrong(
+            value,
+            argument,
+            None,
+            "the str holds a lone surrogate (half of a character), which is not text".to_string(),
+        )
+    })
+}
+
+/// A `str` or `None`.
+pub(crate) fn opt_text(
+    value: &Bound<'_, PyAny>,
+    argument: &'static str,
+) -> PyResult<Option<String>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    text(value, argument).map(Some)
+}
+
+/// A `bool` (not an int standing for one).
+pub(crate) fn flag(value: &Bound<'_, PyAny>, argument: &'static str) -> PyResult<bool> {
+    match value.cast::<PyBool>() {
+        Ok(b) => Ok(b.is_true()),
+        Err(_) => Err(wrong(
+            value,
+            argument,
+            None,
+            format!("expected True or False, found {}", kind(value)),
+        )),
+    }
+}
+
+/// A non-negative `int` (not a bool) or `None`.
+pub(crate) fn opt_count(
+    value: &Bound<'_, PyAny>,
+    argument: &'static str,
+) -> PyResult<Option<usize>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
+        return Err(wrong(
+            value,
+            argument,
+            None,
+            format!("expected a non-negative int, found {}", kind(value)),
+        ));
+    }
+    match value.extract::<i64>() {
+        Ok(n) if n >= 0 => usize::try_from(n)
+            .map(Some)
+            .map_err(|_| wrong(value, argument, None, format!("{n} is out of range"))),
+        Ok(n) => Err(wrong(
+            value,
+            argument,
+            None,
+            format!("expected a non-negative int, found {n}"),
+        )),
+        Err(_) => Err(wrong(
+            value,
+            argument,
+            None,
+            "the int is out of range".to_string(),
+        )),
+    }
+}
+
+/// A list (or tuple) of `str` names; an item at fault is named by its path (`$[1]`).
+pub(crate) fn names(value: &Bound<'_, PyAny>, argument: &'static str) -> PyResult<Vec<String>> {
+    let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = value.cast::<PyList>() {
+        list.iter().collect()
+    } else if let Ok(tuple) = value.cast::<PyTuple>() {
+        tuple.iter().collect()
+    } else {
+        return Err(wrong(
+            value,
+            argument,
+            None,
+            format!("expected a list of names, found {}", kind(value)),
+        ));
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            text(item, argument).map_err(|_| {
+                let at = tool_intent::JsonPath::root().index(i);
+                let why = if item.is_instance_of::<PyString>() {
+                    "the name holds a lone surrogate, which is not text".to_string()
+                } else {
+                    format!("expected a str name, found {}", kind(item))
+                };
+                wrong(item, argument, Some(at), why)
+            })
+        })
+        .collect()
+}
+
+/// A database: a path (`str` or `os.PathLike`) or a `postgresql://` URL.
+pub(crate) fn database(
+    value: &Bound<'_, PyAny>,
+    argument: &'static str,
+) -> PyResult<tool_intent::migrate::Database> {
+    let fspath = value
+        .py()
+        .import("os")
+        .and_then(|os| os.getattr("fspath"))
+        .and_then(|f| f.call1((value,)));
+    match fspath {
+        Ok(p) if p.is_instance_of::<PyString>() => {
+            Ok(tool_intent::migrate::Database::parse(&text(&p, argument)?))
+        }
+        _ => Err(wrong(
+            value,
+            argument,
+            None,
+            format!(
+                "expected a file path (str or os.PathLike) or a postgresql:// URL, found {}",
+                kind(value)
+            ),
+        )),
+    }
+}
+
+/// One extractor per argument name, for `#[pyo3(from_py_with = ...)]` (which passes the value
+/// alone): `provider: String = text("provider")` makes `fn provider(v) -> PyResult<String>`.
+macro_rules! extractors {
+    ($($fn_name:ident: $ty:ty = $reader:ident($argument:literal);)*) => {$(
+        pub(crate) fn $fn_name(value: &Bound<'_, PyAny>) -> PyResult<$ty> {
+            $reader(value, $argument)
+        }
+    )*};
+}
+
+extractors! {
+    provider: String = text("provider");
+    mode: String = text("mode");
+    view: String = text("view");
+    counter: String = text("counter");
+    ranker: String = text("ranker");
+    query: String = text("query");
+    name: String = text("name");
+    table: String = text("table");
+    text_arg: String = text("text");
+    source: Option<String> = opt_text("source");
+    limit: Option<usize> = opt_count("limit");
+    batch_size: Option<usize> = opt_count("batch_size");
+    cache_control: bool = flag("cache_control");
+    dry_run: bool = flag("dry_run");
+    name_list: Vec<String> = names("names");
+    db: tool_intent::migrate::Database = database("db");
+}
