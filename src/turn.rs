@@ -69,9 +69,11 @@ impl View {
 /// loads of tools its registry no longer has, so a load of a registry tool always fits.
 pub fn record_loaded<S: AsRef<str>>(state: &TurnState, names: &[S]) -> Result<TurnState> {
     let mut next = state.clone();
+    // A set for the membership test: a state may hold 10,000 names (the order is the list's).
+    let mut known: std::collections::BTreeSet<String> = next.loaded.iter().cloned().collect();
     for name in names {
         let name = name.as_ref();
-        if next.loaded.iter().any(|n| n == name) {
+        if known.contains(name) {
             continue;
         }
         if next.loaded.len() >= LIMITS.max_tools {
@@ -86,6 +88,7 @@ pub fn record_loaded<S: AsRef<str>>(state: &TurnState, names: &[S]) -> Result<Tu
                 ),
             ));
         }
+        known.insert(name.to_string());
         next.loaded.push(name.to_string());
     }
     Ok(next)

@@ -286,3 +286,9 @@ test("recordLoaded refuses a load past the limit, as beginTurn refuses such a st
   assert.deepEqual(found.hits, ["send_message"]);
   assert.deepEqual(found.state.loaded, ["send_message"]);
 });
+
+test("a stored override with a key given twice is refused, as planTurn refuses it", () => {
+  const twice = '{"enabled":true,"enabled":false}';
+  throwsCode(() => sessionConfigToOverride({ tools_override: twice }), "invalid_value", "session config", "$.tools_override");
+  throwsCode(() => Registry.embedded().planTurn(twice), "invalid_value", "override", "$.enabled");
+});
