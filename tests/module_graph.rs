@@ -1,9 +1,11 @@
-//! The module graph of `src/` has no cycle, and no source file outgrows one job.
+//! The module graph of `src/` has no cycle, read two ways, and no source file outgrows one job.
 //!
-//! Each file's module is its top-level module (`src/registry/load.rs` belongs to `registry`);
-//! an edge A → B is any `crate::B` path in A's files (imports and inline paths; comments and
-//! doc comments are ignored). The crate root and the bindings (`lib.rs`, `wasm/`) sit on top
-//! and are not part of the graph.
+//! Modules: each file's module is its top-level module (`src/registry/load.rs` belongs to
+//! `registry`); an edge A → B is any `crate::B` path in A's files. Files: an edge F → G is a
+//! path in F (`crate::a::b`, `super::x`, `self::x`, a `mod.rs` naming its child) that resolves
+//! to file G, except a child's use of its own parent `mod.rs` (the module it lives in). Imports
+//! and inline paths count; comments and doc comments are ignored. The crate root and the
+//! bindings (`lib.rs`, `wasm/`, `bin/`) sit on top and are not part of either graph.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -118,6 +120,210 @@ fn module_graph_has_no_cycle() {
     for node in graph.keys() {
         if let Some(cycle) = cycle_from(&graph, node, &mut Vec::new(), &mut done) {
             panic!("module cycle: {}", cycle.join(" -> "));
+        }
+    }
+}
+
+/// A file's module path (`registry/load.rs` → `[registry, load]`, `registry/mod.rs` →
+/// `[registry]`).
+fn module_path(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|c| c.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The file a module path names: the longest prefix with a file of its own.
+fn file_of(src: &Path, path: &[String]) -> Option<String> {
+    (1..=path.len()).rev().find_map(|n| {
+        let dir = path[..n].join("/");
+        [format!("{dir}.rs"), format!("{dir}/mod.rs")]
+            .into_iter()
+            .find(|f| src.join(f).is_file())
+    })
+}
+
+/// The top-level items of a `{a, b::{c, d}, e}` group (nested groups kept whole).
+fn group_items(group: &str) -> Vec<String> {
+    let (mut items, mut depth, mut current) = (Vec::new(), 0usize, String::new());
+    for c in group.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                current.push(c);
+            }
+            '}' if depth == 0 => break,
+            '}' => {
+                depth -= 1;
+                current.push(c);
+            }
+            ',' if depth == 0 => items.push(std::mem::take(&mut current)),
+            _ => current.push(c),
+        }
+    }
+    items.push(current);
+    items
+        .into_iter()
+        .map(|i| i.trim().to_string())
+        .filter(|i| !i.is_empty())
+        .collect()
+}
+
+/// The segments of a path written after a prefix: `a::b::c(` → `[a, b, c]`, a group → the
+/// first segment of each item.
+fn segments_after(rest: &str) -> Vec<Vec<String>> {
+    let ident = |s: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut rest = s;
+        loop {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if name.is_empty() {
+                break;
+            }
+            rest = &rest[name.len()..];
+            out.push(name);
+            match rest.strip_prefix("::") {
+                Some(r) if !r.starts_with('{') => rest = r,
+                _ => break,
+            }
+        }
+        out
+    };
+    match rest.strip_prefix('{') {
+        Some(group) => group_items(group).iter().map(|i| ident(i)).collect(),
+        None => vec![ident(rest)],
+    }
+}
+
+/// (file → files it uses), from the sources.
+fn file_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap().to_path_buf();
+        let name = rel.to_string_lossy().to_string();
+        let top = module_path(&rel).first().cloned().unwrap_or_default();
+        if ["lib", "wasm", "bin"].contains(&top.as_str()) || name == "lib.rs" {
+            continue;
+        }
+        let me = module_path(&rel);
+        let is_mod = rel.ends_with("mod.rs");
+        // `super` of `registry/load.rs` is `registry`; of `registry/mod.rs`, the root.
+        let parent: Vec<String> = me[..me.len().saturating_sub(1)].to_vec();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let children: Vec<String> = text
+            .lines()
+            .filter_map(|l| {
+                let l = l.trim();
+                let l = l
+                    .strip_prefix("pub(crate) ")
+                    .or(l.strip_prefix("pub "))
+                    .unwrap_or(l);
+                l.strip_prefix("mod ")?.strip_suffix(';').map(String::from)
+            })
+            .collect();
+        let mut targets: Vec<Vec<String>> = Vec::new();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            let prefixes: [(&str, Vec<String>); 3] = [
+                ("crate::", Vec::new()),
+                ("super::", parent.clone()),
+                ("self::", if is_mod { me.clone() } else { parent.clone() }),
+            ];
+            for (prefix, base) in prefixes {
+                let mut rest = code;
+                while let Some(i) = rest.find(prefix) {
+                    // `super::` inside `crate::a::super::` is not a prefix of its own.
+                    let before = &rest[..i];
+                    rest = &rest[i + prefix.len()..];
+                    if before.ends_with("::")
+                        || before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                    {
+                        continue;
+                    }
+                    for seg in segments_after(rest) {
+                        targets.push(base.iter().cloned().chain(seg).collect());
+                    }
+                }
+            }
+            // A `mod.rs` naming a child without a prefix (`use load::x;`, `load::f()`).
+            if is_mod {
+                for child in &children {
+                    let token = format!("{child}::");
+                    let mut rest = code;
+                    while let Some(i) = rest.find(&token) {
+                        let before = &rest[..i];
+                        rest = &rest[i + token.len()..];
+                        if before.ends_with("::")
+                            || before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                        {
+                            continue;
+                        }
+                        targets.push(me.iter().cloned().chain([child.clone()]).collect());
+                    }
+                }
+            }
+        }
+        let deps = graph.entry(name.clone()).or_default();
+        for target in targets {
+            let Some(to) = file_of(&src, &target) else {
+                continue;
+            };
+            let to_path = module_path(Path::new(&to));
+            // A child's use of the module it lives in (its parent `mod.rs`) is not an edge.
+            let ancestor =
+                to.ends_with("mod.rs") && me.starts_with(&to_path) && to_path.len() < me.len();
+            let top_of = to_path.first().map(String::as_str).unwrap_or("");
+            if to != name
+                && !ancestor
+                && !["lib", "wasm", "bin"].contains(&top_of)
+                && to != "lib.rs"
+            {
+                deps.insert(to);
+            }
+        }
+    }
+    graph
+}
+
+#[test]
+fn file_graph_has_no_cycle() {
+    let graph = file_graph();
+    assert!(graph.len() >= 50, "files found: {:?}", graph.keys());
+    // Edges are read, across modules, between siblings and from a mod.rs to its children.
+    assert!(
+        graph["registry/mcp.rs"].contains("registry/load.rs"),
+        "{:?}",
+        graph["registry/mcp.rs"]
+    );
+    assert!(
+        graph["migrate/sqlite.rs"].contains("migrate/store.rs"),
+        "{:?}",
+        graph["migrate/sqlite.rs"]
+    );
+    assert!(
+        graph["plan/mod.rs"].contains("expand/mod.rs"),
+        "{:?}",
+        graph["plan/mod.rs"]
+    );
+    assert!(
+        graph["registry/mod.rs"].contains("registry/load.rs"),
+        "{:?}",
+        graph["registry/mod.rs"]
+    );
+    let mut done = BTreeSet::new();
+    for node in graph.keys() {
+        if let Some(cycle) = cycle_from(&graph, node, &mut Vec::new(), &mut done) {
+            panic!("file cycle: {}", cycle.join(" -> "));
         }
     }
 }

@@ -39,13 +39,14 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::registry::Registry;
 
+mod database;
 mod postgres;
 mod snapshot;
 mod sqlite;
 mod store;
 
+pub use database::Database;
 pub use snapshot::{SnapshotIndex, StoredKind};
-pub use store::Database;
 use store::{Restore, Rewrite, Store, ADDED_COLUMNS};
 
 /// Rows per transaction of a batched run on PostgreSQL unless `batch_size` says otherwise.

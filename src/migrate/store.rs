@@ -3,71 +3,7 @@
 //! pagination), so a run holds one batch in memory whatever the table's size. A rewrite is a
 //! compare-and-set on the value read: a row a server rewrote since is left alone.
 
-use std::path::{Path, PathBuf};
-
 use crate::error::{Error, Result};
-
-/// Where the session table lives.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Database {
-    /// A SQLite file.
-    Sqlite(PathBuf),
-    /// A PostgreSQL connection string (`postgresql://user@host/db`, or key=value form).
-    Postgres(String),
-}
-
-impl Database {
-    /// `postgres://` and `postgresql://` URLs name a PostgreSQL database; anything else is a
-    /// SQLite file path.
-    pub fn parse(spec: &str) -> Database {
-        if spec.starts_with("postgresql://") || spec.starts_with("postgres://") {
-            Database::Postgres(spec.to_string())
-        } else {
-            Database::Sqlite(PathBuf::from(spec))
-        }
-    }
-
-    /// The database for messages: a path, or a URL without its password.
-    pub fn describe(&self) -> String {
-        match self {
-            Database::Sqlite(p) => p.display().to_string(),
-            Database::Postgres(url) => hide_password(url),
-        }
-    }
-
-    pub(crate) fn open(&self) -> Result<Box<dyn Store>> {
-        match self {
-            Database::Sqlite(path) => Ok(Box::new(super::sqlite::SqliteStore::open(path)?)),
-            Database::Postgres(url) => Ok(Box::new(super::postgres::PostgresStore::open(url)?)),
-        }
-    }
-}
-
-impl From<&Path> for Database {
-    fn from(path: &Path) -> Database {
-        Database::Sqlite(path.to_path_buf())
-    }
-}
-
-impl From<PathBuf> for Database {
-    fn from(path: PathBuf) -> Database {
-        Database::Sqlite(path)
-    }
-}
-
-/// `postgresql://user:secret@host/db` → `postgresql://user:***@host/db`.
-fn hide_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let Some((userinfo, host)) = rest.split_once('@') else {
-        return url.to_string();
-    };
-    match userinfo.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
-        None => url.to_string(),
-    }
-}
 
 /// A stored value as the database holds it (SQLite's storage classes; PostgreSQL values are
 /// read as their text form), so a backup restores it exactly.
@@ -271,27 +207,4 @@ pub(crate) fn check_session_columns(table: &str, columns: &[String]) -> Result<(
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn urls_name_postgres_and_hide_their_password() {
-        let db = Database::parse("postgresql://app:s3cret@db.internal:5432/sessions");
-        assert!(matches!(db, Database::Postgres(_)));
-        assert_eq!(
-            db.describe(),
-            "postgresql://app:***@db.internal:5432/sessions"
-        );
-        assert_eq!(
-            Database::parse("sessions.db"),
-            Database::Sqlite(PathBuf::from("sessions.db"))
-        );
-        assert_eq!(
-            Database::parse("postgres://u@h/d").describe(),
-            "postgres://u@h/d"
-        );
-    }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::load::{self, LocatedTool};
 use super::toolset::{self, NameIndex, NameTable, ToolSet};
-use super::{builtin, mcp, LoadWarnings, Masks, Registry, Settings, Tool, TOOL_SEARCH};
+use super::{builtin, names, LoadWarnings, Masks, Registry, Settings, Tool, TOOL_SEARCH};
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::glob;
 use crate::limits::LIMITS;
@@ -56,7 +56,7 @@ impl Registry {
             let clashes = clashing_lenient_tools(&tools, &paths);
             for &(at, holder) in &clashes {
                 let (tool, kept) = (&tools[at], &tools[holder]);
-                let server = mcp::server_of(&tool.name).unwrap_or("");
+                let server = names::server_of(&tool.name).unwrap_or("");
                 let why = if paths[holder].lenient && kept.source_name() == tool.source_name() {
                     format!("the server lists {} twice", quoted(tool.source_name()))
                 } else if paths[holder].lenient {
@@ -64,7 +64,7 @@ impl Registry {
                         "its wire name {} is also the wire name of tool {} of MCP server {}",
                         quoted(&tool.name),
                         quoted(kept.source_name()),
-                        quoted(mcp::server_of(&kept.name).unwrap_or(""))
+                        quoted(names::server_of(&kept.name).unwrap_or(""))
                     )
                 } else {
                     format!(
@@ -203,7 +203,7 @@ impl Registry {
             if known {
                 continue;
             }
-            if mcp::server_of(p).is_some() {
+            if names::server_of(p).is_some() {
                 if !gone.contains(&p) {
                     gone.push(p);
                 }

@@ -11,9 +11,10 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::model::{Schema, Tool};
+use super::names::{self, check_server_name, is_provider_safe_name};
 use super::policy::{parse_history, parse_named_lists, parse_overlays, parse_sources};
 use super::schema::{self, Verdict};
-use super::{mcp, Settings};
+use super::Settings;
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::parse_pattern_list;
 use crate::json::{read_document, read_tool_list, string_of, value_of, Node, RawObject};
@@ -184,7 +185,7 @@ pub(crate) fn parse_document(
                     ))
                 }
             };
-            mcp::check_server_name(&name, &p.key("name"))?;
+            check_server_name(&name, &p.key("name"))?;
             if settings.servers.contains(&name) {
                 return Err(Error::registry(
                     &p.key("name"),
@@ -399,7 +400,7 @@ fn parse_tool(
     // An MCP tool's name may be anything its server accepts: it gets a provider-valid wire
     // name when the registry is built, and keeps this one for dispatch.
     let (name, source) = match server {
-        Some(s) => (super::names::wire_name(s, &raw_name), Some(raw_name)),
+        Some(s) => (names::wire_name(s, &raw_name), Some(raw_name)),
         None => (raw_name, text(source, "source_name")?),
     };
     // A source name equal to the name says nothing (and is not written back).
@@ -499,12 +500,3 @@ pub(crate) fn check_input_size(input: &'static str, path: &JsonPath, text: &str)
 
 /// Names the providers' own search tools use in native mode.
 const RESERVED_NAMES: [&str; 2] = ["tool_search_tool_regex", "tool_search_tool_bm25"];
-
-/// Whether a name satisfies `^[a-zA-Z0-9_-]{1,64}$`, the strictest provider rule.
-pub(crate) fn is_provider_safe_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-}

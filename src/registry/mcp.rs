@@ -19,12 +19,12 @@ use serde::Serialize;
 
 use super::load::{check_input_size, parse_tool_list, LocatedTool, ToolOrigin};
 use super::model::Tool;
+use super::names::{
+    belongs_to, check_server_name, namespaced, server_glob, server_name_rule, server_of,
+};
 use super::{LoadWarnings, Registry, Reuse, Settings};
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::json::read_tool_list;
-
-/// Longest server name: its wire names keep `mcp__<server>__` before any cut (55 bytes).
-const MAX_SERVER_NAME: usize = 32;
 
 /// What a change to a registry's servers did, by wire name.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -52,49 +52,6 @@ pub struct RegistryChange {
     pub registry: Registry,
     /// Tools added, removed and changed.
     pub diff: RegistryDiff,
-}
-
-/// The name a server's tool gets in the registry before wire-name mapping.
-pub(crate) fn namespaced(server: &str, tool: &str) -> String {
-    format!("mcp__{server}__{tool}")
-}
-
-/// The glob that matches every tool of a server.
-pub(crate) fn server_glob(server: &str) -> String {
-    format!("mcp__{server}__*")
-}
-
-/// Whether a registry name belongs to a server.
-fn belongs_to(name: &str, server: &str) -> bool {
-    name.strip_prefix("mcp__")
-        .and_then(|rest| rest.strip_prefix(server))
-        .is_some_and(|rest| rest.starts_with("__"))
-}
-
-/// Server names are letters, digits, `-` and `_`, at most 32 bytes, without `__` (the
-/// namespace separator) and not starting or ending with `_` (so `mcp__<server>__` names one
-/// server: `a_` would make `mcp__a___x` ambiguous).
-pub(crate) fn check_server_name(server: &str, path: &JsonPath) -> Result<()> {
-    let ok = !server.is_empty()
-        && server.len() <= MAX_SERVER_NAME
-        && server
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        && !server.contains("__")
-        && !server.starts_with('_')
-        && !server.ends_with('_');
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::registry(path, server_name_rule(server)))
-    }
-}
-
-fn server_name_rule(server: &str) -> String {
-    format!(
-        "server name {} must be 1 to {MAX_SERVER_NAME} letters, digits, '-' or '_' (no \"__\", no '_' at either end)",
-        quoted(server)
-    )
 }
 
 impl Settings {
@@ -313,12 +270,4 @@ fn same_definition(a: &Tool, b: &Tool) -> bool {
         && a.extra == b.extra
         && a.source == b.source
         && (a.schema_text() == b.schema_text() || a.parameters() == b.parameters())
-}
-
-/// The server of a namespaced name (`mcp__<server>__<tool>` → `<server>`).
-pub(crate) fn server_of(name: &str) -> Option<&str> {
-    let rest = name.strip_prefix("mcp__")?;
-    // A byte scan: this runs for every tool of a registry on each server change.
-    let at = rest.as_bytes().windows(2).position(|w| w == b"__")?;
-    rest.get(..at)
 }

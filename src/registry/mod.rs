@@ -34,9 +34,9 @@ mod write;
 
 pub(crate) use builtin::EMBEDDED_REGISTRY_JSON;
 pub use builtin::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
-pub(crate) use mcp::server_of;
 pub use mcp::{RegistryChange, RegistryDiff};
 pub use model::{HistoryVersion, SourcePolicy, Tool};
+pub(crate) use names::server_of;
 pub(crate) use toolset::ToolSet;
 pub(crate) use version::sha256_hex;
 pub use version::KEPT_VERSIONS;

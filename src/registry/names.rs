@@ -19,11 +19,77 @@
 //! `calculate_bmi`'s name depend on whether its twin exists.
 //!
 //! The source name stays with the tool (`Tool::source_name`) for dispatch.
+//!
+//! Server names, the namespace (`mcp__<server>__<tool>`, a server's glob) and the provider
+//! name rule live here too: the loader and the server calls both read them, and this file
+//! reads neither.
 
 use sha2::{Digest, Sha256};
 
-use super::load::is_provider_safe_name;
-use super::mcp::namespaced;
+use crate::error::{quoted, Error, JsonPath, Result};
+
+/// Longest server name: its wire names keep `mcp__<server>__` before any cut (55 bytes).
+const MAX_SERVER_NAME: usize = 32;
+
+/// The name a server's tool gets in the registry before wire-name mapping.
+pub(crate) fn namespaced(server: &str, tool: &str) -> String {
+    format!("mcp__{server}__{tool}")
+}
+
+/// The glob that matches every tool of a server.
+pub(crate) fn server_glob(server: &str) -> String {
+    format!("mcp__{server}__*")
+}
+
+/// Whether a registry name belongs to a server.
+pub(crate) fn belongs_to(name: &str, server: &str) -> bool {
+    name.strip_prefix("mcp__")
+        .and_then(|rest| rest.strip_prefix(server))
+        .is_some_and(|rest| rest.starts_with("__"))
+}
+
+/// Server names are letters, digits, `-` and `_`, at most 32 bytes, without `__` (the
+/// namespace separator) and not starting or ending with `_` (so `mcp__<server>__` names one
+/// server: `a_` would make `mcp__a___x` ambiguous).
+pub(crate) fn check_server_name(server: &str, path: &JsonPath) -> Result<()> {
+    let ok = !server.is_empty()
+        && server.len() <= MAX_SERVER_NAME
+        && server
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && !server.contains("__")
+        && !server.starts_with('_')
+        && !server.ends_with('_');
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::registry(path, server_name_rule(server)))
+    }
+}
+
+pub(crate) fn server_name_rule(server: &str) -> String {
+    format!(
+        "server name {} must be 1 to {MAX_SERVER_NAME} letters, digits, '-' or '_' (no \"__\", no '_' at either end)",
+        quoted(server)
+    )
+}
+
+/// The server of a namespaced name (`mcp__<server>__<tool>` → `<server>`).
+pub(crate) fn server_of(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("mcp__")?;
+    // A byte scan: this runs for every tool of a registry on each server change.
+    let at = rest.as_bytes().windows(2).position(|w| w == b"__")?;
+    rest.get(..at)
+}
+
+/// Whether a name satisfies `^[a-zA-Z0-9_-]{1,64}$`, the strictest provider rule.
+pub(crate) fn is_provider_safe_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
 
 /// Bytes a hashed wire name keeps of its candidate (55 + `_` + 8 hex = 64).
 const KEPT: usize = 55;
