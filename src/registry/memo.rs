@@ -24,13 +24,11 @@ pub(crate) enum MemoSlot {
     /// either way).
     #[cfg_attr(not(feature = "hybrid"), allow(dead_code))]
     EmbeddingIndex,
-    /// `registry::version`: the content fingerprint.
-    Fingerprint,
 }
 
-const SLOTS: usize = 6;
+const SLOTS: usize = 5;
 // The array below has one slot per variant: a variant added without growing it fails here.
-const _: () = assert!(MemoSlot::Fingerprint as usize + 1 == SLOTS);
+const _: () = assert!(MemoSlot::EmbeddingIndex as usize + 1 == SLOTS);
 
 /// A value derived from a registry and kept with it, in its own slot.
 pub(crate) trait Memo: Any + Send + Sync {
@@ -42,17 +40,28 @@ pub(crate) trait Memo: Any + Send + Sync {
 #[derive(Default)]
 pub(crate) struct Memos {
     slots: [OnceLock<Box<dyn Any + Send + Sync>>; SLOTS],
+    /// The content fingerprint, typed rather than in a slot: it is an output (turn states are
+    /// stamped with it), so it has no "not cached" case to fall back on.
+    fingerprint: OnceLock<String>,
 }
 
 impl Memos {
     /// The memo of type `T`, built by `build` the first time (and only once, unless two
     /// threads race on the empty slot; then one result is kept). `None` only if two memo
-    /// types claimed one slot — a defect the unit tests catch; callers then compute the
-    /// value without caching it, so the output is the same either way.
+    /// types claimed one slot, which `every_slot_has_exactly_one_memo_type` proves does not
+    /// happen; callers would then compute the value without caching it, so the output is the
+    /// same either way.
     pub(crate) fn get_or_build<T: Memo>(&self, build: impl FnOnce() -> T) -> Option<&T> {
         self.slots[T::SLOT as usize]
             .get_or_init(|| Box::new(build()))
             .downcast_ref::<T>()
+    }
+}
+
+impl Memos {
+    /// The registry's fingerprint, computed by `build` the first time.
+    pub(crate) fn fingerprint(&self, build: impl FnOnce() -> String) -> &str {
+        self.fingerprint.get_or_init(build)
     }
 }
 
@@ -97,5 +106,56 @@ mod tests {
         assert_eq!(builds.get(), 1);
         // A type on another's slot gets nothing (its caller computes without caching).
         assert!(m.get_or_build(|| Impostor).is_none());
+    }
+
+    /// Every `impl Memo for T` in the crate's sources claims its own slot, and every slot is
+    /// claimed: so no memo type ever finds its slot taken (`get_or_build`'s `None`).
+    #[test]
+    fn every_slot_has_exactly_one_memo_type() {
+        fn sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    sources(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        sources(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        let mut claims: Vec<(String, String)> = Vec::new();
+        for file in files.iter().filter(|f| !f.ends_with("registry/memo.rs")) {
+            let text = std::fs::read_to_string(file).unwrap();
+            let mut rest = text.as_str();
+            while let Some(i) = rest.find("impl Memo for ") {
+                rest = &rest[i + "impl Memo for ".len()..];
+                let ty: String = rest.chars().take_while(|c| c.is_alphanumeric()).collect();
+                let slot_at = rest.find("MemoSlot::").expect("a SLOT in the impl");
+                let slot: String = rest[slot_at + "MemoSlot::".len()..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric())
+                    .collect();
+                claims.push((slot, ty));
+            }
+        }
+        claims.sort();
+        let slots: Vec<&str> = claims.iter().map(|(s, _)| s.as_str()).collect();
+        let mut all = [
+            "RenderedEntries",
+            "TokenCounts",
+            "KeywordIndex",
+            "ProviderRules",
+            "EmbeddingIndex",
+        ];
+        all.sort();
+        assert_eq!(
+            slots, all,
+            "one memo type per slot, every slot used: {claims:?}"
+        );
+        assert_eq!(all.len(), SLOTS);
     }
 }

@@ -11,7 +11,6 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
-use super::memo::{Memo, MemoSlot};
 use super::Registry;
 
 /// `sha256:<hex>` of a digest (the form of every fingerprint the crate writes).
@@ -28,23 +27,13 @@ pub(crate) fn sha256_hex(digest: &[u8]) -> String {
 /// How many earlier versions a registry keeps for turns that began on them.
 pub const KEPT_VERSIONS: usize = 8;
 
-/// The content fingerprint of a registry, computed once per version.
-struct Fingerprint(String);
-
-impl Memo for Fingerprint {
-    const SLOT: MemoSlot = MemoSlot::Fingerprint;
-}
-
 impl Registry {
     /// `sha256:<hex>` of the registry's content (its settings, then every tool's name,
     /// description, canonical schema and other fields in registry order): equal registries have
     /// equal fingerprints on every target, so a state stamped by one process is recognised by
     /// another that loaded the same document and server lists.
     pub fn fingerprint(&self) -> &str {
-        match self.memo(|r| Fingerprint(r.compute_fingerprint())) {
-            Some(f) => &f.0,
-            None => "",
-        }
+        self.memos.fingerprint(|| self.compute_fingerprint())
     }
 
     fn compute_fingerprint(&self) -> String {

@@ -341,26 +341,38 @@ impl Registry {
                 });
             }
         }
-        if let Ok(expansion) = crate::expand::expand(self, &Default::default(), Default::default())
-        {
-            let turn = split_for(
-                &expansion,
-                &TurnState::default(),
-                View::Frozen,
-                provider,
-                DeferralMode::Catalog,
-            );
-            if let Err(e) = check_count(provider, turn.split.array.len(), turn.split.array.len()) {
-                findings.push(Finding {
-                    tool: String::new(),
-                    rule: "tools_per_request",
-                    refused: true,
-                    message: match e {
-                        Error::InvalidArgument { message, .. } => message,
-                        other => other.to_string(),
-                    },
-                });
+        // The per-request count is judged on the default intent's array; an expansion that
+        // fails is a finding of its own, not a check that silently skips the count.
+        match crate::expand::expand(self, &Default::default(), Default::default()) {
+            Ok(expansion) => {
+                let turn = split_for(
+                    &expansion,
+                    &TurnState::default(),
+                    View::Frozen,
+                    provider,
+                    DeferralMode::Catalog,
+                );
+                let resident = turn.split.array.len();
+                if let Err(e) = check_count(provider, resident, resident) {
+                    findings.push(Finding {
+                        tool: String::new(),
+                        rule: "tools_per_request",
+                        refused: true,
+                        message: match e {
+                            Error::InvalidArgument { message, .. } => message,
+                            other => other.to_string(),
+                        },
+                    });
+                }
             }
+            Err(e) => findings.push(Finding {
+                tool: String::new(),
+                rule: "tools_per_request",
+                refused: true,
+                message: format!(
+                    "the default intent does not expand, so the tool count cannot be judged: {e}"
+                ),
+            }),
         }
         ProviderCheck { provider, findings }
     }

@@ -18,13 +18,15 @@ mod hybrid;
 mod index;
 #[cfg(test)]
 pub(crate) use index::KeywordIndex;
+mod kind;
 mod rank;
 mod table;
 mod text;
 
 #[cfg(feature = "hybrid")]
 pub use hybrid::{HybridRanker, DEFAULT_KEYWORD_WEIGHT};
-pub use rank::{KeywordRanker, Ranker, RankerKind};
+pub use kind::RankerKind;
+pub use rank::{KeywordRanker, Ranker};
 
 use serde::Serialize;
 use serde_json::Value;

@@ -38,6 +38,12 @@ use super::rank::{best_candidates, diversify, keyword_scores, Ranker, DIVERSITY_
 use super::text::name_words;
 use crate::registry::{Memo, MemoSlot, Registry, Tool};
 
+/// Whether this build's embedding table parses (`RankerKind::Hybrid.ranker()` asks before any
+/// search, so a broken table is an error, not a keyword-only ranking).
+pub(crate) fn check_table() -> crate::error::Result<()> {
+    table::check()
+}
+
 /// Keyword scores fused with embedding similarity (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HybridRanker {

@@ -33,11 +33,21 @@ pub(super) struct StaticTable {
     unknown: Option<u32>,
 }
 
-/// The table, parsed on first use; `None` if the embedded file were malformed (a unit test
-/// rules that out; the ranker then ranks by keywords alone rather than panic).
+/// The table, parsed on first use; `None` if the embedded file were malformed, which the
+/// unit tests rule out and [`check`] reports as a typed error when a surface asks for the
+/// hybrid ranker.
 pub(super) fn table() -> Option<&'static StaticTable> {
     static TABLE: OnceLock<Option<StaticTable>> = OnceLock::new();
     TABLE.get_or_init(|| StaticTable::parse(BYTES)).as_ref()
+}
+
+/// `internal` when the embedded table does not parse (a broken build, not bad input).
+pub(super) fn check() -> crate::error::Result<()> {
+    table().map(|_| ()).ok_or_else(|| {
+        crate::error::Error::internal(
+            "the hybrid ranker's embedding table embedded in this build does not parse",
+        )
+    })
 }
 
 fn u32_at(bytes: &[u8], at: usize) -> Option<usize> {
