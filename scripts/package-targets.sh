@@ -62,6 +62,23 @@ for dir in . npm/exact npm/hybrid; do
   echo "npm $name"
   check "tarball" 1 "$count files, $size bytes packed, $unpacked bytes unpacked"
   check "one copy of the .wasm" "$([ "$wasm" = 1 ] && echo 1 || echo 0)" "$wasm .wasm file(s)"
+  # A package page renders the README: every relative link of a packaged document must reach
+  # a packaged file (the guides ship with the package).
+  broken=$(cd "$dir" && node -e '
+    const fs = require("node:fs"), path = require("node:path");
+    const [p] = JSON.parse(process.argv[1]);
+    const files = new Set(p.files.map((f) => f.path));
+    const out = [];
+    for (const doc of [...files].filter((f) => f.endsWith(".md"))) {
+      for (const m of fs.readFileSync(doc, "utf8").matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1].split("#")[0];
+        if (!target || /^[a-z]+:/.test(target)) continue;
+        const file = path.posix.normalize(path.posix.join(path.posix.dirname(doc), target));
+        if (!files.has(file)) out.push(`${doc} -> ${m[1]}`);
+      }
+    }
+    console.log(out.join(", "));' "$json")
+  check "links in the packaged documents resolve" "$([ -z "$broken" ] && echo 1 || echo 0)" "${broken:-every relative link reaches a packaged file}"
   if [ "$name" = tool-intent ]; then
     check "core install size" "$(le "$unpacked" 1048576)" "$unpacked bytes unpacked (target <= 1 MB)"
   fi

@@ -207,3 +207,116 @@ fn every_command_of_the_guides_runs() {
     }
     assert!(ran >= 5, "only {ran} guide commands ran");
 }
+
+/// The names `src/lib.rs` re-exports at the crate root (`pub use a::{B, c};`).
+fn crate_root_items() -> usize {
+    let lib = std::fs::read_to_string(Path::new(ROOT).join("src/lib.rs")).unwrap();
+    let mut count = 0;
+    let mut rest = lib.as_str();
+    while let Some(i) = rest.find("\npub use ") {
+        rest = &rest[i + "\npub use ".len()..];
+        let item = &rest[..rest.find(';').unwrap()];
+        count += match (item.find('{'), item.rfind('}')) {
+            (Some(a), Some(b)) => item[a + 1..b]
+                .split(',')
+                .filter(|n| !n.trim().is_empty())
+                .count(),
+            _ => 1,
+        };
+    }
+    count
+}
+
+/// "the N items" in the README and the guides is the crate root's real count.
+#[test]
+fn the_crate_root_count_in_the_docs_is_the_real_one() {
+    let real = crate_root_items();
+    assert!(real >= 20, "re-exports are read: {real}");
+    let mut seen = 0;
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        for (at, _) in text.match_indices(" items") {
+            let before = &text[..at];
+            let number: String = before
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_digit())
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            let about_root = before[before.len().saturating_sub(60)..].contains("crate root");
+            if !number.is_empty() && about_root {
+                seen += 1;
+                assert_eq!(
+                    number.parse::<usize>().unwrap(),
+                    real,
+                    "{} says the crate root holds {number} items; src/lib.rs re-exports {real}",
+                    doc.display()
+                );
+            }
+        }
+    }
+    assert!(
+        seen >= 2,
+        "the README and docs/layout.md state the count: {seen} found"
+    );
+}
+
+/// Every heading has something under it before the next heading of its level or above.
+#[test]
+fn no_heading_is_empty() {
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut in_code = false;
+        let mut headings: Vec<(usize, usize)> = Vec::new(); // (line, level)
+        for (n, line) in lines.iter().enumerate() {
+            if line.starts_with("```") {
+                in_code = !in_code;
+            }
+            if !in_code && line.starts_with('#') {
+                let level = line.chars().take_while(|c| *c == '#').count();
+                headings.push((n, level));
+            }
+        }
+        for (k, &(n, level)) in headings.iter().enumerate() {
+            let end = headings[k + 1..]
+                .iter()
+                .find(|&&(_, l)| l <= level)
+                .map_or(lines.len(), |&(m, _)| m);
+            let next_heading = headings.get(k + 1).map_or(lines.len(), |&(m, _)| m);
+            let body = lines[n + 1..next_heading.min(end)]
+                .iter()
+                .any(|l| !l.trim().is_empty());
+            let has_sub = next_heading < end;
+            assert!(
+                body || has_sub,
+                "{}:{}: heading {:?} has nothing under it",
+                doc.display(),
+                n + 1,
+                lines[n]
+            );
+        }
+    }
+}
+
+/// The contract's list of warning codes names every code the library has.
+#[test]
+fn the_contract_lists_every_warning_code() {
+    let source = std::fs::read_to_string(Path::new(ROOT).join("src/warning.rs")).unwrap();
+    let codes: Vec<&str> = source
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("WarningCode::"))
+        .filter_map(|l| l.split("=> \"").nth(1))
+        .map(|c| c.trim_end_matches("\","))
+        .collect();
+    assert!(codes.len() >= 15, "codes are read: {codes:?}");
+    let contract = std::fs::read_to_string(Path::new(ROOT).join("docs/contract.md")).unwrap();
+    for code in codes {
+        assert!(
+            contract.contains(&format!("`{code}`")),
+            "docs/contract.md does not name warning `{code}`"
+        );
+    }
+}
