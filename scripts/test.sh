@@ -25,15 +25,15 @@ setup_python
 
 log "cargo fmt --check, clippy"
 cargo fmt --check
-cargo clippy --quiet --all-targets --features exact-tokens,cli,test-hooks,hybrid -- -D warnings -W missing_docs
+cargo clippy --quiet --all-targets --features exact-tokens,cli,hybrid -- -D warnings -W missing_docs
 cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown --features hybrid -- -D warnings
 
 log "cargo doc (warnings are errors; the crate denies missing docs through #![warn(missing_docs)])"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --features exact-tokens,cli,hybrid
 
-log "cargo test (native, exact-tokens, hybrid, the CLI with its test-only fault hooks)"
-cargo test --features exact-tokens,cli,test-hooks,hybrid
+log "cargo test (native, exact-tokens, hybrid, the CLI)"
+cargo test --features exact-tokens,cli,hybrid
 
 log "build the npm packages (pkg/, npm/exact/pkg/, npm/hybrid/pkg/)"
 bash scripts/build-wasm.sh

@@ -582,6 +582,75 @@ fn cli() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tool-intent"))
 }
 
+/// A migration in a child process with a fault of the test's choosing, injected through the
+/// progress callback: this test binary runs itself with only `migration_in_a_child_process`
+/// selected, so no fault hook is compiled into the library or the CLI.
+fn migration_child(db: &str, batch_size: Option<usize>, fault: Fault) -> Command {
+    let mut child = Command::new(std::env::current_exe().unwrap());
+    child
+        .args([
+            "--exact",
+            "migration_in_a_child_process",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD_DB, db)
+        .env(
+            CHILD_BATCH,
+            batch_size.map_or(String::new(), |n| n.to_string()),
+        );
+    match fault {
+        Fault::AbortAfter(n) => child.env(CHILD_ABORT_AFTER, n.to_string()),
+        Fault::RowDelayMs(ms) => child.env(CHILD_ROW_DELAY_MS, ms.to_string()),
+    };
+    child
+}
+
+#[derive(Clone, Copy)]
+enum Fault {
+    /// `abort()` once this many rows are processed, inside the run's transaction.
+    AbortAfter(u64),
+    /// Sleep this long per row processed, printing `done/total` to stderr, so the parent can
+    /// kill the process mid-run.
+    RowDelayMs(u64),
+}
+
+const CHILD_DB: &str = "TOOL_INTENT_TEST_CHILD_DB";
+const CHILD_BATCH: &str = "TOOL_INTENT_TEST_CHILD_BATCH";
+const CHILD_ABORT_AFTER: &str = "TOOL_INTENT_TEST_CHILD_ABORT_AFTER";
+const CHILD_ROW_DELAY_MS: &str = "TOOL_INTENT_TEST_CHILD_ROW_DELAY_MS";
+
+/// The child side of `migration_child`; does nothing when run as an ordinary test.
+#[test]
+fn migration_in_a_child_process() {
+    let Ok(db) = std::env::var(CHILD_DB) else {
+        return;
+    };
+    let number = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    let options = MigrateOptions {
+        batch_size: number(CHILD_BATCH).map(|n| n as usize),
+        ..options()
+    };
+    let (abort_after, delay) = (number(CHILD_ABORT_AFTER), number(CHILD_ROW_DELAY_MS));
+    let mut last = 0;
+    migrate::migrate(
+        &Database::parse(&db),
+        &Registry::embedded(),
+        &options,
+        &mut |done, total| {
+            if abort_after.is_some_and(|n| done >= n && done < total) {
+                std::process::abort();
+            }
+            if let Some(ms) = delay {
+                std::thread::sleep(std::time::Duration::from_millis(ms * (done - last)));
+                eprint!("\rmigrate: {done}/{total}");
+            }
+            last = done;
+        },
+    )
+    .unwrap();
+}
+
 /// Either nothing changed (schema and rows) or everything did: never half.
 fn assert_unchanged_or_fully_migrated(
     backend: &Backend,
@@ -611,9 +680,7 @@ fn aborted_migration_leaves_the_database_unchanged() {
     backend.build(&rows);
     let path = temp_db_path(&backend);
     let original = backend.dump();
-    let out = cli()
-        .args(["migrate", "--db", path.to_str().unwrap()])
-        .env("TOOL_INTENT_MIGRATE_ABORT_AFTER", "2000")
+    let out = migration_child(path.to_str().unwrap(), None, Fault::AbortAfter(2000))
         .output()
         .unwrap();
     assert!(!out.status.success(), "the abort hook did not fire");
@@ -646,10 +713,7 @@ fn killed_migration_is_all_or_nothing() {
     backend.build(&rows);
     let path = temp_db_path(&backend);
     let original = backend.dump();
-    let mut child = cli()
-        .args(["migrate", "--db", path.to_str().unwrap()])
-        .env("TOOL_INTENT_MIGRATE_ROW_DELAY_MS", "2")
-        .env("TOOL_INTENT_PROGRESS", "1")
+    let mut child = migration_child(path.to_str().unwrap(), None, Fault::RowDelayMs(2))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -760,9 +824,7 @@ fn killed_batched_run_resumes(backend: Backend) {
     backend.build(&rows);
     let original = backend.dump();
     let spec = backend.spec();
-    let out = cli()
-        .args(["migrate", "--db", &spec, "--batch-size", "100"])
-        .env("TOOL_INTENT_MIGRATE_ABORT_AFTER", "1550")
+    let out = migration_child(&spec, Some(100), Fault::AbortAfter(1550))
         .output()
         .unwrap();
     assert!(!out.status.success(), "the abort hook did not fire");

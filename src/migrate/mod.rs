@@ -28,9 +28,9 @@
 //! rewrite is a compare-and-set on the value read: a row a server rewrote after it was read is
 //! left alone and reported (`rows_changed_concurrently`), never overwritten.
 //!
-//! `progress(done, total)` is called every 1% of the rows: the CLI's fault-injection hooks for
-//! the abort and kill tests (feature `test-hooks`) hang on it, so the library itself reads no
-//! environment.
+//! `progress(done, total)` is called every 1% of the rows (the CLI prints it; the abort and
+//! kill tests in `tests/migrate.rs` inject their faults through it, from test code), so the
+//! library itself reads no environment.
 
 use std::collections::BTreeMap;
 

@@ -429,12 +429,8 @@ mod cli {
                 let registry = load_registry(&args.registry)?;
                 let progress = std::io::stderr().is_terminal()
                     || std::env::var_os("TOOL_INTENT_PROGRESS").is_some();
-                #[cfg(feature = "test-hooks")]
-                let mut fault = crate::test_hooks::Fault::from_env();
                 let started = std::time::Instant::now();
                 let mut on_progress = |done: u64, total: u64| {
-                    #[cfg(feature = "test-hooks")]
-                    fault.at(done, total);
                     if progress {
                         let secs = started.elapsed().as_secs_f64().max(1e-3);
                         let rate = done as f64 / secs;
@@ -495,44 +491,6 @@ mod cli {
                 }
                 Ok(out)
             }
-        }
-    }
-}
-
-/// Fault injection for `tests/migrate.rs` (feature `test-hooks`, test builds only): with
-/// `TOOL_INTENT_MIGRATE_ABORT_AFTER=N` the process aborts once N rows are processed inside
-/// the migration's transaction; with `TOOL_INTENT_MIGRATE_ROW_DELAY_MS=N` it sleeps N ms per
-/// row processed, so a test can kill it mid-run. Both hang on the progress callback.
-#[cfg(feature = "test-hooks")]
-mod test_hooks {
-    pub struct Fault {
-        abort_after: Option<u64>,
-        delay_ms: Option<u64>,
-        last: u64,
-    }
-
-    fn env_u64(name: &str) -> Option<u64> {
-        std::env::var(name).ok().and_then(|v| v.parse().ok())
-    }
-
-    impl Fault {
-        pub fn from_env() -> Fault {
-            Fault {
-                abort_after: env_u64("TOOL_INTENT_MIGRATE_ABORT_AFTER"),
-                delay_ms: env_u64("TOOL_INTENT_MIGRATE_ROW_DELAY_MS"),
-                last: 0,
-            }
-        }
-
-        pub fn at(&mut self, done: u64, total: u64) {
-            if self.abort_after.is_some_and(|n| done >= n && done < total) {
-                std::process::abort();
-            }
-            if let Some(ms) = self.delay_ms {
-                let rows = done.saturating_sub(self.last);
-                std::thread::sleep(std::time::Duration::from_millis(ms * rows));
-            }
-            self.last = done;
         }
     }
 }
