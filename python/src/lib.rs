@@ -201,40 +201,8 @@ impl Registry {
         servers: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let list = arg(py, Some(servers), "servers", |v| Ok(v.clone()))?;
-        let items = list.as_array().cloned().unwrap_or_default();
-        if !list.is_array() {
-            let e = tool_intent::Error::InvalidValue {
-                input: "servers",
-                path: tool_intent::JsonPath::root(),
-                message: "expected a list of {\"name\", \"tools\"}".to_string(),
-            };
-            return Err(lib::<()>(py, Err(e)).unwrap_err());
-        }
-        let mut lists: Vec<(String, String)> = Vec::with_capacity(items.len());
-        for (k, item) in items.iter().enumerate() {
-            let at = tool_intent::JsonPath::root().index(k);
-            let (Some(name), Some(tools)) =
-                (item.get("name").and_then(|n| n.as_str()), item.get("tools"))
-            else {
-                let e = tool_intent::Error::InvalidValue {
-                    input: "servers",
-                    path: at,
-                    message: "expected {\"name\": str, \"tools\": tools/list result}".to_string(),
-                };
-                return Err(lib::<()>(py, Err(e)).unwrap_err());
-            };
-            let text = match tools {
-                serde_json::Value::String(t) => t.clone(),
-                v => v.to_string(),
-            };
-            lists.push((name.to_string(), text));
-        }
-        let pairs: Vec<(&str, &str)> = lists
-            .iter()
-            .map(|(n, t)| (n.as_str(), t.as_str()))
-            .collect();
         let changed = py
-            .detach(|| self.inner.set_mcp_servers(&pairs))
+            .detach(|| self.inner.set_mcp_servers_value(&list))
             .map_err(|e| e.with_input("servers"));
         change_dict(py, lib(py, changed)?)
     }

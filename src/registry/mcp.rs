@@ -120,6 +120,44 @@ impl Registry {
         self.with_servers(lists, &[])
     }
 
+    /// [`Registry::set_mcp_servers`] for the list as the bindings receive it, a JSON value
+    /// `[{"name", "tools"}]` (each `tools` a `tools/list` result, or its JSON text). Errors
+    /// name the input `servers` and the item's path (`$[1].name`); a list's own errors are
+    /// rooted at `$[k].tools`. The one reader of this shape for JS and Python.
+    pub fn set_mcp_servers_value(&self, servers: &serde_json::Value) -> Result<RegistryChange> {
+        use serde_json::Value;
+        let items = servers.as_array().ok_or_else(|| {
+            Error::expected(
+                "servers",
+                &JsonPath::root(),
+                "an array of {name, tools}",
+                servers,
+            )
+        })?;
+        let mut lists: Vec<(&str, std::borrow::Cow<'_, str>)> = Vec::with_capacity(items.len());
+        for (k, item) in items.iter().enumerate() {
+            let at = JsonPath::root().index(k);
+            let name = item.get("name").and_then(Value::as_str).ok_or_else(|| {
+                Error::expected("servers", &at.key("name"), "a server name", item)
+            })?;
+            let tools = match item.get("tools") {
+                Some(Value::String(text)) => std::borrow::Cow::Borrowed(text.as_str()),
+                Some(v) => std::borrow::Cow::Owned(v.to_string()),
+                None => {
+                    return Err(Error::expected(
+                        "servers",
+                        &at.key("tools"),
+                        "a tools/list result",
+                        item,
+                    ))
+                }
+            };
+            lists.push((name, tools));
+        }
+        let pairs: Vec<(&str, &str)> = lists.iter().map(|(n, t)| (*n, t.as_ref())).collect();
+        self.set_mcp_servers(&pairs)
+    }
+
     /// Removes a server and all its tools.
     pub fn remove_mcp_server(&self, server: &str) -> Result<RegistryChange> {
         check_server_argument(server)?;

@@ -459,3 +459,23 @@ fn a_preset_no_intent_can_name_is_refused() {
     toolsets.insert(fits, json!(["a"]));
     assert!(Registry::from_value(&json!({"tools": [tool("a")], "toolsets": toolsets})).is_ok());
 }
+
+#[test]
+fn a_server_list_as_json_is_read_once_for_every_binding() {
+    let base = Registry::embedded();
+    let value = json!([
+        {"name": "a", "tools": [tool("x")]},
+        {"name": "b", "tools": json!([tool("y")]).to_string()}
+    ]);
+    let both = base.set_mcp_servers_value(&value).unwrap();
+    assert_eq!(both.diff.added, ["mcp__a__x", "mcp__b__y"]);
+    for (bad, path) in [
+        (json!({"name": "a"}), "$"),
+        (json!([{"tools": []}]), "$[0].name"),
+        (json!([{"name": "a"}]), "$[0].tools"),
+        (json!([{"name": "a", "tools": []}, {"name": "b", "tools": 5}]), "$[1].tools"),
+    ] {
+        let e = base.set_mcp_servers_value(&bad).unwrap_err();
+        assert!(e.path().unwrap().starts_with(path), "{bad}: {e}");
+    }
+}

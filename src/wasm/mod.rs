@@ -13,7 +13,6 @@
 //!   is about and, where there is one, the JSON `path` inside that argument. The library never
 //!   panics on input; the optional panic hook only makes a bug readable.
 
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -238,45 +237,10 @@ impl Registry {
     /// `tools/list` result or its JSON text).
     #[wasm_bindgen(js_name = setMcpServers)]
     pub fn set_mcp_servers(&self, servers: &JsServerLists) -> Result<RegistryChange, JsValue> {
-        let list = json_in(servers, "servers")?;
-        let items = list.as_array().ok_or_else(|| {
-            js_error(&Error::expected(
-                "servers",
-                &crate::JsonPath::root(),
-                "an array of {name, tools}",
-                &list,
-            ))
-        })?;
-        let mut lists: Vec<(String, String)> = Vec::with_capacity(items.len());
-        for (k, item) in items.iter().enumerate() {
-            let at = crate::JsonPath::root().index(k);
-            let name = item.get("name").and_then(Value::as_str).ok_or_else(|| {
-                js_error(&Error::expected(
-                    "servers",
-                    &at.key("name"),
-                    "a server name",
-                    item,
-                ))
-            })?;
-            let tools = match item.get("tools") {
-                Some(Value::String(text)) => text.clone(),
-                Some(v) => v.to_string(),
-                None => {
-                    return Err(js_error(&Error::expected(
-                        "servers",
-                        &at.key("tools"),
-                        "a tools/list result",
-                        item,
-                    )))
-                }
-            };
-            lists.push((name.to_string(), tools));
-        }
-        let pairs: Vec<(&str, &str)> = lists
-            .iter()
-            .map(|(n, t)| (n.as_str(), t.as_str()))
-            .collect();
-        change(self.inner.set_mcp_servers(&pairs))
+        change(
+            self.inner
+                .set_mcp_servers_value(&json_in(servers, "servers")?),
+        )
     }
 
     /// Removes a server and its tools: `{registry, diff}`.
