@@ -61,7 +61,7 @@ def main() -> None:
     registry = Registry.embedded()
     github = Path(__file__).resolve().parents[1] / "tests/data/mcp/github.json"
     registry = registry.set_mcp_server("github", github.read_text())["registry"]
-    assert len(registry) > 0 and isinstance(registry.warnings, list)
+    assert len(registry) > 0 and isinstance(registry.warnings(), list)
 
     db = sqlite3.connect(":memory:")
     db.execute("CREATE TABLE sessions (id INTEGER PRIMARY KEY, tools_enabled INTEGER, tools_override TEXT, web_search INTEGER, toolset TEXT)")

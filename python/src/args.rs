@@ -187,6 +187,7 @@ extractors! {
     ranker: String = text("ranker");
     query: String = text("query");
     name: String = text("name");
+    server: String = text("server");
     table: String = text("table");
     text_arg: String = text("text");
     source: Option<String> = opt_text("source");

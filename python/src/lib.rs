@@ -180,14 +180,14 @@ impl Registry {
     fn set_mcp_server<'py>(
         &self,
         py: Python<'py>,
-        #[pyo3(from_py_with = args::name)] name: String,
+        #[pyo3(from_py_with = args::server)] server: String,
         tools_list: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let text = json_text(py, tools_list, "tools_list")?;
         let changed = py
-            .detach(|| self.inner.set_mcp_server(&name, &text))
+            .detach(|| self.inner.set_mcp_server(&server, &text))
             .map_err(|e| match e.input() {
-                Some("server") => e.with_input("name"),
+                Some("server") => e,
                 _ => e.with_input("tools_list"),
             });
         change_dict(py, lib(py, changed)?)
@@ -211,12 +211,9 @@ impl Registry {
     fn remove_mcp_server<'py>(
         &self,
         py: Python<'py>,
-        #[pyo3(from_py_with = args::name)] name: String,
+        #[pyo3(from_py_with = args::server)] server: String,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let changed = self
-            .inner
-            .remove_mcp_server(&name)
-            .map_err(|e| e.with_input("name"));
+        let changed = self.inner.remove_mcp_server(&server);
         change_dict(py, lib(py, changed)?)
     }
 
@@ -243,8 +240,8 @@ impl Registry {
         self.inner.len()
     }
 
-    /// What loading left out or changed: `[{code, origin, message}]`.
-    #[getter]
+    /// What loading left out or changed: `[{code, origin, message}]` (a method, as in Rust
+    /// and JS).
     fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         loads_snake(py, &to_text(&self.inner.warnings()))
     }

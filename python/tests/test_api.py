@@ -60,7 +60,7 @@ def test_mcp_names_providers_refuse_get_wire_names_and_keep_their_source():
     [renamed] = plan["renamed"]
     assert renamed["wire"].startswith("mcp__b__math_factorial_") and len(renamed["wire"]) == 31
     assert (renamed["source"], renamed["server"]) == ("math.factorial", "b")
-    assert [w["code"] for w in r.warnings] == ["normalised_schema"]
+    assert [w["code"] for w in r.warnings()] == ["normalised_schema"]
     assert tool_intent.canonical_intent({"disabled": ["b", "a", "a"]}) == '{"disabled":["a","b"]}'
 
 
@@ -97,7 +97,7 @@ def test_errors_name_the_python_argument_at_fault():
         (lambda: r.budget(None, counter="o2"), "counter", None),
         (lambda: r.cache_report({"turns": 3}), "script", "$.turns"),
         (lambda: tool_intent.Registry.from_json({"tools": 3}), "document", "$.tools"),
-        (lambda: r.set_mcp_server("a b", [])["registry"], "name", None),
+        (lambda: r.set_mcp_server("a b", [])["registry"], "server", None),
         (lambda: r.set_mcp_server("ok", {"tools": 3})["registry"], "tools_list", "$"),
         (lambda: tool_intent.SessionRunConfig.from_row({"tools_enabled": "yes"}), "row", "$.tools_enabled"),
         (lambda: tool_intent.normalize_tools_value(7), "value", "$"),
@@ -142,7 +142,7 @@ def test_every_returned_dict_has_snake_case_keys(tmp_path):
         "budget": r.budget(None, state=state),
         "cache_report": r.cache_report({"turns": [{}, {"searches": ["select:memory"]}, {}]}),
         "tool_infos": r.tool_infos(),
-        "warnings": tool_intent.Registry.embedded().set_mcp_server("b", [{"name": "a.b", "inputSchema": {"type": "dict"}}])["registry"].warnings,
+        "warnings": tool_intent.Registry.embedded().set_mcp_server("b", [{"name": "a.b", "inputSchema": {"type": "dict"}}])["registry"].warnings(),
         "begin_turn": state,
         "record_loaded": tool_intent.record_loaded(state, ["x"]),
         "normalize_tools_value": tool_intent.normalize_tools_value({"enabled": True}),
@@ -206,7 +206,7 @@ def test_live_servers_set_in_bulk_replace_remove_and_name_bad_input():
     assert gone["diff"]["removed"] == ["mcp__b__w"]
     with pytest.raises(tool_intent.ToolIntentError) as e:
         gone["registry"].remove_mcp_server("b")
-    assert (e.value.code, e.value.argument) == ("invalid_argument", "name")
+    assert (e.value.code, e.value.argument) == ("invalid_argument", "server")
     with pytest.raises(tool_intent.ToolIntentError) as e:
         base.set_mcp_servers([{"name": "ok", "tools": []}, {"name": "bad", "tools": 5}])
     assert e.value.argument == "servers" and e.value.path.startswith("$[1].tools")
