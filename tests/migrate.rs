@@ -876,6 +876,39 @@ fn killed_batched_run_resumes_on_postgres() {
     killed_batched_run_resumes(Backend::postgres("resume"));
 }
 
+/// A server writing `{"enabled":true,"disabled":["w<k>"]}` to rows 1..=`rows` (spread over the
+/// table) from its own connection until `stop`, at least `at_least` times, raising `started`
+/// after its tenth write. Returns its last value per row.
+fn spawn_writer(
+    backend: &Backend,
+    rows: i64,
+    at_least: i64,
+    started: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<std::collections::BTreeMap<i64, String>> {
+    use std::sync::atomic::Ordering;
+    let spec = backend.spec();
+    std::thread::spawn(move || {
+        let backend = match Database::parse(&spec) {
+            Database::Sqlite(p) => Backend::Sqlite(p),
+            Database::Postgres(u) => Backend::Postgres(u),
+        };
+        let mut last = std::collections::BTreeMap::new();
+        let mut k = 0i64;
+        while !stop.load(Ordering::Relaxed) || k < at_least {
+            let id = (k * 7919) % rows + 1;
+            let value = format!("{{\"enabled\":true,\"disabled\":[\"w{k}\"]}}");
+            backend.write(id, &value);
+            last.insert(id, value);
+            k += 1;
+            if k == 10 {
+                started.store(true, Ordering::Relaxed);
+            }
+        }
+        last
+    })
+}
+
 /// A server keeps writing while a batched run goes: every one of its writes survives.
 fn concurrent_writer_loses_nothing(backend: Backend) {
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -884,26 +917,13 @@ fn concurrent_writer_loses_nothing(backend: Backend) {
     backend.build(&rows);
     let db = backend.database();
     let stop = Arc::new(AtomicBool::new(false));
-    let writer = {
-        let stop = stop.clone();
-        let spec = backend.spec();
-        std::thread::spawn(move || {
-            let backend = match Database::parse(&spec) {
-                Database::Sqlite(p) => Backend::Sqlite(p),
-                Database::Postgres(u) => Backend::Postgres(u),
-            };
-            let mut last = std::collections::BTreeMap::new();
-            let mut k = 0i64;
-            while !stop.load(Ordering::Relaxed) || k < 50 {
-                let id = (k * 7919) % 2_000 + 1;
-                let value = format!("{{\"enabled\":true,\"disabled\":[\"w{k}\"]}}");
-                backend.write(id, &value);
-                last.insert(id, value);
-                k += 1;
-            }
-            last
-        })
-    };
+    let writer = spawn_writer(
+        &backend,
+        2_000,
+        50,
+        Arc::new(AtomicBool::new(false)),
+        stop.clone(),
+    );
     let batched = MigrateOptions {
         batch_size: Some(50),
         ..options()
@@ -1104,29 +1124,7 @@ fn undo_alongside_a_writer(backend: Backend) {
     migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| {}).unwrap();
     let started = Arc::new(AtomicBool::new(false));
     let stop = Arc::new(AtomicBool::new(false));
-    let writer = {
-        let (started, stop) = (started.clone(), stop.clone());
-        let spec = backend.spec();
-        std::thread::spawn(move || {
-            let backend = match Database::parse(&spec) {
-                Database::Sqlite(p) => Backend::Sqlite(p),
-                Database::Postgres(u) => Backend::Postgres(u),
-            };
-            let mut last = std::collections::BTreeMap::new();
-            let mut k = 0i64;
-            while !stop.load(Ordering::Relaxed) || k < 100 {
-                let id = (k * 7919) % 2_000 + 1;
-                let value = format!("{{\"enabled\":true,\"disabled\":[\"w{k}\"]}}");
-                backend.write(id, &value);
-                last.insert(id, value);
-                k += 1;
-                if k == 10 {
-                    started.store(true, Ordering::Relaxed);
-                }
-            }
-            last
-        })
-    };
+    let writer = spawn_writer(&backend, 2_000, 100, started.clone(), stop.clone());
     while !started.load(Ordering::Relaxed) {
         std::thread::yield_now();
     }

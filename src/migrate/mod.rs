@@ -266,6 +266,20 @@ fn check_table_name(table: &str) -> Result<()> {
     }
 }
 
+/// Rows per transaction for a run: `None` is one transaction (SQLite's default).
+fn batch_for(db: &Database, options: &MigrateOptions) -> Result<Option<usize>> {
+    if options.batch_size == Some(0) {
+        return Err(Error::argument(
+            "batch_size",
+            "a batch holds at least one row",
+        ));
+    }
+    Ok(match db {
+        Database::Postgres(_) => Some(options.batch_size.unwrap_or(DEFAULT_POSTGRES_BATCH)),
+        Database::Sqlite(_) => options.batch_size,
+    })
+}
+
 fn backup_name(table: &str) -> String {
     format!("{table}__tool_intent_backup")
 }
@@ -279,16 +293,7 @@ pub fn migrate(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Report> {
     check_table_name(&options.table)?;
-    if options.batch_size == Some(0) {
-        return Err(Error::argument(
-            "batch_size",
-            "a batch holds at least one row",
-        ));
-    }
-    let batch = match db {
-        Database::Postgres(_) => Some(options.batch_size.unwrap_or(DEFAULT_POSTGRES_BATCH)),
-        Database::Sqlite(_) => options.batch_size,
-    };
+    let batch = batch_for(db, options)?;
     let mut store = db.open()?;
     let store = store.as_mut();
     let index = SnapshotIndex::new(registry);
@@ -419,16 +424,7 @@ fn finish(store: &mut dyn Store, dry_run: bool) -> Result<()> {
 pub fn undo(db: &Database, options: &MigrateOptions) -> Result<Report> {
     let table = options.table.as_str();
     check_table_name(table)?;
-    if options.batch_size == Some(0) {
-        return Err(Error::argument(
-            "batch_size",
-            "a batch holds at least one row",
-        ));
-    }
-    let batch = match db {
-        Database::Postgres(_) => Some(options.batch_size.unwrap_or(DEFAULT_POSTGRES_BATCH)),
-        Database::Sqlite(_) => options.batch_size,
-    };
+    let batch = batch_for(db, options)?;
     let mut store = db.open()?;
     let store = store.as_mut();
     let result = run_undo(store, table, options.dry_run, batch);

@@ -46,6 +46,17 @@ fn text(row: &postgres::Row, i: usize) -> Result<Cell> {
     )
 }
 
+/// A session row from a `SELECT key, tools_enabled, tools_override, web_search, toolset`.
+fn session_row(r: &postgres::Row) -> Result<Row> {
+    Ok(Row {
+        key: r.try_get(0).map_err(driver_error)?,
+        tools_enabled: text(r, 1)?,
+        tools_override: text(r, 2)?,
+        web_search: text(r, 3)?,
+        toolset: text(r, 4)?,
+    })
+}
+
 impl Store for PostgresStore {
     fn execute(&mut self, sql: &str) -> Result<()> {
         self.client.batch_execute(sql).map_err(driver_error)
@@ -121,17 +132,7 @@ impl Store for PostgresStore {
             .client
             .query(&sql, &[&after, &limit])
             .map_err(driver_error)?;
-        rows.iter()
-            .map(|r| {
-                Ok(Row {
-                    key: r.try_get(0).map_err(driver_error)?,
-                    tools_enabled: text(r, 1)?,
-                    tools_override: text(r, 2)?,
-                    web_search: text(r, 3)?,
-                    toolset: text(r, 4)?,
-                })
-            })
-            .collect()
+        rows.iter().map(session_row).collect()
     }
 
     fn ensure_backup(&mut self, backup: &str) -> Result<()> {
@@ -234,13 +235,7 @@ impl Store for PostgresStore {
         rows.iter()
             .map(|r| {
                 Ok(Backup {
-                    original: Row {
-                        key: r.try_get(0).map_err(driver_error)?,
-                        tools_enabled: text(r, 1)?,
-                        tools_override: text(r, 2)?,
-                        web_search: text(r, 3)?,
-                        toolset: text(r, 4)?,
-                    },
+                    original: session_row(r)?,
                     written: text(r, 5)?,
                 })
             })
@@ -258,17 +253,7 @@ impl Store for PostgresStore {
             if has("toolset") { "toolset::text" } else { "NULL::text" },
         );
         let rows = self.client.query(&sql, &[&keys]).map_err(driver_error)?;
-        rows.iter()
-            .map(|r| {
-                Ok(Row {
-                    key: r.try_get(0).map_err(driver_error)?,
-                    tools_enabled: text(r, 1)?,
-                    tools_override: text(r, 2)?,
-                    web_search: text(r, 3)?,
-                    toolset: text(r, 4)?,
-                })
-            })
-            .collect()
+        rows.iter().map(session_row).collect()
     }
 
     fn restore_rows(&mut self, table: &str, columns: &[String], rows: &[&Backup]) -> Result<u64> {

@@ -42,6 +42,17 @@ impl ToSql for Cell {
     }
 }
 
+/// A session row from a `SELECT rowid, tools_enabled, tools_override, web_search, toolset`.
+fn session_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
+    Ok(Row {
+        key: r.get(0)?,
+        tools_enabled: cell(r.get_ref(1)?),
+        tools_override: cell(r.get_ref(2)?),
+        web_search: cell(r.get_ref(3)?),
+        toolset: cell(r.get_ref(4)?),
+    })
+}
+
 fn cell(v: ValueRef<'_>) -> Cell {
     match v {
         ValueRef::Null => Cell::Null,
@@ -125,15 +136,10 @@ impl Store for SqliteStore {
         );
         let mut stmt = self.conn.prepare_cached(&sql).map_err(driver_error)?;
         let rows = stmt
-            .query_map(params![after.unwrap_or(i64::MIN), limit as i64], |r| {
-                Ok(Row {
-                    key: r.get(0)?,
-                    tools_enabled: cell(r.get_ref(1)?),
-                    tools_override: cell(r.get_ref(2)?),
-                    web_search: cell(r.get_ref(3)?),
-                    toolset: cell(r.get_ref(4)?),
-                })
-            })
+            .query_map(
+                params![after.unwrap_or(i64::MIN), limit as i64],
+                session_row,
+            )
             .map_err(driver_error)?
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(driver_error)?;
@@ -221,13 +227,7 @@ impl Store for SqliteStore {
         let rows = stmt
             .query_map(params![after.unwrap_or(i64::MIN), limit as i64], |r| {
                 Ok(Backup {
-                    original: Row {
-                        key: r.get(0)?,
-                        tools_enabled: cell(r.get_ref(1)?),
-                        tools_override: cell(r.get_ref(2)?),
-                        web_search: cell(r.get_ref(3)?),
-                        toolset: cell(r.get_ref(4)?),
-                    },
+                    original: session_row(r)?,
                     written: cell(r.get_ref(5)?),
                 })
             })
@@ -249,15 +249,7 @@ impl Store for SqliteStore {
         let mut rows = Vec::with_capacity(keys.len());
         for key in keys {
             let row = stmt
-                .query_row([key], |r| {
-                    Ok(Row {
-                        key: r.get(0)?,
-                        tools_enabled: cell(r.get_ref(1)?),
-                        tools_override: cell(r.get_ref(2)?),
-                        web_search: cell(r.get_ref(3)?),
-                        toolset: cell(r.get_ref(4)?),
-                    })
-                })
+                .query_row([key], session_row)
                 .optional()
                 .map_err(driver_error)?;
             rows.extend(row);

@@ -473,7 +473,10 @@ fn a_server_list_as_json_is_read_once_for_every_binding() {
         (json!({"name": "a"}), "$"),
         (json!([{"tools": []}]), "$[0].name"),
         (json!([{"name": "a"}]), "$[0].tools"),
-        (json!([{"name": "a", "tools": []}, {"name": "b", "tools": 5}]), "$[1].tools"),
+        (
+            json!([{"name": "a", "tools": []}, {"name": "b", "tools": 5}]),
+            "$[1].tools",
+        ),
     ] {
         let e = base.set_mcp_servers_value(&bad).unwrap_err();
         assert!(e.path().unwrap().starts_with(path), "{bad}: {e}");
