@@ -229,3 +229,14 @@ def test_record_loaded_refuses_a_load_past_the_limit():
     assert (e.value.code, e.value.argument, e.value.path) == ("limit_exceeded", "state", "$.loaded")
     found = tool_intent.Registry.embedded().search("select:send_message", state={"loaded": names})
     assert found["state"]["loaded"] == ["send_message"]
+
+
+def test_cache_report_refuses_a_script_past_its_limits():
+    r = tool_intent.Registry.embedded()
+    for script, path in (
+        ({"turns": [{}] * 10_001}, "$.turns"),
+        ({"messageBytes": 1 << 20, "turns": [{}] * 65}, "$.messageBytes"),
+    ):
+        with pytest.raises(tool_intent.ToolIntentError) as e:
+            r.cache_report(script)
+        assert (e.value.code, e.value.argument, e.value.path) == ("limit_exceeded", "script", path)

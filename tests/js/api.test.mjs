@@ -292,3 +292,12 @@ test("a stored override with a key given twice is refused, as planTurn refuses i
   throwsCode(() => sessionConfigToOverride({ tools_override: twice }), "invalid_value", "session config", "$.tools_override");
   throwsCode(() => Registry.embedded().planTurn(twice), "invalid_value", "override", "$.enabled");
 });
+
+test("cacheReport refuses a script past its limits, naming the member", () => {
+  const r = Registry.embedded();
+  throwsCode(() => r.cacheReport({ turns: Array.from({ length: 10_001 }, () => ({})) }), "limit_exceeded", "cache script", "$.turns");
+  throwsCode(() => r.cacheReport({ messageBytes: 1 << 20, turns: Array.from({ length: 65 }, () => ({})) }), "limit_exceeded", "cache script", "$.messageBytes");
+  throwsCode(() => r.cacheReport({ systemPromptBytes: (1 << 20) + 1, turns: [] }), "invalid_value", "cache script", "$.systemPromptBytes");
+  // The largest accepted shape runs.
+  assert.equal(r.cacheReport({ messageBytes: 1 << 20, turns: Array.from({ length: 64 }, () => ({})) }, { mode: "catalog" }).turns.length, 64);
+});
