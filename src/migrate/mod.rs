@@ -486,7 +486,11 @@ fn run_undo(
         let now = store.read_rows(table, &cols, &keys)?;
         let mut restore = Vec::new();
         for b in &rows {
-            let current = now.iter().find(|r| r.key == b.original.key);
+            // Both lists are in key order (the stores read them so): a binary search each.
+            let current = now
+                .binary_search_by_key(&b.original.key, |r| r.key)
+                .ok()
+                .map(|i| &now[i]);
             match b.outcome(current, &cols) {
                 Restore::Restored => restore.push(b),
                 Restore::Deleted => report.rows_not_restored.push(NotRestored {

@@ -29,6 +29,18 @@ impl PostgresStore {
         })
     }
 
+    /// A table's (column, type) pairs, in order (none when there is no such table).
+    fn column_types(&mut self, table: &str) -> Result<Vec<(String, String)>> {
+        let rows = self
+            .client
+            .query(
+                "SELECT a.attname::text, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = to_regclass(quote_ident($1)) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
+                &[&table],
+            )
+            .map_err(driver_error)?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
     fn type_of(&self, column: &str) -> &str {
         self.types
             .iter()
@@ -43,6 +55,17 @@ fn text(row: &postgres::Row, i: usize) -> Result<Cell> {
             Some(t) => Cell::Text(t),
             None => Cell::Null,
         },
+    )
+}
+
+/// `SELECT` of the columns `session_row` reads from `table` by its key column (NULL for a
+/// session column the table lacks), for a `WHERE ...` to follow.
+fn select_session_row(key: &str, table: &str, columns: &[String]) -> String {
+    let has = |c: &str| columns.iter().any(|x| x == c);
+    format!(
+        "SELECT \"{key}\"::bigint, tools_enabled::text, tools_override::text, {}, {} FROM \"{table}\"",
+        if has("web_search") { "web_search::text" } else { "NULL::text" },
+        if has("toolset") { "toolset::text" } else { "NULL::text" },
     )
 }
 
@@ -63,14 +86,7 @@ impl Store for PostgresStore {
     }
 
     fn columns(&mut self, table: &str) -> Result<Vec<String>> {
-        let rows = self
-            .client
-            .query(
-                "SELECT a.attname::text, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = to_regclass(quote_ident($1)) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
-                &[&table],
-            )
-            .map_err(driver_error)?;
-        self.types = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        self.types = self.column_types(table)?;
         let cols: Vec<String> = self.types.iter().map(|(c, _)| c.clone()).collect();
         check_session_columns(table, &cols)?;
         let keys = self
@@ -120,12 +136,10 @@ impl Store for PostgresStore {
         after: Option<i64>,
         limit: usize,
     ) -> Result<Vec<Row>> {
-        let has = |c: &str| columns.iter().any(|x| x == c);
         let key = &self.key;
         let sql = format!(
-            "SELECT \"{key}\"::bigint, tools_enabled::text, tools_override::text, {}, {} FROM \"{table}\" WHERE $1::bigint IS NULL OR \"{key}\" > $1::bigint ORDER BY \"{key}\" LIMIT $2",
-            if has("web_search") { "web_search::text" } else { "NULL::text" },
-            if has("toolset") { "toolset::text" } else { "NULL::text" },
+            "{} WHERE $1::bigint IS NULL OR \"{key}\" > $1::bigint ORDER BY \"{key}\" LIMIT $2",
+            select_session_row(key, table, columns)
         );
         let limit = limit as i64;
         let rows = self
@@ -144,14 +158,11 @@ impl Store for PostgresStore {
     }
 
     fn backup_columns(&mut self, backup: &str) -> Result<Vec<String>> {
-        let rows = self
-            .client
-            .query(
-                "SELECT a.attname::text FROM pg_attribute a WHERE a.attrelid = to_regclass(quote_ident($1)) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
-                &[&backup],
-            )
-            .map_err(driver_error)?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+        Ok(self
+            .column_types(backup)?
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect())
     }
 
     fn rewrite(
@@ -175,7 +186,7 @@ impl Store for PostgresStore {
             .map(|w| w.row.tools_override.text())
             .collect();
         let new: Vec<&str> = rewrites.iter().map(|w| w.value.as_str()).collect();
-        let updated: Vec<(i64, Option<String>)> = self
+        let updated: std::collections::BTreeMap<i64, Option<String>> = self
             .client
             .query(
                 &format!(
@@ -187,20 +198,17 @@ impl Store for PostgresStore {
             .iter()
             .map(|r| (r.get(0), r.get(1)))
             .collect();
-        let stored = |k: &i64| updated.iter().find(|(u, _)| u == k).map(|(_, v)| v.clone());
-        let written: Vec<bool> = keys.iter().map(|k| stored(k).is_some()).collect();
-        let mine: Vec<&Rewrite<'_>> = rewrites
+        let written: Vec<bool> = keys.iter().map(|k| updated.contains_key(k)).collect();
+        // The rewrites that landed, each with the value the column now stores.
+        let (mine, values): (Vec<&Rewrite<'_>>, Vec<Option<String>>) = rewrites
             .iter()
-            .zip(&written)
-            .filter(|(_, w)| **w)
-            .map(|(r, _)| r)
-            .collect();
+            .filter_map(|w| updated.get(&w.row.key).map(|v| (w, v.clone())))
+            .unzip();
         let column = |f: &dyn Fn(&Row) -> &Cell| -> Vec<Option<String>> {
             mine.iter().map(|w| f(w.row).text()).collect()
         };
         let saved_keys: Vec<i64> = mine.iter().map(|w| w.row.key).collect();
         let matched: Vec<&str> = mine.iter().map(|w| w.matched.as_str()).collect();
-        let values: Vec<Option<String>> = saved_keys.iter().filter_map(stored).collect();
         self.client
             .execute(
                 &format!("INSERT INTO \"{backup}\" (key, tools_enabled, tools_override, web_search, toolset, matched, written) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) ON CONFLICT (key) DO UPDATE SET tools_enabled = excluded.tools_enabled, tools_override = excluded.tools_override, web_search = excluded.web_search, toolset = excluded.toolset, matched = excluded.matched, migrated_at = now(), written = excluded.written"),
@@ -243,14 +251,12 @@ impl Store for PostgresStore {
     }
 
     fn read_rows(&mut self, table: &str, columns: &[String], keys: &[i64]) -> Result<Vec<Row>> {
-        let has = |c: &str| columns.iter().any(|x| x == c);
         let key = &self.key;
         // FOR UPDATE: a server's write to one of these rows waits for this batch to commit,
         // so the values compared are the values overwritten.
         let sql = format!(
-            "SELECT \"{key}\"::bigint, tools_enabled::text, tools_override::text, {}, {} FROM \"{table}\" WHERE \"{key}\" = ANY($1::bigint[]) ORDER BY \"{key}\" FOR UPDATE",
-            if has("web_search") { "web_search::text" } else { "NULL::text" },
-            if has("toolset") { "toolset::text" } else { "NULL::text" },
+            "{} WHERE \"{key}\" = ANY($1::bigint[]) ORDER BY \"{key}\" FOR UPDATE",
+            select_session_row(key, table, columns)
         );
         let rows = self.client.query(&sql, &[&keys]).map_err(driver_error)?;
         rows.iter().map(session_row).collect()

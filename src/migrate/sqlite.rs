@@ -30,6 +30,22 @@ impl SqliteStore {
     }
 }
 
+impl SqliteStore {
+    /// A table's column names, in order (none when there is no such table).
+    fn column_names(&self, table: &str) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare(&format!("PRAGMA table_info(\"{table}\")"))
+            .map_err(driver_error)?;
+        let cols = stmt
+            .query_map([], |r| r.get::<_, String>(1))
+            .map_err(driver_error)?
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(driver_error)?;
+        Ok(cols)
+    }
+}
+
 impl ToSql for Cell {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         Ok(match self {
@@ -40,6 +56,21 @@ impl ToSql for Cell {
             Cell::Blob(b) => ToSqlOutput::Borrowed(ValueRef::Blob(b)),
         })
     }
+}
+
+/// `SELECT` of the columns `session_row` reads from `table` (NULL for a session column the
+/// table lacks), for a `WHERE ...` to follow.
+fn select_session_row(table: &str, columns: &[String]) -> String {
+    let has = |c: &str| columns.iter().any(|x| x == c);
+    format!(
+        "SELECT rowid, tools_enabled, tools_override, {}, {} FROM \"{table}\"",
+        if has("web_search") {
+            "web_search"
+        } else {
+            "NULL"
+        },
+        if has("toolset") { "toolset" } else { "NULL" },
+    )
 }
 
 /// A session row from a `SELECT rowid, tools_enabled, tools_override, web_search, toolset`.
@@ -74,15 +105,7 @@ impl Store for SqliteStore {
     }
 
     fn columns(&mut self, table: &str) -> Result<Vec<String>> {
-        let mut stmt = self
-            .conn
-            .prepare(&format!("PRAGMA table_info(\"{table}\")"))
-            .map_err(driver_error)?;
-        let cols = stmt
-            .query_map([], |r| r.get::<_, String>(1))
-            .map_err(driver_error)?
-            .collect::<std::result::Result<Vec<_>, _>>()
-            .map_err(driver_error)?;
+        let cols = self.column_names(table)?;
         check_session_columns(table, &cols)?;
         // Rows are read and rewritten by rowid, which a WITHOUT ROWID table does not have.
         let without_rowid: bool = self
@@ -128,11 +151,9 @@ impl Store for SqliteStore {
         after: Option<i64>,
         limit: usize,
     ) -> Result<Vec<Row>> {
-        let has = |c: &str| columns.iter().any(|x| x == c);
         let sql = format!(
-            "SELECT rowid, tools_enabled, tools_override, {}, {} FROM \"{table}\" WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
-            if has("web_search") { "web_search" } else { "NULL" },
-            if has("toolset") { "toolset" } else { "NULL" },
+            "{} WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
+            select_session_row(table, columns)
         );
         let mut stmt = self.conn.prepare_cached(&sql).map_err(driver_error)?;
         let rows = stmt
@@ -155,16 +176,7 @@ impl Store for SqliteStore {
     }
 
     fn backup_columns(&mut self, backup: &str) -> Result<Vec<String>> {
-        let mut stmt = self
-            .conn
-            .prepare(&format!("PRAGMA table_info(\"{backup}\")"))
-            .map_err(driver_error)?;
-        let cols = stmt
-            .query_map([], |r| r.get::<_, String>(1))
-            .map_err(driver_error)?
-            .collect::<std::result::Result<Vec<_>, _>>()
-            .map_err(driver_error)?;
-        Ok(cols)
+        self.column_names(backup)
     }
 
     fn rewrite(
@@ -238,13 +250,7 @@ impl Store for SqliteStore {
     }
 
     fn read_rows(&mut self, table: &str, columns: &[String], keys: &[i64]) -> Result<Vec<Row>> {
-        let has = |c: &str| columns.iter().any(|x| x == c);
-        let sql =
-            format!(
-            "SELECT rowid, tools_enabled, tools_override, {}, {} FROM \"{table}\" WHERE rowid = ?1",
-            if has("web_search") { "web_search" } else { "NULL" },
-            if has("toolset") { "toolset" } else { "NULL" },
-        );
+        let sql = format!("{} WHERE rowid = ?1", select_session_row(table, columns));
         let mut stmt = self.conn.prepare_cached(&sql).map_err(driver_error)?;
         let mut rows = Vec::with_capacity(keys.len());
         for key in keys {

@@ -161,7 +161,8 @@ pub(crate) trait Store {
         after: Option<i64>,
         limit: usize,
     ) -> Result<Vec<Backup>>;
-    /// The rows of `table` with these keys (fewer when some are gone), locked until the
+    /// The rows of `table` with these keys (ascending; fewer when some are gone), in key
+    /// order, locked until the
     /// transaction ends (PostgreSQL `FOR UPDATE`; SQLite's `BEGIN IMMEDIATE` holds the write
     /// lock), so what an undo compares is what it overwrites.
     fn read_rows(&mut self, table: &str, columns: &[String], keys: &[i64]) -> Result<Vec<Row>>;
