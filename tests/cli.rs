@@ -272,13 +272,17 @@ fn mcp_errors_are_rooted_at_their_file() {
     std::fs::write(&bad, r#"{"tools": [{"name": 7}]}"#).unwrap();
     let null = dir.join("null.json");
     std::fs::write(&null, "null").unwrap();
-    let o = run(&[
-        "expand",
-        "--mcp",
-        &format!("time={}", fixture("time")),
-        "--mcp",
-        &format!("b={}", bad.display()),
-    ]);
+    // A good server first, the file under test second.
+    let with_bad = || {
+        run(&[
+            "expand",
+            "--mcp",
+            &format!("time={}", fixture("time")),
+            "--mcp",
+            &format!("b={}", bad.display()),
+        ])
+    };
+    let o = with_bad();
     // A server's unusable tool is left out with a warning (the rest of the server loads).
     assert_eq!(o.status.code(), Some(0));
     let err = stderr(&o);
@@ -289,13 +293,7 @@ fn mcp_errors_are_rooted_at_their_file() {
     assert!(err.contains("at $.tools[0].name"), "{err}");
     assert!(!err.contains("$[1]"), "{err}");
     std::fs::write(&bad, r#"{"tools": [1,"#).unwrap();
-    let o = run(&[
-        "expand",
-        "--mcp",
-        &format!("time={}", fixture("time")),
-        "--mcp",
-        &format!("b={}", bad.display()),
-    ]);
+    let o = with_bad();
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(
