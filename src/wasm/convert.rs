@@ -192,9 +192,8 @@ pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, 
             message: format!("expected JSON text or a plain JSON value, found {kind}"),
         })
     };
-    let kind = js_kind(value);
-    if !is_plain(&kind) {
-        return Err(not_json(&kind, crate::JsonPath::root()));
+    if !fits_json(value) {
+        return Err(not_json(&js_kind(value), crate::JsonPath::root()));
     }
     let stringified = if DOCUMENTS.contains(&input) {
         js_sys::JSON::stringify(value)
@@ -231,12 +230,22 @@ pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, 
     string_text(&text, input)
 }
 
-/// Whether JSON carries a member as it is: a plain kind, or a string that is text.
+/// Whether JSON carries a value as it is: null, a boolean, a finite number, a string that is
+/// text, an array or a plain object (a Map or a Set would be written `{}`; a Date has become
+/// its string by `toJSON` before a replacer sees it). Called for every member of an input, so
+/// it asks the cheap questions first and makes no string for a scalar.
 fn fits_json(member: &JsValue) -> bool {
     if member.is_string() {
         return member.unchecked_ref::<WellFormed>().is_well_formed();
     }
-    is_plain(&js_kind(member))
+    if let Some(number) = member.as_f64() {
+        return number.is_finite();
+    }
+    if member.is_null() || member.as_bool().is_some() {
+        return true;
+    }
+    member.is_object()
+        && (js_sys::Array::is_array(member) || object_tag(member) == "[object Object]")
 }
 
 /// The path and kind of the first member (depth first, in key order) that JSON cannot carry.
@@ -271,15 +280,6 @@ fn first_not_json(
             let key = pair.get(0).as_string().unwrap_or_default();
             first_not_json(&pair.get(1), path.key(&key), depth + 1)
         })
-}
-
-/// Kinds JSON.stringify writes as they are (a Date has become its string by `toJSON` before a
-/// replacer sees it).
-fn is_plain(kind: &str) -> bool {
-    matches!(
-        kind,
-        "null" | "number" | "boolean" | "string" | "Object" | "Array"
-    )
 }
 
 /// A JS argument as a JSON value.
