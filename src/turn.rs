@@ -69,11 +69,9 @@ impl View {
 /// loads of tools its registry no longer has, so a load of a registry tool always fits.
 pub fn record_loaded<S: AsRef<str>>(state: &TurnState, names: &[S]) -> Result<TurnState> {
     let mut next = state.clone();
-    // A set for the membership test: a state may hold 10,000 names (the order is the list's).
-    let mut known: std::collections::BTreeSet<String> = next.loaded.iter().cloned().collect();
     for name in names {
         let name = name.as_ref();
-        if known.contains(name) {
+        if next.loaded.iter().any(|n| n == name) {
             continue;
         }
         if next.loaded.len() >= LIMITS.max_tools {
@@ -88,7 +86,6 @@ pub fn record_loaded<S: AsRef<str>>(state: &TurnState, names: &[S]) -> Result<Tu
                 ),
             ));
         }
-        known.insert(name.to_string());
         next.loaded.push(name.to_string());
     }
     Ok(next)
@@ -198,23 +195,24 @@ impl TurnState {
         self
     }
 
-    /// The live loaded list without names `registry` does not know and without repeats
-    /// (first place kept), when adding `new` names would pass the limit; unchanged otherwise.
-    /// Every name left is a distinct registry tool, so with a registry tool added the list
+    /// The state with its live loaded list cut to the names `registry` knows, each once (first
+    /// place kept), when adding `new` names would pass the limit; `None` when they fit as it
+    /// is. Every name left is a distinct registry tool, so with a registry tool added the list
     /// still fits (a registry holds at most `LIMITS.max_tools` tools besides `tool_search`).
-    pub(crate) fn make_room(mut self, registry: &Registry, new: usize) -> TurnState {
+    pub(crate) fn make_room(&self, registry: &Registry, new: usize) -> Option<TurnState> {
         if self.loaded.len() + new <= LIMITS.max_tools {
-            return self;
+            return None;
         }
+        let mut room = self.clone();
         let mut seen = crate::registry::ToolSet::empty(registry.len());
-        self.loaded.retain(|n| match registry.index_of(n) {
+        room.loaded.retain(|n| match registry.index_of(n) {
             Some(i) if !seen.contains(i) => {
                 seen.insert(i);
                 true
             }
             _ => false,
         });
-        self
+        Some(room)
     }
 
     /// Reads a persisted state from JSON text.
@@ -388,13 +386,13 @@ mod tests {
             loaded,
             ..Default::default()
         };
-        let room = state.clone().make_room(&r, 1);
+        let room = state.make_room(&r, 1).unwrap();
         assert_eq!(room.loaded, ["memory", "send_message"]);
         // Nothing is forgotten while the list has room.
         let small = TurnState {
             loaded: vec!["gone".into()],
             ..Default::default()
         };
-        assert_eq!(small.clone().make_room(&r, 1), small);
+        assert_eq!(small.make_room(&r, 1), None);
     }
 }

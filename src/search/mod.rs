@@ -303,10 +303,8 @@ pub(crate) fn run(
     let result = search(expansion, &query, limit, call.ranker, excluded);
     // A full loaded list first forgets names this registry lacks: then every hit fits
     // (`TurnState::make_room`), and the text that told the model "Loaded" stays true.
-    let room = state
-        .clone()
-        .make_room(expansion.registry(), result.hits.len());
-    let next = record_loaded(&room, &result.hits)?;
+    let room = state.make_room(expansion.registry(), result.hits.len());
+    let next = record_loaded(room.as_ref().unwrap_or(state), &result.hits)?;
     Ok((result, next))
 }
 
