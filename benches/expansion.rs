@@ -114,6 +114,16 @@ fn benches(c: &mut Criterion) {
         .plan_turn(&request(s))
         .unwrap()
         .fingerprint);
+    // A turn that plans, runs one tool_search and dispatches one call: what an agent server
+    // does per request when the model searches.
+    let query = SearchCall::new("issue create comment");
+    per_size!("plan_search_resolve", |r, s| {
+        let req = request(s);
+        let plan = r.plan_turn(&req).unwrap();
+        let hits = r.search(&req, &query).unwrap().result.hits.len();
+        let tool = r.resolve(&req, plan.array[0]).unwrap().name.len();
+        (plan.fingerprint, hits, tool)
+    });
 }
 
 criterion_group! {
