@@ -34,11 +34,11 @@ impl Registry {
             ));
         }
         let mut r = Registry::empty();
-        r.warnings = load_warnings.document.clone();
+        r.data_mut().warnings = load_warnings.document.clone();
         for (_, list) in &load_warnings.servers {
-            r.warnings.extend(list.iter().cloned());
+            r.data_mut().warnings.extend(list.iter().cloned());
         }
-        r.load_warnings = Arc::new(load_warnings);
+        r.data_mut().load_warnings = Arc::new(load_warnings);
         let mut tools: Vec<Arc<Tool>> = Vec::with_capacity(located.len() + 1);
         let mut paths: Vec<load::ToolOrigin> = Vec::with_capacity(located.len());
         for (tool, path) in located {
@@ -72,7 +72,7 @@ impl Registry {
                         quoted(&tool.name)
                     )
                 };
-                r.warnings.push(Warning::new(
+                r.data_mut().warnings.push(Warning::new(
                     WarningCode::DuplicateToolName,
                     "registry",
                     format!(
@@ -101,22 +101,22 @@ impl Registry {
         }
         if !tools.iter().any(|t| t.name == TOOL_SEARCH) {
             tools.push(Arc::new(builtin::tool_search_definition()));
-            r.builtin_tool_search = true;
+            r.data_mut().builtin_tool_search = true;
             if let Some(ru) = &mut reuse {
                 let same = ru
                     .previous
-                    .builtin_tool_search
+                    .data.builtin_tool_search
                     .then(|| ru.previous.len() - 1);
                 ru.from.push(same);
             }
         }
-        r.tools = Arc::new(tools);
-        r.names = NameTable::new(r.tools.iter().map(|t| t.name.as_str()));
+        r.data_mut().tools = Arc::new(tools);
+        r.data_mut().names = NameTable::new(r.data.tools.iter().map(|t| t.name.as_str()));
         let index = match &reuse {
-            Some(ru) => Ok(NameIndex::merged(&ru.previous.index, &ru.from, &r.names)),
-            None => NameIndex::new(&r.names),
+            Some(ru) => Ok(NameIndex::merged(&ru.previous.data.index, &ru.from, &r.data.names)),
+            None => NameIndex::new(&r.data.names),
         };
-        r.index = match index {
+        r.data_mut().index = match index {
             Ok(index) => index,
             Err((earlier, later)) => {
                 // The built-in tool_search is last: a clash with it is the other tool's.
@@ -125,7 +125,7 @@ impl Registry {
                 } else {
                     (earlier, later)
                 };
-                let (name, other) = (&r.tools[at].name, &r.tools[other].name);
+                let (name, other) = (&r.data.tools[at].name, &r.data.tools[other].name);
                 let what = if name == other {
                     format!("duplicate tool name \"{name}\"")
                 } else {
@@ -134,9 +134,9 @@ impl Registry {
                 return Err(Error::registry(&paths[at].path().key("name"), what));
             }
         };
-        r.settings = Arc::new(settings);
+        r.data_mut().settings = Arc::new(settings);
         let gone = r.check_settings()?;
-        r.warnings.extend(gone);
+        r.data_mut().warnings.extend(gone);
         r.derive_masks(reuse.as_ref());
         Ok(r)
     }
@@ -146,7 +146,7 @@ impl Registry {
     /// lists while the operator's document stays as written.
     fn check_settings(&self) -> Result<Vec<Warning>> {
         let root = JsonPath::root();
-        let s = &self.settings;
+        let s = &self.data.settings;
         let mut gone = Vec::new();
         if let Some(d) = &s.default_tools {
             self.check_names(d, &root.key("default_tools"), false, &mut gone)?;
@@ -226,20 +226,20 @@ impl Registry {
         if let Some(reuse) =
             reuse.filter(|ru| ru.from.iter().filter(|f| f.is_none()).count() <= ru.from.len() / 16)
         {
-            let same_toolsets = reuse.previous.toolset_masks.len() == self.settings.toolsets.len()
+            let same_toolsets = reuse.previous.data.toolset_masks.len() == self.data.settings.toolsets.len()
                 && reuse
                     .previous
-                    .toolset_masks
+                    .data.toolset_masks
                     .iter()
-                    .zip(&self.settings.toolsets)
+                    .zip(&self.data.settings.toolsets)
                     .all(|((a, _), (b, _))| a == b);
             if same_toolsets {
                 self.splice_masks(reuse);
                 return;
             }
         }
-        let n = self.tools.len();
-        let s = &self.settings;
+        let n = self.data.tools.len();
+        let s = &self.data.settings;
         let default = match &s.default_tools {
             Some(list) => self.match_patterns(list),
             None => ToolSet::full(n),
@@ -249,12 +249,12 @@ impl Registry {
         for (_, list) in &s.overlays {
             overlay.union_with(&self.match_patterns(list));
         }
-        self.toolset_masks = s
+        let toolset_masks: Vec<(String, ToolSet)> = s
             .toolsets
             .iter()
             .map(|(name, list)| (name.clone(), self.match_patterns(list)))
             .collect();
-        let mut available = match self.toolset_masks.iter().find(|(name, _)| name == "full") {
+        let mut available = match toolset_masks.iter().find(|(name, _)| name == "full") {
             Some((_, set)) => set.clone(),
             None => ToolSet::full(n),
         };
@@ -262,7 +262,9 @@ impl Registry {
         if let Some(i) = self.index_of(TOOL_SEARCH) {
             available.insert(i);
         }
-        self.masks = Masks {
+        let data = self.data_mut();
+        data.toolset_masks = toolset_masks;
+        data.masks = Masks {
             default,
             deferred_default,
             available,
@@ -276,8 +278,8 @@ impl Registry {
     /// is what makes replacing one server in a large registry cost its own tools, not a glob
     /// scan per server.
     fn splice_masks(&mut self, reuse: &Reuse<'_>) {
-        let s = &self.settings;
-        let names = &self.names;
+        let s = &self.data.settings;
+        let names = &self.data.names;
         let listed = |list: &[String], i: usize| {
             let name = names.get(i);
             list.iter().any(|p| {
@@ -302,7 +304,7 @@ impl Registry {
             }
             set
         };
-        let previous = &reuse.previous.masks;
+        let previous = &reuse.previous.data.masks;
         let default = splice(&previous.default, &|i| {
             s.default_tools.as_deref().is_none_or(|l| listed(l, i))
         });
@@ -317,11 +319,12 @@ impl Registry {
         let toolset_masks = s
             .toolsets
             .iter()
-            .zip(&reuse.previous.toolset_masks)
+            .zip(&reuse.previous.data.toolset_masks)
             .map(|((name, list), (_, old))| (name.clone(), splice(old, &|i| listed(list, i))))
             .collect();
-        self.toolset_masks = toolset_masks;
-        self.masks = Masks {
+        let data = self.data_mut();
+        data.toolset_masks = toolset_masks;
+        data.masks = Masks {
             default,
             deferred_default,
             available,

@@ -161,7 +161,7 @@ impl Registry {
     /// Removes a server and all its tools.
     pub fn remove_mcp_server(&self, server: &str) -> Result<RegistryChange> {
         check_server_argument(server)?;
-        if !self.settings.servers.iter().any(|s| s == server) && !self.has_server_tools(server) {
+        if !self.data.settings.servers.iter().any(|s| s == server) && !self.has_server_tools(server) {
             return Err(Error::argument(
                 "server",
                 format!("no server {} in this registry", quoted(server)),
@@ -172,9 +172,9 @@ impl Registry {
 
     /// Whether any tool belongs to `server` (one range of the sorted name index).
     fn has_server_tools(&self, server: &str) -> bool {
-        self.index
-            .with_folded_prefix(&self.names, &namespaced(server, ""))
-            .any(|i| belongs_to(self.names.get(i), server))
+        self.data.index
+            .with_folded_prefix(&self.data.names, &namespaced(server, ""))
+            .any(|i| belongs_to(self.data.names.get(i), server))
     }
 
     /// The new registry: `set` servers' tools in place of their old ones (new servers at the
@@ -194,11 +194,11 @@ impl Registry {
         sorted.sort_unstable();
         let changing =
             |name: &str| server_of(name).is_some_and(|s| sorted.binary_search(&s).is_ok());
-        let mut settings = Settings::clone(&self.settings);
+        let mut settings = Settings::clone(&self.data.settings);
         let mut warnings = LoadWarnings {
-            document: self.load_warnings.document.clone(),
+            document: self.data.load_warnings.document.clone(),
             servers: self
-                .load_warnings
+                .data.load_warnings
                 .servers
                 .iter()
                 .filter(|(s, _)| sorted.binary_search(&s.as_str()).is_err())
@@ -217,7 +217,7 @@ impl Registry {
             if !self.has_server_tools(&server) {
                 let listed = listed.get_or_insert_with(|| {
                     let mut v: Vec<&str> =
-                        self.settings.servers.iter().map(String::as_str).collect();
+                        self.data.settings.servers.iter().map(String::as_str).collect();
                     v.sort_unstable();
                     v
                 });

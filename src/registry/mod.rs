@@ -77,9 +77,17 @@ pub(crate) struct LoadWarnings {
 
 /// A loaded, validated registry.
 ///
-/// Cloning is cheap: the tools and the memos are shared, not copied.
+/// Cloning is cheap (one reference count): a registry is immutable once built, so clones,
+/// the turns made from it ([`Registry::turn`]) and the registries a server change makes from
+/// it share its data.
 #[derive(Debug, Clone)]
 pub struct Registry {
+    data: Arc<Data>,
+}
+
+/// A registry's content; written only while [`Registry::build`] makes it.
+#[derive(Debug, Clone)]
+struct Data {
     settings: Arc<Settings>,
     tools: Arc<Vec<Arc<Tool>>>,
     /// Whether the last tool is the library's own `tool_search` (not written back).
@@ -100,7 +108,7 @@ pub struct Registry {
     memos: Arc<Memos>,
     /// Earlier versions, newest first, kept for turns that began on them (see `version.rs`);
     /// each holds no earlier versions of its own.
-    earlier: Vec<Arc<Registry>>,
+    earlier: Vec<Registry>,
 }
 
 /// Sets derived once at load time so expansion is a few passes over bit masks.
@@ -141,6 +149,20 @@ impl Registry {
 
     fn empty() -> Registry {
         Registry {
+            data: Arc::new(Data::empty()),
+        }
+    }
+
+    /// The content, to write while building (the data is not shared yet, so nothing is
+    /// copied).
+    fn data_mut(&mut self) -> &mut Data {
+        Arc::make_mut(&mut self.data)
+    }
+}
+
+impl Data {
+    fn empty() -> Data {
+        Data {
             settings: Arc::default(),
             tools: Arc::new(Vec::new()),
             builtin_tool_search: false,
@@ -154,27 +176,29 @@ impl Registry {
             earlier: Vec::new(),
         }
     }
+}
 
+impl Registry {
     /// All tools, in registry order (shared with the registries made from this one).
     pub fn tools(&self) -> &[Arc<Tool>] {
-        &self.tools
+        &self.data.tools
     }
 
     /// The tools the document defined (without the built-in `tool_search`).
     fn own_tools(&self) -> &[Arc<Tool>] {
-        let n = self.tools.len() - usize::from(self.builtin_tool_search);
-        &self.tools[..n]
+        let n = self.data.tools.len() - usize::from(self.data.builtin_tool_search);
+        &self.data.tools[..n]
     }
 
     /// The tool at a registry position.
     pub fn tool(&self, index: usize) -> Option<&Tool> {
-        self.tools.get(index).map(|t| &**t)
+        self.data.tools.get(index).map(|t| &**t)
     }
 
     /// The name of the tool at a registry position ("" when out of range), read from one
     /// contiguous buffer.
     pub fn name(&self, index: usize) -> &str {
-        self.names.get(index)
+        self.data.names.get(index)
     }
 
     /// A tool by exact name, or a `tool_not_available` error.
@@ -189,12 +213,12 @@ impl Registry {
 
     /// Registry position of a tool by exact name.
     pub fn index_of(&self, name: &str) -> Option<usize> {
-        self.index.find(&self.names, name)
+        self.data.index.find(&self.data.names, name)
     }
 
     /// A registry tool whose name equals `name` ignoring ASCII case.
     pub fn index_of_folded(&self, name: &str) -> Option<usize> {
-        self.index.find_folded(&self.names, name)
+        self.data.index.find_folded(&self.data.names, name)
     }
 
     /// One tool's full definition in our format (`{name, description, parameters, ...}`), by
@@ -210,12 +234,12 @@ impl Registry {
 
     /// Number of tools (the built-in `tool_search` included).
     pub fn len(&self) -> usize {
-        self.tools.len()
+        self.data.tools.len()
     }
 
     /// Whether the registry has no tools at all.
     pub fn is_empty(&self) -> bool {
-        self.tools.is_empty()
+        self.data.tools.is_empty()
     }
 
     /// Tools matching any of the patterns (exact names or globs), case-sensitively.
@@ -229,16 +253,16 @@ impl Registry {
     }
 
     fn match_with(&self, patterns: &[String], fold: bool) -> ToolSet {
-        let mut set = ToolSet::empty(self.tools.len());
+        let mut set = ToolSet::empty(self.data.tools.len());
         for p in patterns {
             if let Some(prefix) = glob::literal_prefix(p) {
-                for i in self.index.with_folded_prefix(&self.names, prefix) {
-                    if fold || self.names.get(i).starts_with(prefix) {
+                for i in self.data.index.with_folded_prefix(&self.data.names, prefix) {
+                    if fold || self.data.names.get(i).starts_with(prefix) {
                         set.insert(i);
                     }
                 }
             } else if glob::is_glob(p) {
-                for (i, name) in self.names.iter() {
+                for (i, name) in self.data.names.iter() {
                     let hit = if fold {
                         glob::matches_ignore_case(p, name)
                     } else {
@@ -268,7 +292,7 @@ impl Registry {
                 self.index_of(pattern).is_some()
             };
         }
-        self.names.iter().any(|(_, name)| {
+        self.data.names.iter().any(|(_, name)| {
             if fold {
                 glob::matches_ignore_case(pattern, name)
             } else {
@@ -279,50 +303,50 @@ impl Registry {
 
     /// `default_tools` as a set.
     pub(crate) fn default_set(&self) -> &ToolSet {
-        &self.masks.default
+        &self.data.masks.default
     }
 
     /// Tools that may be exposed at all: `full` (or every tool), overlay tools, `tool_search`.
     pub(crate) fn available_set(&self) -> &ToolSet {
-        &self.masks.available
+        &self.data.masks.available
     }
 
     /// Tools of one overlay key (e.g. `web_search`), empty when the registry has none.
     pub(crate) fn overlay(&self, key: &str) -> ToolSet {
-        match self.settings.overlays.iter().find(|(k, _)| k == key) {
+        match self.data.settings.overlays.iter().find(|(k, _)| k == key) {
             Some((_, list)) => self.match_patterns(list),
-            None => ToolSet::empty(self.tools.len()),
+            None => ToolSet::empty(self.data.tools.len()),
         }
     }
 
     /// Whether a tool is in `default_tools`.
     pub fn is_default(&self, index: usize) -> bool {
-        self.masks.default.contains(index)
+        self.data.masks.default.contains(index)
     }
 
     /// Whether a tool belongs to an overlay (switched by `web_search`).
     pub fn is_overlay(&self, index: usize) -> bool {
-        self.masks.overlay.contains(index)
+        self.data.masks.overlay.contains(index)
     }
 
     /// Whether a tool is in `deferred_default_tools`.
     pub fn is_deferred_default(&self, index: usize) -> bool {
-        self.masks.deferred_default.contains(index)
+        self.data.masks.deferred_default.contains(index)
     }
 
     /// The `default_tools` list as written (names and globs); `None` when absent.
     pub fn default_tools(&self) -> Option<&[String]> {
-        self.settings.default_tools.as_deref()
+        self.data.settings.default_tools.as_deref()
     }
 
     /// Preset names, in key order.
     pub fn toolset_names(&self) -> impl Iterator<Item = &str> {
-        self.settings.toolsets.iter().map(|(n, _)| n.as_str())
+        self.data.settings.toolsets.iter().map(|(n, _)| n.as_str())
     }
 
     /// The patterns of a preset.
     pub fn toolset(&self, name: &str) -> Option<&[String]> {
-        self.settings
+        self.data.settings
             .toolsets
             .iter()
             .find(|(n, _)| n == name)
@@ -331,7 +355,7 @@ impl Registry {
 
     /// The tools of a preset, matched at load time.
     pub(crate) fn toolset_set(&self, name: &str) -> Option<&ToolSet> {
-        self.toolset_masks
+        self.data.toolset_masks
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, s)| s)
@@ -339,7 +363,7 @@ impl Registry {
 
     /// The policy of a source.
     pub fn source(&self, name: &str) -> Result<&SourcePolicy> {
-        let sources = &self.settings.sources;
+        let sources = &self.data.settings.sources;
         sources
             .iter()
             .find(|s| s.name == name)
@@ -355,23 +379,23 @@ impl Registry {
 
     /// Source names, in key order.
     pub fn source_names(&self) -> impl Iterator<Item = &str> {
-        self.settings.sources.iter().map(|s| s.name.as_str())
+        self.data.settings.sources.iter().map(|s| s.name.as_str())
     }
 
     /// Earlier versions of the defaults, oldest first.
     pub fn history(&self) -> &[HistoryVersion] {
-        &self.settings.history
+        &self.data.settings.history
     }
 
     /// What loading left out or changed: quarantined MCP tools, normalised schemas.
     pub fn warnings(&self) -> &[Warning] {
-        &self.warnings
+        &self.data.warnings
     }
 
     /// A value derived from this registry, built on first use and kept with it (see
     /// [`memo`]). The deriving module owns `T`.
     pub(crate) fn memo<T: Memo>(&self, build: impl FnOnce(&Registry) -> T) -> Option<&T> {
-        self.memos.get_or_build(|| build(self))
+        self.data.memos.get_or_build(|| build(self))
     }
 }
 

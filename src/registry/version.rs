@@ -7,7 +7,6 @@
 //! enough for the bursts of `list_changed` a server sends as it starts, cheap because versions
 //! share their tools, settings and memos.
 
-use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
@@ -33,7 +32,7 @@ impl Registry {
     /// equal fingerprints on every target, so a state stamped by one process is recognised by
     /// another that loaded the same document and server lists.
     pub fn fingerprint(&self) -> &str {
-        self.memos.fingerprint(|| self.compute_fingerprint())
+        self.data.memos.fingerprint(|| self.compute_fingerprint())
     }
 
     fn compute_fingerprint(&self) -> String {
@@ -75,9 +74,8 @@ impl Registry {
         if self.fingerprint() == fingerprint {
             return Some(self);
         }
-        self.earlier
+        self.data.earlier
             .iter()
-            .map(|r| r.as_ref())
             .find(|r| r.fingerprint() == fingerprint)
     }
 
@@ -85,8 +83,8 @@ impl Registry {
     /// becomes the newest earlier version.
     pub(crate) fn after(mut self, previous: &Registry) -> Registry {
         let mut flat = previous.clone();
-        let older = std::mem::take(&mut flat.earlier);
-        self.earlier = std::iter::once(Arc::new(flat))
+        let older = std::mem::take(&mut flat.data_mut().earlier);
+        self.data_mut().earlier = std::iter::once(flat)
             .chain(older)
             .take(KEPT_VERSIONS)
             .collect();
@@ -96,6 +94,6 @@ impl Registry {
     /// The earlier versions held, newest first.
     #[cfg(test)]
     pub(crate) fn earlier_versions(&self) -> impl Iterator<Item = &Registry> {
-        self.earlier.iter().map(|r| r.as_ref())
+        self.data.earlier.iter()
     }
 }

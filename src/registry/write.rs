@@ -21,7 +21,7 @@ impl Registry {
 
     /// Everything of the document but its tools, as written back.
     pub(crate) fn settings_value(&self) -> Value {
-        let s = &self.settings;
+        let s = &self.data.settings;
         let mut doc = Map::new();
         if let Some(defaults) = &s.default_tools {
             doc.insert("default_tools".into(), string_array(defaults));
