@@ -73,12 +73,18 @@ fn benches(c: &mut Criterion) {
     let arguments = serde_json::json!({"query": "+issue create comment", "limit": 5});
     per_size!("tool_search", |r, s| {
         let call = SearchCall::from_arguments(&arguments).unwrap();
-        r.search(&request(s), &call).unwrap().result.hits.len()
+        r.turn(&request(s))
+            .and_then(|mut turn| turn.search(&call))
+            .unwrap()
+            .result
+            .hits
+            .len()
     });
     // A long natural-language query (20 words) against every deferred tool: the case the
     // README's latency target is about.
     per_size!("tool_search_20_words", |r, s| {
-        r.search(&request(s), &SearchCall::new(generator::SEARCH_20_WORDS))
+        r.turn(&request(s))
+            .and_then(|mut turn| turn.search(&SearchCall::new(generator::SEARCH_20_WORDS)))
             .unwrap()
             .result
             .hits
@@ -93,7 +99,8 @@ fn benches(c: &mut Criterion) {
                 || r.clone(),
                 |r| {
                     let hits = r
-                        .search(&request(s), &SearchCall::new("issue"))
+                        .turn(&request(s))
+                        .and_then(|mut turn| turn.search(&SearchCall::new("issue")))
                         .unwrap()
                         .result
                         .hits;
@@ -106,7 +113,8 @@ fn benches(c: &mut Criterion) {
     }
     g.finish();
     per_size!("budget", |r, s| r
-        .budget(&request(s), &Estimator)
+        .turn(&request(s))
+        .and_then(|turn| turn.budget(&Estimator))
         .unwrap()
         .catalog_tokens);
     // The per-turn call: expand, split, render, fingerprint and the name lists.
@@ -118,10 +126,10 @@ fn benches(c: &mut Criterion) {
     // does per request when the model searches.
     let query = SearchCall::new("issue create comment");
     per_size!("plan_search_resolve", |r, s| {
-        let req = request(s);
-        let plan = r.plan_turn(&req).unwrap();
-        let hits = r.search(&req, &query).unwrap().result.hits.len();
-        let tool = r.resolve(&req, plan.array[0]).unwrap().name.len();
+        let mut turn = r.turn(&request(s)).unwrap();
+        let plan = turn.plan().unwrap();
+        let hits = turn.search(&query).unwrap().result.hits.len();
+        let tool = turn.resolve(plan.array()[0]).unwrap().name.len();
         (plan.fingerprint, hits, tool)
     });
 }

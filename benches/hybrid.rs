@@ -43,10 +43,10 @@ fn benches(c: &mut Criterion) {
     // The process's first hybrid query also parses the embedding table (once per process).
     let started = std::time::Instant::now();
     registry
-        .search(
-            &request,
-            &SearchCall::new(generator::SEARCH_20_WORDS).with_ranker(&hybrid),
-        )
+        .turn(&request)
+        .and_then(|mut turn| {
+            turn.search(&SearchCall::new(generator::SEARCH_20_WORDS).with_ranker(&hybrid))
+        })
         .unwrap();
     println!(
         "hybrid bench: first hybrid query of the process (table parse + indexes + query): {:.1} ms",
@@ -56,9 +56,22 @@ fn benches(c: &mut Criterion) {
     for (name, ranker) in rankers {
         let call = SearchCall::new(generator::SEARCH_20_WORDS).with_ranker(ranker);
         // Warm: the indexes exist.
-        registry.search(&request, &call).unwrap();
+        registry
+            .turn(&request)
+            .and_then(|mut turn| turn.search(&call))
+            .unwrap();
         c.bench_function(&format!("search_20_words_{name}/{deferred}"), |b| {
-            b.iter(|| black_box(registry.search(&request, &call).unwrap().result.hits.len()))
+            b.iter(|| {
+                black_box(
+                    registry
+                        .turn(&request)
+                        .and_then(|mut turn| turn.search(&call))
+                        .unwrap()
+                        .result
+                        .hits
+                        .len(),
+                )
+            })
         });
         // A fresh registry's first query builds its indexes (the registry itself is made in
         // the untimed setup).
@@ -67,7 +80,12 @@ fn benches(c: &mut Criterion) {
             b.iter_batched(
                 || Registry::from_json_str(&text).unwrap(),
                 |r| {
-                    let hits = r.search(&request, &call).unwrap().result.hits;
+                    let hits = r
+                        .turn(&request)
+                        .and_then(|mut turn| turn.search(&call))
+                        .unwrap()
+                        .result
+                        .hits;
                     (r, hits)
                 },
                 criterion::BatchSize::LargeInput,

@@ -66,8 +66,14 @@ fn main() {
             };
             let (array, catalog) = rendered_halves(r, &request).unwrap();
             let (ax, cx) = (exact.count(&array), exact.count(&catalog));
-            let be = r.budget(&request, &Estimator).unwrap();
-            let bx = r.budget(&request, &exact).unwrap();
+            let be = r
+                .turn(&request)
+                .and_then(|turn| turn.budget(&Estimator))
+                .unwrap();
+            let bx = r
+                .turn(&request)
+                .and_then(|turn| turn.budget(&exact))
+                .unwrap();
             let err = |a: usize, b: usize| {
                 if b == 0 {
                     0.0

@@ -31,18 +31,23 @@ fn main() -> Result<(), tool_intent::Error> {
         let p = registry.plan_turn(&request)?;
         println!(
             "turn {turn}: {} tools in the array, {} in the catalog, {}",
-            p.array.len(),
-            p.catalog.len(),
+            p.array().len(),
+            p.catalog().len(),
             p.fingerprint
         );
 
         // The model calls tool_search mid-turn: the array stays, the tool is callable at once.
         if turn == 1 {
-            let found = registry.search(&request, &SearchCall::new("select:memory"))?;
+            let found = registry
+                .turn(&request)
+                .and_then(|mut turn| turn.search(&SearchCall::new("select:memory")))?;
             println!(
                 "  tool_search -> {:?}; dispatch finds {}",
                 found.result.hits,
-                registry.resolve(&request, "memory")?.name
+                registry
+                    .turn(&request)
+                    .and_then(|turn| turn.resolve("memory").cloned())?
+                    .name
             );
             state = found.state;
         }

@@ -10,8 +10,9 @@
 # package ships each module once). The exact and hybrid packages' js/ entries and licences are
 # copied from here: the packages differ only in their wasm.
 #
-# The cdylib is asked for here (`cargo rustc --crate-type cdylib`) rather than declared in
-# Cargo.toml, so crates depending on the library never build it. wasm-bindgen is the CLI
+# The wasm binding is the crate crates/wasm (tool-intent-wasm); its cdylib is asked for here
+# (`cargo rustc --crate-type cdylib`) rather than declared, so a native `cargo test` of the
+# workspace does not link one. wasm-bindgen is the CLI
 # pinned to the crate's version (scripts/setup.sh); wasm-opt -Oz comes from the npm package
 # `binaryen` (Debian's 108 breaks Node 20).
 # Usage: scripts/build-wasm.sh [all|core|exact|hybrid]
@@ -33,8 +34,8 @@ TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";pro
 build() { # out-dir [cargo args...]
   local out=$1
   shift
-  cargo rustc --quiet --lib --release --target wasm32-unknown-unknown --crate-type cdylib "$@"
-  local wasm="$TARGET_DIR/wasm32-unknown-unknown/release/tool_intent.wasm"
+  cargo rustc --quiet -p tool-intent-wasm --lib --release --target wasm32-unknown-unknown --crate-type cdylib "$@"
+  local wasm="$TARGET_DIR/wasm32-unknown-unknown/release/tool_intent_wasm.wasm"
   rm -rf "$out/web" "$out/node"
   wasm-bindgen --target web --out-dir "$out/web" --out-name tool_intent "$wasm"
   wasm-bindgen --target nodejs --out-dir "$out/node" --out-name tool_intent "$wasm"

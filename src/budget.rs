@@ -160,7 +160,7 @@ impl TokenCache {
 /// resident tools, the loaded (promoted) ones and the search tool that is declared — the
 /// provider's own in `native`, ours in `native-client` — are counted.
 pub(crate) fn estimate(
-    expansion: &Expansion<'_>,
+    expansion: &Expansion,
     state: &TurnState,
     view: View,
     provider: Provider,
@@ -192,7 +192,7 @@ pub(crate) fn estimate(
 }
 
 fn estimate_catalog(
-    expansion: &Expansion<'_>,
+    expansion: &Expansion,
     state: &TurnState,
     view: View,
     provider: Provider,

@@ -283,7 +283,8 @@ impl Error {
         }
     }
 
-    pub(crate) fn internal(message: impl Into<String>) -> Self {
+    /// A defect of this library or of a binding (a broken internal invariant).
+    pub fn internal(message: impl Into<String>) -> Self {
         Error::Internal {
             message: message.into(),
         }
@@ -331,6 +332,14 @@ impl JsonPath {
         JsonPath(out)
     }
 
+    /// The first member key of a path that starts with one (`profile` of
+    /// `$.profile.disabled[0]`) and the rest of the path, rooted (`$.disabled[0]`).
+    pub fn split_first_key(&self) -> Option<(&str, JsonPath)> {
+        let rest = self.0.strip_prefix("$.")?;
+        let end = rest.find(['.', '[']).unwrap_or(rest.len());
+        Some((&rest[..end], JsonPath(format!("${}", &rest[end..]))))
+    }
+
     /// The path of an element of this array (written without the formatting machinery:
     /// loaders make one per tool).
     pub fn index(&self, index: usize) -> Self {
@@ -352,13 +361,6 @@ impl JsonPath {
             out.push(char::from(d));
         }
         out.push(']');
-        JsonPath(out)
-    }
-
-    /// This path (rooted at a value) placed under `parent`, where that value sits.
-    pub(crate) fn under(&self, parent: &JsonPath) -> JsonPath {
-        let mut out = parent.0.clone();
-        out.push_str(self.0.strip_prefix('$').unwrap_or(&self.0));
         JsonPath(out)
     }
 

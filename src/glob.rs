@@ -6,7 +6,7 @@
 //! up. Names are at most 64 bytes and patterns at most `LIMITS.max_pattern_bytes` bytes.
 
 /// Whether a pattern contains glob metacharacters (otherwise it is a plain tool name).
-pub(crate) fn is_glob(pattern: &str) -> bool {
+pub fn is_glob(pattern: &str) -> bool {
     pattern.contains(['*', '?'])
 }
 
@@ -18,7 +18,7 @@ pub(crate) fn literal_prefix(pattern: &str) -> Option<&str> {
 }
 
 /// Case-sensitive match of `name` against `pattern`.
-pub(crate) fn matches(pattern: &str, name: &str) -> bool {
+pub fn matches(pattern: &str, name: &str) -> bool {
     match_bytes(pattern.as_bytes(), name.as_bytes(), false)
 }
 

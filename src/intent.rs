@@ -56,7 +56,7 @@ pub const INTENT_KEYS: [&str; 5] = ["allowed", "disabled", "enabled", "toolset",
 impl ToolsOverride {
     /// Parses an override from JSON text (`null`, a list or an intent object).
     pub fn from_json_str(text: &str) -> Result<Self> {
-        Self::from_value(&crate::json::parse("override", text)?)
+        Self::from_value(&crate::json::parse("tools_override", text)?)
     }
 
     /// Parses an override from a JSON value.
@@ -69,12 +69,12 @@ impl ToolsOverride {
         match value {
             Value::Null => Ok(ToolsOverride::Follow),
             Value::Array(_) => {
-                let names = parse_pattern_list(value, path, "override")?;
+                let names = parse_pattern_list(value, path, "tools_override")?;
                 Ok(ToolsOverride::Picked(names))
             }
             Value::Object(obj) => Intent::from_object(obj, path).map(ToolsOverride::Intent),
             other => Err(Error::expected(
-                "override",
+                "tools_override",
                 path,
                 "null, a list of tool names or an intent object",
                 other,
@@ -125,7 +125,7 @@ impl Intent {
                         Value::Null => None,
                         Value::String(s) if s.len() > LIMITS.max_toolset_name_bytes => {
                             return Err(Error::limit(
-                                "override",
+                                "tools_override",
                                 &p,
                                 format!(
                                     "preset name of {} bytes, at most {} are accepted",
@@ -137,7 +137,7 @@ impl Intent {
                         Value::String(s) => Some(s.clone()),
                         other => {
                             return Err(Error::expected(
-                                "override",
+                                "tools_override",
                                 &p,
                                 "a preset name string or null",
                                 other,
@@ -148,7 +148,7 @@ impl Intent {
                 "allowed" | "disabled" => {
                     let list = match value {
                         Value::Null => None,
-                        v => Some(parse_pattern_list(v, &p, "override")?),
+                        v => Some(parse_pattern_list(v, &p, "tools_override")?),
                     };
                     if key == "allowed" {
                         intent.allowed = list;
@@ -159,7 +159,7 @@ impl Intent {
                 _ => {
                     if intent.unknown.len() >= LIMITS.max_unknown_intent_keys {
                         return Err(Error::limit(
-                            "override",
+                            "tools_override",
                             &p,
                             format!(
                                 "more than {} unknown intent keys",
@@ -227,7 +227,7 @@ fn opt_bool(value: &Value, path: &JsonPath) -> Result<Option<bool>> {
         Value::Null => Ok(None),
         Value::Bool(b) => Ok(Some(*b)),
         other => Err(Error::expected(
-            "override",
+            "tools_override",
             path,
             "true, false or null",
             other,

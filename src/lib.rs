@@ -3,53 +3,60 @@
 //! Decides which tools an LLM agent gets on each turn. Sessions store toggle **intent**
 //! ([`ToolsOverride`]), never an expanded list; every request expands the intent against the
 //! live [`Registry`], splits the available tools into resident and deferred, and renders a
-//! byte-stable provider payload with a fingerprint. The handle is [`Registry`]; its per-turn
-//! methods take one [`TurnRequest`]:
+//! byte-stable provider payload with a fingerprint. The handle is [`Registry`]; a request
+//! ([`TurnRequest`]) makes one [`Turn`] value ([`Registry::turn`]), which expands once and
+//! answers the rest of the turn:
 //!
 //! | call | returns |
 //! |---|---|
-//! | [`Registry::plan_turn`] | the payload, catalog text, names and fingerprint of a turn |
-//! | [`Registry::search`] | a `tool_search` result and the state that records its loads |
-//! | [`Registry::resolve`] | the tool a model's call names, if this turn may call it |
-//! | [`Registry::budget`] | the token cost of both halves |
+//! | [`Turn::plan`] ([`Registry::plan_turn`] in one call) | the payload, catalog text, names and fingerprint |
+//! | [`Turn::search`] | a `tool_search` result; the turn's state records its loads |
+//! | [`Turn::resolve`] | the tool a model's call names, if this turn may call it |
+//! | [`Turn::budget`] | the token cost of both halves |
 //! | [`Registry::cache_report`] | what a scripted session writes to the prompt cache again |
 //!
 //! ```
-//! use tool_intent::{Registry, ToolsOverride, TurnRequest};
+//! use tool_intent::{Registry, SearchCall, ToolsOverride, TurnRequest};
 //! let registry = Registry::embedded();
 //! let request = TurnRequest {
 //!     tools_override: ToolsOverride::from_json_str(r#"{"enabled":true,"web_search":true}"#)?,
 //!     ..Default::default()
 //! };
-//! let plan = registry.plan_turn(&request)?;
-//! assert!(plan.array.contains(&"web_search"));
-//! assert!(plan.catalog.contains(&"playwright_browser"));
+//! let mut turn = registry.turn(&request)?;
+//! let plan = turn.plan()?;
+//! assert!(plan.array().contains(&"web_search"));
+//! assert!(plan.catalog().contains(&"playwright_browser"));
 //! assert!(plan.fingerprint.starts_with("sha256:"));
+//! let found = turn.search(&SearchCall::new("browser"))?;
+//! assert_eq!(turn.resolve(&found.result.hits[0])?.name, found.result.hits[0]);
 //! # Ok::<(), tool_intent::Error>(())
 //! ```
 //!
 //! The crate root holds what a server author uses; everything else is in a public module
 //! named for its job, under its own name:
-//! - [`error`], [`json`], [`limits`], [`warning`] — the error type with JSON paths, JSON
-//!   reading, size limits, warning codes;
+//! - [`error`], [`json`], [`limits`], [`warning`], [`glob`] — the error type with JSON paths, JSON
+//!   reading, size limits, warning codes, name globs;
 //! - [`intent`] — the override/intent model and its canonical JSON;
 //! - [`registry`] — loading, validating, merging and writing back registries (our format,
 //!   MCP `tools/list`); [`tool_info`] — the tools as a UI lists them;
-//! - [`expand`] — the expander under every call ([`Registry::expand`]);
+//! - [`expand`] — the expander under every call ([`Turn::expansion`]);
 //! - [`turn`] — [`TurnState`], the array/catalog/promoted split, the catalog text;
 //! - [`search`] — the `tool_search` tool ([`search::SearchCall`], [`Ranker`]);
 //! - [`render`] — providers, deferral modes and the payload's fingerprint;
 //! - [`counter`], [`budget`] — token counters and the budget;
-//! - [`plan`] — the per-turn methods and the request/options reading the bindings share;
+//! - [`plan`] — [`Turn`], [`TurnPlan`] and the request/options reading the bindings share;
 //! - [`cache_report`] — the prompt-cache replay of a scripted session;
 //! - [`session`] — the stored run config and [`build_intent`] for writers;
-//! - `migrate` (native only, feature `migrate`) — legacy snapshot recovery on SQLite.
+//!
+//! The bindings are crates of their own and only translate arguments, results and errors:
+//! `crates/wasm` (the npm packages), `python/` (the Python module), `crates/cli` (the command
+//! line) and `crates/migrate` (legacy snapshot recovery on SQLite and PostgreSQL).
 //!
 //! Dependencies point one way, down this list (`tests/module_graph.rs` fails on a cycle, on a
-//! root of more than 30 items and on a renamed re-export); the bindings (`wasm`, the Python
-//! module, the CLI in `src/bin/`) only translate arguments and errors.
+//! root of more than 30 items and on a renamed re-export).
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod budget;
@@ -58,7 +65,7 @@ pub mod counter;
 mod deferral;
 pub mod error;
 pub mod expand;
-mod glob;
+pub mod glob;
 pub mod intent;
 pub mod json;
 pub mod limits;
@@ -71,23 +78,12 @@ pub mod tool_info;
 pub mod turn;
 pub mod warning;
 
-#[cfg(all(feature = "migrate", not(target_arch = "wasm32")))]
-#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
-pub mod migrate;
-
-/// The wasm-bindgen adapter (only on wasm32). Public so the wasm test suites can call it.
-/// Its JS surface is documented by the TypeScript declarations (`src/wasm_types.d.ts`);
-/// `wasm_bindgen` generates undocumented glue items, hence the allow.
-#[cfg(target_arch = "wasm32")]
-#[allow(missing_docs)]
-pub mod wasm;
-
 // The root: what a server author uses (at most 30 items, none renamed; tests/module_graph.rs).
 pub use budget::Budget;
 pub use counter::{CounterKind, TokenCounter};
 pub use error::{Error, JsonPath, Result};
 pub use intent::{Intent, ToolsOverride};
-pub use plan::{Renamed, SearchOutcome, TurnPlan, TurnRequest};
+pub use plan::{Renamed, SearchOutcome, Turn, TurnPlan, TurnRequest};
 pub use registry::{Registry, RegistryChange, RegistryDiff, Tool};
 pub use render::{fingerprint, DeferralMode, Provider};
 pub use search::{Ranker, SearchCall};

@@ -242,7 +242,7 @@ pub struct Split {
 }
 
 /// Splits an expansion into array, catalog and promoted tools for a turn state.
-pub fn split(expansion: &Expansion<'_>, state: &TurnState, view: View) -> Split {
+pub fn split(expansion: &Expansion, state: &TurnState, view: View) -> Split {
     let registry = expansion.registry();
     let mut array: Vec<usize> = expansion.resident().collect();
     let mut promoted = Vec::new();

@@ -89,8 +89,12 @@ fn budget_halves() {
                 let req = request(&o, &state, View::Frozen, provider);
                 let (array, catalog) = rendered_halves(&r, &req).unwrap();
                 let (ax, cx) = (exact.count(&array), exact.count(&catalog));
-                let (xa, xc) = halves(&r.budget(&req, &exact).unwrap());
-                let (ea, ec) = halves(&r.budget(&req, &Estimator).unwrap());
+                let (xa, xc) = halves(&r.turn(&req).and_then(|turn| turn.budget(&exact)).unwrap());
+                let (ea, ec) = halves(
+                    &r.turn(&req)
+                        .and_then(|turn| turn.budget(&Estimator))
+                        .unwrap(),
+                );
                 let label = format!("{name}/{}/{}loaded", provider.as_str(), state.frozen.len());
                 for result in [
                     check_half(&format!("{label} exact array"), xa, ax, 0.03),
@@ -134,7 +138,10 @@ fn mis_priced_halves_are_caught() {
     let req = request(&o, &TurnState::default(), View::Frozen, Provider::Anthropic);
     let (array, catalog) = rendered_halves(&r, &req).unwrap();
     let (ax, cx) = (exact.count(&array), exact.count(&catalog));
-    let b = r.budget(&req, &Estimator).unwrap();
+    let b = r
+        .turn(&req)
+        .and_then(|turn| turn.budget(&Estimator))
+        .unwrap();
     let with_descriptions: usize = b
         .rows
         .iter()
@@ -174,7 +181,7 @@ fn embedded_registry_reproduces_the_seed_headline() {
         View::Live,
         Provider::Anthropic,
     );
-    let b = r.budget(&req, &exact).unwrap();
+    let b = r.turn(&req).and_then(|turn| turn.budget(&exact)).unwrap();
     let deferred: Vec<&BudgetRow> = b
         .rows
         .iter()

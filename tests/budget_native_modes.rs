@@ -29,7 +29,9 @@ fn native_budgets_count_what_is_declared_and_billed() {
                 state: state.clone(),
                 ..Default::default()
             };
-            r.budget(&req, &Estimator).unwrap()
+            r.turn(&req)
+                .and_then(|turn| turn.budget(&Estimator))
+                .unwrap()
         };
         let catalog = budget(DeferralMode::Catalog);
         for mode in [DeferralMode::Native, DeferralMode::NativeClient] {

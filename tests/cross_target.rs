@@ -186,7 +186,10 @@ fn search_rows(ranker: Option<&str>, extra: &[&str]) -> Vec<Value> {
                 ranker: extra.ranker.unwrap_or_default().ranker().unwrap(),
                 ..SearchCall::new(&query)
             };
-            let outcome = r.search(&req, &call).unwrap();
+            let outcome = r
+                .turn(&req)
+                .and_then(|mut turn| turn.search(&call))
+                .unwrap();
             let mut row = json!({
                 "case": format!("search|{recipe}|{k}"),
                 "registry": recipe,

@@ -20,7 +20,7 @@ const DEFERRED_DEFAULTS: [&str; 4] = [
     "send_message",
 ];
 
-fn catalog_names(r: &Registry, e: &Expansion<'_>, s: &TurnState, view: View) -> Vec<String> {
+fn catalog_names(r: &Registry, e: &Expansion, s: &TurnState, view: View) -> Vec<String> {
     let split = split(e, s, view);
     split
         .catalog
@@ -34,7 +34,7 @@ fn array<'r>(
     request: &TurnRequest,
     s: &TurnState,
     mode: DeferralMode,
-) -> TurnPlan<'r> {
+) -> TurnPlan {
     render(
         r,
         request,
@@ -58,7 +58,7 @@ fn no_deferred_default_in_new_session_resident_array() {
         let req = turn_request(&intent(text), ExpandContext::default());
         let p = array(&r, &req, &TurnState::default(), DeferralMode::Catalog);
         for d in DEFERRED_DEFAULTS {
-            assert!(!p.array.contains(&d), "{d} resident for {text}");
+            assert!(!p.array().contains(&d), "{d} resident for {text}");
             assert!(
                 !p.payload.contains(&format!("\"name\":\"{d}\"")),
                 "{d} in bytes for {text}"
@@ -108,12 +108,12 @@ fn tool_search_moves_tool_from_catalog_to_array_at_next_turn_boundary() {
         catalog_names(&r, &e, &after_search, View::Frozen).contains(&"enter_plan_mode".to_string())
     );
     assert!(!array(&r, &req, &after_search, DeferralMode::Catalog)
-        .array
+        .array()
         .contains(&"enter_plan_mode"));
     // Next turn: in the array, out of the catalog.
     let turn2 = r.begin_turn(&after_search);
     let p = array(&r, &req, &turn2, DeferralMode::Catalog);
-    assert_eq!(p.array.last().copied(), Some("enter_plan_mode"));
+    assert_eq!(p.array().last().copied(), Some("enter_plan_mode"));
     assert!(!catalog_names(&r, &e, &turn2, View::Frozen).contains(&"enter_plan_mode".to_string()));
     assert!(!p.catalog_text.lines().any(|l| l == "enter_plan_mode"));
 }
@@ -222,7 +222,7 @@ fn loaded_but_not_promoted_tool_resolves_for_dispatch() {
     let (_, state) =
         search_args(&r, &req, &turn, &json!({"query": "select:send_message"})).unwrap();
     assert!(!array(&r, &req, &state, DeferralMode::Catalog)
-        .array
+        .array()
         .contains(&"send_message"));
     assert_eq!(e.resolve("send_message").unwrap().name, "send_message");
     // A deferred tool never loaded resolves too: deferred is not disabled.
@@ -258,7 +258,7 @@ fn simulated_twenty_turn_session() {
                 continue;
             }
             let mut state = TurnState::default();
-            let mut previous: Option<TurnPlan<'_>> = None;
+            let mut previous: Option<TurnPlan> = None;
             let mut changes = Vec::new();
             for turn in 1..=20u64 {
                 state = r.begin_turn(&state);
@@ -290,7 +290,7 @@ fn simulated_twenty_turn_session() {
                     if prev.payload != at_start.payload {
                         changes.push(turn);
                         assert!(
-                            at_start.array.starts_with(&prev.array),
+                            at_start.array().starts_with(&prev.array()),
                             "turn {turn}: new array does not extend the old one"
                         );
                         let old = prev.payload.trim_end_matches(']');

@@ -216,7 +216,7 @@ proptest! {
             let name = &r.tools()[i].name;
             prop_assert!(!split.array.contains(&i));
             prop_assert!(!split.catalog.contains(&i));
-            prop_assert!(!payload.array.contains(&name.as_str()));
+            prop_assert!(!payload.array().contains(&name.as_str()));
             prop_assert!(!payload.catalog_text.lines().any(|l| l == name));
             prop_assert!(!result.hits.contains(name));
             prop_assert!(!kw.hits.contains(name));
@@ -235,8 +235,9 @@ proptest! {
                     prop_assert!(!provider.has_native_deferral() && mode == DeferralMode::Native);
                     continue;
                 };
-                let unique: std::collections::BTreeSet<&&str> = p.array.iter().collect();
-                prop_assert_eq!(unique.len(), p.array.len(), "{:?}/{:?}: {:?}", provider, mode, p.array);
+                let names = p.array();
+                let unique: std::collections::BTreeSet<&&str> = names.iter().collect();
+                prop_assert_eq!(unique.len(), p.array().len(), "{:?}/{:?}: {:?}", provider, mode, p.array());
             }
         }
     }

@@ -20,7 +20,11 @@ fn run(r: &Registry, o: &str, query: &str, limit: usize, ranker: &dyn Ranker) ->
         ..Default::default()
     };
     let call = SearchCall::new(query).with_limit(limit).with_ranker(ranker);
-    r.search(&request, &call).unwrap().result.hits
+    r.turn(&request)
+        .and_then(|mut turn| turn.search(&call))
+        .unwrap()
+        .result
+        .hits
 }
 
 fn hybrid(r: &Registry, query: &str, limit: usize) -> Vec<String> {
@@ -221,7 +225,7 @@ proptest::proptest! {
     #[test]
     fn any_text_is_a_query(query in "(\\PC|[\u{300}-\u{36f}\u{4e00}-\u{4e10}\u{0}-\u{1f}+_.-]){1,120}", limit in 1usize..12) {
         let r = hybrid_test_registry();
-        if let Ok(outcome) = r.search(&TurnRequest::default(), &SearchCall::new(&query).with_limit(limit).with_ranker(&HybridRanker::default())) {
+        if let Ok(outcome) = r.turn(&TurnRequest::default()).and_then(|mut turn| turn.search(&SearchCall::new(&query).with_limit(limit).with_ranker(&HybridRanker::default()))) {
             let hits = outcome.result.hits;
             proptest::prop_assert!(hits.len() <= limit);
             let mut unique = hits.clone();

@@ -154,7 +154,8 @@ fn turn_states_are_bounded_and_stale_names_give_one_warning() {
         p.warnings[0].message
     );
     let found = r
-        .search(&req, &tool_intent::SearchCall::new("select:memory"))
+        .turn(&req)
+        .and_then(|mut turn| turn.search(&tool_intent::SearchCall::new("select:memory")))
         .unwrap();
     assert!(
         found.state.loaded.len() <= 1 && found.state.frozen.is_empty(),

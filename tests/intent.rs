@@ -242,7 +242,11 @@ fn cache_stable_for_unchanged_intent_across_turns() {
         if turn == 2 {
             // Mid-turn: the load is recorded, this turn's array does not move.
             let call = tool_intent::SearchCall::new("select:enter_plan_mode");
-            state = r.search(&req, &call).unwrap().state;
+            state = r
+                .turn(&req)
+                .and_then(|mut turn| turn.search(&call))
+                .unwrap()
+                .state;
             let mid = r
                 .plan_turn(&TurnRequest {
                     state: state.clone(),

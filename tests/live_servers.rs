@@ -164,20 +164,20 @@ fn a_registry_change_mid_turn_waits_for_the_next_turn() {
         assert_eq!(again.warnings, first.warnings);
         // A search mid-turn finds what this turn declares, not the newcomer.
         let found = r2
-            .search(
-                &request(&state, provider, mode),
-                &SearchCall::new("select:mcp__gh__review"),
-            )
+            .turn(&request(&state, provider, mode))
+            .and_then(|mut turn| turn.search(&SearchCall::new("select:mcp__gh__review")))
             .unwrap();
         assert!(found.result.hits.is_empty(), "{:?}", found.result.hits);
         // Dispatch: the dropped tool is still declared and answers tool_removed.
         let e = r2
-            .resolve(&request(&state, provider, mode), "mcp__gh__pull")
+            .turn(&request(&state, provider, mode))
+            .and_then(|turn| turn.resolve("mcp__gh__pull").cloned())
             .unwrap_err();
         assert_eq!(e.code(), "tool_removed");
         assert!(e.to_string().contains("\"gh\""), "{e}");
         assert_eq!(
-            r2.resolve(&request(&state, provider, mode), "mcp__gh__issue")
+            r2.turn(&request(&state, provider, mode))
+                .and_then(|turn| turn.resolve("mcp__gh__issue").cloned())
                 .unwrap()
                 .name,
             "mcp__gh__issue"
@@ -185,12 +185,18 @@ fn a_registry_change_mid_turn_waits_for_the_next_turn() {
         // The next turn runs on the new registry.
         let next = r2.begin_turn(&state);
         let plan = r2.plan_turn(&request(&next, provider, mode)).unwrap();
-        let names: Vec<&str> = plan.array.iter().chain(&plan.catalog).copied().collect();
+        let names: Vec<&str> = plan
+            .array()
+            .iter()
+            .chain(&plan.catalog())
+            .copied()
+            .collect();
         let text = format!("{names:?}{}", plan.payload);
         assert!(text.contains("mcp__gh__review"), "{provider:?} {mode:?}");
         assert!(!text.contains("mcp__gh__pull"), "{provider:?} {mode:?}");
         assert_eq!(
-            r2.resolve(&request(&next, provider, mode), "mcp__gh__pull")
+            r2.turn(&request(&next, provider, mode))
+                .and_then(|turn| turn.resolve("mcp__gh__pull").cloned())
                 .unwrap_err()
                 .code(),
             "tool_not_available"

@@ -86,7 +86,7 @@ fn all_mcp_files_merge_into_one_namespaced_registry() {
             ..Default::default()
         };
         let p = r.plan_turn(&req).unwrap();
-        assert_eq!(p.array.len() + p.catalog.len(), 17 + 103);
+        assert_eq!(p.array().len() + p.catalog().len(), 17 + 103);
         if provider.has_native_deferral() {
             let native = r
                 .plan_turn(&TurnRequest {
@@ -235,7 +235,12 @@ fn source_names_survive_the_registry_round_trip_and_show_in_the_plan() {
         ..Default::default()
     };
     let p = r.plan_turn(&req).unwrap();
-    let find = |wire: &str| p.renamed.iter().find(|r| r.wire == wire).map(|r| r.source);
+    let find = |wire: &str| {
+        p.renamed()
+            .iter()
+            .find(|r| r.wire == wire)
+            .map(|r| r.source)
+    };
     assert_eq!(find(&dotted), Some("AclApi.add_mapping"));
     assert_eq!(find("mcp__bfcl__get_current_weather"), None);
 }

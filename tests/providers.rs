@@ -39,14 +39,12 @@ fn every_openai_function_says_strict() {
     }
     // And the functions inside a native-client tool_search_output.
     let outcome = Registry::embedded()
-        .search(
-            &TurnRequest {
-                provider: Provider::OpenAiResponses,
-                mode: DeferralMode::NativeClient,
-                ..Default::default()
-            },
-            &tool_intent::SearchCall::new("select:enter_plan_mode"),
-        )
+        .turn(&TurnRequest {
+            provider: Provider::OpenAiResponses,
+            mode: DeferralMode::NativeClient,
+            ..Default::default()
+        })
+        .and_then(|mut turn| turn.search(&tool_intent::SearchCall::new("select:enter_plan_mode")))
         .unwrap();
     let output: Value = serde_json::from_str(outcome.provider_output.as_deref().unwrap()).unwrap();
     assert_eq!(output["tools"][0]["strict"], json!(false));
@@ -128,13 +126,11 @@ fn openai_descriptions_are_shortened_to_1024_characters_with_a_warning_each() {
         .iter()
         .any(|e| e["description"].as_str().unwrap().chars().count() > 1024));
     let found = r
-        .search(
-            &TurnRequest {
-                provider: Provider::OpenAiChat,
-                ..Default::default()
-            },
-            &tool_intent::SearchCall::new("select:enter_plan_mode"),
-        )
+        .turn(&TurnRequest {
+            provider: Provider::OpenAiChat,
+            ..Default::default()
+        })
+        .and_then(|mut turn| turn.search(&tool_intent::SearchCall::new("select:enter_plan_mode")))
         .unwrap();
     assert!(found.result.text.contains(
         &r.tool_named("enter_plan_mode")
@@ -234,14 +230,12 @@ fn a_top_level_any_of_is_left_out_of_the_anthropic_payload_only() {
     );
     // tool_search cannot load it for Anthropic either, but can for OpenAI.
     let find = |provider| {
-        r.search(
-            &TurnRequest {
-                tools_override: intent(o),
-                provider,
-                ..Default::default()
-            },
-            &tool_intent::SearchCall::new("select:mcp__notion__page"),
-        )
+        r.turn(&TurnRequest {
+            tools_override: intent(o),
+            provider,
+            ..Default::default()
+        })
+        .and_then(|mut turn| turn.search(&tool_intent::SearchCall::new("select:mcp__notion__page")))
         .unwrap()
         .result
         .hits
@@ -315,7 +309,7 @@ fn bedrock_and_gemini_take_catalog_mode_only_with_their_own_shapes() {
         &json!({"cachePoint": {"type": "default"}})
     );
     assert_eq!(
-        cached.array.len(),
+        cached.array().len(),
         entries.len() - 1,
         "the cache point is not a tool"
     );

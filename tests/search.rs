@@ -18,7 +18,8 @@ fn hits(r: &Registry, query: &str) -> Vec<String> {
 
 fn hits_limit(r: &Registry, query: &str, limit: usize) -> Vec<String> {
     let call = SearchCall::new(query).with_limit(limit);
-    r.search(&TurnRequest::default(), &call)
+    r.turn(&TurnRequest::default())
+        .and_then(|mut turn| turn.search(&call))
         .unwrap()
         .result
         .hits
@@ -179,7 +180,8 @@ fn a_server_can_plug_in_its_own_ranker() {
     let r = all_merged();
     let run = |q: &str| {
         let call = SearchCall::new(q).with_limit(3).with_ranker(&LongestName);
-        r.search(&TurnRequest::default(), &call)
+        r.turn(&TurnRequest::default())
+            .and_then(|mut turn| turn.search(&call))
             .unwrap()
             .result
             .hits
@@ -220,7 +222,8 @@ fn only_this_sessions_deferred_tools_are_candidates() {
         ..Default::default()
     };
     let res = r
-        .search(&request, &SearchCall::new("create issue").with_limit(10))
+        .turn(&request)
+        .and_then(|mut turn| turn.search(&SearchCall::new("create issue").with_limit(10)))
         .unwrap()
         .result;
     assert!(
@@ -252,7 +255,8 @@ fn a_load_into_a_full_state_is_recorded() {
         ..Default::default()
     };
     let found = r
-        .search(&request, &SearchCall::new("select:send_message"))
+        .turn(&request)
+        .and_then(|mut turn| turn.search(&SearchCall::new("select:send_message")))
         .unwrap();
     assert_eq!(found.result.hits, ["send_message"]);
     assert!(found.result.text.starts_with("Loaded 1 tool"));

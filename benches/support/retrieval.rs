@@ -45,10 +45,10 @@ pub fn evaluate(
             .unwrap_or_default();
         let t = Instant::now();
         let result = registry
-            .search(
-                &request,
-                &SearchCall::new(text).with_limit(10).with_ranker(ranker),
-            )?
+            .turn(&request)
+            .and_then(|mut turn| {
+                turn.search(&SearchCall::new(text).with_limit(10).with_ranker(ranker))
+            })?
             .result;
         if k == 0 {
             f.first_query_ms = t.elapsed().as_secs_f64() * 1e3;

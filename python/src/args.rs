@@ -77,6 +77,14 @@ pub(crate) fn flag(value: &Bound<'_, PyAny>, argument: &'static str) -> PyResult
     }
 }
 
+/// A `bool` or `None`.
+pub(crate) fn opt_flag(value: &Bound<'_, PyAny>, argument: &'static str) -> PyResult<Option<bool>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    flag(value, argument).map(Some)
+}
+
 /// A non-negative `int` (not a bool) or `None`.
 pub(crate) fn opt_count(
     value: &Bound<'_, PyAny>,
@@ -147,7 +155,7 @@ pub(crate) fn names(value: &Bound<'_, PyAny>, argument: &'static str) -> PyResul
 pub(crate) fn database(
     value: &Bound<'_, PyAny>,
     argument: &'static str,
-) -> PyResult<tool_intent::migrate::Database> {
+) -> PyResult<tool_intent_migrate::Database> {
     let fspath = value
         .py()
         .import("os")
@@ -155,7 +163,7 @@ pub(crate) fn database(
         .and_then(|f| f.call1((value,)));
     match fspath {
         Ok(p) if p.is_instance_of::<PyString>() => {
-            Ok(tool_intent::migrate::Database::parse(&text(&p, argument)?))
+            Ok(tool_intent_migrate::Database::parse(&text(&p, argument)?))
         }
         _ => Err(wrong(
             value,
@@ -181,10 +189,11 @@ macro_rules! extractors {
 
 extractors! {
     provider: String = text("provider");
-    mode: String = text("mode");
-    view: String = text("view");
-    counter: String = text("counter");
-    ranker: String = text("ranker");
+    opt_provider: Option<String> = opt_text("provider");
+    opt_mode: Option<String> = opt_text("mode");
+    opt_view: Option<String> = opt_text("view");
+    opt_counter: Option<String> = opt_text("counter");
+    opt_ranker: Option<String> = opt_text("ranker");
     query: String = text("query");
     name: String = text("name");
     server: String = text("server");
@@ -193,8 +202,8 @@ extractors! {
     source: Option<String> = opt_text("source");
     limit: Option<usize> = opt_count("limit");
     batch_size: Option<usize> = opt_count("batch_size");
-    cache_control: bool = flag("cache_control");
+    opt_cache_control: Option<bool> = opt_flag("cache_control");
     dry_run: bool = flag("dry_run");
     name_list: Vec<String> = names("names");
-    db: tool_intent::migrate::Database = database("db");
+    db: tool_intent_migrate::Database = database("db");
 }

@@ -10,6 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use serde_json::Value;
+use tool_intent::plan::{search_argument_error, Call, CallOptions};
 
 mod args;
 
@@ -147,7 +148,8 @@ fn arg<T>(
 }
 
 /// A registry parsed once; each call passes only the small intent. The methods carry the
-/// Rust handle's names (`plan_turn`, `search`, `resolve`, `budget`, `cache_report`).
+/// Rust handle's names (`turn`, `plan_turn`, `cache_report`, ...); a turn's calls are
+/// methods of the [`Turn`] it returns.
 #[pyclass(frozen, module = "tool_intent")]
 struct Registry {
     inner: tool_intent::Registry,
@@ -277,50 +279,68 @@ impl Registry {
         self.inner.to_json()
     }
 
-    /// The per-turn call: a [`TurnPlan`] (`payload` is the exact provider JSON text; `array`,
-    /// `catalog`, `promoted`, `renamed`, `warnings`, `provider`, `mode` as on the other
-    /// surfaces), from one planning.
-    #[pyo3(signature = (tools_override=None, *, profile=None, source=None, state=None, provider=String::from("anthropic"), mode=String::from("catalog"), cache_control=false, view=String::from("frozen")))]
+    /// Starts a turn: the registry version the turn runs on and the expansion of its request,
+    /// made once; the turn's calls (`plan`, `search`, `resolve`, `budget`) are methods of the
+    /// returned `Turn`. Options left `None` take the core's defaults (provider `anthropic`,
+    /// mode `catalog`, view `frozen`).
+    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, cache_control=None, view=None))]
     #[allow(clippy::too_many_arguments)]
-    fn plan_turn<'py>(
-        slf: &Bound<'py, Self>,
+    fn turn<'py>(
+        &self,
         py: Python<'py>,
         tools_override: Option<&Bound<'py, PyAny>>,
-        profile: Option<&Bound<'py, PyAny>>,
         #[pyo3(from_py_with = args::source)] source: Option<String>,
+        profile: Option<&Bound<'py, PyAny>>,
         state: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::provider)] provider: String,
-        #[pyo3(from_py_with = args::mode)] mode: String,
-        #[pyo3(from_py_with = args::cache_control)] cache_control: bool,
-        #[pyo3(from_py_with = args::view)] view: String,
-    ) -> PyResult<TurnPlan> {
-        let request = Turn {
-            tools_override,
-            profile,
-            source: source.as_deref(),
-            state,
-            provider: &provider,
-            mode: &mode,
-            cache_control,
-            view: &view,
-        }
-        .request(py)?;
-        // The GIL is released while the core works, so a threaded server runs turns in
-        // parallel (the registry is shared read-only; its caches are thread-safe).
-        let inner = &slf.get().inner;
-        let plan = lib(py, py.detach(|| inner.plan_turn(&request)))?;
-        // SAFETY: the plan's names borrow tool names owned by this registry's heap data. The
-        // `TurnPlan` keeps the registry alive (`registry` below); `Registry` is a frozen
-        // pyclass whose core value is never mutated or moved out, so those borrows stay valid
-        // as long as the `TurnPlan` exists, and the plan never leaves it.
-        let plan = unsafe {
-            std::mem::transmute::<tool_intent::TurnPlan<'_>, tool_intent::TurnPlan<'static>>(plan)
-        };
-        Ok(TurnPlan {
-            plan,
-            _registry: slf.clone().unbind(),
-            parsed: pyo3::sync::PyOnceLock::new(),
+        #[pyo3(from_py_with = args::opt_provider)] provider: Option<String>,
+        #[pyo3(from_py_with = args::opt_mode)] mode: Option<String>,
+        #[pyo3(from_py_with = args::opt_cache_control)] cache_control: Option<bool>,
+        #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
+    ) -> PyResult<Turn> {
+        let options = Options::new()
+            .text("source", source)
+            .json(py, "profile", profile)?
+            .json(py, "state", state)?
+            .text("provider", provider)
+            .text("mode", mode)
+            .flag("cacheControl", cache_control)
+            .text("view", view);
+        let (request, _) = options.request(py, tools_override, Call::Turn)?;
+        let turn = py.detach(|| self.inner.turn(&request));
+        Ok(Turn {
+            inner: lib(py, turn)?,
         })
+    }
+
+    /// Plans a turn in one call (`registry.turn(tools_override, **options).plan()`): a
+    /// [`TurnPlan`] (`payload` is the exact provider JSON text; `array`, `catalog`,
+    /// `promoted`, `renamed`, `warnings`, `provider`, `mode` as on the other surfaces).
+    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, cache_control=None, view=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn plan_turn<'py>(
+        &self,
+        py: Python<'py>,
+        tools_override: Option<&Bound<'py, PyAny>>,
+        #[pyo3(from_py_with = args::source)] source: Option<String>,
+        profile: Option<&Bound<'py, PyAny>>,
+        state: Option<&Bound<'py, PyAny>>,
+        #[pyo3(from_py_with = args::opt_provider)] provider: Option<String>,
+        #[pyo3(from_py_with = args::opt_mode)] mode: Option<String>,
+        #[pyo3(from_py_with = args::opt_cache_control)] cache_control: Option<bool>,
+        #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
+    ) -> PyResult<TurnPlan> {
+        self.turn(
+            py,
+            tools_override,
+            source,
+            profile,
+            state,
+            provider,
+            mode,
+            cache_control,
+            view,
+        )?
+        .plan(py)
     }
 
     /// What a provider would refuse in this registry, and what the library changes for it:
@@ -335,135 +355,23 @@ impl Registry {
         loads_snake(py, &to_text(&report))
     }
 
-    /// Runs `tool_search` for a turn: `{hits, not_found, text, state, provider_output?}`;
-    /// `state` has the hits recorded as loaded (they join the array at the next
-    /// `begin_turn`). `ranker`: `"keyword"` (default) or `"hybrid"` (installed with
-    /// `pip install tool-intent[hybrid]`).
-    #[pyo3(signature = (query, tools_override=None, *, limit=None, ranker=String::from("keyword"), profile=None, source=None, state=None, provider=String::from("anthropic"), mode=String::from("catalog"), view=String::from("frozen")))]
-    #[allow(clippy::too_many_arguments)]
-    fn search<'py>(
-        &self,
-        py: Python<'py>,
-        #[pyo3(from_py_with = args::query)] query: String,
-        tools_override: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::limit)] limit: Option<usize>,
-        #[pyo3(from_py_with = args::ranker)] ranker: String,
-        profile: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::source)] source: Option<String>,
-        state: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::provider)] provider: String,
-        #[pyo3(from_py_with = args::mode)] mode: String,
-        #[pyo3(from_py_with = args::view)] view: String,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let request = Turn {
-            tools_override,
-            profile,
-            source: source.as_deref(),
-            state,
-            provider: &provider,
-            mode: &mode,
-            cache_control: false,
-            view: &view,
-        }
-        .request(py)?;
-        let kind = lib(
-            py,
-            tool_intent::search::RankerKind::parse(&ranker).and_then(|k| k.ranker().map(|_| k)),
-        )?;
-        let outcome = py
-            .detach(|| {
-                let call = tool_intent::SearchCall {
-                    limit,
-                    ranker: kind.ranker()?,
-                    ..tool_intent::SearchCall::new(&query)
-                };
-                self.inner.search(&request, &call)
-            })
-            .map_err(|e| match e.input() {
-                Some("tool_search arguments") if e.path() == Some("$.limit") => {
-                    e.with_input("limit")
-                }
-                Some("tool_search arguments" | "tool_search query") => e.with_input("query"),
-                _ => e,
-            });
-        loads_snake(py, &lib(py, outcome)?.to_json())
-    }
-
-    /// Dispatch: the full definition of a tool this turn may call (`source_name` is the name
-    /// to send to its MCP server when it differs), or `ToolIntentError` `tool_not_available`.
-    #[pyo3(signature = (name, tools_override=None, *, profile=None, source=None))]
-    fn resolve<'py>(
-        &self,
-        py: Python<'py>,
-        #[pyo3(from_py_with = args::name)] name: String,
-        tools_override: Option<&Bound<'py, PyAny>>,
-        profile: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::source)] source: Option<String>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let request = Turn {
-            tools_override,
-            profile,
-            source: source.as_deref(),
-            ..Turn::default()
-        }
-        .request(py)?;
-        let tool = lib(py, self.inner.resolve(&request, &name))?;
-        loads(py, &tool.to_value().to_string())
-    }
-
-    /// The token budget of a turn, half by half (`counter`: "estimate", or "o200k" /
-    /// "cl100k" when the core is built with exact tokens).
-    #[pyo3(signature = (tools_override=None, *, counter=String::from("estimate"), profile=None, source=None, state=None, provider=String::from("anthropic"), mode=String::from("catalog"), view=String::from("frozen")))]
-    #[allow(clippy::too_many_arguments)]
-    fn budget<'py>(
-        &self,
-        py: Python<'py>,
-        tools_override: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::counter)] counter: String,
-        profile: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::source)] source: Option<String>,
-        state: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::provider)] provider: String,
-        #[pyo3(from_py_with = args::mode)] mode: String,
-        #[pyo3(from_py_with = args::view)] view: String,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let request = Turn {
-            tools_override,
-            profile,
-            source: source.as_deref(),
-            state,
-            provider: &provider,
-            mode: &mode,
-            cache_control: false,
-            view: &view,
-        }
-        .request(py)?;
-        let kind = lib(py, tool_intent::CounterKind::parse(&counter))?;
-        let budget = py.detach(|| {
-            let counter = tool_intent::counter::shared_counter(kind)?;
-            self.inner.budget(&request, counter)
-        });
-        let budget = lib(py, budget)?;
-        loads_snake(py, &to_text(&budget))
-    }
-
     /// Replays a scripted session (`{turns: [...]}`, see the README's "Prompt cache") against
     /// this registry: per turn, where the request stops matching the previous one and the
-    /// tokens written to the prompt cache again.
-    #[pyo3(signature = (script, tools_override=None, *, counter=String::from("estimate"), profile=None, source=None, state=None, provider=String::from("anthropic"), mode=String::from("catalog"), cache_control=false))]
+    /// tokens written to the prompt cache again. `tools_override` is the session's intent
+    /// before the script changes it.
+    #[pyo3(signature = (script, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, counter=None))]
     #[allow(clippy::too_many_arguments)]
     fn cache_report<'py>(
         &self,
         py: Python<'py>,
         script: &Bound<'py, PyAny>,
         tools_override: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::counter)] counter: String,
-        profile: Option<&Bound<'py, PyAny>>,
         #[pyo3(from_py_with = args::source)] source: Option<String>,
+        profile: Option<&Bound<'py, PyAny>>,
         state: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::provider)] provider: String,
-        #[pyo3(from_py_with = args::mode)] mode: String,
-        #[pyo3(from_py_with = args::cache_control)] cache_control: bool,
+        #[pyo3(from_py_with = args::opt_provider)] provider: Option<String>,
+        #[pyo3(from_py_with = args::opt_mode)] mode: Option<String>,
+        #[pyo3(from_py_with = args::opt_counter)] counter: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let script = arg(
             py,
@@ -471,20 +379,18 @@ impl Registry {
             "script",
             tool_intent::cache_report::CacheScript::from_value,
         )?;
-        let request = Turn {
-            tools_override,
-            profile,
-            source: source.as_deref(),
-            state,
-            provider: &provider,
-            mode: &mode,
-            cache_control,
-            view: "frozen",
-        }
-        .request(py)?;
-        let kind = lib(py, tool_intent::CounterKind::parse(&counter))?;
+        let options = Options::new()
+            .text("source", source)
+            .json(py, "profile", profile)?
+            .json(py, "state", state)?
+            .text("provider", provider)
+            .text("mode", mode)
+            .text("counter", counter);
+        let (request, extra) = options.request(py, tools_override, Call::CacheReport)?;
         let report = py.detach(|| {
-            let counter = tool_intent::counter::shared_counter(kind)?;
+            let counter = tool_intent::counter::shared_counter(
+                extra.counter.unwrap_or(tool_intent::CounterKind::Estimate),
+            )?;
             self.inner.cache_report(&script, &request, counter)
         });
         let report = lib(py, report)?;
@@ -492,58 +398,169 @@ impl Registry {
     }
 }
 
-/// The arguments every per-turn method shares, as Python passed them.
-struct Turn<'a, 'py> {
-    tools_override: Option<&'a Bound<'py, PyAny>>,
-    profile: Option<&'a Bound<'py, PyAny>>,
-    source: Option<&'a str>,
-    state: Option<&'a Bound<'py, PyAny>>,
-    provider: &'a str,
-    mode: &'a str,
-    cache_control: bool,
-    view: &'a str,
+/// One turn: made by `registry.turn(tools_override, **options)`, it holds the registry
+/// version, the expansion and the state, and answers the turn's calls without expanding
+/// again. `search` records its loads in the turn's `state`.
+#[pyclass(module = "tool_intent")]
+struct Turn {
+    inner: tool_intent::Turn,
 }
 
-impl Default for Turn<'_, '_> {
-    fn default() -> Self {
-        Turn {
-            tools_override: None,
-            profile: None,
-            source: None,
-            state: None,
-            provider: "anthropic",
-            mode: "catalog",
-            cache_control: false,
-            view: "frozen",
-        }
+#[pymethods]
+impl Turn {
+    /// The turn's plan: a [`TurnPlan`].
+    fn plan(&self, py: Python<'_>) -> PyResult<TurnPlan> {
+        // The GIL is released while the core works, so a threaded server runs turns in
+        // parallel (the registry is shared read-only; its caches are thread-safe).
+        let plan = py.detach(|| self.inner.plan());
+        Ok(TurnPlan {
+            plan: lib(py, plan)?,
+            parsed: pyo3::sync::PyOnceLock::new(),
+        })
+    }
+
+    /// Runs `tool_search`: `{hits, not_found, text, state, provider_output?}`; the hits are
+    /// recorded in the turn's `state` (they join the array at the next `begin_turn`).
+    /// `ranker`: `"keyword"` (default) or `"hybrid"` (installed with
+    /// `pip install tool-intent[hybrid]`).
+    #[pyo3(signature = (query, *, limit=None, ranker=None))]
+    fn search<'py>(
+        &mut self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::query)] query: String,
+        #[pyo3(from_py_with = args::limit)] limit: Option<usize>,
+        #[pyo3(from_py_with = args::opt_ranker)] ranker: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let options = Options::new()
+            .count("limit", limit)
+            .text("ranker", ranker);
+        let extra = lib(py, CallOptions::from_value(&options.value(), Call::Search))?;
+        let inner = &mut self.inner;
+        let outcome = py.detach(|| {
+            let call = tool_intent::SearchCall {
+                limit: extra.limit,
+                ranker: extra.ranker.unwrap_or_default().ranker()?,
+                ..tool_intent::SearchCall::new(&query)
+            };
+            inner.search(&call).map_err(search_argument_error)
+        });
+        loads_snake(py, &lib(py, outcome)?.to_json())
+    }
+
+    /// Dispatch: the full definition of a tool this turn may call (`source_name` is the name
+    /// to send to its MCP server when it differs), or `ToolIntentError` `tool_not_available`
+    /// (`tool_removed` for a tool its server removed since the turn began).
+    fn resolve<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::name)] name: String,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let tool = lib(py, self.inner.resolve(&name))?;
+        loads(py, &tool.to_value().to_string())
+    }
+
+    /// The token budget of the turn, half by half (`counter`: "estimate", or "o200k" /
+    /// "cl100k" when the core is built with exact tokens).
+    #[pyo3(signature = (*, counter=None))]
+    fn budget<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::opt_counter)] counter: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let options = Options::new().text("counter", counter);
+        let extra = lib(py, CallOptions::from_value(&options.value(), Call::Budget))?;
+        let budget = py.detach(|| {
+            let counter = tool_intent::counter::shared_counter(
+                extra.counter.unwrap_or(tool_intent::CounterKind::Estimate),
+            )?;
+            self.inner.budget(counter)
+        });
+        loads_snake(py, &to_text(&lib(py, budget)?))
+    }
+
+    /// The turn's state: the request's, with this turn's searches' loads recorded (persist it
+    /// with the session).
+    #[getter]
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        loads(py, &to_text(self.inner.state()))
+    }
+
+    /// The turn's warnings: the expansion's, and `turn_registry_gone` when its version is no
+    /// longer held.
+    fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        loads_snake(py, &to_text(&self.inner.warnings()))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Turn(provider={:?}, mode={:?}, turn={})",
+            self.inner.provider().as_str(),
+            self.inner.mode().as_str(),
+            self.inner.state().turn
+        )
     }
 }
 
-impl Turn<'_, '_> {
-    /// The core's request; each error names the Python argument it is about.
-    fn request(self, py: Python<'_>) -> PyResult<tool_intent::TurnRequest> {
-        use tool_intent::{DeferralMode, Provider, ToolsOverride, TurnState, View};
-        let profile = match self.profile {
-            Some(p) if !p.is_none() => {
-                Some(arg(py, Some(p), "profile", ToolsOverride::from_value)?)
-            }
-            _ => None,
-        };
-        Ok(tool_intent::TurnRequest {
-            tools_override: arg(
-                py,
-                self.tools_override,
-                "tools_override",
-                ToolsOverride::from_value,
-            )?,
-            profile,
-            source: self.source.map(String::from),
-            state: arg(py, self.state, "state", TurnState::from_value)?,
-            provider: lib(py, Provider::parse(self.provider))?,
-            mode: lib(py, DeferralMode::parse(self.mode))?,
-            cache_control: self.cache_control,
-            view: lib(py, View::parse(self.view))?,
-        })
+/// A call's keyword options as the options object the core reads (JS writes the same object),
+/// so both bindings share one reader and its errors: an option at fault is named by its
+/// Python keyword.
+struct Options(serde_json::Map<String, Value>);
+
+impl Options {
+    fn new() -> Self {
+        Options(serde_json::Map::new())
+    }
+
+    fn text(mut self, key: &str, value: Option<String>) -> Self {
+        if let Some(v) = value {
+            self.0.insert(key.to_string(), Value::String(v));
+        }
+        self
+    }
+
+    fn flag(mut self, key: &str, value: Option<bool>) -> Self {
+        if let Some(v) = value {
+            self.0.insert(key.to_string(), Value::Bool(v));
+        }
+        self
+    }
+
+    fn count(mut self, key: &str, value: Option<usize>) -> Self {
+        if let Some(v) = value {
+            self.0.insert(key.to_string(), Value::from(v));
+        }
+        self
+    }
+
+    fn json(
+        mut self,
+        py: Python<'_>,
+        key: &'static str,
+        value: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let v = json_value(py, value, key)?;
+        if !v.is_null() {
+            self.0.insert(key.to_string(), v);
+        }
+        Ok(self)
+    }
+
+    fn value(self) -> Value {
+        Value::Object(self.0)
+    }
+
+    /// The turn request of `tools_override` and these options.
+    fn request(
+        self,
+        py: Python<'_>,
+        tools_override: Option<&Bound<'_, PyAny>>,
+        call: Call,
+    ) -> PyResult<(tool_intent::TurnRequest, CallOptions)> {
+        let o = json_value(py, tools_override, "tools_override")?;
+        lib(
+            py,
+            tool_intent::TurnRequest::from_values(&o, &self.value(), call),
+        )
     }
 }
 
@@ -629,13 +646,16 @@ fn fingerprint(#[pyo3(from_py_with = args::text_arg)] text: String) -> String {
 
 /// Tokens of a text by a counter ("estimate", or "o200k" / "cl100k" with exact tokens).
 #[pyfunction]
-#[pyo3(signature = (text, counter=String::from("estimate")))]
+#[pyo3(signature = (text, counter=None))]
 fn count_tokens(
     py: Python<'_>,
     #[pyo3(from_py_with = args::text_arg)] text: String,
-    #[pyo3(from_py_with = args::counter)] counter: String,
+    #[pyo3(from_py_with = args::opt_counter)] counter: Option<String>,
 ) -> PyResult<usize> {
-    let kind = lib(py, tool_intent::CounterKind::parse(&counter))?;
+    let kind = lib(
+        py,
+        tool_intent::CounterKind::parse(counter.as_deref().unwrap_or("estimate")),
+    )?;
     let counted = py.detach(|| tool_intent::counter::shared_counter(kind).map(|c| c.count(&text)));
     lib(py, counted)
 }
@@ -659,10 +679,8 @@ fn canonical_intent(py: Python<'_>, tools_override: &Bound<'_, PyAny>) -> PyResu
 /// `plan["payload"]` works as for a dict, and `to_dict()` gives every field.
 #[pyclass(frozen, module = "tool_intent")]
 struct TurnPlan {
-    /// Borrows tool names from `_registry` (see the SAFETY note in `Registry::plan_turn`).
-    plan: tool_intent::TurnPlan<'static>,
-    /// Keeps the registry the plan borrows from alive.
-    _registry: Py<Registry>,
+    /// The core's plan (it owns its names).
+    plan: tool_intent::TurnPlan,
     parsed: pyo3::sync::PyOnceLock<Py<PyAny>>,
 }
 
@@ -873,20 +891,20 @@ fn registry_arg(value: &Bound<'_, PyAny>) -> PyResult<tool_intent::Registry> {
 #[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), dry_run=false, batch_size=None))]
 fn migrate<'py>(
     py: Python<'py>,
-    #[pyo3(from_py_with = args::db)] db: tool_intent::migrate::Database,
+    #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
     #[pyo3(from_py_with = registry_arg)] registry: tool_intent::Registry,
     #[pyo3(from_py_with = args::table)] table: String,
     #[pyo3(from_py_with = args::dry_run)] dry_run: bool,
     #[pyo3(from_py_with = args::batch_size)] batch_size: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let options = tool_intent::migrate::MigrateOptions {
+    let options = tool_intent_migrate::MigrateOptions {
         table,
         dry_run,
         batch_size,
     };
     let report = lib(
         py,
-        py.detach(|| tool_intent::migrate::migrate(&db, &registry, &options, &mut |_, _| {})),
+        py.detach(|| tool_intent_migrate::migrate(&db, &registry, &options, &mut |_, _| {})),
     )?;
     loads_snake(py, &to_text(&report))
 }
@@ -898,17 +916,17 @@ fn migrate<'py>(
 #[pyo3(signature = (db, *, table=String::from("sessions"), dry_run=false, batch_size=None))]
 fn undo<'py>(
     py: Python<'py>,
-    #[pyo3(from_py_with = args::db)] db: tool_intent::migrate::Database,
+    #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
     #[pyo3(from_py_with = args::table)] table: String,
     #[pyo3(from_py_with = args::dry_run)] dry_run: bool,
     #[pyo3(from_py_with = args::batch_size)] batch_size: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let options = tool_intent::migrate::MigrateOptions {
+    let options = tool_intent_migrate::MigrateOptions {
         table,
         dry_run,
         batch_size,
     };
-    let report = lib(py, py.detach(|| tool_intent::migrate::undo(&db, &options)))?;
+    let report = lib(py, py.detach(|| tool_intent_migrate::undo(&db, &options)))?;
     loads_snake(py, &to_text(&report))
 }
 
@@ -917,13 +935,13 @@ fn undo<'py>(
 #[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions")))]
 fn audit<'py>(
     py: Python<'py>,
-    #[pyo3(from_py_with = args::db)] db: tool_intent::migrate::Database,
+    #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
     #[pyo3(from_py_with = registry_arg)] registry: tool_intent::Registry,
     #[pyo3(from_py_with = args::table)] table: String,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rows = lib(
         py,
-        py.detach(|| tool_intent::migrate::audit(&db, &table, &registry)),
+        py.detach(|| tool_intent_migrate::audit(&db, &table, &registry)),
     )?;
     loads_snake(py, &to_text(&rows))
 }
@@ -934,6 +952,7 @@ fn _tool_intent(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Registry>()?;
     m.add_class::<SessionRunConfig>()?;
     m.add_class::<TurnPlan>()?;
+    m.add_class::<Turn>()?;
     m.add_function(wrap_pyfunction!(migrate, m)?)?;
     m.add_function(wrap_pyfunction!(undo, m)?)?;
     m.add_function(wrap_pyfunction!(audit, m)?)?;

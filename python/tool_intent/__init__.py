@@ -1,7 +1,7 @@
 """tool-intent for Python: the same Rust core as the server, the web UI and the terminal
-client (see the repository's README and docs/contract.md). The handle is `Registry`; its
-per-turn methods carry the Rust names (`plan_turn`, `search`, `resolve`, `budget`,
-`cache_report`), and every returned dict has snake_case keys."""
+client (see the repository's README and docs/contract.md). The handle is `Registry`;
+`registry.turn(...)` makes one `Turn` per request, whose methods carry the Rust names
+(`plan`, `search`, `resolve`, `budget`), and every returned dict has snake_case keys."""
 
 from typing import TYPE_CHECKING
 
@@ -9,6 +9,7 @@ __all__ = [
     "Registry",
     "SessionRunConfig",
     "ToolIntentError",
+    "Turn",
     "TurnPlan",
     "audit",
     "build_intent",
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
         Registry,
         SessionRunConfig,
         ToolIntentError,
+        Turn,
         TurnPlan,
         audit,
         build_intent,

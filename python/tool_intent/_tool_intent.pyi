@@ -69,65 +69,62 @@ class Registry:
     def source_names(self) -> List[str]: ...
     def to_json(self) -> str: ...
     def check(self, provider: Provider) -> Dict[str, Any]: ...
+    def turn(
+        self,
+        tools_override: JsonIn = None,
+        *,
+        source: Optional[str] = None,
+        profile: JsonIn = None,
+        state: JsonIn = None,
+        provider: Optional[Provider] = None,
+        mode: Optional[Mode] = None,
+        cache_control: Optional[bool] = None,
+        view: Optional[View] = None,
+    ) -> "Turn":
+        """Starts a turn (expands once); None options take the defaults (anthropic, catalog, frozen)."""
     def plan_turn(
         self,
         tools_override: JsonIn = None,
         *,
-        profile: JsonIn = None,
         source: Optional[str] = None,
+        profile: JsonIn = None,
         state: JsonIn = None,
-        provider: Provider = "anthropic",
-        mode: Mode = "catalog",
-        cache_control: bool = False,
-        view: View = "frozen",
-    ) -> TurnPlan: ...
-    def search(
-        self,
-        query: str,
-        tools_override: JsonIn = None,
-        *,
-        limit: Optional[int] = None,
-        ranker: Literal["keyword", "hybrid"] = "keyword",
-        profile: JsonIn = None,
-        source: Optional[str] = None,
-        state: JsonIn = None,
-        provider: Provider = "anthropic",
-        mode: Mode = "catalog",
-        view: View = "frozen",
-    ) -> Dict[str, Any]: ...
-    def resolve(
-        self,
-        name: str,
-        tools_override: JsonIn = None,
-        *,
-        profile: JsonIn = None,
-        source: Optional[str] = None,
-    ) -> Dict[str, Any]: ...
-    def budget(
-        self,
-        tools_override: JsonIn = None,
-        *,
-        counter: Counter = "estimate",
-        profile: JsonIn = None,
-        source: Optional[str] = None,
-        state: JsonIn = None,
-        provider: Provider = "anthropic",
-        mode: Mode = "catalog",
-        view: View = "frozen",
-    ) -> Dict[str, Any]: ...
+        provider: Optional[Provider] = None,
+        mode: Optional[Mode] = None,
+        cache_control: Optional[bool] = None,
+        view: Optional[View] = None,
+    ) -> TurnPlan:
+        """registry.turn(tools_override, **options).plan() in one call."""
     def cache_report(
         self,
         script: JsonIn,
         tools_override: JsonIn = None,
         *,
-        counter: Counter = "estimate",
-        profile: JsonIn = None,
         source: Optional[str] = None,
+        profile: JsonIn = None,
         state: JsonIn = None,
-        provider: Provider = "anthropic",
-        mode: Mode = "catalog",
-        cache_control: bool = False,
+        provider: Optional[Provider] = None,
+        mode: Optional[Mode] = None,
+        counter: Optional[Counter] = None,
     ) -> Dict[str, Any]: ...
+
+class Turn:
+    """One turn: the registry version, the expansion and the state, made once by
+    Registry.turn; search records its loads in `state`."""
+
+    def plan(self) -> TurnPlan: ...
+    def search(
+        self,
+        query: str,
+        *,
+        limit: Optional[int] = None,
+        ranker: Optional[Literal["keyword", "hybrid"]] = None,
+    ) -> Dict[str, Any]: ...
+    def resolve(self, name: str) -> Dict[str, Any]: ...
+    def budget(self, *, counter: Optional[Counter] = None) -> Dict[str, Any]: ...
+    @property
+    def state(self) -> Dict[str, Any]: ...
+    def warnings(self) -> List[Dict[str, Any]]: ...
 
 class SessionRunConfig:
     @staticmethod
@@ -149,7 +146,7 @@ def record_loaded(state: JsonIn, names: List[str]) -> Dict[str, Any]: ...
 def build_intent(**toggles: Any) -> Json: ...
 def normalize_tools_value(value: JsonIn) -> Dict[str, Any]: ...
 def fingerprint(text: str) -> str: ...
-def count_tokens(text: str, counter: Counter = "estimate") -> int: ...
+def count_tokens(text: str, counter: Optional[Counter] = None) -> int: ...
 def canonical_intent(tools_override: JsonIn) -> str: ...
 def migrate(
     db: StrPath,

@@ -185,17 +185,17 @@ fn replay(
             view: View::Frozen,
             ..base.clone()
         };
-        let plan = registry.plan_turn(&request)?;
+        let mut this_turn = registry.turn(&request)?;
+        let plan = this_turn.plan()?;
         let joined: Vec<&str> = plan
-            .promoted
-            .iter()
-            .filter(|p| !promoted.iter().any(|q| q == *p))
-            .copied()
+            .promoted()
+            .into_iter()
+            .filter(|p| !promoted.iter().any(|q| q == p))
             .collect();
         if !joined.is_empty() {
             events.push(format!("joined the array: {}", joined.join(", ")));
         }
-        promoted = plan.promoted.iter().map(|p| p.to_string()).collect();
+        promoted = plan.promoted().iter().map(|p| p.to_string()).collect();
         for query in &loads {
             events.push(format!("tool_search {query:?} in the previous turn"));
         }
@@ -273,7 +273,7 @@ fn replay(
         report.turns.push(CacheTurn {
             turn: k + 1,
             fingerprint: plan.fingerprint.clone(),
-            array_tools: plan.array.len(),
+            array_tools: plan.array().len(),
             request_bytes: parts.tools.len()
                 + system.len()
                 + parts.catalog.len()
@@ -290,11 +290,7 @@ fn replay(
         // The model's tool_search calls during the turn.
         loads.clone_from(&turn.searches);
         for query in &turn.searches {
-            let request = TurnRequest {
-                state: state.clone(),
-                ..request.clone()
-            };
-            let outcome = registry.search(&request, &SearchCall::new(query))?;
+            let outcome = this_turn.search(&SearchCall::new(query))?;
             // In the native modes a load arrives inline in the conversation: its definition
             // grows this turn's messages (and so the next request), never the tools.
             for hit in &outcome.result.hits {

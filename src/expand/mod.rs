@@ -55,17 +55,18 @@ pub enum ToolStatus {
 
 /// The tools available to one request, split into resident and deferred.
 #[derive(Debug, Clone)]
-pub struct Expansion<'r> {
-    registry: &'r Registry,
+pub struct Expansion {
+    /// The registry version expanded against (a shared handle: one reference count).
+    registry: Registry,
     status: Vec<ToolStatus>,
     source: Option<String>,
     pub(crate) warnings: Vec<Warning>,
 }
 
-impl<'r> Expansion<'r> {
+impl Expansion {
     /// The registry this expansion belongs to.
-    pub fn registry(&self) -> &'r Registry {
-        self.registry
+    pub fn registry(&self) -> &Registry {
+        &self.registry
     }
 
     /// Registry positions of every available tool, in registry order.
@@ -126,14 +127,14 @@ impl<'r> Expansion<'r> {
 
     /// Names of a list of registry positions, borrowed from the registry (no allocation per
     /// name: previews of 10,000-tool registries list every name).
-    pub fn name_refs(&self, positions: impl Iterator<Item = usize>) -> Vec<&'r str> {
-        let registry = self.registry;
+    pub fn name_refs(&self, positions: impl Iterator<Item = usize>) -> Vec<&str> {
+        let registry = &self.registry;
         positions.map(|i| registry.name(i)).collect()
     }
 
     /// Dispatch lookup: the tool a call names, searched in the whole available set (resident
     /// and deferred, loaded or not), never in the provider array.
-    pub fn resolve(&self, name: &str) -> Result<&'r Tool> {
+    pub fn resolve(&self, name: &str) -> Result<&Tool> {
         let not_available = |reason: String| Error::ToolNotAvailable {
             name: name.to_string(),
             reason,
@@ -190,11 +191,11 @@ pub struct ExpansionSummary {
 ///
 /// Fails only for caller errors (an unknown source); everything a stored session may carry —
 /// unknown tools, unknown presets, unknown keys — becomes a warning.
-pub fn expand<'r>(
-    registry: &'r Registry,
+pub fn expand(
+    registry: &Registry,
     tools_override: &ToolsOverride,
     context: ExpandContext<'_>,
-) -> Result<Expansion<'r>> {
+) -> Result<Expansion> {
     let source = context.source.map(|s| registry.source(s)).transpose()?;
     let mut warnings = Vec::new();
     let mut levels: Vec<(&ToolsOverride, String)> = vec![(tools_override, "override".to_string())];
@@ -257,7 +258,7 @@ pub fn expand<'r>(
         }
     }
     Ok(Expansion {
-        registry,
+        registry: registry.clone(),
         status,
         source: source.map(|s| s.name.clone()),
         warnings,

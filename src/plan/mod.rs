@@ -1,17 +1,17 @@
-//! The per-turn calls, as methods of [`Registry`]: what an agent server runs for every
-//! request, and what the CLI, the wasm package and the Python module expose under the same
-//! names. [`Registry::plan_turn`] expands a [`TurnRequest`] against the live registry, splits
-//! it for the turn state, renders the provider payload and fingerprints it;
-//! [`Registry::search`], [`Registry::resolve`] and [`Registry::budget`] answer the rest of a
-//! turn (a `tool_search` call, dispatch, the token cost) for the same request, so no binding
-//! orchestrates anything itself.
+//! The turn: [`Registry::turn`] makes one [`Turn`] value per request — the registry version
+//! the turn runs on, the expansion of its [`TurnRequest`] and its state — and every per-turn
+//! call is a method of it: [`Turn::plan`] (the payload, catalog text, names and fingerprint),
+//! [`Turn::search`] (a `tool_search` call), [`Turn::resolve`] (dispatch) and [`Turn::budget`]
+//! (the token cost). A server that plans, searches and dispatches in one turn expands once.
+//! [`Registry::plan_turn`] is the one-call path for the common case. The CLI, the wasm package
+//! (a `Turn` class) and the Python module (a `Turn` class) expose the same methods, so no
+//! binding orchestrates anything itself.
 //!
 //! Vocabulary (the same in Rust, JSON, JS and Python): the **array** is what the provider
 //! receives as `tools`; the **catalog** is the deferred tools listed by name in the system
 //! prompt; **promoted** tools were loaded by `tool_search` and sit at the end of the array.
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::budget::{self, Budget};
 use crate::counter::TokenCounter;
@@ -26,8 +26,11 @@ use crate::turn::{TurnState, View};
 
 mod boundary;
 mod options;
+mod turn_plan;
 use crate::warning::{Warning, WarningCode};
-pub use options::{Call, CallOptions};
+pub use options::{option_error, search_argument_error, Call, CallOptions};
+use turn_plan::PlanName;
+pub use turn_plan::{Renamed, TurnPlan};
 
 /// Everything one turn needs besides the registry.
 #[derive(Debug, Clone, Default)]
@@ -49,48 +52,6 @@ pub struct TurnRequest {
     pub cache_control: bool,
     /// Which loaded set the array shows.
     pub view: View,
-}
-
-/// One turn: names of every half, warnings, and the exact payload with its fingerprint.
-/// Names borrow from the registry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TurnPlan<'r> {
-    /// Names in the provider array, array order (in catalog mode resident then promoted; in
-    /// native mode every declared tool and the provider's search tool).
-    pub array: Vec<&'r str>,
-    /// Names in the catalog text (deferred, not promoted), registry order; empty in native
-    /// mode, which sends no catalog.
-    pub catalog: Vec<&'r str>,
-    /// Promoted tools (loaded by `tool_search`), load order.
-    pub promoted: Vec<&'r str>,
-    /// The renamed MCP tools among `array` and `catalog` (their servers' names hold
-    /// characters providers refuse, are too long, or collide), in wire-name order.
-    pub renamed: Vec<Renamed<'r>>,
-    /// Warnings of the expansion and of the turn state.
-    pub warnings: Vec<Warning>,
-    /// The target API.
-    pub provider: Provider,
-    /// The deferral mode.
-    pub mode: DeferralMode,
-    /// `sha256:<hex>` of `payload`.
-    pub fingerprint: String,
-    /// The exact provider tools-array JSON.
-    #[serde(skip)]
-    pub payload: String,
-    /// The catalog text for the system prompt ("" when there is none).
-    #[serde(skip)]
-    pub catalog_text: String,
-}
-
-/// A renamed MCP tool: its wire name, the name its server knows, and the server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Renamed<'r> {
-    /// The name in the payload and the catalog.
-    pub wire: &'r str,
-    /// The server's own name, for dispatch.
-    pub source: &'r str,
-    /// The MCP server the tool came from.
-    pub server: &'r str,
 }
 
 /// A `tool_search` result with the turn state that records its loads.
@@ -125,66 +86,118 @@ impl SearchOutcome {
     }
 }
 
-impl Registry {
-    /// Expands a request's override (with its profile and source) against this registry:
-    /// the step under every per-turn call, for callers that inspect tool status themselves.
-    /// Within a turn it runs on the registry version the turn began on (see
-    /// [`Registry::begin_turn`]).
-    pub fn expand(&self, request: &TurnRequest) -> Result<Expansion<'_>> {
-        let (registry, gone) = self.for_turn(&request.state, request.view);
-        let mut expansion = registry.expand_here(request)?;
-        expansion.warnings.extend(gone);
-        Ok(expansion)
-    }
+/// One turn, made once per request by [`Registry::turn`]: the registry version the turn runs
+/// on (the one its state was stamped with at [`Registry::begin_turn`], while held), the
+/// expansion of the request against it, and the request's state and rendering options. Its
+/// methods never expand again. It owns what it holds (registry handles are shared, not
+/// copied), so a binding keeps it as it is.
+#[derive(Debug, Clone)]
+pub struct Turn {
+    /// The current registry: what dispatch checks a tool still exists in.
+    registry: Registry,
+    /// The expansion on the turn's registry version (`expansion.registry()`).
+    expansion: Expansion,
+    state: TurnState,
+    provider: Provider,
+    mode: DeferralMode,
+    cache_control: bool,
+    view: View,
+    /// `turn_registry_gone`, when the version the turn began on is no longer held.
+    version_gone: Option<Warning>,
+}
 
-    fn expand_here(&self, request: &TurnRequest) -> Result<Expansion<'_>> {
-        expand(
-            self,
+impl Registry {
+    /// Starts the calls of one turn: finds the registry version the turn runs on and expands
+    /// the request against it, once. Fails only for caller errors (an unknown source).
+    pub fn turn(&self, request: &TurnRequest) -> Result<Turn> {
+        let (version, version_gone) = self.for_turn(&request.state, request.view);
+        let expansion = expand(
+            version,
             &request.tools_override,
             ExpandContext {
                 profile: request.profile.as_ref(),
                 source: request.source.as_deref(),
             },
-        )
-    }
-
-    /// Expands, splits and renders one turn: the production per-request call.
-    pub fn plan_turn(&self, request: &TurnRequest) -> Result<TurnPlan<'_>> {
-        let (registry, gone) = self.for_turn(&request.state, request.view);
-        let mut plan = registry.plan_here(request)?;
-        plan.warnings.extend(gone);
-        Ok(plan)
-    }
-
-    fn plan_here(&self, request: &TurnRequest) -> Result<TurnPlan<'_>> {
-        let expansion = self.expand_here(request)?;
-        let state = &request.state;
-        let options = RenderOptions {
+        )?;
+        Ok(Turn {
+            registry: self.clone(),
+            expansion,
+            state: request.state.clone(),
             provider: request.provider,
             mode: request.mode,
             cache_control: request.cache_control,
             view: request.view,
+            version_gone,
+        })
+    }
+
+    /// The one-call path: `self.turn(request)?.plan()`.
+    pub fn plan_turn(&self, request: &TurnRequest) -> Result<TurnPlan> {
+        self.turn(request)?.plan()
+    }
+}
+
+impl Turn {
+    /// The expansion of the turn's request (on the turn's registry version).
+    pub fn expansion(&self) -> &Expansion {
+        &self.expansion
+    }
+
+    /// The turn state the request carried.
+    pub fn state(&self) -> &TurnState {
+        &self.state
+    }
+
+    /// The registry version the turn runs on.
+    pub fn version(&self) -> &Registry {
+        self.expansion.registry()
+    }
+
+    /// The target API.
+    pub fn provider(&self) -> Provider {
+        self.provider
+    }
+
+    /// The deferral mode.
+    pub fn mode(&self) -> DeferralMode {
+        self.mode
+    }
+
+    /// Warnings of the turn: the expansion's, then `turn_registry_gone` when the version the
+    /// turn began on is no longer held.
+    pub fn warnings(&self) -> Vec<Warning> {
+        let mut all = self.expansion.warnings().to_vec();
+        all.extend(self.version_gone.iter().cloned());
+        all
+    }
+
+    /// Splits the expansion for the turn state, renders the provider payload and
+    /// fingerprints it: what the provider receives this turn.
+    pub fn plan(&self) -> Result<TurnPlan> {
+        let expansion = &self.expansion;
+        let version = expansion.registry();
+        let state = &self.state;
+        let options = RenderOptions {
+            provider: self.provider,
+            mode: self.mode,
+            cache_control: self.cache_control,
+            view: self.view,
         };
-        let provider_split = split_for(
-            &expansion,
-            state,
-            request.view,
-            request.provider,
-            request.mode,
-        );
+        let provider_split = split_for(expansion, state, self.view, self.provider, self.mode);
         let split = &provider_split.split;
-        let payload = render_split(&expansion, split, &|i| provider_split.refused(i), options)?;
+        let payload = render_split(expansion, split, &|i| provider_split.refused(i), options)?;
         // The catalog-mode array holds the tools sent in full (resident and promoted).
-        check_count(request.provider, payload.array.len(), split.array.len())?;
+        check_count(self.provider, payload.array.len(), split.array.len())?;
         let mut warnings = expansion.warnings().to_vec();
         warnings.extend(provider_split.warnings.iter().cloned());
         // Loaded names that are not deferred tools here (removed from the registry, disabled
         // since): one summary, however many (a hostile state may carry thousands).
         let stale: Vec<&String> = state
-            .loaded_for(request.view)
+            .loaded_for(self.view)
             .iter()
             .filter(|name| {
-                self.index_of(name)
+                version
+                    .index_of(name)
                     .is_none_or(|i| !expansion.is_deferred(i))
             })
             .collect();
@@ -199,197 +212,112 @@ impl Registry {
                 ),
             ));
         }
-        let array = match request.mode {
-            DeferralMode::Catalog => expansion.name_refs(split.array.iter().copied()),
-            DeferralMode::Native | DeferralMode::NativeClient => {
-                payload_names(self, &payload.array)
-            }
+        warnings.extend(self.version_gone.iter().cloned());
+        let (array, catalog) = match self.mode {
+            DeferralMode::Catalog => (
+                split.array.iter().map(|&i| PlanName::Tool(i)).collect(),
+                split.catalog.clone(),
+            ),
+            DeferralMode::Native | DeferralMode::NativeClient => (
+                payload
+                    .array
+                    .iter()
+                    .map(|name| PlanName::of(version, name))
+                    .collect::<Result<_>>()?,
+                Vec::new(),
+            ),
         };
-        let catalog = match request.mode {
-            DeferralMode::Catalog => expansion.name_refs(split.catalog.iter().copied()),
-            DeferralMode::Native | DeferralMode::NativeClient => Vec::new(),
-        };
-        let mut renamed: Vec<Renamed<'_>> = split
+        let mut renamed: Vec<usize> = split
             .array
             .iter()
             .chain(&split.catalog)
-            .filter_map(|&i| self.tool(i).filter(|t| t.is_renamed()))
-            .map(|t| Renamed {
-                wire: &t.name,
-                source: t.source_name(),
-                server: crate::registry::server_of(&t.name).unwrap_or(""),
-            })
+            .copied()
+            .filter(|&i| version.tool(i).is_some_and(|t| t.is_renamed()))
             .collect();
-        renamed.sort_unstable_by(|a, b| a.wire.cmp(b.wire));
+        renamed.sort_unstable_by(|&a, &b| version.name(a).cmp(version.name(b)));
         Ok(TurnPlan {
+            registry: version.clone(),
             array,
             catalog,
+            promoted: split.promoted.clone(),
             renamed,
-            promoted: expansion.name_refs(split.promoted.iter().copied()),
             warnings,
-            provider: request.provider,
-            mode: request.mode,
+            provider: self.provider,
+            mode: self.mode,
             fingerprint: payload.fingerprint,
             payload: payload.json,
             catalog_text: payload.catalog,
         })
     }
 
-    /// Runs one `tool_search` call for a turn: the query against this request's deferred
-    /// tools. The outcome's state has the hits recorded as loaded (they join the array at the
-    /// next [`Registry::begin_turn`]). The search runs on the turn's registry version: a
-    /// tool added mid-turn is not declared in this turn's array, so it is found from the
-    /// next turn on.
-    pub fn search(&self, request: &TurnRequest, call: &SearchCall<'_>) -> Result<SearchOutcome> {
-        let (registry, gone) = self.for_turn(&request.state, request.view);
-        let mut outcome = registry.search_here(request, call)?;
-        outcome.result.warnings.extend(gone);
-        Ok(outcome)
-    }
-
-    fn search_here(&self, request: &TurnRequest, call: &SearchCall<'_>) -> Result<SearchOutcome> {
-        crate::render::check_mode(request.provider, request.mode)?;
-        let expansion = self.expand_here(request)?;
-        let judgements = crate::render::rules::judgements(self, request.provider);
+    /// Runs one `tool_search` call: the query against this turn's deferred tools. The hits
+    /// are recorded as loaded in the turn's state (so a second search of the same turn keeps
+    /// the first one's loads), and the outcome carries that state to persist; the loads join
+    /// the array at the next [`Registry::begin_turn`]. A tool added to the registry mid-turn
+    /// is not declared in this turn's array, so it is found from the next turn on.
+    pub fn search(&mut self, call: &SearchCall<'_>) -> Result<SearchOutcome> {
+        crate::render::check_mode(self.provider, self.mode)?;
+        let version = self.expansion.registry();
+        let judgements = crate::render::rules::judgements(version, self.provider);
         let refused = |i: usize| judgements.get(i).is_some_and(|j| j.refusal.is_some());
-        let (result, state) = search::run(&expansion, &request.state, call, &refused)?;
-        let provider_output = match request.mode {
+        let (mut result, state) = search::run(&self.expansion, &self.state, call, &refused)?;
+        let provider_output = match self.mode {
             DeferralMode::NativeClient => Some(client_search_output(
-                self,
+                version,
                 &result.hits,
                 &result.text,
-                request.provider,
+                self.provider,
             )?),
             _ => None,
         };
+        result.warnings.extend(self.version_gone.iter().cloned());
         // The state handed back keeps only names this registry knows: a state bloated with
         // unknown names shrinks at the first search instead of travelling on.
+        let state = state.retain_known(version);
+        self.state = state.clone();
         Ok(SearchOutcome {
             result,
-            state: state.retain_known(self),
+            state,
             provider_output,
         })
     }
 
-    /// Dispatch for a turn: the tool a call names, if this request may call it (a
-    /// `tool_not_available` error otherwise). The turn's registry version decides what may be
-    /// called; the definition returned is this (current) registry's, and a tool removed from
-    /// it since the turn began answers `tool_removed`.
-    pub fn resolve(&self, request: &TurnRequest, name: &str) -> Result<&Tool> {
-        let (registry, _) = self.for_turn(&request.state, request.view);
-        let declared = registry.expand_here(request)?.resolve(name)?;
-        if std::ptr::eq(registry, self) {
+    /// Dispatch: the tool a call names, if this turn may call it (a `tool_not_available`
+    /// error otherwise). The turn's registry version decides what may be called; the
+    /// definition returned is the current registry's, and a tool removed from it since the
+    /// turn began answers `tool_removed`.
+    pub fn resolve(&self, name: &str) -> Result<&Tool> {
+        let declared = self.expansion.resolve(name)?;
+        if self.expansion.registry().same_version(&self.registry) {
             return Ok(declared);
         }
-        self.tool_named(&declared.name)
+        self.registry
+            .tool_named(&declared.name)
             .map_err(|_| Error::ToolRemoved {
                 name: declared.name.clone(),
                 server: crate::registry::server_of(&declared.name).map(str::to_string),
             })
     }
 
-    /// The token budget of a turn, half by half, as the request's mode sends it (counters:
+    /// The token budget of the turn, half by half, as its mode sends it (counters:
     /// [`crate::counter::shared_counter`]).
-    pub fn budget(&self, request: &TurnRequest, counter: &dyn TokenCounter) -> Result<Budget> {
-        let (registry, _) = self.for_turn(&request.state, request.view);
-        let expansion = registry.expand_here(request)?;
+    pub fn budget(&self, counter: &dyn TokenCounter) -> Result<Budget> {
         budget::estimate(
-            &expansion,
-            &request.state,
-            request.view,
-            request.provider,
-            request.mode,
+            &self.expansion,
+            &self.state,
+            self.view,
+            self.provider,
+            self.mode,
             counter,
         )
     }
-}
-
-/// Payload names as registry-borrowed names (the provider's search tool by its static name).
-fn payload_names<'r>(registry: &'r Registry, names: &[String]) -> Vec<&'r str> {
-    names
-        .iter()
-        .map(|n| match registry.index_of(n) {
-            Some(i) => registry.name(i),
-            None if n == crate::render::ANTHROPIC_TOOL_SEARCH_NAME => {
-                crate::render::ANTHROPIC_TOOL_SEARCH_NAME
-            }
-            None => crate::registry::TOOL_SEARCH,
-        })
-        .collect()
-}
-
-impl TurnPlan<'_> {
-    /// Compact JSON of the names, warnings and fingerprint, byte-identical to
-    /// `serde_json::to_string(self)` but written directly: plans of large registries list
-    /// every tool name, and names are provider-safe (`[a-zA-Z0-9_-]`, checked at load), so
-    /// they need no escaping. The payload and catalog text are not in it (they are strings a
-    /// caller sends as they are).
-    pub fn to_json(&self) -> String {
-        let names = self.array.len() + self.catalog.len() + self.promoted.len();
-        let mut out = String::with_capacity(256 + names * 40);
-        let lists: [(&str, &[&str]); 3] = [
-            ("{\"array\":", &self.array),
-            (",\"catalog\":", &self.catalog),
-            (",\"promoted\":", &self.promoted),
-        ];
-        for (key, list) in lists {
-            out.push_str(key);
-            push_names(&mut out, list);
-        }
-        out.push_str(",\"renamed\":[");
-        for (k, r) in self.renamed.iter().enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            out.push_str("{\"wire\":");
-            out.push_str(&Value::from(r.wire).to_string());
-            out.push_str(",\"source\":");
-            out.push_str(&Value::from(r.source).to_string());
-            out.push_str(",\"server\":");
-            out.push_str(&Value::from(r.server).to_string());
-            out.push('}');
-        }
-        out.push(']');
-        out.push_str(",\"warnings\":");
-        out.push_str(&serde_json::to_string(&self.warnings).unwrap_or_else(|_| "[]".to_string()));
-        out.push_str(",\"provider\":\"");
-        out.push_str(self.provider.as_str());
-        out.push_str("\",\"mode\":\"");
-        out.push_str(self.mode.as_str());
-        out.push_str("\",\"fingerprint\":\"");
-        out.push_str(&self.fingerprint);
-        out.push_str("\"}");
-        out
-    }
-}
-
-// push_str over push(char): measured faster in the size-optimised wasm build.
-#[allow(clippy::single_char_add_str)]
-fn push_names(out: &mut String, names: &[&str]) {
-    out.push_str("[");
-    let mut first = true;
-    for name in names {
-        if !first {
-            out.push_str(",");
-        }
-        first = false;
-        if name.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-            // Unreachable for registry names; kept total for any input.
-            out.push_str(&Value::String((*name).to_string()).to_string());
-        } else {
-            out.push_str("\"");
-            out.push_str(name);
-            out.push_str("\"");
-        }
-    }
-    out.push_str("]");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::turn::record_loaded;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn loaded(names: &[&str]) -> TurnState {
         Registry::embedded().begin_turn(&record_loaded(&TurnState::default(), names).unwrap())
@@ -420,12 +348,18 @@ mod tests {
             mode: DeferralMode::NativeClient,
             ..Default::default()
         };
-        let outcome = r.search(&req, &SearchCall::new("plan mode")).unwrap();
+        let outcome = r
+            .turn(&req)
+            .unwrap()
+            .search(&SearchCall::new("plan mode"))
+            .unwrap();
         let v: Value = serde_json::from_str(&outcome.to_json()).unwrap();
         assert_eq!(v["providerOutput"][0]["type"], "tool_reference");
         assert_eq!(v["hits"][0], "enter_plan_mode");
         let plain = r
-            .search(&TurnRequest::default(), &SearchCall::new("plan mode"))
+            .turn(&TurnRequest::default())
+            .unwrap()
+            .search(&SearchCall::new("plan mode"))
             .unwrap();
         let v: Value = serde_json::from_str(&plain.to_json()).unwrap();
         assert!(v.get("providerOutput").is_none());
@@ -433,37 +367,59 @@ mod tests {
     }
 
     #[test]
-    fn options_errors_name_the_option_path() {
-        let e = TurnRequest::from_values(
-            &json!(null),
-            &json!({"profile": {"disabled": [1]}}),
-            Call::Turn,
-        )
-        .unwrap_err();
-        assert_eq!(e.input(), Some("options"));
-        assert_eq!(e.path(), Some("$.profile.disabled[0]"));
-        let e =
-            TurnRequest::from_values(&json!(null), &json!({"state": {"turn": "x"}}), Call::Turn)
-                .unwrap_err();
-        assert_eq!(e.path(), Some("$.state.turn"));
-        let e = TurnRequest::from_values(&json!(null), &json!({"provider": "x"}), Call::Turn)
-            .unwrap_err();
-        assert_eq!(e.path(), Some("$.provider"));
-        let e =
-            TurnRequest::from_values(&json!(null), &json!({"view": "x"}), Call::Turn).unwrap_err();
-        assert_eq!(e.path(), Some("$.view"));
-        let e =
-            TurnRequest::from_values(&json!(null), &json!({"limit": 3}), Call::Turn).unwrap_err();
-        assert_eq!(e.path(), Some("$.limit"));
-        let e = TurnRequest::from_values(&json!(null), &json!({"loaded": ["a"]}), Call::Turn)
-            .unwrap_err();
-        assert_eq!(e.path(), Some("$.loaded"));
+    fn options_errors_name_the_option_and_the_path_inside_it() {
+        let err = |options: Value, call: Call| {
+            let e = TurnRequest::from_values(&json!(null), &options, call).unwrap_err();
+            (e.code(), e.input(), e.path().map(String::from))
+        };
+        let at = |argument: &'static str, path: &str| {
+            ("invalid_argument", Some(argument), Some(path.to_string()))
+        };
+        assert_eq!(
+            err(json!({"profile": {"disabled": [1]}}), Call::Turn),
+            at("profile", "$.disabled[0]")
+        );
+        assert_eq!(err(json!({"state": {"turn": "x"}}), Call::Turn), at("state", "$.turn"));
+        assert_eq!(err(json!({"provider": "x"}), Call::Turn), at("provider", "$"));
+        assert_eq!(err(json!({"provider": 3}), Call::Turn), at("provider", "$"));
+        assert_eq!(err(json!({"view": "x"}), Call::Turn), at("view", "$"));
+        assert_eq!(err(json!({"cacheControl": 1}), Call::Turn), at("cache_control", "$"));
+        assert_eq!(err(json!({"counter": "o2"}), Call::Budget), at("counter", "$"));
+        assert_eq!(err(json!({"limit": 0}), Call::Search), at("limit", "$"));
+        // A key the call does not take is an error of the options object, listing the keys.
+        for (options, call, known) in [
+            (json!({"limit": 3}), Call::Turn, "source, profile, state, provider, mode, cacheControl, view"),
+            (json!({"loaded": ["a"]}), Call::Turn, "view"),
+            (json!({"view": "live"}), Call::CacheReport, "mode, counter"),
+            (json!({"cacheControl": true}), Call::Budget, "(known: counter)"),
+            (json!({"state": null}), Call::Search, "(known: limit, ranker)"),
+        ] {
+            let e = TurnRequest::from_values(&json!(null), &options, call).unwrap_err();
+            assert_eq!(e.input(), Some("options"), "{options}");
+            assert!(e.to_string().contains(known), "{e}");
+        }
+        // A binding that cannot read a member names the member's option.
+        let whole = |path: &crate::JsonPath| crate::Error::InvalidValue {
+            input: "options",
+            path: path.clone(),
+            message: "m".into(),
+        };
+        let root = crate::JsonPath::root();
+        let e = option_error(whole(&root.key("profile").key("disabled").index(0)));
+        assert_eq!((e.input(), e.path()), (Some("profile"), Some("$.disabled[0]")));
+        let e = option_error(whole(&root.key("cacheControl")));
+        assert_eq!((e.input(), e.path()), (Some("cache_control"), Some("$")));
+        let e = option_error(whole(&root.key("nope").key("x")));
+        assert_eq!((e.input(), e.path()), (Some("options"), Some("$.nope.x")));
         let (_, extra) =
             TurnRequest::from_values(&json!(null), &json!({"limit": 3}), Call::Search).unwrap();
         assert_eq!(extra.limit, Some(3));
-        let e = TurnRequest::from_values(&json!(null), &json!({"counter": "o2"}), Call::Budget)
-            .unwrap_err();
-        assert_eq!(e.path(), Some("$.counter"));
+        assert_eq!(
+            CallOptions::from_value(&json!({"counter": "estimate"}), Call::Budget)
+                .unwrap()
+                .counter,
+            Some(crate::CounterKind::Estimate)
+        );
     }
 
     #[test]
@@ -474,10 +430,77 @@ mod tests {
             ..Default::default()
         };
         let p = r.plan_turn(&req).unwrap();
-        assert_eq!(p.promoted, ["enter_plan_mode"]);
-        assert_eq!(p.array.last(), Some(&"enter_plan_mode"));
-        assert!(!p.catalog.contains(&"enter_plan_mode"));
+        assert_eq!(p.promoted(), ["enter_plan_mode"]);
+        assert_eq!(p.array().last(), Some(&"enter_plan_mode"));
+        assert!(!p.catalog().contains(&"enter_plan_mode"));
         assert!(p.catalog_text.contains("send_message"));
+    }
+
+    #[test]
+    fn a_turn_outlives_its_registry_handle_and_keeps_its_searches_loads() {
+        let request = TurnRequest {
+            state: loaded(&[]),
+            ..Default::default()
+        };
+        let mut turn = {
+            let registry = Registry::embedded();
+            registry.turn(&request).unwrap()
+        };
+        let before = turn.plan().unwrap();
+        let first = turn.search(&SearchCall::new("plan mode")).unwrap();
+        let second = turn.search(&SearchCall::new("send message")).unwrap();
+        assert!(!first.result.hits.is_empty() && !second.result.hits.is_empty());
+        // The second search starts from the first one's loads.
+        for hit in first.result.hits.iter().chain(&second.result.hits) {
+            assert!(second.state.loaded.contains(hit), "{hit} lost");
+        }
+        assert_eq!(turn.state(), &second.state);
+        // Loads join at the next boundary: this turn's array is what it was.
+        assert_eq!(turn.plan().unwrap().payload, before.payload);
+        assert_eq!(
+            turn.resolve("enter_plan_mode").unwrap().name,
+            "enter_plan_mode"
+        );
+        // The plan owns its names: it outlives the turn too.
+        drop(turn);
+        assert!(before.array().contains(&"tool_search"));
+    }
+
+    #[test]
+    fn a_turns_calls_equal_a_fresh_turn_per_call() {
+        let r = Registry::embedded();
+        for (o, mode) in [
+            ("null", DeferralMode::Catalog),
+            (r#"{"toolset":"full"}"#, DeferralMode::Native),
+            (
+                r#"{"enabled":true,"web_search":true}"#,
+                DeferralMode::NativeClient,
+            ),
+        ] {
+            let request = TurnRequest {
+                tools_override: ToolsOverride::from_json_str(o).unwrap(),
+                state: loaded(&["memory"]),
+                mode,
+                ..Default::default()
+            };
+            let mut turn = r.turn(&request).unwrap();
+            let plan = turn.plan().unwrap();
+            assert_eq!(
+                plan.to_json(),
+                r.plan_turn(&request).unwrap().to_json(),
+                "{o}"
+            );
+            let call = SearchCall::new("browser page");
+            let fresh = r.turn(&request).unwrap().search(&call).unwrap();
+            assert_eq!(turn.search(&call).unwrap(), fresh, "{o}");
+            let budget = turn.budget(&crate::counter::Estimator).unwrap();
+            let again = r
+                .turn(&request)
+                .unwrap()
+                .budget(&crate::counter::Estimator)
+                .unwrap();
+            assert_eq!(budget, again, "{o}");
+        }
     }
 
     // Here rather than beside the memo slots: the registry does not know the modules above it

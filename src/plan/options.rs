@@ -1,6 +1,8 @@
-//! Reading a turn request from the options object the JS surface and the golden cases write
-//! (`{source, profile, state, provider, mode, cacheControl, view}` plus a call's own key), with
-//! errors that name the option's path.
+//! Reading a call's options from the object the JS surface and the golden cases write, with
+//! errors that name the option: every option is an argument of its own (a keyword argument in
+//! Python), so a bad `profile` is `invalid_argument` `profile` with the path inside it
+//! (`$.disabled[0]`), on every surface. The keys each call accepts are [`Call::keys`]; any
+//! other key is an error, never ignored.
 
 use serde_json::{Map, Value};
 
@@ -13,42 +15,117 @@ use crate::render::{DeferralMode, Provider};
 use crate::search::RankerKind;
 use crate::turn::{TurnState, View};
 
-/// The options of one call that are not part of the turn, read from the same options object
-/// as the request (see [`TurnRequest::from_values`]).
+/// The options of one call that are not part of the turn.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CallOptions {
     /// `limit` of a search call.
     pub limit: Option<usize>,
-    /// `counter` of a budget call.
+    /// `counter` of a budget or cache report call.
     pub counter: Option<CounterKind>,
     /// `ranker` of a search call (`keyword` or `hybrid`).
     pub ranker: Option<RankerKind>,
 }
 
-/// Which call an options object is for (each accepts its own extra keys).
+/// Which call an options object is for; each accepts its own keys ([`Call::keys`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {
-    /// `plan_turn`, `resolve`: no extra key.
+    /// `turn`, `plan_turn`: the request's keys.
     Turn,
-    /// `search`: `limit`, `ranker`.
+    /// `Turn.search`: `limit`, `ranker`.
     Search,
-    /// `budget`, `cache_report`: `counter`.
+    /// `Turn.budget`: `counter`.
     Budget,
+    /// `cache_report`: the request's keys but `cache_control` and `view` (the replay sets
+    /// both), and `counter`.
+    CacheReport,
+}
+
+/// The keys of a turn request, as JS writes them (Python spells them in snake_case).
+const TURN_KEYS: [&str; 7] = [
+    "source",
+    "profile",
+    "state",
+    "provider",
+    "mode",
+    "cacheControl",
+    "view",
+];
+
+impl Call {
+    /// The option keys this call accepts, as JS writes them.
+    pub fn keys(self) -> &'static [&'static str] {
+        match self {
+            Call::Turn => &TURN_KEYS,
+            Call::Search => &["limit", "ranker"],
+            Call::Budget => &["counter"],
+            Call::CacheReport => &["source", "profile", "state", "provider", "mode", "counter"],
+        }
+    }
+}
+
+/// An error about an options object as a whole (a binding could not read it as JSON) made an
+/// error of the option at fault: `options` at `$.profile.disabled[0]` becomes `profile` at
+/// `$.disabled[0]`. Errors at the object itself, or at a key no call takes, stay `options`.
+pub fn option_error(e: Error) -> Error {
+    let (path, message) = match &e {
+        Error::InvalidValue {
+            input: "options",
+            path,
+            message,
+        }
+        | Error::LimitExceeded {
+            input: "options",
+            path,
+            message,
+        }
+        | Error::InvalidArgument {
+            argument: "options",
+            path: Some(path),
+            message,
+        } => (path, message),
+        _ => return e,
+    };
+    match path.split_first_key() {
+        Some((key, inner)) if argument_of(key) != "options" => Error::InvalidArgument {
+            argument: argument_of(key),
+            path: Some(inner),
+            message: message.clone(),
+        },
+        _ => e,
+    }
+}
+
+/// The name an error gives an option: its snake_case name (the Python keyword; JS shows it in
+/// camelCase).
+fn argument_of(key: &str) -> &'static str {
+    match key {
+        "source" => "source",
+        "profile" => "profile",
+        "state" => "state",
+        "provider" => "provider",
+        "mode" => "mode",
+        "cacheControl" => "cache_control",
+        "view" => "view",
+        "limit" => "limit",
+        "ranker" => "ranker",
+        "counter" => "counter",
+        _ => "options",
+    }
 }
 
 impl TurnRequest {
     /// Builds a request from an override value and an options object as the JS surface and
-    /// the golden cases write it: `{source, profile, state, provider, mode, cacheControl,
-    /// view}` plus the call's own keys (`limit` and `ranker` for search, `counter` for budget). `null`
-    /// options are the defaults. Errors name the input (`override`, `options`) and the JSON
-    /// path inside it (`$.profile.disabled[0]`).
+    /// the golden cases write it (`{source, profile, state, provider, mode, cacheControl,
+    /// view}`, or [`Call::CacheReport`]'s keys with `counter`). `null` options are the
+    /// defaults. Errors name the argument (`tools_override`, or the option: `profile`,
+    /// `cache_control`, ...) and the JSON path inside it.
     pub fn from_values(
         tools_override: &Value,
         options: &Value,
         call: Call,
     ) -> Result<(TurnRequest, CallOptions)> {
         let tools_override = ToolsOverride::from_value(tools_override)?;
-        let (request, extra) = Self::from_options(options, call).map_err(option_error)?;
+        let (request, extra) = read(options, call)?;
         Ok((
             TurnRequest {
                 tools_override,
@@ -57,109 +134,113 @@ impl TurnRequest {
             extra,
         ))
     }
+}
 
-    fn from_options(options: &Value, call: Call) -> Result<(TurnRequest, CallOptions)> {
-        const INPUT: &str = "options";
-        let mut request = TurnRequest::default();
-        let mut extra = CallOptions::default();
-        let empty = Map::new();
-        let obj = match options {
-            Value::Null => &empty,
-            Value::Object(o) => o,
-            other => {
-                return Err(Error::expected(
-                    INPUT,
-                    &JsonPath::root(),
-                    "an options object",
-                    other,
-                ))
-            }
-        };
-        let root = JsonPath::root();
-        let string = |key: &str, v: &Value| -> Result<String> {
+impl CallOptions {
+    /// Reads the options of a call on a turn ([`Call::Search`], [`Call::Budget`]).
+    pub fn from_value(options: &Value, call: Call) -> Result<CallOptions> {
+        Ok(read(options, call)?.1)
+    }
+}
+
+fn read(options: &Value, call: Call) -> Result<(TurnRequest, CallOptions)> {
+    let mut request = TurnRequest::default();
+    let mut extra = CallOptions::default();
+    let empty = Map::new();
+    let obj = match options {
+        Value::Null => &empty,
+        Value::Object(o) => o,
+        other => {
+            return Err(Error::expected(
+                "options",
+                &JsonPath::root(),
+                "an options object",
+                other,
+            ))
+        }
+    };
+    let root = JsonPath::root();
+    for (key, v) in obj {
+        if !call.keys().contains(&key.as_str()) {
+            return Err(Error::value(
+                "options",
+                &root.key(key),
+                format!(
+                    "unknown option {} (known: {})",
+                    quoted(key),
+                    call.keys().join(", ")
+                ),
+            ));
+        }
+        if v.is_null() {
+            continue;
+        }
+        let argument = argument_of(key);
+        let text = || {
             v.as_str()
-                .map(String::from)
-                .ok_or_else(|| Error::expected(INPUT, &root.key(key), "a string", v))
+                .ok_or_else(|| Error::expected(argument, &root, "a string", v))
         };
-        for (key, v) in obj {
-            let path = root.key(key);
-            if v.is_null() {
-                continue;
-            }
-            match (key.as_str(), call) {
-                ("source", _) => request.source = Some(string(key, v)?),
-                ("profile", _) => {
-                    request.profile = Some(ToolsOverride::from_value(v).map_err(|e| as_options(e, &path))?)
-                }
-                ("state", _) => {
-                    request.state = TurnState::from_value(v).map_err(|e| as_options(e, &path))?
-                }
-                ("provider", _) => {
-                    request.provider = Provider::parse(&string(key, v)?).map_err(|e| as_options(e, &path))?
-                }
-                ("mode", _) => {
-                    request.mode = DeferralMode::parse(&string(key, v)?).map_err(|e| as_options(e, &path))?
-                }
-                ("cacheControl", _) => {
+        let mut read_one = || -> Result<()> {
+            match key.as_str() {
+                "source" => request.source = Some(text()?.to_string()),
+                "profile" => request.profile = Some(ToolsOverride::from_value(v)?),
+                "state" => request.state = TurnState::from_value(v)?,
+                "provider" => request.provider = Provider::parse(text()?)?,
+                "mode" => request.mode = DeferralMode::parse(text()?)?,
+                "cacheControl" => {
                     request.cache_control = v
                         .as_bool()
-                        .ok_or_else(|| Error::expected(INPUT, &path, "true or false", v))?
+                        .ok_or_else(|| Error::expected(argument, &root, "true or false", v))?
                 }
-                ("view", _) => {
-                    request.view = View::parse(&string(key, v)?).map_err(|e| as_options(e, &path))?
-                }
-                ("limit", Call::Search) => {
+                "view" => request.view = View::parse(text()?)?,
+                "limit" => {
                     extra.limit = Some(match v.as_u64() {
                         Some(n) if (1..=MAX_SEARCH_LIMIT as u64).contains(&n) => n as usize,
                         _ => {
                             return Err(Error::expected(
-                                INPUT,
-                                &path,
+                                argument,
+                                &root,
                                 &format!("an integer from 1 to {MAX_SEARCH_LIMIT}"),
                                 v,
                             ))
                         }
                     })
                 }
-                ("ranker", Call::Search) => {
-                    // Checked here too, so `hybrid` in a build without it is an error at `$.ranker`.
-                    let kind = RankerKind::parse(&string(key, v)?)
-                        .and_then(|k| k.ranker().map(|_| k))
-                        .map_err(|e| as_options(e, &path))?;
+                // Checked here too, so `hybrid` in a build without it is an error at `ranker`.
+                "ranker" => {
+                    let kind = RankerKind::parse(text()?)?;
+                    kind.ranker()?;
                     extra.ranker = Some(kind);
                 }
-                ("counter", Call::Budget) => {
-                    extra.counter =
-                        Some(CounterKind::parse(&string(key, v)?).map_err(|e| as_options(e, &path))?)
-                }
-                _ => {
-                    return Err(Error::value(
-                        INPUT,
-                        &path,
-                        format!(
-                            "unknown option {} (known: source, profile, state, provider, mode, cacheControl, view{})",
-                            quoted(key),
-                            match call {
-                                Call::Turn => "",
-                                Call::Search => ", limit, ranker",
-                                Call::Budget => ", counter",
-                            }
-                        ),
-                    ))
-                }
+                "counter" => extra.counter = Some(CounterKind::parse(text()?)?),
+                _ => {}
             }
-        }
-        Ok((request, extra))
+            Ok(())
+        };
+        read_one().map_err(|e| as_argument(e, argument))?;
     }
+    Ok((request, extra))
 }
 
-/// Any error inside the options object is an invalid argument `options` with its path.
-fn option_error(e: Error) -> Error {
+/// An error about one option's value, as an error of that option (the argument): its path is
+/// the path inside the option's value.
+fn as_argument(e: Error, argument: &'static str) -> Error {
     match e {
-        Error::InvalidValue { path, message, .. } | Error::LimitExceeded { path, message, .. } => {
+        Error::InvalidValue { path, message, .. }
+        | Error::LimitExceeded { path, message, .. }
+        | Error::InvalidArgument {
+            path: Some(path),
+            message,
+            ..
+        } => Error::InvalidArgument {
+            argument,
+            path: Some(path),
+            message,
+        },
+        Error::InvalidJson { message, .. } | Error::InvalidArgument { message, .. } => {
             Error::InvalidArgument {
-                argument: "options",
-                path: Some(path),
+                argument,
+                path: Some(JsonPath::root()),
                 message,
             }
         }
@@ -167,19 +248,13 @@ fn option_error(e: Error) -> Error {
     }
 }
 
-/// An error about one option's value, as an error of the options object: its path (rooted at
-/// the value) is put under the option's path.
-fn as_options(e: Error, at: &JsonPath) -> Error {
-    match e {
-        Error::InvalidValue { path, message, .. } => {
-            Error::value("options", &path.under(at), message)
-        }
-        Error::LimitExceeded { path, message, .. } => {
-            Error::limit("options", &path.under(at), message)
-        }
-        Error::InvalidJson { message, .. } | Error::InvalidArgument { message, .. } => {
-            Error::value("options", at, message)
-        }
-        other => other,
+/// An error of a search run through a binding, naming the binding's arguments: the query's
+/// checks name `query` (and the limit's `limit`) where the model-facing `tool_search` call
+/// names its arguments object.
+pub fn search_argument_error(e: Error) -> Error {
+    match e.input() {
+        Some("tool_search arguments") if e.path() == Some("$.limit") => e.with_input("limit"),
+        Some("tool_search arguments" | "tool_search query") => e.with_input("query"),
+        _ => e,
     }
 }

@@ -105,7 +105,8 @@ impl Registry {
             if let Some(ru) = &mut reuse {
                 let same = ru
                     .previous
-                    .data.builtin_tool_search
+                    .data
+                    .builtin_tool_search
                     .then(|| ru.previous.len() - 1);
                 ru.from.push(same);
             }
@@ -113,7 +114,11 @@ impl Registry {
         r.data_mut().tools = Arc::new(tools);
         r.data_mut().names = NameTable::new(r.data.tools.iter().map(|t| t.name.as_str()));
         let index = match &reuse {
-            Some(ru) => Ok(NameIndex::merged(&ru.previous.data.index, &ru.from, &r.data.names)),
+            Some(ru) => Ok(NameIndex::merged(
+                &ru.previous.data.index,
+                &ru.from,
+                &r.data.names,
+            )),
             None => NameIndex::new(&r.data.names),
         };
         r.data_mut().index = match index {
@@ -226,10 +231,12 @@ impl Registry {
         if let Some(reuse) =
             reuse.filter(|ru| ru.from.iter().filter(|f| f.is_none()).count() <= ru.from.len() / 16)
         {
-            let same_toolsets = reuse.previous.data.toolset_masks.len() == self.data.settings.toolsets.len()
+            let same_toolsets = reuse.previous.data.toolset_masks.len()
+                == self.data.settings.toolsets.len()
                 && reuse
                     .previous
-                    .data.toolset_masks
+                    .data
+                    .toolset_masks
                     .iter()
                     .zip(&self.data.settings.toolsets)
                     .all(|((a, _), (b, _))| a == b);

@@ -161,7 +161,8 @@ impl Registry {
     /// Removes a server and all its tools.
     pub fn remove_mcp_server(&self, server: &str) -> Result<RegistryChange> {
         check_server_argument(server)?;
-        if !self.data.settings.servers.iter().any(|s| s == server) && !self.has_server_tools(server) {
+        if !self.data.settings.servers.iter().any(|s| s == server) && !self.has_server_tools(server)
+        {
             return Err(Error::argument(
                 "server",
                 format!("no server {} in this registry", quoted(server)),
@@ -172,7 +173,8 @@ impl Registry {
 
     /// Whether any tool belongs to `server` (one range of the sorted name index).
     fn has_server_tools(&self, server: &str) -> bool {
-        self.data.index
+        self.data
+            .index
             .with_folded_prefix(&self.data.names, &namespaced(server, ""))
             .any(|i| belongs_to(self.data.names.get(i), server))
     }
@@ -198,7 +200,8 @@ impl Registry {
         let mut warnings = LoadWarnings {
             document: self.data.load_warnings.document.clone(),
             servers: self
-                .data.load_warnings
+                .data
+                .load_warnings
                 .servers
                 .iter()
                 .filter(|(s, _)| sorted.binary_search(&s.as_str()).is_err())
@@ -216,8 +219,13 @@ impl Registry {
         for (server, list) in set {
             if !self.has_server_tools(&server) {
                 let listed = listed.get_or_insert_with(|| {
-                    let mut v: Vec<&str> =
-                        self.data.settings.servers.iter().map(String::as_str).collect();
+                    let mut v: Vec<&str> = self
+                        .data
+                        .settings
+                        .servers
+                        .iter()
+                        .map(String::as_str)
+                        .collect();
                     v.sort_unstable();
                     v
                 });

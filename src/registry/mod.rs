@@ -153,6 +153,11 @@ impl Registry {
         }
     }
 
+    /// Whether two handles are the same registry value (clones of one load or change).
+    pub(crate) fn same_version(&self, other: &Registry) -> bool {
+        Arc::ptr_eq(&self.data, &other.data)
+    }
+
     /// The content, to write while building (the data is not shared yet, so nothing is
     /// copied).
     fn data_mut(&mut self) -> &mut Data {
@@ -346,7 +351,8 @@ impl Registry {
 
     /// The patterns of a preset.
     pub fn toolset(&self, name: &str) -> Option<&[String]> {
-        self.data.settings
+        self.data
+            .settings
             .toolsets
             .iter()
             .find(|(n, _)| n == name)
@@ -355,7 +361,8 @@ impl Registry {
 
     /// The tools of a preset, matched at load time.
     pub(crate) fn toolset_set(&self, name: &str) -> Option<&ToolSet> {
-        self.data.toolset_masks
+        self.data
+            .toolset_masks
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, s)| s)

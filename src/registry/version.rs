@@ -7,7 +7,6 @@
 //! enough for the bursts of `list_changed` a server sends as it starts, cheap because versions
 //! share their tools, settings and memos.
 
-
 use sha2::{Digest, Sha256};
 
 use super::Registry;
@@ -74,7 +73,8 @@ impl Registry {
         if self.fingerprint() == fingerprint {
             return Some(self);
         }
-        self.data.earlier
+        self.data
+            .earlier
             .iter()
             .find(|r| r.fingerprint() == fingerprint)
     }

@@ -99,7 +99,7 @@ enum Slot<'a> {
 /// Renders the provider tool array for a split the caller already made (the catalog-mode
 /// array is `split.array`; native mode declares every available tool).
 pub(crate) fn render_split(
-    expansion: &Expansion<'_>,
+    expansion: &Expansion,
     split: &Split,
     refused: &dyn Fn(usize) -> bool,
     options: RenderOptions,
@@ -279,7 +279,7 @@ mod tests {
     use crate::registry::Registry;
     use crate::turn::{record_loaded, split, TurnState};
 
-    fn render(e: &Expansion<'_>, state: &TurnState, options: RenderOptions) -> Result<Payload> {
+    fn render(e: &Expansion, state: &TurnState, options: RenderOptions) -> Result<Payload> {
         render_split(e, &split(e, state, options.view), &|_| false, options)
     }
 

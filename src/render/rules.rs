@@ -170,7 +170,7 @@ impl ProviderSplit<'_> {
 
 /// Splits a turn for a provider (see [`ProviderSplit`]).
 pub(crate) fn split_for<'r>(
-    expansion: &Expansion<'r>,
+    expansion: &'r Expansion,
     state: &TurnState,
     view: View,
     provider: Provider,

@@ -124,7 +124,7 @@ pub const NOTHING_DEFERRED: &str = "Nothing is deferred in this session: every t
 /// Runs a query against the session's deferred tools, keywords scored by `ranker` (`select:`
 /// does not rank). Pure: the caller records the hits ([`run`] does both).
 fn search(
-    expansion: &Expansion<'_>,
+    expansion: &Expansion,
     query: &Query,
     limit: usize,
     ranker: &dyn Ranker,
@@ -282,7 +282,7 @@ impl<'a> SearchCall<'a> {
 /// state with the loads recorded. `excluded` tools (those the target provider refuses) are
 /// never hits. Errors point into the call's arguments (`$.query`, `$.limit`).
 pub(crate) fn run(
-    expansion: &Expansion<'_>,
+    expansion: &Expansion,
     state: &TurnState,
     call: &SearchCall<'_>,
     excluded: &dyn Fn(usize) -> bool,

@@ -164,7 +164,7 @@ pub(super) fn diversify(
 /// The hits of a keyword query, best first, at most `limit` (see the module docs).
 /// The `+terms` (markers removed) that no candidate has: deferred, not excluded tools.
 pub(super) fn missing_required(
-    expansion: &Expansion<'_>,
+    expansion: &Expansion,
     required: &[String],
     excluded: &dyn Fn(usize) -> bool,
 ) -> Vec<String> {
@@ -187,7 +187,7 @@ pub(super) fn missing_required(
 }
 
 pub(super) fn rank(
-    expansion: &Expansion<'_>,
+    expansion: &Expansion,
     text: &str,
     required: &[String],
     limit: usize,

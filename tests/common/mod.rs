@@ -95,7 +95,7 @@ pub fn render<'r>(
     request: &TurnRequest,
     state: &TurnState,
     options: RenderOptions,
-) -> tool_intent::Result<TurnPlan<'r>> {
+) -> tool_intent::Result<TurnPlan> {
     r.plan_turn(&TurnRequest {
         state: state.clone(),
         provider: options.provider,
@@ -117,7 +117,9 @@ pub fn search_args(
         state: state.clone(),
         ..request.clone()
     };
-    let outcome = r.search(&request, &SearchCall::from_arguments(arguments)?)?;
+    let outcome = r
+        .turn(&request)
+        .and_then(|mut turn| turn.search(&SearchCall::from_arguments(arguments)?))?;
     Ok((outcome.result, outcome.state))
 }
 
@@ -179,11 +181,11 @@ pub fn intent(json: &str) -> ToolsOverride {
 }
 
 /// Expands an override with no profile or source.
-pub fn expand_json<'r>(r: &'r Registry, json: &str) -> Expansion<'r> {
+pub fn expand_json<'r>(r: &'r Registry, json: &str) -> Expansion {
     expand(r, &intent(json), ExpandContext::default()).unwrap()
 }
 
 /// Every available tool's name.
-pub fn names(e: &Expansion<'_>) -> Vec<String> {
+pub fn names(e: &Expansion) -> Vec<String> {
     e.names(e.tools())
 }

@@ -1,16 +1,19 @@
-// Every public call with wrong-typed arguments: each must fail with a ToolIntentError that has
-// a code and names the argument (never a TypeError from the generated glue, never a silent
-// default). The calls and their parameters come from one table, tests/data/api-calls.json;
-// python/tests/test_arguments.py walks the same table on Python.
+// The JS surface against the one API table, tests/data/api.json (python/tests/test_arguments.py
+// checks Python against the same table): every call of the table exists with its parameters in
+// order and its option set, nothing else is exported, and every wrong-typed argument or option
+// fails with a ToolIntentError that has a code and names it (never a TypeError from the
+// generated glue, never a silent default).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as lib from "tool-intent";
 
-const { Registry, ToolIntentError } = lib;
-const table = JSON.parse(readFileSync(new URL("../data/api-calls.json", import.meta.url), "utf8"));
+const { Registry, Turn, ToolIntentError } = lib;
+const api = JSON.parse(readFileSync(new URL("../data/api.json", import.meta.url), "utf8"));
+const table = api.calls.filter((c) => c.js !== null);
 const CODES = new Set(["invalid_json", "invalid_value", "invalid_registry", "limit_exceeded",
   "unknown_source", "invalid_argument", "tool_not_available", "tool_removed"]);
+const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
 /** Wrong values of each kind: none of them is a value of that kind. */
 const WRONG = {
@@ -21,14 +24,27 @@ const WRONG = {
   document: [() => 1, Symbol("s"), new Map([["a", 1]]), 10n, NaN, "\udbff"],
   names: ["a", 42, {}, [1], ["a", null], ["\ud800"], () => []],
   bool: ["yes", 1, {}, () => true],
+  "bool?": ["yes", 1, {}, () => true],
   "count?": [-1, 1.5, "5", true, {}, 2 ** 60],
+  toggles: [() => 1, Symbol("s"), 10n, NaN, { webSearch: () => true }, "\ud800", 3, [1]],
 };
 
-const target = (spec) => (spec.on === "Registry" ? Registry : spec.on === "registry" ? Registry.embedded() : lib);
+function target(spec) {
+  switch (spec.on) {
+    case "Registry": return Registry;
+    case "registry": return Registry.embedded();
+    case "turn": return Registry.embedded().turn(null);
+    case "module": return lib;
+  }
+  throw new Error(`no JS target for ${spec.on}`);
+}
+
+/** The parameters a call takes: the table's, then the options object. */
+const parameters = (spec) => [...spec.params.map((p) => p.name), ...(spec.options ? ["options"] : [])];
 
 function call(spec, args) {
   const t = target(spec);
-  return t[spec.call](...args);
+  return t[camel(spec.name)](...args);
 }
 
 /** The error must be a ToolIntentError with a known code; returns it. */
@@ -45,7 +61,7 @@ function toolIntentError(fn, what) {
   return null;
 }
 
-const valid = (spec) => spec.params.map((p) => structuredClone(p.valid));
+const valid = (spec) => [...spec.params.map((p) => structuredClone(p.valid)), ...(spec.options ? [{}] : [])];
 function show(v) {
   if (typeof v === "symbol") return v.toString();
   if (typeof v === "bigint") return `${v}n`;
@@ -57,58 +73,85 @@ function show(v) {
   }
 }
 
-test("the table names every exported call of the package", () => {
-  const inTable = new Set(table.js.map((c) => c.call));
-  const taking = Object.entries(lib).filter(([k, v]) => typeof v === "function" && v.length > 0
-    && !["default", "initSync", "isToolIntentError"].includes(k) && k[0] === k[0].toLowerCase()).map(([k]) => k);
-  for (const name of taking) assert.ok(inTable.has(name), `${name} is not in tests/data/api-calls.json`);
-  const proto = Object.getOwnPropertyNames(Registry.prototype)
-    .filter((k) => k !== "constructor" && typeof Registry.prototype[k] === "function" && Registry.prototype[k].length > 0);
-  for (const name of proto) assert.ok(inTable.has(name), `Registry.${name} is not in the table`);
+/** A function's parameter names as the generated glue declares them (Rust's names). */
+function declared(fn) {
+  const m = /^[^(]*\(([^)]*)\)/.exec(fn.toString());
+  return m[1].split(",").map((p) => p.trim()).filter(Boolean);
+}
+
+test("every call of the table exists with its parameters in order", () => {
+  for (const spec of table) {
+    const owner = { Registry, registry: Registry.prototype, turn: Turn.prototype, module: lib }[spec.on];
+    const name = camel(spec.name);
+    if (spec.kind === "getter") {
+      assert.equal(typeof Object.getOwnPropertyDescriptor(owner, name)?.get, "function", `${spec.on}.${name} is not a getter`);
+      continue;
+    }
+    assert.equal(typeof owner[name], "function", `${spec.on}.${name} is missing`);
+    assert.deepEqual(declared(owner[name]), parameters(spec), `${spec.on}.${name}'s parameters`);
+  }
 });
 
-for (const spec of table.js) {
-  test(`${spec.call}: every wrong-typed argument is a ToolIntentError naming it`, () => {
+test("the package exports no call the table lacks", () => {
+  const known = (on) => new Set(table.filter((c) => c.on === on).map((c) => camel(c.name)));
+  const glue = new Set(["constructor", "free", "__destroy_into_raw", "__wrap", "default", "initSync", "isToolIntentError"]);
+  const own = (o) => Object.getOwnPropertyNames(o).filter((k) => !glue.has(k) && !k.startsWith("__"));
+  const exported = Object.entries(lib).filter(([k, v]) => typeof v === "function" && k[0] === k[0].toLowerCase() && !glue.has(k)).map(([k]) => k);
+  for (const [on, names] of [["module", exported], ["Registry", own(Registry).filter((k) => typeof Registry[k] === "function")],
+    ["registry", own(Registry.prototype)], ["turn", own(Turn.prototype)]]) {
+    const inTable = known(on);
+    for (const name of names) assert.ok(inTable.has(name), `${on}.${name} is not in tests/data/api.json`);
+  }
+});
+
+test("each call takes exactly the options of its set in the table", () => {
+  for (const spec of table.filter((c) => c.options)) {
+    const args = valid(spec);
+    args[args.length - 1] = { notAnOption: 1 };
+    const e = toolIntentError(() => call(spec, args), `${spec.name}({notAnOption})`);
+    assert.ok(e, `${spec.name} accepted an unknown option`);
+    assert.equal(e.argument, "options");
+    const known = /known: ([^)]*)\)/.exec(e.message)?.[1].split(", ");
+    assert.deepEqual(new Set(known), new Set(Object.keys(api.options[spec.options]).map(camel)), `${spec.name}: ${e.message}`);
+  }
+});
+
+for (const spec of table.filter((c) => c.kind !== "getter" && (c.params.length || c.options))) {
+  test(`${camel(spec.name)}: every wrong-typed argument or option is a ToolIntentError naming it`, () => {
     spec.params.forEach((param, at) => {
-      const kinds = param.kind === "options" ? [] : WRONG[param.kind];
-      assert.ok(param.kind === "options" || kinds, `no wrong values for kind ${param.kind}`);
+      const kinds = WRONG[param.kind];
+      assert.ok(kinds, `no wrong values for kind ${param.kind}`);
       for (const wrong of kinds) {
         const args = valid(spec);
         args[at] = wrong;
-        const what = `${spec.call}(${param.name} = ${show(wrong)})`;
+        const what = `${spec.name}(${param.name} = ${show(wrong)})`;
         const e = toolIntentError(() => call(spec, args), what);
         assert.ok(e, `${what} did not fail`);
-        assert.equal(e.argument, param.argument ?? param.name, `${what}: ${e.message}`);
-      }
-      if (param.kind !== "options") return;
-      // The options object itself, then each member.
-      for (const wrong of [42, "text", () => ({}), [1], new Map()]) {
-        const args = valid(spec);
-        args[at] = wrong;
-        const e = toolIntentError(() => call(spec, args), `${spec.call}(options = ${show(wrong)})`);
-        assert.ok(e, `${spec.call}(options = ${show(wrong)}) did not fail`);
-        assert.equal(e.argument, "options", e.message);
-      }
-      for (const [member, kind] of Object.entries(param.members)) {
-        for (const wrong of WRONG[kind]) {
-          const args = valid(spec);
-          args[at] = { [member]: wrong };
-          const what = `${spec.call}(options.${member} = ${show(wrong)})`;
-          const e = toolIntentError(() => call(spec, args), what);
-          assert.ok(e, `${what} did not fail`);
-          // Named as the options argument at the member, or as the member itself.
-          assert.ok(e.argument === "options" || e.argument === member || e.argument === kindArgument(member),
-            `${what}: argument ${e.argument}: ${e.message}`);
-          if (e.argument === "options") assert.ok(e.path?.startsWith(`$.${member}`), `${what}: ${e.path} ${e.message}`);
-        }
+        assert.equal(e.argument, camel(param.name), `${what}: ${e.message}`);
       }
     });
+    if (!spec.options) return;
+    const at = spec.params.length;
+    // The options object itself, then each option.
+    for (const wrong of [42, "text", () => ({}), [1], new Map()]) {
+      const args = valid(spec);
+      args[at] = wrong;
+      const e = toolIntentError(() => call(spec, args), `${spec.name}(options = ${show(wrong)})`);
+      assert.ok(e, `${spec.name}(options = ${show(wrong)}) did not fail`);
+      assert.equal(e.argument, "options", e.message);
+    }
+    for (const [option, kind] of Object.entries(api.options[spec.options])) {
+      for (const wrong of WRONG[kind]) {
+        const args = valid(spec);
+        args[at] = { [camel(option)]: wrong };
+        const what = `${spec.name}(options.${camel(option)} = ${show(wrong)})`;
+        const e = toolIntentError(() => call(spec, args), what);
+        assert.ok(e, `${what} did not fail`);
+        assert.equal(e.argument, camel(option), `${what}: ${e.message}`);
+        assert.match(e.path ?? "$", /^\$/, what);
+      }
+    }
   });
-}
-
-/** The core's own input names for option members read as inputs of their own. */
-function kindArgument(member) {
-  return { profile: "profile", state: "state", source: "source" }[member];
 }
 
 // A seeded generator of arbitrary JS values: every kind of primitive, odd strings, nested
@@ -143,16 +186,14 @@ test("property: random values into every parameter of every call fail only as To
   let calls = 0;
   let failed = 0;
   for (let round = 0; round < 150; round++) {
-    for (const spec of table.js) {
+    for (const spec of table.filter((c) => c.kind !== "getter")) {
       const args = valid(spec).map((v) => (next() < 0.5 ? arbitrary(next) : v));
       // Sometimes an options object with random members.
-      spec.params.forEach((p, i) => {
-        if (p.kind === "options" && next() < 0.5) {
-          args[i] = Object.fromEntries(Object.keys(p.members).filter(() => next() < 0.4).map((k) => [k, arbitrary(next)]));
-        }
-      });
+      if (spec.options && next() < 0.5) {
+        args[args.length - 1] = Object.fromEntries(Object.keys(api.options[spec.options]).filter(() => next() < 0.4).map((k) => [camel(k), arbitrary(next)]));
+      }
       calls++;
-      if (toolIntentError(() => call(spec, args), `${spec.call}(${args.map(show).join(", ")})`)) failed++;
+      if (toolIntentError(() => call(spec, args), `${spec.name}(${args.map(show).join(", ")})`)) failed++;
     }
   }
   console.log(`property: ${calls} calls with random arguments, ${failed} ToolIntentErrors, no other error`);

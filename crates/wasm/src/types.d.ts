@@ -35,7 +35,7 @@ export interface TurnState {
   registry?: string;
 }
 
-/** Options of every per-turn call (planTurn, search, resolve, budget, cacheReport). */
+/** Options of a turn (registry.turn, registry.planTurn). */
 export interface TurnOptions {
   /** Request source (webui, tui, channel, ...); must exist in the registry. */
   source?: string | null;
@@ -52,16 +52,29 @@ export interface TurnOptions {
   view?: TurnView;
 }
 
-export interface SearchOptions extends TurnOptions {
+/** Options of turn.search. */
+export interface SearchOptions {
   /** Maximum hits for a keyword query (1-50, default 5). */
-  limit?: number;
+  limit?: number | null;
   /** "keyword" (default); "hybrid" in tool-intent-hybrid. */
-  ranker?: RankerName;
+  ranker?: RankerName | null;
 }
 
-export interface BudgetOptions extends TurnOptions {
+/** Options of turn.budget. */
+export interface BudgetOptions {
   /** "estimate" (default); "o200k" or "cl100k" in the tool-intent-exact package. */
-  counter?: CounterName;
+  counter?: CounterName | null;
+}
+
+/** Options of registry.cacheReport: the session's start (the replay sets the view and the
+ * cache breakpoint itself) and the counter. */
+export interface CacheReportOptions {
+  source?: string | null;
+  profile?: ToolsOverride;
+  state?: TurnState | null;
+  provider?: Provider;
+  mode?: DeferralMode;
+  counter?: CounterName | null;
 }
 
 /** Warning codes (checked against the Rust WarningCode enum by tests/ts_types.rs). */

@@ -31,7 +31,7 @@ mod cli {
     use serde_json::json;
     use tool_intent::cache_report::{self, CacheScript};
     use tool_intent::counter::shared_counter;
-    use tool_intent::migrate;
+    use tool_intent_migrate as migrate;
     use tool_intent::{
         build_intent, record_loaded, DeferralMode, Error, Provider, Registry, SearchCall,
         SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState, View,
@@ -307,7 +307,10 @@ mod cli {
                 let req = request(&args)?;
                 let p = turn_flag(registry.plan_turn(&req), "--override")?;
                 let counter = shared_counter(counter.kind()).flag("--counter")?;
-                let b = turn_flag(registry.budget(&req, counter), "--override")?;
+                let b = turn_flag(
+                    registry.turn(&req).and_then(|turn| turn.budget(counter)),
+                    "--override",
+                )?;
                 Ok(preview_table(&registry, &req, &p, &b))
             }
             Command::Payload {
@@ -334,7 +337,10 @@ mod cli {
                 let call = SearchCall::new(&query)
                     .with_limit(limit)
                     .with_ranker(ranker);
-                let outcome = turn_flag(registry.search(&req, &call), "--query")?;
+                let outcome = turn_flag(
+                    registry.turn(&req).and_then(|mut turn| turn.search(&call)),
+                    "--query",
+                )?;
                 Ok(if json {
                     let value: serde_json::Value = serde_json::from_str(&outcome.to_json())
                         .map_err(|e| CliError::Io(format!("search output: {e}")))?;
@@ -422,7 +428,10 @@ mod cli {
                 let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
                 let counter = shared_counter(counter.kind()).flag("--counter")?;
-                let b = turn_flag(registry.budget(&req, counter), "--override")?;
+                let b = turn_flag(
+                    registry.turn(&req).and_then(|turn| turn.budget(counter)),
+                    "--override",
+                )?;
                 Ok(if json { pretty(&b) } else { b.to_table() })
             }
             Command::Migrate(args) => {

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use rusqlite::{params, Connection};
 use serde_json::{json, Value};
 use tool_intent::expand::{expand, ExpandContext};
-use tool_intent::migrate::{self, Database, MigrateOptions};
+use tool_intent_migrate::{self as migrate, Database, MigrateOptions};
 use tool_intent::{Registry, SessionRunConfig};
 
 #[path = "common/postgres.rs"]

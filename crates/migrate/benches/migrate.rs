@@ -4,7 +4,7 @@
 //! PostgreSQL (batches of 1,000), printing rows/s and the run's peak memory. Each run is its
 //! own process, so the peak is the migration's, not the table builder's.
 //!
-//!   cargo bench --features migrate --bench migrate -- [ROWS ...] [--postgres URL]
+//!   cargo bench -p tool-intent-migrate --bench migrate -- [ROWS ...] [--postgres URL]
 //!
 //! `scripts/migrate-bench.sh` starts a throwaway PostgreSQL cluster and runs 100,000 and
 //! 1,000,000 rows on both databases.
@@ -12,7 +12,7 @@
 use std::process::Command;
 use std::time::Instant;
 
-use tool_intent::migrate::{self, Database, MigrateOptions};
+use tool_intent_migrate::{self as migrate, Database, MigrateOptions};
 use tool_intent::Registry;
 
 /// What a legacy writer stored for the first version of the embedded registry's history

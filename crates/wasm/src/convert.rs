@@ -7,7 +7,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{js_error, lib};
-use crate::Error;
+use tool_intent::plan::option_error;
+use tool_intent::Error;
 
 #[wasm_bindgen]
 extern "C" {
@@ -95,9 +96,9 @@ fn string_text(value: &JsValue, input: &'static str) -> Result<String, JsValue> 
     }
     // Valid UTF-16 encodes to valid UTF-8.
     String::from_utf8(buf).map_err(|_| {
-        js_error(&Error::internal(
-            "TextEncoder wrote bytes that are not UTF-8",
-        ))
+        js_error(&Error::Internal {
+            message: "TextEncoder wrote bytes that are not UTF-8".to_string(),
+        })
     })
 }
 
@@ -139,7 +140,7 @@ pub(super) fn opt_text_in(value: &JsValue, input: &'static str) -> Result<Option
 
 /// A list of names: an array of strings, errors at the item's path.
 pub(super) fn names_in(value: &JsValue, input: &'static str) -> Result<Vec<String>, JsValue> {
-    let wrong = |path: Option<crate::JsonPath>, value: &JsValue| {
+    let wrong = |path: Option<tool_intent::JsonPath>, value: &JsValue| {
         js_error(&Error::InvalidArgument {
             argument: input,
             path,
@@ -152,7 +153,7 @@ pub(super) fn names_in(value: &JsValue, input: &'static str) -> Result<Vec<Strin
     let array: &js_sys::Array = value.unchecked_ref();
     let mut names = Vec::with_capacity(array.length() as usize);
     for (i, item) in array.iter().enumerate() {
-        let at = crate::JsonPath::root().index(i);
+        let at = tool_intent::JsonPath::root().index(i);
         if !item.is_string() {
             return Err(wrong(Some(at), &item));
         }
@@ -185,15 +186,17 @@ pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, 
     if value.is_undefined() {
         return Ok("null".to_string());
     }
-    let not_json = |kind: &str, path: crate::JsonPath| {
-        js_error(&Error::InvalidValue {
+    // A member of an options object that JSON has no form for is an error of that option
+    // (`profile` at `$.disabled`, not `options` at `$.profile.disabled`), as in Python.
+    let not_json = |kind: &str, path: tool_intent::JsonPath| {
+        js_error(&option_error(Error::InvalidValue {
             input,
             path,
             message: format!("expected JSON text or a plain JSON value, found {kind}"),
-        })
+        }))
     };
     if !fits_json(value) {
-        return Err(not_json(&js_kind(value), crate::JsonPath::root()));
+        return Err(not_json(&js_kind(value), tool_intent::JsonPath::root()));
     }
     let stringified = if DOCUMENTS.contains(&input) {
         js_sys::JSON::stringify(value)
@@ -210,8 +213,8 @@ pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, 
         let text = js_sys::JSON::stringify_with_replacer_func(value, &mut check, None);
         if bad {
             // Only now, on the way to an error: where the member is.
-            let (path, kind) = first_not_json(value, crate::JsonPath::root(), 0)
-                .unwrap_or_else(|| (crate::JsonPath::root(), "value".to_string()));
+            let (path, kind) = first_not_json(value, tool_intent::JsonPath::root(), 0)
+                .unwrap_or_else(|| (tool_intent::JsonPath::root(), "value".to_string()));
             return Err(not_json(&kind, path));
         }
         text
@@ -223,7 +226,7 @@ pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, 
             .unwrap_or_else(|| "not representable as JSON".to_string());
         js_error(&Error::InvalidValue {
             input,
-            path: crate::JsonPath::root(),
+            path: tool_intent::JsonPath::root(),
             message: format!("cannot be converted to JSON: {why}"),
         })
     })?;
@@ -251,9 +254,9 @@ fn fits_json(member: &JsValue) -> bool {
 /// The path and kind of the first member (depth first, in key order) that JSON cannot carry.
 fn first_not_json(
     value: &JsValue,
-    path: crate::JsonPath,
+    path: tool_intent::JsonPath,
     depth: usize,
-) -> Option<(crate::JsonPath, String)> {
+) -> Option<(tool_intent::JsonPath, String)> {
     if !value.is_undefined() && !fits_json(value) {
         let kind = if value.is_string() {
             "a string with a lone UTF-16 surrogate".to_string()
@@ -284,7 +287,7 @@ fn first_not_json(
 
 /// A JS argument as a JSON value.
 pub(super) fn json_in(value: &JsValue, input: &'static str) -> Result<Value, JsValue> {
-    lib(crate::json::parse(input, &json_text(value, input)?))
+    lib(tool_intent::json::parse(input, &json_text(value, input)?))
 }
 
 /// Options objects are never JSON text; `undefined` and `null` are the defaults.
@@ -294,7 +297,7 @@ pub(super) fn options_in(value: Option<&JsValue>) -> Result<Value, JsValue> {
         Some(v) if v.is_undefined() || v.is_null() => Ok(Value::Null),
         Some(v) if v.is_string() => Err(js_error(&Error::InvalidValue {
             input: "options",
-            path: crate::JsonPath::root(),
+            path: tool_intent::JsonPath::root(),
             message: "expected an options object, found a string".to_string(),
         })),
         Some(v) => json_in(v, "options"),

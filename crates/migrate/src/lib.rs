@@ -36,8 +36,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
-use crate::registry::Registry;
+use tool_intent::error::{Error, Result};
+use tool_intent::registry::Registry;
 
 mod database;
 mod postgres;
@@ -259,20 +259,22 @@ fn check_table_name(table: &str) -> Result<()> {
     if ok {
         Ok(())
     } else {
-        Err(Error::argument(
-            "table",
-            format!("{table:?} is not a plain table name (letters, digits, _)"),
-        ))
+        Err(Error::InvalidArgument {
+            argument: "table",
+            path: None,
+            message: format!("{table:?} is not a plain table name (letters, digits, _)"),
+        })
     }
 }
 
 /// Rows per transaction for a run: `None` is one transaction (SQLite's default).
 fn batch_for(db: &Database, options: &MigrateOptions) -> Result<Option<usize>> {
     if options.batch_size == Some(0) {
-        return Err(Error::argument(
-            "batch_size",
-            "a batch holds at least one row",
-        ));
+        return Err(Error::InvalidArgument {
+            argument: "batch_size",
+            path: None,
+            message: "a batch holds at least one row".to_string(),
+        });
     }
     Ok(match db {
         Database::Postgres(_) => Some(options.batch_size.unwrap_or(DEFAULT_POSTGRES_BATCH)),
@@ -509,10 +511,12 @@ fn run_undo(
             let written = store.restore_rows(table, &cols, &restore)?;
             // The rows are locked and were compared above: the compare-and-set matches each.
             if written != restore.len() as u64 {
-                return Err(Error::internal(format!(
-                    "undo restored {written} of {} locked rows that held what the migration left",
-                    restore.len()
-                )));
+                return Err(Error::Internal {
+                    message: format!(
+                        "undo restored {written} of {} locked rows that held what the migration left",
+                        restore.len()
+                    ),
+                });
             }
             store.forget_backups(&backup, &keys)?;
         }

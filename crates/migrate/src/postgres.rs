@@ -10,7 +10,7 @@ use super::store::{
     check_session_columns, database_error, driver_error, Backup, Cell, Rewrite, Row, Store,
     SESSION_COLUMNS,
 };
-use crate::error::Result;
+use tool_intent::error::Result;
 
 pub(crate) struct PostgresStore {
     client: Client,

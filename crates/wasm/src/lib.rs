@@ -1,32 +1,34 @@
-//! The wasm-bindgen adapter: JS arguments in, one library call, JS values out. Every function
-//! here converts its arguments, calls one core function and converts the result or the error;
-//! nothing is decided here.
+//! The WebAssembly binding of tool-intent (wasm-bindgen): JS arguments in, one core call, JS
+//! values out. Every function here converts its arguments, calls the core and converts the
+//! result or the error; nothing is decided here. scripts/build-wasm.sh builds the npm packages
+//! (tool-intent, tool-intent-exact, tool-intent-hybrid) from this crate.
 //!
-//! - Inputs: an override, registry or options value may be JSON text (parsed by serde_json,
-//!   byte-for-byte as natively) or a plain JS value, which crosses as `JSON.stringify` text
-//!   (so it reads exactly as `JSON.parse` would give it: `1.0` is `1`, `undefined` members
-//!   vanish). One route for both keeps the module small and the two forms equal.
+//! - Inputs: a value may be JSON text (parsed by serde_json, byte-for-byte as natively) or a
+//!   plain JS value, which crosses as `JSON.stringify` text (so it reads exactly as
+//!   `JSON.parse` would give it: `1.0` is `1`, `undefined` members vanish). One route for
+//!   both keeps the module small and the two forms equal.
 //! - Outputs: serde_json text handed to the engine's `JSON.parse` (measured faster than
 //!   building objects field by field); payload bytes stay a string so callers send exactly
 //!   what was fingerprinted.
 //! - Errors: a JS `Error` with `name = "ToolIntentError"`, a stable `code`, the `argument` it
-//!   is about and, where there is one, the JSON `path` inside that argument. The library never
-//!   panics on input; the optional panic hook only makes a bug readable.
+//!   is about (the parameter or option name, camelCase: the core names them in snake_case,
+//!   as Python shows them) and, where there is one, the JSON `path` inside that argument.
+//!   The library never panics on input; the optional panic hook only makes a bug readable.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 mod convert;
 
-use crate::cache_report::CacheScript;
-use crate::counter::shared_counter;
-use crate::plan::{Call, CallOptions};
-use crate::session::normalize_tools_value as normalize_core;
-use crate::{
-    CounterKind, Error, Registry as CoreRegistry, SearchCall, SessionRunConfig, Toggles,
-    ToolsOverride, TurnRequest, TurnState,
-};
 use convert::{json_in, json_text, names_in, opt_text_in, options_in, out, parse_out, text_in};
+use tool_intent::cache_report::CacheScript;
+use tool_intent::counter::shared_counter;
+use tool_intent::plan::{search_argument_error, Call, CallOptions};
+use tool_intent::session::normalize_tools_value as normalize_core;
+use tool_intent::{
+    CounterKind, Error, Registry as CoreRegistry, SearchCall, SessionRunConfig, Toggles,
+    ToolsOverride, Turn as CoreTurn, TurnRequest, TurnState,
+};
 
 // talc instead of the default dlmalloc: measured smaller in the module and as fast for the
 // registry loader's many small allocations.
@@ -43,7 +45,7 @@ fn start() {
 }
 
 #[wasm_bindgen(typescript_custom_section)]
-const TS_TYPES: &'static str = include_str!("../wasm_types.d.ts");
+const TS_TYPES: &'static str = include_str!("types.d.ts");
 
 // The counter names each build accepts, so `budget({ counter: "o200k" })` only type-checks
 // against the package whose module can count o200k (tool-intent-exact).
@@ -77,7 +79,7 @@ const TS_RANKER_NAMES: &'static str = r#"
 export type RankerName = "keyword";
 "#;
 
-// Opaque JS types, each named for its declaration in `src/wasm_types.d.ts`.
+// Opaque JS types, each named for its declaration in `src/types.d.ts`.
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(typescript_type = "ToolsOverride | string")]
@@ -94,6 +96,8 @@ extern "C" {
     pub type JsSearchOutcome;
     #[wasm_bindgen(typescript_type = "BudgetOptions")]
     pub type JsBudgetOptions;
+    #[wasm_bindgen(typescript_type = "CacheReportOptions")]
+    pub type JsCacheReportOptions;
     #[wasm_bindgen(typescript_type = "CacheScript | string")]
     pub type JsCacheScript;
     #[wasm_bindgen(typescript_type = "CacheReport")]
@@ -146,7 +150,7 @@ fn js_error(e: &Error) -> JsValue {
     };
     set("code", e.code().into());
     if let Some(input) = e.input() {
-        set("argument", input.into());
+        set("argument", camel_case(input).into());
     }
     if let Some(path) = e.path() {
         set("path", path.into());
@@ -154,7 +158,24 @@ fn js_error(e: &Error) -> JsValue {
     err.into()
 }
 
-fn lib<T>(r: crate::Result<T>) -> Result<T, JsValue> {
+/// An argument name as JS spells it (`tools_override` → `toolsOverride`).
+fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn lib<T>(r: tool_intent::Result<T>) -> Result<T, JsValue> {
     r.map_err(|e| js_error(&e))
 }
 
@@ -166,7 +187,7 @@ fn lib<T>(r: crate::Result<T>) -> Result<T, JsValue> {
 #[wasm_bindgen]
 pub struct RegistryChange {
     registry: CoreRegistry,
-    diff: crate::RegistryDiff,
+    diff: tool_intent::RegistryDiff,
 }
 
 #[wasm_bindgen]
@@ -186,7 +207,9 @@ impl RegistryChange {
     }
 }
 
-fn change(result: crate::Result<crate::RegistryChange>) -> Result<RegistryChange, JsValue> {
+fn change(
+    result: tool_intent::Result<tool_intent::RegistryChange>,
+) -> Result<RegistryChange, JsValue> {
     let c = lib(result)?;
     Ok(RegistryChange {
         registry: c.registry,
@@ -206,10 +229,10 @@ impl Registry {
     /// Loads a registry: our format, an MCP `tools/list` result or a bare tool array, as JSON
     /// text (fastest, byte-exact) or as a plain object.
     #[wasm_bindgen(js_name = fromJson)]
-    pub fn from_json(input: &JsRegistryInput) -> Result<Registry, JsValue> {
-        let text = json_text(input, "registry")?;
+    pub fn from_json(document: &JsRegistryInput) -> Result<Registry, JsValue> {
+        let text = json_text(document, "document")?;
         Ok(Registry {
-            inner: lib(CoreRegistry::from_json_str(&text))?,
+            inner: lib(CoreRegistry::from_json_str(&text).map_err(|e| e.with_input("document")))?,
         })
     }
 
@@ -229,8 +252,15 @@ impl Registry {
         tools_list: &JsRegistryInput,
     ) -> Result<RegistryChange, JsValue> {
         let server = text_in(server, "server")?;
-        let text = json_text(tools_list, "tools list")?;
-        change(self.inner.set_mcp_server(&server, &text))
+        let text = json_text(tools_list, "tools_list")?;
+        change(
+            self.inner
+                .set_mcp_server(&server, &text)
+                .map_err(|e| match e.input() {
+                    Some("server") => e,
+                    _ => e.with_input("tools_list"),
+                }),
+        )
     }
 
     /// Sets many servers in one build: `servers` is `[{name, tools}]` (each `tools` a
@@ -239,7 +269,8 @@ impl Registry {
     pub fn set_mcp_servers(&self, servers: &JsServerLists) -> Result<RegistryChange, JsValue> {
         change(
             self.inner
-                .set_mcp_servers_value(&json_in(servers, "servers")?),
+                .set_mcp_servers_value(&json_in(servers, "servers")?)
+                .map_err(|e| e.with_input("servers")),
         )
     }
 
@@ -308,17 +339,72 @@ impl Registry {
         self.inner.to_json()
     }
 
-    /// Plans a turn: `{payload, catalogText, array, catalog, promoted, renamed, warnings,
-    /// provider, mode, fingerprint}` from one planning (the CLI's `expand` prints the same
-    /// names; `payload` is the exact JSON text that was fingerprinted).
+    /// Starts a turn: the registry version the turn runs on and the expansion of its
+    /// request, made once; the turn's calls are methods of the returned `Turn`.
+    pub fn turn(
+        &self,
+        tools_override: &JsToolsOverride,
+        options: Option<JsTurnOptions>,
+    ) -> Result<Turn, JsValue> {
+        let request = request(tools_override, options.as_deref(), Call::Turn)?;
+        Ok(Turn {
+            inner: lib(self.inner.turn(&request))?,
+        })
+    }
+
+    /// Plans a turn in one call (`registry.turn(toolsOverride, options).plan()`).
     #[wasm_bindgen(js_name = planTurn)]
     pub fn plan_turn(
         &self,
         tools_override: &JsToolsOverride,
         options: Option<JsTurnOptions>,
     ) -> Result<JsTurnPlan, JsValue> {
-        let (request, _) = request(tools_override, options.as_deref(), Call::Turn)?;
-        let plan = lib(self.inner.plan_turn(&request))?;
+        self.turn(tools_override, options)?.plan()
+    }
+
+    /// What a provider would refuse in this registry, and what the library changes for it:
+    /// `{provider, findings: [{tool, rule, refused, message}]}` (no findings: clean).
+    pub fn check(&self, provider: &JsProviderName) -> Result<JsProviderCheck, JsValue> {
+        let provider = lib(tool_intent::Provider::parse(&text_in(provider, "provider")?))?;
+        out(&self.inner.check(provider))
+    }
+
+    /// Replays a scripted session against this registry for one provider and mode and
+    /// reports, per turn, where the request stops matching the previous one and the tokens
+    /// written to the prompt cache again. `toolsOverride` is the session's intent before the
+    /// script changes it; options: `source`, `profile`, `state`, `provider`, `mode`,
+    /// `counter`.
+    #[wasm_bindgen(js_name = cacheReport)]
+    pub fn cache_report(
+        &self,
+        script: &JsCacheScript,
+        tools_override: &JsToolsOverride,
+        options: Option<JsCacheReportOptions>,
+    ) -> Result<JsCacheReport, JsValue> {
+        let script = lib(CacheScript::from_value(&json_in(script, "script")?)
+            .map_err(|e| e.with_input("script")))?;
+        let (request, extra) = request_and_options(tools_override, options.as_deref(), Call::CacheReport)?;
+        let counter = lib(shared_counter(
+            extra.counter.unwrap_or(CounterKind::Estimate),
+        ))?;
+        out(&lib(self.inner.cache_report(&script, &request, counter))?)
+    }
+}
+
+/// One turn: made by `registry.turn(toolsOverride, options)`, it holds the registry version,
+/// the expansion and the state, and answers the turn's calls without expanding again.
+#[wasm_bindgen]
+pub struct Turn {
+    inner: CoreTurn,
+}
+
+#[wasm_bindgen]
+impl Turn {
+    /// The turn's plan: `{payload, catalogText, array, catalog, promoted, renamed, warnings,
+    /// provider, mode, fingerprint}` (`payload` is the exact JSON text that was
+    /// fingerprinted).
+    pub fn plan(&self) -> Result<JsTurnPlan, JsValue> {
+        let plan = lib(self.inner.plan())?;
         let object: JsValue = parse_out(&plan.to_json())?;
         // The two long strings cross as strings, not as JSON text to be parsed again.
         let set =
@@ -328,85 +414,75 @@ impl Registry {
         Ok(object.unchecked_into())
     }
 
-    /// What a provider would refuse in this registry, and what the library changes for it:
-    /// `{provider, findings: [{tool, rule, refused, message}]}` (no findings: clean).
-    pub fn check(&self, provider: &JsProviderName) -> Result<JsProviderCheck, JsValue> {
-        let provider = lib(crate::Provider::parse(&text_in(provider, "provider")?))?;
-        out(&self.inner.check(provider))
-    }
-
-    /// Runs `tool_search`: `{hits, notFound, text, state, providerOutput?}` where `state` has
-    /// the loads recorded.
+    /// Runs `tool_search`: `{hits, notFound, text, state, providerOutput?}`. The hits are
+    /// recorded in the turn's state (`turn.state`), so a second search keeps the first's loads.
     pub fn search(
-        &self,
-        tools_override: &JsToolsOverride,
+        &mut self,
         query: &JsText,
         options: Option<JsSearchOptions>,
     ) -> Result<JsSearchOutcome, JsValue> {
         let query = text_in(query, "query")?;
-        let (request, extra) = request(tools_override, options.as_deref(), Call::Search)?;
+        let extra = call_options(options.as_deref(), Call::Search)?;
         let call = SearchCall {
             limit: extra.limit,
             ranker: lib(extra.ranker.unwrap_or_default().ranker())?,
             ..SearchCall::new(&query)
         };
-        parse_out(&lib(self.inner.search(&request, &call))?.to_json())
+        parse_out(&lib(self.inner.search(&call).map_err(search_argument_error))?.to_json())
     }
 
-    /// Dispatch lookup: the full definition of a tool the session may call, or a
-    /// `tool_not_available` error.
-    pub fn resolve(
-        &self,
-        tools_override: &JsToolsOverride,
-        name: &JsText,
-        options: Option<JsTurnOptions>,
-    ) -> Result<JsToolDefinition, JsValue> {
+    /// Dispatch lookup: the full definition of a tool this turn may call, or a
+    /// `tool_not_available` (`tool_removed`) error.
+    pub fn resolve(&self, name: &JsText) -> Result<JsToolDefinition, JsValue> {
         let name = text_in(name, "name")?;
-        let (request, _) = request(tools_override, options.as_deref(), Call::Turn)?;
-        out(&lib(self.inner.resolve(&request, &name))?.to_value())
+        out(&lib(self.inner.resolve(&name))?.to_value())
     }
 
     /// Token budget, half by half. `counter`: "estimate" (default) or, in the exact build,
     /// "o200k" / "cl100k".
-    pub fn budget(
-        &self,
-        tools_override: &JsToolsOverride,
-        options: Option<JsBudgetOptions>,
-    ) -> Result<JsBudget, JsValue> {
-        let (request, extra) = request(tools_override, options.as_deref(), Call::Budget)?;
+    pub fn budget(&self, options: Option<JsBudgetOptions>) -> Result<JsBudget, JsValue> {
+        let extra = call_options(options.as_deref(), Call::Budget)?;
         let counter = lib(shared_counter(
             extra.counter.unwrap_or(CounterKind::Estimate),
         ))?;
-        out(&lib(self.inner.budget(&request, counter))?)
+        out(&lib(self.inner.budget(counter))?)
     }
 
-    /// Replays a scripted session against this registry for one provider and mode and
-    /// reports, per turn, where the request stops matching the previous one and the tokens
-    /// written to the prompt cache again. Options: `provider`, `mode`, `counter`, and the
-    /// `source`, `profile` and `state` the session starts from.
-    #[wasm_bindgen(js_name = cacheReport)]
-    pub fn cache_report(
-        &self,
-        script: &JsCacheScript,
-        options: Option<JsBudgetOptions>,
-    ) -> Result<JsCacheReport, JsValue> {
-        let script = lib(CacheScript::from_value(&json_in(script, "cache script")?))?;
-        let (request, extra) = request(&JsValue::NULL, options.as_deref(), Call::Budget)?;
-        let counter = lib(shared_counter(
-            extra.counter.unwrap_or(CounterKind::Estimate),
-        ))?;
-        out(&lib(self.inner.cache_report(&script, &request, counter))?)
+    /// The turn's state: the request's, with this turn's searches' loads recorded (persist it
+    /// with the session).
+    #[wasm_bindgen(getter)]
+    pub fn state(&self) -> Result<JsTurnState, JsValue> {
+        out(self.inner.state())
+    }
+
+    /// The turn's warnings: the expansion's, and `turn_registry_gone` when its version is no
+    /// longer held.
+    pub fn warnings(&self) -> Result<JsWarnings, JsValue> {
+        out(&self.inner.warnings())
     }
 }
 
-/// A turn request and the call's own options from JS arguments.
+/// A turn request from JS arguments (the options a turn accepts).
 fn request(
     tools_override: &JsValue,
     options: Option<&JsValue>,
     call: Call,
+) -> Result<TurnRequest, JsValue> {
+    Ok(request_and_options(tools_override, options, call)?.0)
+}
+
+fn request_and_options(
+    tools_override: &JsValue,
+    options: Option<&JsValue>,
+    call: Call,
 ) -> Result<(TurnRequest, CallOptions), JsValue> {
-    let o = json_in(tools_override, "override")?;
+    let o = json_in(tools_override, "tools_override")?;
     lib(TurnRequest::from_values(&o, &options_in(options)?, call))
+}
+
+/// The options of a call on a turn.
+fn call_options(options: Option<&JsValue>, call: Call) -> Result<CallOptions, JsValue> {
+    lib(CallOptions::from_value(&options_in(options)?, call))
 }
 
 /// Which build this is: `"core"`, `"exact"` (with the o200k/cl100k counters) or `"hybrid"`
@@ -439,7 +515,7 @@ pub fn count_tokens(text: &JsText, counter: Option<JsCounterName>) -> Result<usi
 #[wasm_bindgen(js_name = buildIntent)]
 pub fn build_intent(toggles: &JsToggles) -> Result<JsToolsOverrideOut, JsValue> {
     let toggles = lib(Toggles::from_value(&json_in(toggles, "toggles")?))?;
-    out(&crate::build_intent(&toggles).to_canonical_value())
+    out(&tool_intent::build_intent(&toggles).to_canonical_value())
 }
 
 /// The canonical JSON text of an override (equal intents give equal bytes).
@@ -447,7 +523,7 @@ pub fn build_intent(toggles: &JsToggles) -> Result<JsToolsOverrideOut, JsValue> 
 pub fn canonical_intent(tools_override: &JsToolsOverride) -> Result<String, JsValue> {
     let o = lib(ToolsOverride::from_value(&json_in(
         tools_override,
-        "override",
+        "tools_override",
     )?))?;
     Ok(o.to_canonical_json())
 }
@@ -457,10 +533,8 @@ pub fn canonical_intent(tools_override: &JsToolsOverride) -> Result<String, JsVa
 pub fn session_config_to_override(
     config: &JsSessionRunConfig,
 ) -> Result<JsToolsOverrideOut, JsValue> {
-    let row = lib(SessionRunConfig::from_value(&json_in(
-        config,
-        "session config",
-    )?))?;
+    let row = lib(SessionRunConfig::from_value(&json_in(config, "config")?)
+        .map_err(|e| e.with_input("config")))?;
     out(&row.to_override().to_canonical_value())
 }
 
@@ -471,7 +545,7 @@ pub fn session_config_from_override(
 ) -> Result<JsSessionRunConfigOut, JsValue> {
     let o = lib(ToolsOverride::from_value(&json_in(
         tools_override,
-        "override",
+        "tools_override",
     )?))?;
     out(&SessionRunConfig::from_override(&o).to_value())
 }
@@ -480,7 +554,7 @@ pub fn session_config_from_override(
 /// columns for a writer's value (the other two columns null).
 #[wasm_bindgen(js_name = normalizeToolsValue)]
 pub fn normalize_tools_value(value: &JsToolsOverride) -> Result<JsSessionRunConfigOut, JsValue> {
-    out(&lib(normalize_core(&json_in(value, "tools value")?))?.to_value())
+    out(&lib(normalize_core(&json_in(value, "value")?).map_err(|e| e.with_input("value")))?.to_value())
 }
 
 fn state_in(state: &JsValue) -> Result<TurnState, JsValue> {
@@ -491,11 +565,11 @@ fn state_in(state: &JsValue) -> Result<TurnState, JsValue> {
 #[wasm_bindgen(js_name = recordLoaded)]
 pub fn record_loaded(state: &JsTurnStateIn, names: &JsNames) -> Result<JsTurnState, JsValue> {
     let names = names_in(names, "names")?;
-    out(&lib(crate::record_loaded(&state_in(state)?, &names))?)
+    out(&lib(tool_intent::record_loaded(&state_in(state)?, &names))?)
 }
 
 /// `sha256:<hex>` of a string's UTF-8 bytes (to check a payload a caller holds).
 #[wasm_bindgen(js_name = fingerprint)]
 pub fn fingerprint(text: &JsText) -> Result<String, JsValue> {
-    Ok(crate::fingerprint(text_in(text, "text")?.as_bytes()))
+    Ok(tool_intent::fingerprint(text_in(text, "text")?.as_bytes()))
 }

@@ -3,7 +3,7 @@
 //! pagination), so a run holds one batch in memory whatever the table's size. A rewrite is a
 //! compare-and-set on the value read: a row a server rewrote since is left alone.
 
-use crate::error::{Error, Result};
+use tool_intent::error::{Error, Result};
 
 /// A stored value as the database holds it (SQLite's storage classes; PostgreSQL values are
 /// read as their text form), so a backup restores it exactly.
@@ -181,7 +181,7 @@ pub(crate) trait Store {
 pub(crate) fn driver_error(e: impl std::error::Error + Send + Sync + 'static) -> Error {
     Error::Database {
         message: e.to_string(),
-        source: Some(crate::error::SourceError::new(e)),
+        source: Some(tool_intent::error::SourceError::new(e)),
     }
 }
 

@@ -20,7 +20,7 @@ fn stderr(o: &Output) -> String {
 }
 
 fn fixture(name: &str) -> String {
-    format!("{}/tests/data/mcp/{name}.json", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/tests/data/mcp/{name}.json", concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
 #[test]
@@ -126,7 +126,7 @@ fn payload_prints_exact_bytes_and_catalog() {
     let o = run(&["payload"]);
     let golden = std::fs::read_to_string(format!(
         "{}/tests/golden/anthropic.default.json",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
     ))
     .unwrap();
     assert_eq!(stdout(&o), golden);
@@ -362,7 +362,7 @@ fn cache_report_prints_the_same_figures_as_the_library() {
         .collect();
     let script = format!(
         "@{}/tests/data/cache-session.json",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
     );
     let mut reports = Vec::new();
     for provider in ["anthropic", "openai-responses"] {
@@ -385,7 +385,7 @@ fn cache_report_prints_the_same_figures_as_the_library() {
     let golden: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(format!(
             "{}/tests/golden/cache-report.json",
-            env!("CARGO_MANIFEST_DIR")
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
         ))
         .unwrap(),
     )
@@ -451,7 +451,7 @@ fn cache_report_prints_the_same_figures_as_the_library() {
 /// must instead fail and name the feature.
 #[test]
 fn readme_command_lines_run() {
-    let root = env!("CARGO_MANIFEST_DIR");
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
     let section = &readme[readme
         .find("### Command line")

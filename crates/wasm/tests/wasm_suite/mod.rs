@@ -4,26 +4,26 @@
 
 use serde_json::Value;
 use tool_intent::plan::Call;
-use tool_intent::wasm;
+use tool_intent_wasm as wasm;
 use tool_intent::{Registry, SearchCall, TurnRequest};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// Fully resolved golden rows, written by the native `tests/cross_target.rs`.
-const EXPECTED: &str = include_str!("../golden/cross-target.json");
+const EXPECTED: &str = include_str!("../../../../tests/golden/cross-target.json");
 /// tool_search golden rows (same writer) and the BFCL pool their `bfcl` rows search.
-const SEARCH_EXPECTED: &str = include_str!("../golden/search.json");
-const BFCL_POOL: &str = include_str!("../data/bfcl/retrieval-pool.json");
+const SEARCH_EXPECTED: &str = include_str!("../../../../tests/golden/search.json");
+const BFCL_POOL: &str = include_str!("../../../../tests/data/bfcl/retrieval-pool.json");
 const MCP: [(&str, &str); 9] = [
-    ("everything", include_str!("../data/mcp/everything.json")),
-    ("fetch", include_str!("../data/mcp/fetch.json")),
-    ("filesystem", include_str!("../data/mcp/filesystem.json")),
-    ("git", include_str!("../data/mcp/git.json")),
-    ("github", include_str!("../data/mcp/github.json")),
-    ("memory", include_str!("../data/mcp/memory.json")),
-    ("playwright", include_str!("../data/mcp/playwright.json")),
-    ("seqthink", include_str!("../data/mcp/seqthink.json")),
-    ("time", include_str!("../data/mcp/time.json")),
+    ("everything", include_str!("../../../../tests/data/mcp/everything.json")),
+    ("fetch", include_str!("../../../../tests/data/mcp/fetch.json")),
+    ("filesystem", include_str!("../../../../tests/data/mcp/filesystem.json")),
+    ("git", include_str!("../../../../tests/data/mcp/git.json")),
+    ("github", include_str!("../../../../tests/data/mcp/github.json")),
+    ("memory", include_str!("../../../../tests/data/mcp/memory.json")),
+    ("playwright", include_str!("../../../../tests/data/mcp/playwright.json")),
+    ("seqthink", include_str!("../../../../tests/data/mcp/seqthink.json")),
+    ("time", include_str!("../../../../tests/data/mcp/time.json")),
 ];
 
 fn get(v: &JsValue, key: &str) -> JsValue {
@@ -108,7 +108,7 @@ fn plan_turn_through_the_binding() {
         ])
     );
     let fp = get(&result, "fingerprint").as_string().unwrap();
-    let golden = include_str!("../golden/fingerprints.txt");
+    let golden = include_str!("../../../../tests/golden/fingerprints.txt");
     assert!(
         golden.contains(&format!("anthropic.default.json {fp}")),
         "{fp}"
@@ -142,7 +142,7 @@ fn errors_reach_js_with_code_and_path() {
     );
     assert_eq!(
         get(&err, "argument").as_string().as_deref(),
-        Some("override")
+        Some("toolsOverride")
     );
     let err = wasm::Registry::from_json(JsValue::from_str("{\"tools\": 3}").unchecked_ref())
         .err()
@@ -166,15 +166,25 @@ fn turn_state_and_search_through_the_binding() {
         .into(),
         "fingerprint",
     );
-    let found: JsValue = r
-        .search(
+    let mut turn = r
+        .turn(
             intent.unchecked_ref(),
-            JsValue::from_str("select:exit_plan_mode").unchecked_ref(),
             Some(options.clone().unchecked_into()),
+        )
+        .unwrap();
+    let found: JsValue = turn
+        .search(
+            JsValue::from_str("select:exit_plan_mode").unchecked_ref(),
+            None,
         )
         .unwrap()
         .into();
     let after_search = get(&found, "state");
+    // The turn keeps the load: its state is the outcome's.
+    assert_eq!(
+        json_of(&turn.state().unwrap().into()),
+        json_of(&after_search)
+    );
     js_sys::Reflect::set(&options, &"state".into(), &after_search).unwrap();
     let mid = get(
         &r.plan_turn(
@@ -235,7 +245,7 @@ fn cross_target_search_hits_inside_wasm() {
 #[cfg(feature = "hybrid")]
 #[wasm_bindgen_test]
 fn cross_target_hybrid_search_hits_inside_wasm() {
-    let rows = include_str!("../golden/search-hybrid.json");
+    let rows = include_str!("../../../../tests/golden/search-hybrid.json");
     assert_eq!(check_search_rows(rows), 144);
 }
 
@@ -265,7 +275,10 @@ fn check_search_rows(text: &str) -> usize {
             ranker: extra.ranker.unwrap_or_default().ranker().unwrap(),
             ..SearchCall::new(row["query"].as_str().unwrap())
         };
-        let out = registry.search(&req, &call).unwrap();
+        let out = registry
+            .turn(&req)
+            .and_then(|mut turn| turn.search(&call))
+            .unwrap();
         assert_eq!(
             row["hits"],
             serde_json::json!(out.result.hits),

@@ -26,7 +26,7 @@ pub(super) fn preview_table(
         .iter()
         .map(|r| {
             r.name.len()
-                + p.renamed
+                + p.renamed()
                     .iter()
                     .find(|n| n.wire == r.name)
                     .map_or(0, |n| n.source.len() + " (MCP name )".len())
@@ -40,12 +40,12 @@ pub(super) fn preview_table(
     ));
     out.push_str(&format!("  {:-<width$}  {:-<9}  {:->7}\n", "", "", ""));
     for row in &b.rows {
-        let state = if p.promoted.contains(&row.name.as_str()) {
+        let state = if p.promoted().contains(&row.name.as_str()) {
             "promoted"
         } else {
             row.placement.as_str()
         };
-        let shown = match p.renamed.iter().find(|r| r.wire == row.name) {
+        let shown = match p.renamed().iter().find(|r| r.wire == row.name) {
             Some(r) => format!("{} (MCP name {})", row.name, r.source),
             None => row.name.clone(),
         };
@@ -58,10 +58,10 @@ pub(super) fn preview_table(
     let approx = if b.counter == "estimate" { "~" } else { "" };
     out.push_str(&format!(
         "array: {} tools, {}{} tokens   catalog: {} names, {}{} tokens   all resident: {}{} tokens (deferral saves {:.0}%; counter {})\n",
-        p.array.len(),
+        p.array().len(),
         approx,
         b.resident_tokens,
-        p.catalog.len(),
+        p.catalog().len(),
         approx,
         b.catalog_tokens,
         approx,

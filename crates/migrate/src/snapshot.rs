@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::expand::{expand, ExpandContext};
-use crate::intent::{Intent, ToolsOverride};
-use crate::registry::{Registry, WEB_SEARCH_OVERLAY};
+use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::intent::{Intent, ToolsOverride};
+use tool_intent::registry::{Registry, WEB_SEARCH_OVERLAY};
 
 /// What a stored `tools_override` value is.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,16 +54,21 @@ impl SnapshotIndex {
             // resolve globs against today's registry.
             let mut out: Vec<String> = patterns
                 .iter()
-                .filter(|p| !crate::glob::is_glob(p))
+                .filter(|p| !tool_intent::glob::is_glob(p))
                 .cloned()
                 .collect();
             let globs: Vec<String> = patterns
                 .iter()
-                .filter(|p| crate::glob::is_glob(p))
+                .filter(|p| tool_intent::glob::is_glob(p))
                 .cloned()
                 .collect();
-            let set = registry.match_patterns(&globs);
-            out.extend(set.iter().map(|i| registry.tools()[i].name.clone()));
+            out.extend(
+                registry
+                    .tools()
+                    .iter()
+                    .filter(|t| globs.iter().any(|g| tool_intent::glob::matches(g, &t.name)))
+                    .map(|t| t.name.clone()),
+            );
             sorted(out)
         };
         let enabled = Intent {
@@ -155,7 +160,7 @@ impl SnapshotIndex {
         };
         // Read as every override is read: a key given twice is unreadable here too, as
         // `plan_turn` refuses it (keeping either copy could turn a deny into an allow).
-        match crate::json::parse("override", text) {
+        match tool_intent::json::parse("override", text) {
             Ok(v) => self.classify(&v),
             Err(e) => StoredKind::Unreadable {
                 reason: e.to_string(),

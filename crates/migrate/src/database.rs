@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::postgres::PostgresStore;
 use super::sqlite::SqliteStore;
 use super::store::Store;
-use crate::error::Result;
+use tool_intent::error::Result;
 
 /// Where the session table lives.
 #[derive(Debug, Clone, PartialEq, Eq)]

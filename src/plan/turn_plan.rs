@@ -1,0 +1,195 @@
+//! [`TurnPlan`]: what one turn sends — the payload with its fingerprint, the catalog text, and
+//! the names of every half.
+//!
+//! A plan owns what it returns: it holds the registry version it was made on (a shared handle)
+//! and the positions of its names, so it outlives the [`Turn`](super::Turn) that made it and a
+//! binding keeps it without borrowing anything. Names are read from the registry when asked
+//! for, not copied per turn: plans of 10,000-tool registries list every name.
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::registry::Registry;
+use crate::render::{DeferralMode, Provider, ANTHROPIC_TOOL_SEARCH_NAME};
+use crate::warning::Warning;
+
+/// One turn: names of every half, warnings, and the exact payload with its fingerprint.
+#[derive(Debug, Clone)]
+pub struct TurnPlan {
+    /// The registry version the positions below index.
+    pub(super) registry: Registry,
+    pub(super) array: Vec<PlanName>,
+    pub(super) catalog: Vec<usize>,
+    pub(super) promoted: Vec<usize>,
+    /// Positions of renamed MCP tools, in wire-name order.
+    pub(super) renamed: Vec<usize>,
+    /// Warnings of the expansion and of the turn state.
+    pub warnings: Vec<Warning>,
+    /// The target API.
+    pub provider: Provider,
+    /// The deferral mode.
+    pub mode: DeferralMode,
+    /// `sha256:<hex>` of `payload`.
+    pub fingerprint: String,
+    /// The exact provider tools-array JSON.
+    pub payload: String,
+    /// The catalog text for the system prompt ("" when there is none).
+    pub catalog_text: String,
+}
+
+/// A name in the provider array: a registry tool, or the provider's own search tool (native
+/// modes), which has no registry position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PlanName {
+    Tool(usize),
+    Static(&'static str),
+}
+
+/// A renamed MCP tool: its wire name, the name its server knows, and the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Renamed<'p> {
+    /// The name in the payload and the catalog.
+    pub wire: &'p str,
+    /// The server's own name, for dispatch.
+    pub source: &'p str,
+    /// The MCP server the tool came from.
+    pub server: &'p str,
+}
+
+impl PlanName {
+    /// The array name of a payload entry: a registry tool's position, or the provider's
+    /// search tool. Any other name is an error: the payload holds only those.
+    pub(super) fn of(registry: &Registry, name: &str) -> Result<PlanName> {
+        if let Some(i) = registry.index_of(name) {
+            return Ok(PlanName::Tool(i));
+        }
+        if name == ANTHROPIC_TOOL_SEARCH_NAME {
+            return Ok(PlanName::Static(ANTHROPIC_TOOL_SEARCH_NAME));
+        }
+        Err(Error::internal(format!(
+            "the payload names {name:?}, which is neither a registry tool nor a provider's search tool"
+        )))
+    }
+}
+
+impl TurnPlan {
+    /// Names in the provider array, array order (in catalog mode resident then promoted; in
+    /// native mode every declared tool and the provider's search tool).
+    pub fn array(&self) -> Vec<&str> {
+        self.array
+            .iter()
+            .map(|n| match *n {
+                PlanName::Tool(i) => self.registry.name(i),
+                PlanName::Static(name) => name,
+            })
+            .collect()
+    }
+
+    /// Names in the catalog text (deferred, not promoted), registry order; empty in native
+    /// mode, which sends no catalog.
+    pub fn catalog(&self) -> Vec<&str> {
+        self.names(&self.catalog)
+    }
+
+    /// Promoted tools (loaded by `tool_search`), load order.
+    pub fn promoted(&self) -> Vec<&str> {
+        self.names(&self.promoted)
+    }
+
+    /// The renamed MCP tools among the array and the catalog (their servers' names hold
+    /// characters providers refuse, are too long, or collide), in wire-name order.
+    pub fn renamed(&self) -> Vec<Renamed<'_>> {
+        self.renamed
+            .iter()
+            .filter_map(|&i| self.registry.tool(i))
+            .map(|t| Renamed {
+                wire: &t.name,
+                source: t.source_name(),
+                server: crate::registry::server_of(&t.name).unwrap_or(""),
+            })
+            .collect()
+    }
+
+    fn names(&self, positions: &[usize]) -> Vec<&str> {
+        positions.iter().map(|&i| self.registry.name(i)).collect()
+    }
+
+    /// Compact JSON `{array, catalog, promoted, renamed, warnings, provider, mode,
+    /// fingerprint}`, written directly: plans of large registries list every tool name, and
+    /// names are provider-safe (`[a-zA-Z0-9_-]`, checked at load), so they need no escaping.
+    /// The payload and catalog text are not in it (they are strings a caller sends as they
+    /// are).
+    pub fn to_json(&self) -> String {
+        let names = self.array.len() + self.catalog.len() + self.promoted.len();
+        let mut out = String::with_capacity(256 + names * 40);
+        out.push_str("{\"array\":");
+        push_names(&mut out, &self.array());
+        out.push_str(",\"catalog\":");
+        push_names(&mut out, &self.catalog());
+        out.push_str(",\"promoted\":");
+        push_names(&mut out, &self.promoted());
+        out.push_str(",\"renamed\":[");
+        for (k, r) in self.renamed().iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"wire\":");
+            out.push_str(&Value::from(r.wire).to_string());
+            out.push_str(",\"source\":");
+            out.push_str(&Value::from(r.source).to_string());
+            out.push_str(",\"server\":");
+            out.push_str(&Value::from(r.server).to_string());
+            out.push('}');
+        }
+        out.push(']');
+        out.push_str(",\"warnings\":");
+        out.push_str(&serde_json::to_string(&self.warnings).unwrap_or_else(|_| "[]".to_string()));
+        out.push_str(",\"provider\":\"");
+        out.push_str(self.provider.as_str());
+        out.push_str("\",\"mode\":\"");
+        out.push_str(self.mode.as_str());
+        out.push_str("\",\"fingerprint\":\"");
+        out.push_str(&self.fingerprint);
+        out.push_str("\"}");
+        out
+    }
+}
+
+/// The same object as [`TurnPlan::to_json`] (a unit test holds them equal).
+impl Serialize for TurnPlan {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("TurnPlan", 8)?;
+        out.serialize_field("array", &self.array())?;
+        out.serialize_field("catalog", &self.catalog())?;
+        out.serialize_field("promoted", &self.promoted())?;
+        out.serialize_field("renamed", &self.renamed())?;
+        out.serialize_field("warnings", &self.warnings)?;
+        out.serialize_field("provider", &self.provider)?;
+        out.serialize_field("mode", &self.mode)?;
+        out.serialize_field("fingerprint", &self.fingerprint)?;
+        out.end()
+    }
+}
+
+// push_str over push(char): measured faster in the size-optimised wasm build.
+#[allow(clippy::single_char_add_str)]
+fn push_names(out: &mut String, names: &[&str]) {
+    out.push_str("[");
+    let mut first = true;
+    for name in names {
+        if !first {
+            out.push_str(",");
+        }
+        first = false;
+        if name.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+            // Unreachable for registry names; kept total for any input.
+            out.push_str(&Value::String((*name).to_string()).to_string());
+        } else {
+            out.push_str("\"");
+            out.push_str(name);
+            out.push_str("\"");
+        }
+    }
+    out.push_str("]");
+}
