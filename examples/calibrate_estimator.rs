@@ -66,14 +66,9 @@ fn main() {
             };
             let (array, catalog) = rendered_halves(r, &request).unwrap();
             let (ax, cx) = (exact.count(&array), exact.count(&catalog));
-            let be = r
-                .turn(&request)
-                .and_then(|turn| turn.budget(&Estimator))
-                .unwrap();
-            let bx = r
-                .turn(&request)
-                .and_then(|turn| turn.budget(&exact))
-                .unwrap();
+            let turn = r.turn(&request).unwrap();
+            let be = turn.budget(&Estimator).unwrap();
+            let bx = turn.budget(&exact).unwrap();
             let err = |a: usize, b: usize| {
                 if b == 0 {
                     0.0

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import tool_intent
-from tool_intent import Registry, SessionRunConfig, ToolIntentError
+from tool_intent import Registry, SessionRunConfig, ToolIntentError, Turn
 
 SYSTEM_PROMPT = "You are the coding agent of this workspace."
 
@@ -49,10 +49,10 @@ def load_config(db: sqlite3.Connection, session: int) -> SessionRunConfig:
     return SessionRunConfig.from_row(dict(zip(columns, cur.fetchone())))
 
 
-def build_request(registry: Registry, config: SessionRunConfig, state: Dict[str, Any]) -> Dict[str, Any]:
+def build_request(turn: Turn) -> Dict[str, Any]:
     """One provider request: tools as the exact bytes the core rendered, the catalog in the
     system prompt."""
-    plan = registry.plan_turn(config.to_override(), state=state, source="webui")
+    plan = turn.plan()
     system = SYSTEM_PROMPT + ("\n\n" + plan["catalog_text"] if plan["catalog_text"] else "")
     return {"system": system, "tools": json.loads(plan["payload"]), "fingerprint": plan["fingerprint"]}
 
@@ -70,20 +70,23 @@ def main() -> None:
     config = load_config(db, 1)
     print("stored:", config.to_row())
 
-    # Turn 1: the model searches for a deferred tool; dispatch resolves it at once.
+    # Turn 1: one Turn per request (expanded once); the model searches for a deferred tool and
+    # dispatch resolves it at once.
     state = registry.begin_turn(None)
-    first = build_request(registry, config, state)
-    result = registry.search("create github issue", config.to_override(), state=state)
-    state = result["state"]
+    turn = registry.turn(config.to_override(), state=state, source="webui")
+    first = build_request(turn)
+    result = turn.search("create github issue")
+    state = turn.state
     print("turn 1:", len(first["tools"]), "tools, tool_search ->", result["hits"][:3])
-    tool = registry.resolve(result["hits"][0], config.to_override())
+    tool = turn.resolve(result["hits"][0])
     print("dispatch:", tool["name"], "(at its server:", tool.get("source_name", tool["name"]) + ")")
 
     # Turn 2: the loads join the array at the turn boundary; the request is otherwise unchanged.
     state = registry.begin_turn(state)
-    second = build_request(registry, config, state)
+    turn = registry.turn(config.to_override(), state=state, source="webui")
+    second = build_request(turn)
     print("turn 2:", len(second["tools"]), "tools, fingerprint", second["fingerprint"][:19])
-    budget = registry.budget(config.to_override(), state=state)
+    budget = turn.budget()
     print("budget: array", budget["resident_tokens"], "tokens, catalog", budget["catalog_tokens"])
     report = registry.cache_report({"turns": [{}, {"searches": ["select:memory"]}, {}]}, config.to_override())
     print("cache report:", report["rewrites"], "rewrite(s),", report["rewritten_tokens"], "tokens written again")

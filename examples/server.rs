@@ -19,38 +19,36 @@ fn main() -> Result<(), tool_intent::Error> {
     println!("stored row: {}", row.to_value());
 
     // Every turn: read the row back, expand against the live registry, send the payload.
+    // One `Turn` per request: expanded once, then planned, searched and dispatched.
     let mut state = Default::default();
-    for turn in 1..=3 {
+    for k in 1..=3 {
         state = registry.begin_turn(&state);
         let request = TurnRequest {
             tools_override: row.to_override(),
             source: Some("webui".into()),
-            state: state.clone(),
+            state,
             ..Default::default()
         };
-        let p = registry.plan_turn(&request)?;
+        let mut turn = registry.turn(&request)?;
+        let p = turn.plan()?;
         println!(
-            "turn {turn}: {} tools in the array, {} in the catalog, {}",
+            "turn {k}: {} tools in the array, {} in the catalog, {}",
             p.array().len(),
             p.catalog().len(),
             p.fingerprint
         );
 
         // The model calls tool_search mid-turn: the array stays, the tool is callable at once.
-        if turn == 1 {
-            let found = registry
-                .turn(&request)
-                .and_then(|mut turn| turn.search(&SearchCall::new("select:memory")))?;
+        if k == 1 {
+            let found = turn.search(&SearchCall::new("select:memory"))?;
             println!(
                 "  tool_search -> {:?}; dispatch finds {}",
                 found.result.hits,
-                registry
-                    .turn(&request)
-                    .and_then(|turn| turn.resolve("memory").cloned())?
-                    .name
+                turn.resolve("memory")?.name
             );
-            state = found.state;
         }
+        // The turn's state (with its searches' loads) is what the session keeps.
+        state = turn.state().clone();
     }
     Ok(())
 }

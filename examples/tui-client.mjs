@@ -107,9 +107,11 @@ try {
   // Tools loaded earlier are promoted at a turn boundary: the state carries them.
   const state = registry.beginTurn(recordLoaded(null, list(args.loaded) ?? []));
   const options = { source: args.source, provider: args.provider, mode: args.mode, state };
-  const { payload, catalogText, ...expansion } = registry.planTurn(intent, options);
-  const budget = registry.budget(intent, options);
-  const search = args.search ? registry.search(intent, args.search, options) : null;
+  // One turn: expanded once, planned, priced and searched.
+  const turn = registry.turn(intent, options);
+  const { payload, catalogText, ...expansion } = turn.plan();
+  const budget = turn.budget();
+  const search = args.search ? turn.search(args.search) : null;
 
   if (args.json) {
     console.log(JSON.stringify({ intent, row, expansion, budget: { residentTokens: budget.residentTokens, catalogTokens: budget.catalogTokens, allResidentTokens: budget.allResidentTokens }, search }, null, 2));

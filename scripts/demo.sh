@@ -13,7 +13,7 @@ for a in "$@"; do
   if [ "$a" = --web ]; then web=1; else args+=("$a"); fi
 done
 
-cargo run --quiet --release --features exact-tokens,cli -- preview --counter o200k "${args[@]}"
+cargo run --quiet --release -p tool-intent-cli --features exact-tokens -- preview --counter o200k "${args[@]}"
 if [ "$web" = 1 ]; then
   setup_rust
   setup_node

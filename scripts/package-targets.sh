@@ -37,10 +37,11 @@ tar tzf "$crate" | grep -Eq '/(www|benches|scripts|tests|\.ci|python|npm|crates)
 deps=$(cargo tree -e normal --prefix none | sed 's/ (\*)$//' | sort -u)
 n=$(wc -l <<<"$deps")
 check "default-feature dependency crates (cargo tree -e normal, incl. tool-intent)" "$(le "$n" 25)" "$n (target <= 25)"
-if grep -Eq '^(clap|rusqlite|libsqlite3-sys|wasm-bindgen) ' <<<"$deps"; then
-  check "no clap / rusqlite / wasm-bindgen by default" 0 "$(grep -E '^(clap|rusqlite|libsqlite3-sys|wasm-bindgen) ' <<<"$deps" | tr '\n' ' ')"
+bindings='^(tool-intent-(wasm|cli|migrate|python)|clap|rusqlite|libsqlite3-sys|postgres|wasm-bindgen|js-sys|pyo3) '
+if grep -Eq "$bindings" <<<"$deps"; then
+  check "no binding crate (wasm, CLI, migration, Python) in the library's tree" 0 "$(grep -E "$bindings" <<<"$deps" | tr '\n' ' ')"
 else
-  check "no clap / rusqlite / wasm-bindgen by default" 1 "none of them"
+  check "no binding crate (wasm, CLI, migration, Python) in the library's tree" 1 "none of them"
 fi
 fresh=$(mktemp -d)
 start=$(date +%s.%N)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project, installing what it needs first (see scripts/setup.sh).
-#   1. Rust: unit, integration, property, golden and CLI tests, with the exact o200k counter and
-#      the hybrid search ranker;
+#   1. Rust: unit, integration, property, golden and CLI tests of the workspace (the core and
+#      its binding crates), with the exact o200k counter and the hybrid search ranker;
 #      the migration tests on SQLite files and on a throwaway PostgreSQL cluster
 #   2. wasm: the npm package builds (core, exact, hybrid), then wasm-bindgen tests in Node and
 #      Chrome (with the hybrid ranker's golden rows)
@@ -23,26 +23,30 @@ setup_chromium
 setup_postgres
 setup_python
 
+# The workspace (the core and its binding crates) with every feature the tests need; the
+# Python binding is built by maturin below.
+FEATURES=tool-intent/exact-tokens,tool-intent/hybrid,tool-intent-cli/exact-tokens,tool-intent-cli/hybrid
+
 log "cargo fmt --check, clippy"
-cargo fmt --check
-cargo clippy --quiet --all-targets --features exact-tokens,cli,hybrid -- -D warnings -W missing_docs
-cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
-cargo clippy --quiet --lib --target wasm32-unknown-unknown --features hybrid -- -D warnings
+cargo fmt --all --check
+cargo clippy --quiet --workspace --exclude tool-intent-python --all-targets --features "$FEATURES" -- -D warnings -W missing_docs
+cargo clippy --quiet -p tool-intent-wasm --lib --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --quiet -p tool-intent-wasm --lib --target wasm32-unknown-unknown --features hybrid -- -D warnings
 
-log "cargo doc (warnings are errors; the crate denies missing docs through #![warn(missing_docs)])"
-RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --features exact-tokens,cli,hybrid
+log "cargo doc (warnings are errors; the crates deny missing docs through #![warn(missing_docs)])"
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p tool-intent -p tool-intent-migrate --features tool-intent/exact-tokens,tool-intent/hybrid
 
-log "cargo test (native, exact-tokens, hybrid, the CLI)"
-cargo test --features exact-tokens,cli,hybrid
+log "cargo test (the workspace: the core with exact-tokens and hybrid, the CLI, the migration)"
+cargo test --workspace --exclude tool-intent-python --features "$FEATURES"
 
 log "build the npm packages (pkg/, npm/exact/pkg/, npm/hybrid/pkg/)"
 bash scripts/build-wasm.sh
 
-log "wasm-pack test --node"
-wasm-pack test --node --mode no-install -- --test node --features hybrid
+log "wasm-pack test --node (crates/wasm)"
+wasm-pack test --node --mode no-install crates/wasm -- --test node --features hybrid
 
-log "wasm-pack test --headless --chrome"
-out=$(CHROMEDRIVER=$(command -v chromedriver) wasm-pack test --headless --chrome --mode no-install -- --test web --features hybrid 2>&1) || { echo "$out"; exit 1; }
+log "wasm-pack test --headless --chrome (crates/wasm)"
+out=$(CHROMEDRIVER=$(command -v chromedriver) wasm-pack test --headless --chrome --mode no-install crates/wasm -- --test web --features hybrid 2>&1) || { echo "$out"; exit 1; }
 echo "$out"
 # A browser test file without run_in_browser prints "skipping" and passes: refuse that.
 grep -q "Running headless tests in Chrome" <<<"$out" || { echo "test: the web suite did not run in Chrome" >&2; exit 1; }
@@ -87,7 +91,7 @@ import tool_intent
 p = tool_intent.Registry.embedded().plan_turn({'web_search': True})
 assert p['fingerprint'].startswith('sha256:')
 try:
-    tool_intent.Registry.embedded().search('plan mode', ranker='hybrid')
+    tool_intent.Registry.embedded().turn().search('plan mode', ranker='hybrid')
     raise SystemExit('the default wheel ran the hybrid ranker')
 except tool_intent.ToolIntentError as e:
     assert e.argument == 'ranker' and 'tool-intent[hybrid]' in str(e), e
@@ -101,7 +105,7 @@ assert tool_intent.Registry is _tool_intent_hybrid.Registry, 'import tool_intent
 rows = [r for r in json.load(open('tests/golden/search-hybrid.json')) if r['registry'] == 'bfcl']
 r = tool_intent.Registry.embedded().set_mcp_server('b', open('tests/data/bfcl/retrieval-pool.json').read())['registry']
 for row in rows:
-    assert r.search(row['query'], limit=row['limit'], ranker='hybrid')['hits'] == row['hits'], row['case']
+    assert r.turn().search(row['query'], limit=row['limit'], ranker='hybrid')['hits'] == row['hits'], row['case']
 print('tool-intent[hybrid] ok:', len(rows), 'golden hybrid rows give the native hits')"
 
 if [ -f scripts/fuzz.sh ]; then

@@ -45,6 +45,8 @@ pub enum Error {
     /// a reference to a tool that does not exist).
     #[error("invalid registry at {path}: {message}")]
     InvalidRegistry {
+        /// Which argument held the document (`document`, `tools_list`, ...).
+        input: &'static str,
         /// Where in the registry document.
         path: JsonPath,
         /// The rule that was broken.
@@ -184,7 +186,7 @@ impl Error {
             Error::InvalidJson { input, .. }
             | Error::InvalidValue { input, .. }
             | Error::LimitExceeded { input, .. } => Some(input),
-            Error::InvalidRegistry { .. } => Some("registry"),
+            Error::InvalidRegistry { input, .. } => Some(input),
             Error::InvalidArgument { argument, .. } => Some(argument),
             Error::UnknownSource { .. } => Some("source"),
             Error::ToolNotAvailable { .. }
@@ -225,6 +227,11 @@ impl Error {
                 path,
                 message,
             },
+            Error::InvalidRegistry { path, message, .. } => Error::InvalidRegistry {
+                input: name,
+                path,
+                message,
+            },
             other => other,
         }
     }
@@ -262,6 +269,7 @@ impl Error {
 
     pub(crate) fn registry(path: &JsonPath, message: impl Into<String>) -> Self {
         Error::InvalidRegistry {
+            input: "document",
             path: path.clone(),
             message: message.into(),
         }

@@ -29,12 +29,7 @@ fn catalog_names(r: &Registry, e: &Expansion, s: &TurnState, view: View) -> Vec<
         .collect()
 }
 
-fn array<'r>(
-    r: &'r Registry,
-    request: &TurnRequest,
-    s: &TurnState,
-    mode: DeferralMode,
-) -> TurnPlan {
+fn array(r: &Registry, request: &TurnRequest, s: &TurnState, mode: DeferralMode) -> TurnPlan {
     render(
         r,
         request,

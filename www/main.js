@@ -171,8 +171,10 @@ function render() {
   let intent, e, b;
   try {
     intent = currentIntent();
-    e = r.planTurn(intent, requestOptions());
-    b = r.budget(intent, requestOptions());
+    // One turn value: the expansion is made once for the plan and the budget.
+    const turn = r.turn(intent, requestOptions());
+    e = turn.plan();
+    b = turn.budget();
     showError(errorBox, null);
   } catch (err) {
     showError(errorBox, err);
@@ -323,7 +325,7 @@ function wire() {
     if (!q) return;
     try {
       const before = safeFingerprint();
-      const res = state.registry.search(currentIntent(), q, requestOptions());
+      const res = state.registry.turn(currentIntent(), requestOptions()).search(q);
       state.turn = res.state;
       const after = safeFingerprint();
       const hits = res.hits.length ? res.hits.join(", ") : "no hits";
@@ -380,7 +382,7 @@ function renderCacheReport() {
   let reports;
   try {
     const registry = Object.entries(SESSION_SERVERS).reduce((r, [name, text]) => r.setMcpServer(name, text).registry, Registry.embedded());
-    reports = CACHE_MODES.map((mode) => registry.cacheReport(cacheScript, { provider, mode }));
+    reports = CACHE_MODES.map((mode) => registry.cacheReport(cacheScript, null, { provider, mode }));
     registry.free();
     showError(box, null);
   } catch (err) {

@@ -26,7 +26,7 @@ const rssImported = mib();
 const importMs = performance.now() - started;
 let registry = Registry.fromJson(text);
 started = performance.now();
-registry.search(INTENT, QUERY, { ranker: "hybrid" });
+registry.turn(INTENT).search(QUERY, { ranker: "hybrid" });
 const firstMs = performance.now() - started;
 const rssFirst = mib();
 const deferred = registry.planTurn(INTENT).catalog.length; // the catalog lists every deferred tool
@@ -38,15 +38,15 @@ for (const ranker of ["hybrid", "keyword"]) {
   for (let i = 0; i < 7; i++) {
     const fresh = Registry.fromJson(text);
     const t = performance.now();
-    fresh.search(INTENT, QUERY, { ranker });
+    fresh.turn(INTENT).search(QUERY, { ranker });
     builds.push(performance.now() - t);
     fresh.free();
   }
-  registry.search(INTENT, QUERY, { ranker });
+  registry.turn(INTENT).search(QUERY, { ranker });
   const warm = [];
   for (let i = 0; i < 50; i++) {
     const t = performance.now();
-    registry.search(INTENT, QUERY, { ranker });
+    registry.turn(INTENT).search(QUERY, { ranker });
     warm.push(performance.now() - t);
   }
   results[ranker] = { indexBuildMs: median(builds), queryMs: median(warm) };

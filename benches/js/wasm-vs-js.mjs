@@ -112,11 +112,11 @@ for (const file of files) {
   for (let k = 0; k < 5; k++) {
     const fresh = Registry.fromJson(text);
     const t = performance.now();
-    fresh.search(INTENT, "issue");
+    fresh.turn(INTENT).search("issue");
     firsts.push((performance.now() - t) * 1000);
     fresh.free();
   }
-  const [query20] = race([() => wasm.search(INTENT, SEARCH_20_WORDS)]);
+  const [query20] = race([() => wasm.turn(INTENT).search(SEARCH_20_WORDS)]);
   results.search.push({ tools: wasm.len(), firstQueryMicros: +median(firsts).toFixed(0), query20WordsMicros: +query20.toFixed(1) });
 }
 

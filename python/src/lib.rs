@@ -431,9 +431,7 @@ impl Turn {
         #[pyo3(from_py_with = args::limit)] limit: Option<usize>,
         #[pyo3(from_py_with = args::opt_ranker)] ranker: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let options = Options::new()
-            .count("limit", limit)
-            .text("ranker", ranker);
+        let options = Options::new().count("limit", limit).text("ranker", ranker);
         let extra = lib(py, CallOptions::from_value(&options.value(), Call::Search))?;
         let inner = &mut self.inner;
         let outcome = py.detach(|| {

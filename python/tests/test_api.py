@@ -66,19 +66,19 @@ def test_mcp_names_providers_refuse_get_wire_names_and_keep_their_source():
 
 def test_native_client_search_returns_tool_references():
     r = tool_intent.Registry.embedded()
-    result = r.search("select:enter_plan_mode", mode="native-client")
+    result = r.turn(mode="native-client").search("select:enter_plan_mode")
     assert result["provider_output"] == [{"type": "tool_reference", "tool_name": "enter_plan_mode"}]
     assert result["state"]["loaded"] == ["enter_plan_mode"]
-    result = r.search("select:enter_plan_mode", provider="openai-responses", mode="native-client")
+    result = r.turn(provider="openai-responses", mode="native-client").search("select:enter_plan_mode")
     assert result["provider_output"]["type"] == "tool_search_output"
-    plain = r.search("select:enter_plan_mode")
+    plain = r.turn().search("select:enter_plan_mode")
     assert "provider_output" not in plain and plain["not_found"] == []
 
 
 def test_budget_counts_what_each_mode_sends():
     r = tool_intent.Registry.embedded()
-    catalog = r.budget(None)
-    native = r.budget(None, mode="native-client")
+    catalog = r.turn().budget()
+    native = r.turn(mode="native-client").budget()
     assert catalog["catalog_tokens"] > 0
     assert native["catalog_tokens"] == 0
     assert all(row["tokens"] == 0 for row in native["rows"] if row["placement"] == "deferred")
@@ -92,9 +92,9 @@ def test_errors_name_the_python_argument_at_fault():
         (lambda: r.plan_turn(None, mode="nativ"), "mode", None),
         (lambda: r.plan_turn(None, view="later"), "view", None),
         (lambda: r.plan_turn("{oops"), "tools_override", "$"),
-        (lambda: r.search("x", limit=0), "limit", "$.limit"),
-        (lambda: r.search("   "), "query", "$.query"),
-        (lambda: r.budget(None, counter="o2"), "counter", None),
+        (lambda: r.turn().search("x", limit=0), "limit", None),
+        (lambda: r.turn().search("   "), "query", None),
+        (lambda: r.turn().budget(counter="o2"), "counter", None),
         (lambda: r.cache_report({"turns": 3}), "script", "$.turns"),
         (lambda: tool_intent.Registry.from_json({"tools": 3}), "document", "$.tools"),
         (lambda: r.set_mcp_server("a b", [])["registry"], "server", None),
@@ -137,9 +137,9 @@ def test_every_returned_dict_has_snake_case_keys(tmp_path):
     con.close()
     results = {
         "plan_turn": r.plan_turn({"toolset": "nope", "x": 1}, state=state).to_dict(),
-        "search": r.search("create issue", state=state, mode="native-client"),
-        "search_openai": r.search("select:memory", provider="openai-responses", mode="native-client"),
-        "budget": r.budget(None, state=state),
+        "search": r.turn(state=state, mode="native-client").search("create issue"),
+        "search_openai": r.turn(provider="openai-responses", mode="native-client").search("select:memory"),
+        "budget": r.turn(state=state).budget(),
         "cache_report": r.cache_report({"turns": [{}, {"searches": ["select:memory"]}, {}]}),
         "tool_infos": r.tool_infos(),
         "warnings": tool_intent.Registry.embedded().set_mcp_server("b", [{"name": "a.b", "inputSchema": {"type": "dict"}}])["registry"].warnings(),
@@ -227,7 +227,7 @@ def test_record_loaded_refuses_a_load_past_the_limit():
     with pytest.raises(tool_intent.ToolIntentError) as e:
         tool_intent.record_loaded(full, ["one_more"])
     assert (e.value.code, e.value.argument, e.value.path) == ("limit_exceeded", "state", "$.loaded")
-    found = tool_intent.Registry.embedded().search("select:send_message", state={"loaded": names})
+    found = tool_intent.Registry.embedded().turn(state={"loaded": names}).search("select:send_message")
     assert found["state"]["loaded"] == ["send_message"]
 
 

@@ -1,7 +1,8 @@
-"""Every public call with wrong-typed arguments: each must fail with a ToolIntentError that has
-a code and names the argument (never PyO3's TypeError or OverflowError, never a silent
-default). The calls and their parameters come from one table, tests/data/api-calls.json;
-tests/js/arguments.test.mjs walks the same table on JS."""
+"""The Python surface against the one API table, tests/data/api.json (tests/js/arguments.test.mjs
+checks JS against the same table): every call of the table exists with its parameters in order
+and its options as keyword-only arguments, nothing public is missing from the table, and every
+wrong-typed argument or option fails with a ToolIntentError that has a code and names it
+(never PyO3's TypeError or OverflowError, never a silent default)."""
 
 import copy
 import inspect
@@ -14,7 +15,8 @@ import pytest
 import tool_intent
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TABLE = json.loads((ROOT / "tests" / "data" / "api-calls.json").read_text())["py"]
+API = json.loads((ROOT / "tests" / "data" / "api.json").read_text())
+TABLE = [c for c in API["calls"] if c.get("py", True) is not None]
 CODES = {
     "invalid_json", "invalid_value", "invalid_registry", "limit_exceeded", "unknown_source",
     "invalid_argument", "tool_not_available", "tool_removed", "database",
@@ -28,6 +30,8 @@ WRONG = {
     "document": [object(), {1, 2}, float("nan"), "\udbff"],
     "names": ["a", 42, None, {"a": 1}, [1], ["a", None], ["\ud800"], object()],
     "bool": ["yes", 1, 0, None, object()],
+    "bool?": ["yes", 1, 0, object()],
+    "toggles": [{"web_search": 5}, {"toolset": 3}, {"disabled": "shell"}, {"bogus": True}],
     "count?": [-1, 1.5, "5", True, 2**70, object()],
     "db": [42, None, b"x", object(), ["a"]],
     "registry?": [42, "embedded", {}, object()],
@@ -35,17 +39,31 @@ WRONG = {
 
 
 def target(spec):
-    if spec["on"] == "Registry":
+    on = spec["on"]
+    if on == "Registry":
         return tool_intent.Registry
-    if spec["on"] == "SessionRunConfig":
+    if on == "SessionRunConfig":
         return tool_intent.SessionRunConfig
-    if spec["on"] == "registry":
+    if on == "registry":
         return tool_intent.Registry.embedded()
+    if on == "turn":
+        return tool_intent.Registry.embedded().turn()
     return tool_intent
 
 
+def owner(spec):
+    return {"Registry": tool_intent.Registry, "SessionRunConfig": tool_intent.SessionRunConfig,
+            "registry": tool_intent.Registry, "turn": tool_intent.Turn, "module": tool_intent}[spec["on"]]
+
+
+def options(spec):
+    return API["options"].get(spec.get("options"), {})
+
+
 def call(spec, args, kwargs):
-    return getattr(target(spec), spec["call"])(*args, **kwargs)
+    if spec["params"] and spec["params"][0]["kind"] == "toggles":
+        return getattr(target(spec), spec["name"])(**args[0], **kwargs)
+    return getattr(target(spec), spec["name"])(*args, **kwargs)
 
 
 def tool_intent_error(fn, what):
@@ -65,39 +83,60 @@ def valid(spec):
     return [copy.deepcopy(p["valid"]) for p in spec["params"]]
 
 
+NOT_CALLS = {"len"}  # Python's len(r): the table's `py_form`
+
+
+def test_every_call_of_the_table_exists_with_its_parameters_and_options():
+    for spec in TABLE:
+        if spec["name"] in NOT_CALLS:
+            assert len(tool_intent.Registry.embedded()) > 0
+            continue
+        member = getattr(owner(spec), spec["name"], None)
+        assert member is not None, f"{spec['on']}.{spec['name']} is missing"
+        if spec.get("kind") == "getter":
+            assert isinstance(member, property) or inspect.isdatadescriptor(member), spec["name"]
+            continue
+        signature = inspect.signature(member)
+        params = [p for p in signature.parameters.values() if p.name not in ("self", "cls")]
+        positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        keywords = {p.name for p in params if p.kind == p.KEYWORD_ONLY}
+        if spec["params"] and spec["params"][0]["kind"] == "toggles":
+            assert [p.kind for p in params] == [inspect.Parameter.VAR_KEYWORD], spec["name"]
+            continue
+        assert positional == [p["name"] for p in spec["params"]], f"{spec['name']}: {signature}"
+        assert keywords == set(options(spec)), f"{spec['name']}: {signature}"
+
+
 def test_the_table_names_every_public_call():
-    names = {spec["call"] for spec in TABLE}
+    names = {(spec["on"], spec["name"]) for spec in TABLE}
     for name in tool_intent.__all__:
-        obj = getattr(tool_intent, name)
-        if inspect.isbuiltin(obj) and name != "build_intent":
-            assert name in names, f"{name} is not in tests/data/api-calls.json"
-    for name in ("from_json", "set_mcp_server", "set_mcp_servers", "remove_mcp_server", "begin_turn",
-                 "tool_definition", "plan_turn", "check", "search", "resolve", "budget", "cache_report"):
-        assert hasattr(tool_intent.Registry, name) and name in names, name
+        if inspect.isbuiltin(getattr(tool_intent, name)):
+            assert ("module", name) in names, f"{name} is not in tests/data/api.json"
+    for on, cls in (("registry", tool_intent.Registry), ("turn", tool_intent.Turn)):
+        for name, member in vars(cls).items():
+            if name.startswith("_") or not (callable(member) or inspect.isdatadescriptor(member)):
+                continue
+            statics = {"Registry": {"embedded", "from_json"}}
+            kind = "Registry" if name in statics.get(cls.__name__, set()) else on
+            assert (kind, name) in names, f"{cls.__name__}.{name} is not in tests/data/api.json"
 
 
-@pytest.mark.parametrize("spec", TABLE, ids=[s["call"] for s in TABLE])
+@pytest.mark.parametrize("spec", [s for s in TABLE if s["params"] or s.get("options")], ids=lambda s: s["name"])
 def test_every_wrong_typed_argument_is_a_tool_intent_error_naming_it(spec):
     for at, param in enumerate(spec["params"]):
         for wrong in WRONG[param["kind"]]:
             args = valid(spec)
             args[at] = wrong
-            what = f"{spec['call']}({param['name']}={wrong!r})"
+            what = f"{spec['name']}({param['name']}={wrong!r})"
             e = tool_intent_error(lambda: call(spec, args, {}), what)
             assert e is not None, f"{what} did not fail"
-            assert e.argument == param.get("argument", param["name"]), f"{what}: {e.argument}: {e}"
-    for keyword, kind in spec.get("keywords", {}).items():
+            assert e.argument == param["name"], f"{what}: {e.argument}: {e}"
+    for keyword, kind in options(spec).items():
         for wrong in WRONG[kind]:
-            what = f"{spec['call']}({keyword}={wrong!r})"
+            what = f"{spec['name']}({keyword}={wrong!r})"
             e = tool_intent_error(lambda: call(spec, valid(spec), {keyword: wrong}), what)
             assert e is not None, f"{what} did not fail"
             assert e.argument == keyword, f"{what}: {e.argument}: {e}"
-
-
-def test_build_intent_toggles_of_the_wrong_type_name_the_toggles():
-    for toggles in ({"web_search": 5}, {"toolset": 3}, {"disabled": "shell"}, {"bogus": True}):
-        e = tool_intent_error(lambda: tool_intent.build_intent(**toggles), repr(toggles))
-        assert e is not None and e.argument == "toggles", toggles
 
 
 def arbitrary(rnd, depth=0):
@@ -122,12 +161,14 @@ def test_property_random_values_into_every_call_fail_only_as_tool_intent_error()
     calls = failed = 0
     for _ in range(120):
         for spec in TABLE:
-            if spec["call"] in ("migrate", "undo", "audit"):
+            if spec["name"] in ("migrate", "undo", "audit") or spec["name"] in NOT_CALLS or spec.get("kind") == "getter":
                 continue  # their valid value names no database; test_migrate covers the runs
+            if spec["params"] and spec["params"][0]["kind"] == "toggles":
+                continue  # keywords, fed wrong toggles by the test above
             args = [arbitrary(rnd) if rnd.random() < 0.5 else v for v in valid(spec)]
-            kwargs = {k: arbitrary(rnd) for k in spec.get("keywords", {}) if rnd.random() < 0.3}
+            kwargs = {k: arbitrary(rnd) for k in options(spec) if rnd.random() < 0.3}
             calls += 1
-            if tool_intent_error(lambda: call(spec, args, kwargs), f"{spec['call']}{args!r} {kwargs!r}"):
+            if tool_intent_error(lambda: call(spec, args, kwargs), f"{spec['name']}{args!r} {kwargs!r}"):
                 failed += 1
     print(f"property: {calls} calls with random arguments, {failed} ToolIntentErrors, no other error")
     assert calls / 4 < failed < calls, f"{failed} of {calls} failed: the generator must make both"

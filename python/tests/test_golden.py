@@ -44,7 +44,7 @@ def check_search_rows(module, file):
     }
     for row in rows:
         ranker = {"ranker": row["ranker"]} if "ranker" in row else {}
-        result = registries[row["registry"]].search(row["query"], row["override"], limit=row["limit"], **ranker)
+        result = registries[row["registry"]].turn(row["override"]).search(row["query"], limit=row["limit"], **ranker)
         assert result["hits"] == row["hits"], row["case"]
         assert module.fingerprint(result["text"]) == row["text"], row["case"]
     return len(rows)

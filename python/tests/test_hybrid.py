@@ -45,10 +45,10 @@ def test_every_hybrid_search_row_has_the_native_hits():
 
 def test_the_default_module_refuses_the_hybrid_ranker_and_names_the_extra():
     with pytest.raises(tool_intent.ToolIntentError) as e:
-        _tool_intent.Registry.embedded().search("plan mode", ranker="hybrid")
+        _tool_intent.Registry.embedded().turn().search("plan mode", ranker="hybrid")
     assert e.value.code == "invalid_argument"
     assert e.value.argument == "ranker"
     assert "tool-intent[hybrid]" in str(e.value)
     with pytest.raises(tool_intent.ToolIntentError) as e:
-        _tool_intent.Registry.embedded().search("plan mode", ranker="semantic")
+        _tool_intent.Registry.embedded().turn().search("plan mode", ranker="semantic")
     assert e.value.argument == "ranker" and "keyword, hybrid" in str(e.value)

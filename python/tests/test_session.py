@@ -65,17 +65,17 @@ def test_turns_search_and_dispatch():
     first = r.plan_turn(None, state=state)
     again = r.plan_turn(None, state=state)
     assert first["payload"] == again["payload"], "an unchanged intent gives identical bytes"
-    result = r.search("select:enter_plan_mode", state=state)
+    result = r.turn(state=state).search("select:enter_plan_mode")
     state = result["state"]
     assert result["hits"] == ["enter_plan_mode"]
     assert r.plan_turn(None, state=state)["fingerprint"] == first["fingerprint"], "mid-turn: array unchanged"
     state = r.begin_turn(state)
     assert r.plan_turn(None, state=state)["promoted"] == ["enter_plan_mode"]
-    assert r.resolve("enter_plan_mode")["name"] == "enter_plan_mode"
+    assert r.turn().resolve("enter_plan_mode")["name"] == "enter_plan_mode"
     with pytest.raises(tool_intent.ToolIntentError) as e:
-        r.resolve("memory", {"enabled": True, "disabled": ["memory"]})
+        r.turn({"enabled": True, "disabled": ["memory"]}).resolve("memory")
     assert e.value.code == "tool_not_available"
-    budget = r.budget(None)
+    budget = r.turn().budget()
     assert budget["resident_tokens"] > 0 and budget["counter"] == "estimate"
     assert r.plan_turn([])["array"] == []
     assert tool_intent.normalize_tools_value(["a"]) == {"tools_enabled": True, "tools_override": ["a"], "web_search": None, "toolset": None}

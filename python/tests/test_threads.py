@@ -24,8 +24,8 @@ def work(r, k):
     intent = [None, {"toolset": "full"}, {"enabled": True, "web_search": True}][k % 3]
     provider = ["anthropic", "openai-responses", "gemini"][k % 3]
     plan = r.plan_turn(intent, provider=provider)
-    found = r.search("create issue", intent, limit=3)
-    budget = r.budget(intent, provider=provider)
+    found = r.turn(intent).search("create issue", limit=3)
+    budget = r.turn(intent, provider=provider).budget()
     return json.dumps([plan.payload, plan.catalog_text, found, budget, r.check(provider)], sort_keys=True)
 
 

@@ -3,7 +3,7 @@
 //! The design note (§7.4) fixes the provider array at turn boundaries: a load made mid-turn
 //! joins at the next turn. Registry changes follow the same rule. [`Registry::begin_turn`]
 //! stamps the state with the registry's [`fingerprint`](Registry::fingerprint); every later
-//! call of that turn (`plan_turn`, `search`, `budget`, `expand`) runs on the version that
+//! call of that turn (the [`Turn`](crate::Turn) made from its state) runs on the version that
 //! fingerprint names, so a server's `tools/list` change mid-turn leaves the rest of the turn's
 //! requests byte-identical (the prompt cache keeps its prefix, and a tool the model already
 //! saw stays declared while it may still call it). The new tools join at the next boundary.
@@ -12,7 +12,7 @@
 //! warning.
 //!
 //! A tool removed mid-turn stays declared until the boundary; dispatching it
-//! ([`Registry::resolve`]) answers `tool_removed`, which a server hands back to the model as
+//! ([`Turn::resolve`](crate::Turn::resolve)) answers `tool_removed`, which a server hands back to the model as
 //! the tool's result. Removing it at once would change the array mid-turn (a cache rewrite),
 //! and the model, which saw the tool, could still call it.
 

@@ -373,26 +373,51 @@ mod tests {
             (e.code(), e.input(), e.path().map(String::from))
         };
         let at = |argument: &'static str, path: &str| {
-            ("invalid_argument", Some(argument), Some(path.to_string()))
+            let path = (path != "$").then(|| path.to_string());
+            ("invalid_argument", Some(argument), path)
         };
         assert_eq!(
             err(json!({"profile": {"disabled": [1]}}), Call::Turn),
             at("profile", "$.disabled[0]")
         );
-        assert_eq!(err(json!({"state": {"turn": "x"}}), Call::Turn), at("state", "$.turn"));
-        assert_eq!(err(json!({"provider": "x"}), Call::Turn), at("provider", "$"));
+        assert_eq!(
+            err(json!({"state": {"turn": "x"}}), Call::Turn),
+            at("state", "$.turn")
+        );
+        assert_eq!(
+            err(json!({"provider": "x"}), Call::Turn),
+            at("provider", "$")
+        );
         assert_eq!(err(json!({"provider": 3}), Call::Turn), at("provider", "$"));
         assert_eq!(err(json!({"view": "x"}), Call::Turn), at("view", "$"));
-        assert_eq!(err(json!({"cacheControl": 1}), Call::Turn), at("cache_control", "$"));
-        assert_eq!(err(json!({"counter": "o2"}), Call::Budget), at("counter", "$"));
+        assert_eq!(
+            err(json!({"cacheControl": 1}), Call::Turn),
+            at("cache_control", "$")
+        );
+        assert_eq!(
+            err(json!({"counter": "o2"}), Call::Budget),
+            at("counter", "$")
+        );
         assert_eq!(err(json!({"limit": 0}), Call::Search), at("limit", "$"));
         // A key the call does not take is an error of the options object, listing the keys.
         for (options, call, known) in [
-            (json!({"limit": 3}), Call::Turn, "source, profile, state, provider, mode, cacheControl, view"),
+            (
+                json!({"limit": 3}),
+                Call::Turn,
+                "source, profile, state, provider, mode, cacheControl, view",
+            ),
             (json!({"loaded": ["a"]}), Call::Turn, "view"),
             (json!({"view": "live"}), Call::CacheReport, "mode, counter"),
-            (json!({"cacheControl": true}), Call::Budget, "(known: counter)"),
-            (json!({"state": null}), Call::Search, "(known: limit, ranker)"),
+            (
+                json!({"cacheControl": true}),
+                Call::Budget,
+                "(known: counter)",
+            ),
+            (
+                json!({"state": null}),
+                Call::Search,
+                "(known: limit, ranker)",
+            ),
         ] {
             let e = TurnRequest::from_values(&json!(null), &options, call).unwrap_err();
             assert_eq!(e.input(), Some("options"), "{options}");
@@ -406,9 +431,12 @@ mod tests {
         };
         let root = crate::JsonPath::root();
         let e = option_error(whole(&root.key("profile").key("disabled").index(0)));
-        assert_eq!((e.input(), e.path()), (Some("profile"), Some("$.disabled[0]")));
+        assert_eq!(
+            (e.input(), e.path()),
+            (Some("profile"), Some("$.disabled[0]"))
+        );
         let e = option_error(whole(&root.key("cacheControl")));
-        assert_eq!((e.input(), e.path()), (Some("cache_control"), Some("$")));
+        assert_eq!((e.input(), e.path()), (Some("cache_control"), None));
         let e = option_error(whole(&root.key("nope").key("x")));
         assert_eq!((e.input(), e.path()), (Some("options"), Some("$.nope.x")));
         let (_, extra) =

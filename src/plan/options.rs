@@ -88,7 +88,7 @@ pub fn option_error(e: Error) -> Error {
     match path.split_first_key() {
         Some((key, inner)) if argument_of(key) != "options" => Error::InvalidArgument {
             argument: argument_of(key),
-            path: Some(inner),
+            path: Some(inner).filter(|p| matches!(key, "profile" | "state") || p.as_str() != "$"),
             message: message.clone(),
         },
         _ => e,
@@ -151,26 +151,24 @@ fn read(options: &Value, call: Call) -> Result<(TurnRequest, CallOptions)> {
         Value::Null => &empty,
         Value::Object(o) => o,
         other => {
-            return Err(Error::expected(
+            return Err(as_argument(
+                Error::expected("options", &JsonPath::root(), "an options object", other),
                 "options",
-                &JsonPath::root(),
-                "an options object",
-                other,
             ))
         }
     };
     let root = JsonPath::root();
     for (key, v) in obj {
         if !call.keys().contains(&key.as_str()) {
-            return Err(Error::value(
-                "options",
-                &root.key(key),
-                format!(
+            return Err(Error::InvalidArgument {
+                argument: "options",
+                path: Some(root.key(key)),
+                message: format!(
                     "unknown option {} (known: {})",
                     quoted(key),
                     call.keys().join(", ")
                 ),
-            ));
+            });
         }
         if v.is_null() {
             continue;
@@ -223,8 +221,11 @@ fn read(options: &Value, call: Call) -> Result<(TurnRequest, CallOptions)> {
 }
 
 /// An error about one option's value, as an error of that option (the argument): its path is
-/// the path inside the option's value.
+/// the path inside a JSON-valued option (`profile`, `state`; `$` for the whole value), none
+/// for a string, number or boolean option.
 fn as_argument(e: Error, argument: &'static str) -> Error {
+    let json_valued = matches!(argument, "profile" | "state" | "options");
+    let inside = |path: JsonPath| Some(path).filter(|p| json_valued || p.as_str() != "$");
     match e {
         Error::InvalidValue { path, message, .. }
         | Error::LimitExceeded { path, message, .. }
@@ -234,13 +235,13 @@ fn as_argument(e: Error, argument: &'static str) -> Error {
             ..
         } => Error::InvalidArgument {
             argument,
-            path: Some(path),
+            path: inside(path),
             message,
         },
         Error::InvalidJson { message, .. } | Error::InvalidArgument { message, .. } => {
             Error::InvalidArgument {
                 argument,
-                path: Some(JsonPath::root()),
+                path: json_valued.then(JsonPath::root),
                 message,
             }
         }
@@ -252,9 +253,21 @@ fn as_argument(e: Error, argument: &'static str) -> Error {
 /// checks name `query` (and the limit's `limit`) where the model-facing `tool_search` call
 /// names its arguments object.
 pub fn search_argument_error(e: Error) -> Error {
-    match e.input() {
-        Some("tool_search arguments") if e.path() == Some("$.limit") => e.with_input("limit"),
-        Some("tool_search arguments" | "tool_search query") => e.with_input("query"),
-        _ => e,
+    let argument = match (e.input(), e.path()) {
+        (Some("tool_search arguments"), Some("$.limit")) => "limit",
+        (Some("tool_search arguments" | "tool_search query"), _) => "query",
+        _ => return e,
+    };
+    // The whole argument is at fault: no path inside it.
+    Error::InvalidArgument {
+        argument,
+        path: None,
+        message: match e {
+            Error::InvalidValue { message, .. }
+            | Error::LimitExceeded { message, .. }
+            | Error::InvalidArgument { message, .. }
+            | Error::InvalidJson { message, .. } => message,
+            other => other.to_string(),
+        },
     }
 }

@@ -24,7 +24,7 @@ impl Registry {
         let root = JsonPath::root();
         if located.len() > LIMITS.max_tools {
             return Err(Error::limit(
-                "registry",
+                "document",
                 &root.key("tools"),
                 format!(
                     "{} tools, at most {} are accepted",

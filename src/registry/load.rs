@@ -82,7 +82,7 @@ fn read(raw: &RawValue, path: impl FnOnce() -> JsonPath) -> Result<Value> {
 
 /// A value the first pass accepted but a full parse refuses.
 fn unreadable(path: &JsonPath, message: &str) -> Error {
-    Error::value("registry", path, format!("unreadable value: {message}"))
+    Error::value("document", path, format!("unreadable value: {message}"))
 }
 
 /// A tool with where it was read from (for errors found after parsing).
@@ -97,7 +97,7 @@ pub(crate) fn parse_document(
 ) -> Result<(Settings, Vec<LocatedTool>)> {
     let warnings = &mut load_warnings.document;
     let root = JsonPath::root();
-    let (tools_list, doc) = match read_document("registry", text)? {
+    let (tools_list, doc) = match read_document("document", text)? {
         Node::Items(items) => {
             return Ok((
                 Settings::default(),
@@ -108,7 +108,7 @@ pub(crate) fn parse_document(
         Node::Array(_) => return Err(Error::internal("a document array read as raw elements")),
         Node::Other(v) => {
             return Err(Error::expected(
-                "registry",
+                "document",
                 &root,
                 "an object or an array of tools",
                 &v,
@@ -138,7 +138,7 @@ pub(crate) fn parse_document(
         Some(list) => parse_tool_list(*list, &root.key("tools"), None, warnings)?,
         None => Vec::new(),
     };
-    let patterns = |v: &Value, p: &JsonPath| parse_pattern_list(v, p, "registry");
+    let patterns = |v: &Value, p: &JsonPath| parse_pattern_list(v, p, "document");
     let mut settings = Settings {
         default_tools: setting(&doc, "default_tools", patterns)?,
         deferred_default_tools: setting(&doc, "deferred_default_tools", patterns)?
@@ -153,7 +153,7 @@ pub(crate) fn parse_document(
         let path = root.key("mcp_servers");
         let Node::Array(servers) = Node::of(raw).map_err(|m| unreadable(&path, &m))? else {
             return Err(Error::expected(
-                "registry",
+                "document",
                 &path,
                 "an array of servers",
                 &read(raw, || path.clone())?,
@@ -165,7 +165,7 @@ pub(crate) fn parse_document(
                 Node::of(server).map_err(|m| unreadable(&p, &m))?
             else {
                 return Err(Error::expected(
-                    "registry",
+                    "document",
                     &p,
                     "{\"name\", \"tools\"}",
                     &read(server, || p.clone())?,
@@ -179,7 +179,7 @@ pub(crate) fn parse_document(
                 Some(Value::String(s)) => s,
                 _ => {
                     return Err(Error::value(
-                        "registry",
+                        "document",
                         &p.key("name"),
                         "expected the server name as a string",
                     ))
@@ -195,7 +195,7 @@ pub(crate) fn parse_document(
             let mut server_warnings = Vec::new();
             let Some(raw_tools) = obj.get("tools") else {
                 return Err(Error::value(
-                    "registry",
+                    "document",
                     &p,
                     format!(
                         "server {} has no \"tools\" (its tools/list result; [] for none)",
@@ -203,7 +203,7 @@ pub(crate) fn parse_document(
                     ),
                 ));
             };
-            let list = read_tool_list("registry", raw_tools.get())?;
+            let list = read_tool_list("document", raw_tools.get())?;
             tools.extend(parse_tool_list(
                 list,
                 &p.key("tools"),
@@ -228,11 +228,11 @@ pub(crate) fn parse_tool_list(
         Node::Items(items) => parse_tool_items(items, path, server, warnings),
         Node::Object { members: obj, .. } => match obj.get("tools") {
             Some(inner) if inner.get().starts_with('[') => {
-                let inner = read_tool_list("registry", inner.get())?;
+                let inner = read_tool_list("document", inner.get())?;
                 parse_tool_list(inner, &path.key("tools"), server, warnings)
             }
             _ => Err(Error::value(
-                "registry",
+                "document",
                 path,
                 "expected an array of tools or a tools/list result ({\"tools\": [...]})",
             )),
@@ -243,7 +243,7 @@ pub(crate) fn parse_tool_list(
         Node::Other(Value::Null) => match server {
             None => Ok(Vec::new()),
             Some(server) => Err(Error::value(
-                "registry",
+                "document",
                 path,
                 format!(
                     "the tools list of server {} is null, not a list (an empty list is [], and removing a server is remove_mcp_server)",
@@ -252,7 +252,7 @@ pub(crate) fn parse_tool_list(
             )),
         },
         other => Err(Error::expected(
-            "registry",
+            "document",
             path,
             "an array of tools",
             &other.describe_value(),
@@ -268,7 +268,7 @@ fn parse_tool_items(
 ) -> Result<Vec<LocatedTool>> {
     if items.len() > LIMITS.max_tools {
         return Err(Error::limit(
-            "registry",
+            "document",
             path,
             format!(
                 "{} tools, at most {} are accepted",
@@ -285,7 +285,7 @@ fn parse_tool_items(
         let parsed = match &item {
             Node::Object { members, .. } => parse_tool(members, &origin, server),
             other => Err(Error::expected(
-                "registry",
+                "document",
                 &origin.path(),
                 "a tool object",
                 &other.describe_value(),
@@ -364,7 +364,7 @@ fn parse_tool(
             key @ ("parameters" | "inputSchema" | "input_schema") => {
                 if let Some((first, _)) = schema {
                     return Err(Error::value(
-                        "registry",
+                        "document",
                         &path().key(key),
                         format!("both \"{first}\" and \"{key}\" given; use one"),
                     ));
@@ -381,18 +381,18 @@ fn parse_tool(
         Ok(None) | Ok(Some(Err(Value::Null))) => Ok(None),
         Ok(Some(Ok(s))) => Ok(Some(s)),
         Ok(Some(Err(other))) => Err(Error::expected(
-            "registry",
+            "document",
             &path().key(key),
             "a string",
             &other,
         )),
     };
     let Some(raw_name) = text(name, "name")? else {
-        return Err(Error::value("registry", &path(), "tool has no \"name\""));
+        return Err(Error::value("document", &path(), "tool has no \"name\""));
     };
     if raw_name.is_empty() {
         return Err(Error::value(
-            "registry",
+            "document",
             &path().key("name"),
             "empty tool name",
         ));
@@ -423,7 +423,7 @@ fn parse_tool(
     let description = text(description, "description")?.unwrap_or_default();
     if description.len() > LIMITS.max_description_bytes {
         return Err(Error::limit(
-            "registry",
+            "document",
             &path().key("description"),
             format!(
                 "description of {} bytes, at most {} are accepted",
@@ -434,7 +434,7 @@ fn parse_tool(
     }
     let Some((schema_key, raw_schema)) = schema else {
         return Err(Error::value(
-            "registry",
+            "document",
             &path(),
             "tool has no \"parameters\" (or MCP \"inputSchema\")",
         ));
@@ -447,7 +447,7 @@ fn parse_tool(
             None | Some(Value::Null) => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(b)),
             Some(other) => Err(Error::expected(
-                "registry",
+                "document",
                 &path().key(key),
                 "true or false",
                 &other,

@@ -123,7 +123,7 @@ struct Masks {
 impl Registry {
     /// Parses a registry from JSON text (a leading byte-order mark is accepted).
     pub fn from_json_str(text: &str) -> Result<Self> {
-        load::check_input_size("registry", &JsonPath::root(), text)?;
+        load::check_input_size("document", &JsonPath::root(), text)?;
         let mut warnings = LoadWarnings::default();
         let (settings, tools) = load::parse_document(text, &mut warnings)?;
         Registry::build(settings, tools, warnings, None)

@@ -17,7 +17,7 @@ pub(crate) fn parse_named_lists(
 ) -> Result<Vec<(String, Vec<String>)>> {
     let obj = value
         .as_object()
-        .ok_or_else(|| Error::expected("registry", path, "an object of name → list", value))?;
+        .ok_or_else(|| Error::expected("document", path, "an object of name → list", value))?;
     obj.iter()
         .map(|(k, v)| {
             let p = path.key(k);
@@ -32,7 +32,7 @@ pub(crate) fn parse_named_lists(
                     ),
                 ));
             }
-            Ok((k.clone(), parse_pattern_list(v, &p, "registry")?))
+            Ok((k.clone(), parse_pattern_list(v, &p, "document")?))
         })
         .collect()
 }
@@ -41,7 +41,7 @@ pub(crate) fn parse_named_lists(
 pub(crate) fn parse_overlays(value: &Value, path: &JsonPath) -> Result<Vec<(String, Vec<String>)>> {
     let obj = value
         .as_object()
-        .ok_or_else(|| Error::expected("registry", path, "an object of overlay → tools", value))?;
+        .ok_or_else(|| Error::expected("document", path, "an object of overlay → tools", value))?;
     obj.iter()
         .map(|(k, v)| {
             let p = path.key(k);
@@ -56,7 +56,7 @@ pub(crate) fn parse_overlays(value: &Value, path: &JsonPath) -> Result<Vec<(Stri
             }
             let list = match v {
                 Value::String(s) => vec![s.clone()],
-                other => parse_pattern_list(other, &p, "registry")?,
+                other => parse_pattern_list(other, &p, "document")?,
             };
             Ok((k.clone(), list))
         })
@@ -67,13 +67,13 @@ pub(crate) fn parse_overlays(value: &Value, path: &JsonPath) -> Result<Vec<(Stri
 pub(crate) fn parse_sources(value: &Value, path: &JsonPath) -> Result<Vec<SourcePolicy>> {
     let obj = value
         .as_object()
-        .ok_or_else(|| Error::expected("registry", path, "an object of source → policy", value))?;
+        .ok_or_else(|| Error::expected("document", path, "an object of source → policy", value))?;
     obj.iter()
         .map(|(name, v)| {
             let p = path.key(name);
             let policy = v
                 .as_object()
-                .ok_or_else(|| Error::expected("registry", &p, "{\"default\", \"deny\"}", v))?;
+                .ok_or_else(|| Error::expected("document", &p, "{\"default\", \"deny\"}", v))?;
             for key in policy.keys() {
                 if key != "default" && key != "deny" {
                     return Err(Error::registry(
@@ -92,7 +92,7 @@ pub(crate) fn parse_sources(value: &Value, path: &JsonPath) -> Result<Vec<Source
             };
             let deny = match policy.get("deny") {
                 None | Some(Value::Null) => Vec::new(),
-                Some(d) => parse_pattern_list(d, &p.key("deny"), "registry")?,
+                Some(d) => parse_pattern_list(d, &p.key("deny"), "document")?,
             };
             Ok(SourcePolicy {
                 name: name.clone(),
@@ -106,9 +106,9 @@ pub(crate) fn parse_sources(value: &Value, path: &JsonPath) -> Result<Vec<Source
 /// An override error inside a registry document is an error of the registry.
 fn registry_error(e: Error, at: &JsonPath) -> Error {
     match e {
-        Error::InvalidValue { path, message, .. } => Error::value("registry", &path, message),
-        Error::LimitExceeded { path, message, .. } => Error::limit("registry", &path, message),
-        other => Error::value("registry", at, other.to_string()),
+        Error::InvalidValue { path, message, .. } => Error::value("document", &path, message),
+        Error::LimitExceeded { path, message, .. } => Error::limit("document", &path, message),
+        other => Error::value("document", at, other.to_string()),
     }
 }
 
@@ -116,7 +116,7 @@ fn registry_error(e: Error, at: &JsonPath) -> Error {
 pub(crate) fn parse_history(value: &Value, path: &JsonPath) -> Result<Vec<HistoryVersion>> {
     let items = value
         .as_array()
-        .ok_or_else(|| Error::expected("registry", path, "an array of versions", value))?;
+        .ok_or_else(|| Error::expected("document", path, "an array of versions", value))?;
     items
         .iter()
         .enumerate()
@@ -124,13 +124,13 @@ pub(crate) fn parse_history(value: &Value, path: &JsonPath) -> Result<Vec<Histor
             let p = path.index(i);
             let o = v
                 .as_object()
-                .ok_or_else(|| Error::expected("registry", &p, "an object", v))?;
+                .ok_or_else(|| Error::expected("document", &p, "an object", v))?;
             let version = match o.get("version") {
                 Some(Value::String(s)) => s.clone(),
                 None => format!("#{i}"),
                 Some(other) => {
                     return Err(Error::expected(
-                        "registry",
+                        "document",
                         &p.key("version"),
                         "a string",
                         other,
@@ -139,7 +139,7 @@ pub(crate) fn parse_history(value: &Value, path: &JsonPath) -> Result<Vec<Histor
             };
             let default_tools = match o.get("default_tools") {
                 None | Some(Value::Null) => None,
-                Some(d) => Some(parse_pattern_list(d, &p.key("default_tools"), "registry")?),
+                Some(d) => Some(parse_pattern_list(d, &p.key("default_tools"), "document")?),
             };
             let toolsets = match o.get("toolsets") {
                 None | Some(Value::Null) => Vec::new(),

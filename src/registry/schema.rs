@@ -91,14 +91,14 @@ pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<Verdi
     let text = raw.get();
     if !text.starts_with('{') {
         return Err(match value_of(raw) {
-            Ok(v) => Error::expected("registry", &path(), "a JSON Schema object", &v),
-            Err(m) => Error::value("registry", &path(), format!("unreadable value: {m}")),
+            Ok(v) => Error::expected("document", &path(), "a JSON Schema object", &v),
+            Err(m) => Error::value("document", &path(), format!("unreadable value: {m}")),
         });
     }
     let m = measure(text);
     if m.depth > LIMITS.max_schema_depth {
         return Err(Error::limit(
-            "registry",
+            "document",
             &path(),
             format!(
                 // The scan stops at its own depth limit: a deeper schema is "at least" that.
@@ -115,7 +115,7 @@ pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<Verdi
     }
     if m.bytes > LIMITS.max_schema_bytes {
         return Err(Error::limit(
-            "registry",
+            "document",
             &path(),
             format!(
                 "schema of {} bytes, at most {} are accepted",
@@ -132,7 +132,7 @@ pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<Verdi
                 Err(()) => "a value that is not a type name".to_string(),
             };
             return Err(Error::value(
-                "registry",
+                "document",
                 &path().key("type"),
                 format!("the schema's root type must be \"object\" (providers refuse anything else), found {found}"),
             ));
@@ -142,7 +142,7 @@ pub(crate) fn check(raw: &RawValue, path: impl Fn() -> JsonPath) -> Result<Verdi
         return Ok(Verdict::Object);
     }
     let mut value = value_of(raw)
-        .map_err(|e| Error::value("registry", &path(), format!("unreadable value: {e}")))?;
+        .map_err(|e| Error::value("document", &path(), format!("unreadable value: {e}")))?;
     if !normalise {
         return Ok(Verdict::Object);
     }

@@ -193,7 +193,7 @@ fn search(
 /// One `tool_search` call: the query, how many hits at most, and the ranker for keyword
 /// queries. Build it from the query ([`SearchCall::new`]) or from the JSON arguments the
 /// model sent ([`SearchCall::from_arguments`]); run it with
-/// [`Registry::search`](crate::Registry::search).
+/// [`Turn::search`](crate::Turn::search).
 #[derive(Clone, Copy)]
 pub struct SearchCall<'a> {
     /// The query as the model wrote it (`select:a,b` or keywords).

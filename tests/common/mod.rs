@@ -90,8 +90,8 @@ pub struct RenderOptions {
 }
 
 /// The plan (payload included) of a request at a turn state with rendering options.
-pub fn render<'r>(
-    r: &'r Registry,
+pub fn render(
+    r: &Registry,
     request: &TurnRequest,
     state: &TurnState,
     options: RenderOptions,
@@ -181,7 +181,7 @@ pub fn intent(json: &str) -> ToolsOverride {
 }
 
 /// Expands an override with no profile or source.
-pub fn expand_json<'r>(r: &'r Registry, json: &str) -> Expansion {
+pub fn expand_json(r: &Registry, json: &str) -> Expansion {
     expand(r, &intent(json), ExpandContext::default()).unwrap()
 }
 

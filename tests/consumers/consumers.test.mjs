@@ -14,7 +14,7 @@
 // repository's dev dependencies, run from here against the throwaway project.
 //
 // Needs: the wasm builds (scripts/build-wasm.sh), target/debug/tool-intent
-// (`cargo build --features cli`), /usr/bin/chromium. Run by scripts/test.sh.
+// (`cargo build -p tool-intent-cli --features exact-tokens,hybrid`), /usr/bin/chromium. Run by scripts/test.sh.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
@@ -62,7 +62,7 @@ before(() => {
     tarballs[packed.name] = join(work, packed.filename);
   }
   const cli = join(root, "target/debug/tool-intent");
-  assert.ok(existsSync(cli), "target/debug/tool-intent missing: cargo build --features cli");
+  assert.ok(existsSync(cli), "target/debug/tool-intent missing: cargo build -p tool-intent-cli --features exact-tokens,hybrid");
   expected = JSON.parse(run(cli, ["expand", "--override", JSON.stringify(OVERRIDE)], root)).fingerprint;
   assert.match(expected, /^sha256:[0-9a-f]{64}$/);
   const hybridArgs = ["search", "--mcp", "time=tests/data/mcp/time.json", "--ranker", "hybrid", "--json", "--query", HYBRID_QUERY];
@@ -83,7 +83,7 @@ import { Registry as HybridRegistry } from "tool-intent-hybrid";
 ${PRINT}let code = "";
 try { Registry.embedded().planTurn({ enabled: "yes" } as never); } catch (e) { if (e instanceof ToolIntentError && isToolIntentError(e)) code = e.code; }
 const time = HybridRegistry.embedded().setMcpServer("time", ${JSON.stringify(readFileSync(join(root, "tests/data/mcp/time.json"), "utf8"))}).registry;
-const hybrid = time.search(null, ${JSON.stringify(HYBRID_QUERY)}, { ranker: "hybrid" }).hits;
+const hybrid = time.turn(null).search(${JSON.stringify(HYBRID_QUERY)}, { ranker: "hybrid" }).hits;
 console.log(JSON.stringify({ fingerprint: plan.fingerprint, code, o200k: countTokens("hello world", "o200k"), hybrid }));
 `,
       "tsconfig.json": JSON.stringify({
@@ -104,7 +104,7 @@ console.log(JSON.stringify({ fingerprint: plan.fingerprint, code, o200k: countTo
 test("TypeScript: bundler resolution (ES modules), CommonJS under nodenext (the .d.cts) and node10", () => {
   const source = `import { Registry, type CounterName } from "tool-intent";
 const counter: CounterName = "estimate";
-${PRINT}console.log(plan.fingerprint, Registry.embedded().budget(null, { counter }).counter);
+${PRINT}console.log(plan.fingerprint, Registry.embedded().turn(null).budget({ counter }).counter);
 `;
   const dir = project("ts-resolutions", {}, {
     "bundler/index.ts": source,

@@ -49,26 +49,26 @@ test("overrides may be JSON text or plain values", () => {
 
 test("errors are Errors with a stable code and the JSON path", () => {
   const r = Registry.embedded();
-  throwsCode(() => r.planTurn({ disabled: [1] }), "invalid_value", "override", "$.disabled[0]");
-  throwsCode(() => r.planTurn("{oops"), "invalid_json", "override", "$");
-  throwsCode(() => r.planTurn(42), "invalid_value", "override", "$");
+  throwsCode(() => r.planTurn({ disabled: [1] }), "invalid_value", "toolsOverride", "$.disabled[0]");
+  throwsCode(() => r.planTurn("{oops"), "invalid_json", "toolsOverride", "$");
+  throwsCode(() => r.planTurn(42), "invalid_value", "toolsOverride", "$");
   throwsCode(() => r.planTurn(null, { source: "nope" }), "unknown_source", "source", undefined);
-  throwsCode(() => r.planTurn(null, { provider: "gemeni" }), "invalid_argument", "options", "$.provider");
+  throwsCode(() => r.planTurn(null, { provider: "gemeni" }), "invalid_argument", "provider", undefined);
   throwsCode(() => r.planTurn(null, { bogus: 1 }), "invalid_argument", "options", "$.bogus");
   throwsCode(() => r.planTurn(null, { limit: 3 }), "invalid_argument", "options", "$.limit");
-  throwsCode(() => r.search(null, "x", { limit: 0 }), "invalid_argument", "options", "$.limit");
+  throwsCode(() => r.turn(null).search("x", { limit: 0 }), "invalid_argument", "limit", undefined);
   throwsCode(() => r.planTurn(null, { provider: "openai-chat", mode: "native" }), "invalid_argument", "mode", undefined);
   // `loaded` is no option: the turn state is the one source of loaded tools.
   throwsCode(() => r.planTurn(null, { loaded: ["memory"] }), "invalid_argument", "options", "$.loaded");
-  throwsCode(() => Registry.fromJson('{"tools":[{"name":"a b","parameters":{}}]}'), "invalid_registry", "registry", "$.tools[0].name");
-  throwsCode(() => Registry.fromJson({ tools: [{ name: "x", parameters: [] }] }), "invalid_value", "registry", "$.tools[0].parameters");
-  throwsCode(() => Registry.fromJson({ tools: [{ name: "x", parameters: {}, n: 10n }] }), "invalid_value", "registry", "$");
-  throwsCode(() => r.resolve({ enabled: true, disabled: ["shell"] }, "shell"), "tool_not_available");
-  throwsCode(() => r.budget(null, { counter: "o200k" }), "invalid_argument", "counter");
+  throwsCode(() => Registry.fromJson('{"tools":[{"name":"a b","parameters":{}}]}'), "invalid_registry", "document", "$.tools[0].name");
+  throwsCode(() => Registry.fromJson({ tools: [{ name: "x", parameters: [] }] }), "invalid_value", "document", "$.tools[0].parameters");
+  throwsCode(() => Registry.fromJson({ tools: [{ name: "x", parameters: {}, n: 10n }] }), "invalid_value", "document", "$");
+  throwsCode(() => r.turn({ enabled: true, disabled: ["shell"] }).resolve("shell"), "tool_not_available");
+  throwsCode(() => r.turn(null).budget({ counter: "o200k" }), "invalid_argument", "counter");
   // The core package says where the exact counters are.
   assert.throws(() => countTokens("x", "o200k"), /tool-intent-exact/);
-  throwsCode(() => r.budget(null, { counter: "o2" }), "invalid_argument", "options", "$.counter");
-  throwsCode(() => r.planTurn(null, { profile: { enabled: "x" } }), "invalid_argument", "options", "$.profile.enabled");
+  throwsCode(() => r.turn(null).budget({ counter: "o2" }), "invalid_argument", "counter", undefined);
+  throwsCode(() => r.planTurn(null, { profile: { enabled: "x" } }), "invalid_argument", "profile", "$.enabled");
 });
 
 test("planTurn returns the exact bytes, their fingerprint and the catalog text from one planning", () => {
@@ -87,14 +87,14 @@ test("turn state: a mid-turn search leaves the array alone, the next turn promot
   const intent = { toolset: "full" };
   let state = r.beginTurn(null);
   const before = r.planTurn(intent, { state });
-  const found = r.search(intent, "+github issue create", { state, limit: 3 });
+  const found = r.turn(intent, { state }).search("+github issue create", { limit: 3 });
   assert.ok(found.hits.length >= 1 && found.hits.length <= 3);
   assert.ok(found.hits.every((h) => h.startsWith("mcp__github__")));
   assert.match(found.text, /can be called at once/);
   state = found.state;
   assert.deepEqual(state.loaded, found.hits);
   assert.equal(r.planTurn(intent, { state }).fingerprint, before.fingerprint);
-  assert.ok(r.resolve(intent, found.hits[0], { state }).parameters);
+  assert.ok(r.turn(intent, { state }).resolve(found.hits[0]).parameters);
   state = r.beginTurn(state);
   const after = r.planTurn(intent, { state });
   assert.notEqual(after.fingerprint, before.fingerprint);
@@ -121,7 +121,7 @@ test("session config helpers never materialise lists", () => {
   assert.deepEqual(row, { tools_enabled: null, tools_override: null, web_search: true, toolset: "research" });
   assert.deepEqual(normalizeToolsValue(["a"]), { tools_enabled: true, tools_override: ["a"], web_search: null, toolset: null });
   assert.deepEqual(normalizeToolsValue(true), { tools_enabled: true, tools_override: null, web_search: null, toolset: null });
-  throwsCode(() => normalizeToolsValue(7), "invalid_value", "tools value", "$");
+  throwsCode(() => normalizeToolsValue(7), "invalid_value", "value", "$");
   throwsCode(() => buildIntent({ webserch: true }), "invalid_value", "toggles", "$.webserch");
 });
 
@@ -130,11 +130,11 @@ test("strings cross intact (ASCII, accents, emoji); a lone surrogate is refused 
   const r = Registry.fromJson(JSON.stringify([{ name: "u", description, parameters: { type: "object" } }]));
   assert.equal(r.toolDefinition("u").description, description);
   // JSON.stringify writes a lone surrogate as the escape \ud800, which no JSON parser reads.
-  throwsCode(() => Registry.fromJson([{ name: "s", description: "a\ud800", parameters: {} }]), "invalid_value", "registry", "$[0].description");
+  throwsCode(() => Registry.fromJson([{ name: "s", description: "a\ud800", parameters: {} }]), "invalid_value", "document", "$[0].description");
   // As raw text the same half character is not text: refused, with where it is, never
   // turned into U+FFFD behind the caller's back.
   const raw = `[{"name":"s","description":"a\ud800","parameters":{}}]`;
-  throwsCode(() => Registry.fromJson(raw), "invalid_argument", "registry");
+  throwsCode(() => Registry.fromJson(raw), "invalid_argument", "document");
   assert.throws(() => Registry.fromJson(raw), /at index 29/);
   const emojiOnly = "🚀".repeat(3);
   assert.equal(Registry.fromJson(JSON.stringify([{ name: "e", description: emojiOnly, parameters: {} }])).toolDefinition("e").description, emojiOnly);
@@ -155,7 +155,7 @@ test("registry helpers", () => {
 });
 
 test("budget prices both halves", () => {
-  const b = Registry.embedded().budget(null);
+  const b = Registry.embedded().turn(null).budget();
   assert.equal(b.counter, "estimate");
   assert.ok(b.residentTokens > 3000 && b.catalogTokens < 100);
   assert.ok(b.savingTokens > 0);
@@ -183,10 +183,10 @@ test("hostile input at the boundary throws ToolIntentError, never traps", () => 
     return Object.fromEntries(Array.from({ length: Math.floor(rnd() * 4) }, () => [keys[Math.floor(rnd() * keys.length)], gen(d + 1)]));
   };
   const calls = [
-    (a, b) => r.planTurn(a, b), (a, b) => r.cacheReport(a, b), (a, b) => r.search(a, String(b), {}), (a, b) => r.budget(a, b),
+    (a, b) => r.planTurn(a, b), (a, b) => r.cacheReport(a, null, b), (a, b) => r.turn(a).search(String(b)), (a, b) => r.turn(a, b).budget(),
     (a) => Registry.fromJson(a), (a) => buildIntent(a), (a) => canonicalIntent(a), (a) => sessionConfigToOverride(a),
     (a) => normalizeToolsValue(a), (a) => r.beginTurn(a), (a, b) => recordLoaded(a, Array.isArray(b) ? b.map(String) : []),
-    (a, b) => r.setMcpServer(String(a), b).registry, (a, b) => r.resolve(a, String(b)),
+    (a, b) => r.setMcpServer(String(a), b).registry, (a, b) => r.turn(a).resolve(String(b)),
   ];
   for (let i = 0; i < 3000; i++) {
     const call = calls[i % calls.length];
@@ -220,7 +220,7 @@ test("ToolIntentError works with instanceof from ESM and CommonJS, and rejects o
 });
 
 test("the entries export the documented API and nothing else", async () => {
-  const api = ["Registry", "RegistryChange", "ToolIntentError", "buildFlavor", "buildIntent", "canonicalIntent", "countTokens", "default", "fingerprint", "initSync", "isToolIntentError", "normalizeToolsValue", "recordLoaded", "sessionConfigFromOverride", "sessionConfigToOverride"];
+  const api = ["Registry", "RegistryChange", "ToolIntentError", "Turn", "buildFlavor", "buildIntent", "canonicalIntent", "countTokens", "default", "fingerprint", "initSync", "isToolIntentError", "normalizeToolsValue", "recordLoaded", "sessionConfigFromOverride", "sessionConfigToOverride"];
   const esm = await import("tool-intent");
   assert.deepEqual(Object.keys(esm).sort(), api);
   const cjs = createRequire(import.meta.url)("tool-intent");
@@ -282,22 +282,22 @@ test("recordLoaded refuses a load past the limit, as beginTurn refuses such a st
   throwsCode(() => recordLoaded(full, ["one_more"]), "limit_exceeded", "state", "$.loaded");
   throwsCode(() => Registry.embedded().beginTurn({ loaded: [...names, "one_more"] }), "limit_exceeded", "state", "$.loaded");
   // A tool_search load into a state full of gone tools is still recorded.
-  const found = Registry.embedded().search(null, "select:send_message", { state: { loaded: names } });
+  const found = Registry.embedded().turn(null, { state: { loaded: names } }).search("select:send_message");
   assert.deepEqual(found.hits, ["send_message"]);
   assert.deepEqual(found.state.loaded, ["send_message"]);
 });
 
 test("a stored override with a key given twice is refused, as planTurn refuses it", () => {
   const twice = '{"enabled":true,"enabled":false}';
-  throwsCode(() => sessionConfigToOverride({ tools_override: twice }), "invalid_value", "session config", "$.tools_override");
-  throwsCode(() => Registry.embedded().planTurn(twice), "invalid_value", "override", "$.enabled");
+  throwsCode(() => sessionConfigToOverride({ tools_override: twice }), "invalid_value", "config", "$.tools_override");
+  throwsCode(() => Registry.embedded().planTurn(twice), "invalid_value", "toolsOverride", "$.enabled");
 });
 
 test("cacheReport refuses a script past its limits, naming the member", () => {
   const r = Registry.embedded();
-  throwsCode(() => r.cacheReport({ turns: Array.from({ length: 10_001 }, () => ({})) }), "limit_exceeded", "cache script", "$.turns");
-  throwsCode(() => r.cacheReport({ messageBytes: 1 << 20, turns: Array.from({ length: 65 }, () => ({})) }), "limit_exceeded", "cache script", "$.messageBytes");
-  throwsCode(() => r.cacheReport({ systemPromptBytes: (1 << 20) + 1, turns: [] }), "invalid_value", "cache script", "$.systemPromptBytes");
+  throwsCode(() => r.cacheReport({ turns: Array.from({ length: 10_001 }, () => ({})) }, null), "limit_exceeded", "script", "$.turns");
+  throwsCode(() => r.cacheReport({ messageBytes: 1 << 20, turns: Array.from({ length: 65 }, () => ({})) }, null), "limit_exceeded", "script", "$.messageBytes");
+  throwsCode(() => r.cacheReport({ systemPromptBytes: (1 << 20) + 1, turns: [] }, null), "invalid_value", "script", "$.systemPromptBytes");
   // The largest accepted shape runs.
-  assert.equal(r.cacheReport({ messageBytes: 1 << 20, turns: Array.from({ length: 64 }, () => ({})) }, { mode: "catalog" }).turns.length, 64);
+  assert.equal(r.cacheReport({ messageBytes: 1 << 20, turns: Array.from({ length: 64 }, () => ({})) }, null, { mode: "catalog" }).turns.length, 64);
 });

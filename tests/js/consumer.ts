@@ -16,14 +16,14 @@ const names: string[] = expansion.array.concat(expansion.catalog);
 const plan: TurnPlan = registry.planTurn(intent, { provider: "openai-responses", cacheControl: false });
 const bytes: string = plan.payload;
 const catalogText: string = plan.catalogText;
-const found: SearchOutcome = registry.search(intent, "select:memory", { state, limit: 2 });
+const found: SearchOutcome = registry.turn(intent, { state }).search("select:memory", { limit: 2 });
 state = recordLoaded(found.state, found.hits);
-const budget: Budget = registry.budget(intent);
+const budget: Budget = registry.turn(intent).budget();
 // The exact counters exist only in tool-intent-exact (exact-consumer.ts uses them there).
 // @ts-expect-error "hybrid" is not a RankerName of the core package (tool-intent-hybrid has it)
-registry.search(intent, "convert currency", { ranker: "hybrid" });
+registry.turn(intent).search("convert currency", { ranker: "hybrid" });
 // @ts-expect-error "o200k" is not a CounterName of the core package
-registry.budget(intent, { counter: "o200k" });
+registry.turn(intent).budget({ counter: "o200k" });
 const half: number = budget.residentTokens + budget.catalogTokens;
 const canonical: string = canonicalIntent({ enabled: true, disabled: ["a"] });
 try {

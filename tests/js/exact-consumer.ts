@@ -2,7 +2,7 @@
 import { Registry, countTokens, type Budget, type CounterName } from "tool-intent-exact";
 
 const counter: CounterName = "o200k";
-const budget: Budget = Registry.embedded().budget({ web_search: true }, { counter });
+const budget: Budget = Registry.embedded().turn({ web_search: true }).budget({ counter });
 const tokens: number = countTokens("hello", "cl100k_base") + budget.residentTokens;
 // @ts-expect-error a misspelt counter name is still refused
 countTokens("hello", "o200");

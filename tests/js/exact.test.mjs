@@ -16,9 +16,9 @@ test("exact build counts o200k tokens", () => {
 });
 
 test("exact budget equals the native exact budget", () => {
-  assert.ok(existsSync(cli), `${cli} not built: run cargo build --features cli first`);
+  assert.ok(existsSync(cli), `${cli} not built: run cargo build -p tool-intent-cli --features exact-tokens,hybrid first`);
   const override = { toolset: "research", web_search: true };
-  const js = Registry.embedded().budget(override, { counter: "o200k" });
+  const js = Registry.embedded().turn(override).budget({ counter: "o200k" });
   const native = JSON.parse(execFileSync(cli, ["budget", "--counter", "o200k", "--json", "--override", JSON.stringify(override)], { encoding: "utf8" }));
   assert.equal(js.residentTokens, native.residentTokens);
   assert.equal(js.catalogTokens, native.catalogTokens);

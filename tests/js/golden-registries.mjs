@@ -28,7 +28,7 @@ export function checkSearchRows({ Registry, fingerprint }, file) {
   };
   for (const row of rows) {
     const options = row.ranker ? { limit: row.limit, ranker: row.ranker } : { limit: row.limit };
-    const out = registries[row.registry].search(row.override, row.query, options);
+    const out = registries[row.registry].turn(row.override).search(row.query, options);
     assert.deepEqual(out.hits, row.hits, row.case);
     assert.equal(fingerprint(out.text), row.text, row.case);
   }

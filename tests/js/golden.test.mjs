@@ -53,7 +53,7 @@ test("the cache-impact report in wasm equals the native report for the issue-14 
   const reports = [];
   for (const provider of ["anthropic", "openai-responses"]) {
     for (const mode of ["catalog", "native", "native-client"]) {
-      reports.push(registry.cacheReport(script, { provider, mode }));
+      reports.push(registry.cacheReport(script, null, { provider, mode }));
     }
   }
   assert.deepEqual(reports, golden);
@@ -67,9 +67,9 @@ test("the cache-impact report in wasm equals the native report for the issue-14 
 
 test("native-client search returns provider-shaped output", () => {
   const r = Registry.embedded();
-  const anthropic = r.search(null, "select:enter_plan_mode", { mode: "native-client" });
+  const anthropic = r.turn(null, { mode: "native-client" }).search("select:enter_plan_mode");
   assert.deepEqual(anthropic.providerOutput, [{ type: "tool_reference", tool_name: "enter_plan_mode" }]);
-  const openai = r.search(null, "select:enter_plan_mode", { mode: "native-client", provider: "openai-responses" });
+  const openai = r.turn(null, { mode: "native-client", provider: "openai-responses" }).search("select:enter_plan_mode");
   assert.equal(openai.providerOutput.type, "tool_search_output");
   assert.equal(openai.providerOutput.execution, "client");
   assert.equal(openai.providerOutput.tools[0].name, "enter_plan_mode");
@@ -82,8 +82,8 @@ test("native-client search returns provider-shaped output", () => {
 test("cacheReport starts from the options' state and profile", () => {
   const registry = Registry.embedded();
   const script = { turns: [{}, { searches: ["select:enter_plan_mode"] }, {}] };
-  assert.equal(registry.cacheReport(script, { mode: "catalog" }).rewrites, 1);
+  assert.equal(registry.cacheReport(script, null, { mode: "catalog" }).rewrites, 1);
   const loaded = recordLoaded(registry.beginTurn(null), ["enter_plan_mode"]);
-  assert.equal(registry.cacheReport(script, { mode: "catalog", state: loaded }).rewrites, 0);
-  assert.equal(registry.cacheReport(script, { mode: "catalog", profile: { enabled: false } }).rewrites, 0);
+  assert.equal(registry.cacheReport(script, null, { mode: "catalog", state: loaded }).rewrites, 0);
+  assert.equal(registry.cacheReport(script, null, { mode: "catalog", profile: { enabled: false } }).rewrites, 0);
 });

@@ -2,7 +2,7 @@
 import { Registry, type RankerName, type SearchOutcome } from "tool-intent-hybrid";
 
 const ranker: RankerName = "hybrid";
-const found: SearchOutcome = Registry.embedded().search(null, "how many euros is 20 dollars", { ranker, limit: 3 });
+const found: SearchOutcome = Registry.embedded().turn(null).search("how many euros is 20 dollars", { ranker, limit: 3 });
 // @ts-expect-error a misspelt ranker name is still refused
-Registry.embedded().search(null, "x", { ranker: "semantic" });
+Registry.embedded().turn(null).search("x", { ranker: "semantic" });
 export const hits: string[] = found.hits;

@@ -19,9 +19,9 @@ test("hybrid build: its flavour, and hits equal to the native build's for every 
 });
 
 test("hybrid search equals the native CLI's search --ranker hybrid", () => {
-  assert.ok(existsSync(cli), `${cli} not built: run cargo build --features cli,hybrid first`);
+  assert.ok(existsSync(cli), `${cli} not built: run cargo build -p tool-intent-cli --features exact-tokens,hybrid first`);
   const query = "how many euros do I get for 20 dollars";
-  const js = Registry.embedded().search(null, query, { ranker: "hybrid", limit: 3 });
+  const js = Registry.embedded().turn(null).search(query, { ranker: "hybrid", limit: 3 });
   const native = JSON.parse(execFileSync(cli, ["search", "--ranker", "hybrid", "--limit", "3", "--json", "--query", query], { encoding: "utf8" }));
   assert.deepEqual(js.hits, native.hits);
   assert.ok(js.hits.length > 0, "no hit");
@@ -31,23 +31,23 @@ test("the keyword ranker is the default and unchanged in the hybrid build", () =
   const r = Registry.embedded();
   const c = core.Registry.embedded();
   for (const q of ["plan mode", "send a message to the team", "browser screenshot"]) {
-    assert.deepEqual(r.search(null, q).hits, c.search(null, q).hits, q);
-    assert.deepEqual(r.search(null, q, { ranker: "keyword" }).hits, c.search(null, q).hits, q);
+    assert.deepEqual(r.turn(null).search(q).hits, c.turn(null).search(q).hits, q);
+    assert.deepEqual(r.turn(null).search(q, { ranker: "keyword" }).hits, c.turn(null).search(q).hits, q);
   }
   // select: and the deferred-only candidate set hold under the hybrid ranker too.
-  assert.deepEqual(r.search(null, "select:enter_plan_mode", { ranker: "hybrid" }).hits, ["enter_plan_mode"]);
-  const disabled = r.search({ disabled: ["enter_plan_mode"] }, "enter plan mode", { ranker: "hybrid", limit: 50 });
+  assert.deepEqual(r.turn(null).search("select:enter_plan_mode", { ranker: "hybrid" }).hits, ["enter_plan_mode"]);
+  const disabled = r.turn({ disabled: ["enter_plan_mode"] }).search("enter plan mode", { ranker: "hybrid", limit: 50 });
   assert.ok(!disabled.hits.includes("enter_plan_mode"), disabled.hits.join(","));
 });
 
-test("the core package refuses ranker hybrid at $.ranker and names the package that has it", () => {
+test("the core package refuses ranker hybrid and names the package that has it", () => {
   assert.equal(core.buildFlavor(), "core");
   assert.throws(
-    () => core.Registry.embedded().search(null, "plan mode", { ranker: "hybrid" }),
-    (e) => e.code === "invalid_argument" && e.argument === "options" && e.path === "$.ranker" && /tool-intent-hybrid/.test(e.message),
+    () => core.Registry.embedded().turn(null).search("plan mode", { ranker: "hybrid" }),
+    (e) => e.code === "invalid_argument" && e.argument === "ranker" && e.path === undefined && /tool-intent-hybrid/.test(e.message),
   );
   assert.throws(
-    () => Registry.embedded().search(null, "plan mode", { ranker: "semantic" }),
-    (e) => e.code === "invalid_argument" && e.path === "$.ranker" && /keyword, hybrid/.test(e.message),
+    () => Registry.embedded().turn(null).search("plan mode", { ranker: "semantic" }),
+    (e) => e.code === "invalid_argument" && e.argument === "ranker" && /keyword, hybrid/.test(e.message),
   );
 });

@@ -119,9 +119,9 @@ test("a paginating server: every page is read; a changed list replaces the serve
   await follower.settled();
   // Removed mid-turn: still declared this turn, and dispatch says it was removed.
   assert.equal(live.registry.planTurn(null, { state }).payload, before.payload);
-  assert.throws(() => live.registry.resolve(null, "mcp__pages__beta", { state }), (e) => e.code === "tool_removed");
+  assert.throws(() => live.registry.turn(null, { state }).resolve("mcp__pages__beta"), (e) => e.code === "tool_removed");
   state = live.registry.beginTurn(state);
-  assert.throws(() => live.registry.resolve(null, "mcp__pages__beta", { state }), (e) => e.code === "tool_not_available");
+  assert.throws(() => live.registry.turn(null, { state }).resolve("mcp__pages__beta"), (e) => e.code === "tool_not_available");
   assert.ok(live.registry.planTurn(null, { state }).catalog.includes("mcp__pages__zeta"));
   assert.deepEqual(changes[1].diff, { added: ["mcp__pages__zeta"], removed: ["mcp__pages__beta", "mcp__pages__delta", "mcp__pages__epsilon"], changed: [] });
   const names = live.registry.toolInfos().map((t) => t.name).filter((n) => n.startsWith("mcp__pages__"));

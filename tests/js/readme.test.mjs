@@ -21,7 +21,7 @@ const { fingerprint: hash } = await import("tool-intent");
 if (hash(payload) !== plan.fingerprint) throw new Error("the fingerprint is not of the payload bytes");
 if (!payload.startsWith("[") || !catalogText.includes("\\nmemory\\n")) throw new Error("payload: " + payload.slice(0, 80));
 if (!plan.catalog.includes("memory")) throw new Error("catalog: " + plan.catalog);
-if (found.hits.join() !== "enter_plan_mode" || found.notFound.length) throw new Error("search: " + JSON.stringify(found));
+if (found.hits.join() !== "memory" || found.notFound.length || !turn.state.loaded.includes("memory")) throw new Error("search: " + JSON.stringify(found));
 if (JSON.stringify(intent) !== '{"toolset":"research","web_search":true}') throw new Error("intent: " + JSON.stringify(intent));
 console.log("readme ok");`;
   const r = spawnSync("node", ["--input-type=module", "-e", code], { cwd: root, encoding: "utf8" });
@@ -37,4 +37,10 @@ test("the README's terminal-client lines run", () => {
     assert.equal(r.status, 0, `${line}\n${r.stderr}`);
     assert.ok(r.stdout.length > 100, `${line}: ${r.stdout}`);
   }
+});
+
+test("the README's API table is the one generated from tests/data/api.json", async () => {
+  const { apiTable, readmeSection } = await import("../../scripts/api-table.mjs");
+  const api = JSON.parse(readFileSync(new URL("tests/data/api.json", `file://${root}`), "utf8"));
+  assert.equal(readmeSection(readme), apiTable(api), "run `node scripts/api-table.mjs --write`");
 });

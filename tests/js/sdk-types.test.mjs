@@ -62,11 +62,11 @@ test("every payload and search output type-checks against the providers' SDKs", 
     // native-client search outputs: Anthropic tool_result content (hits, and a miss), OpenAI
     // Responses' tool_search_output input item.
     for (const query of [`select:${firstDeferred}`, "+zyzzyva"]) {
-      const out = registry.search(intent, query, { provider: "anthropic", mode: "native-client" });
+      const out = registry.turn(intent, { provider: "anthropic", mode: "native-client" }).search(query);
       lines.push(`export const s${n}: ToolResultBlockParam["content"] = ${JSON.stringify(out.providerOutput)};`);
       lines.push(`export const bs${n}: BetaToolResultBlockParam["content"] = s${n++};`);
     }
-    const openai = registry.search(intent, `select:${firstDeferred}`, { provider: "openai-responses", mode: "native-client" });
+    const openai = registry.turn(intent, { provider: "openai-responses", mode: "native-client" }).search(`select:${firstDeferred}`);
     lines.push(`export const s${n++}: ResponseToolSearchOutputItemParam = ${JSON.stringify({ ...openai.providerOutput, call_id: "call_1" })};`);
   }
   // Teeth: a Responses function without strict, and a Bedrock tool without inputSchema.

@@ -1,6 +1,6 @@
 // Type drift check: one real value of every output type, produced by the built package, is
 // written into a TypeScript file as `value satisfies Type` and type-checked against the
-// shipped declarations (src/wasm_types.d.ts via pkg/web/tool_intent.d.ts). An output field the
+// shipped declarations (crates/wasm/src/types.d.ts via pkg/web/tool_intent.d.ts). An output field the
 // declarations lack, or a declared field the output misses, fails `tsc`. One invalid value of
 // every input type must fail too (`@ts-expect-error`), so the declarations are not too loose.
 import { test } from "node:test";
@@ -18,15 +18,15 @@ test("every output value satisfies its declared type; invalid inputs are rejecte
   const r = Registry.embedded();
   const intent = buildIntent({ webSearch: true, toolset: "research", disabled: ["memory"] });
   let state = r.beginTurn(null);
-  const found = r.search(null, "select:enter_plan_mode", { state });
+  const found = r.turn(null, { state }).search("select:enter_plan_mode");
   state = r.beginTurn(found.state);
   const outputs = {
     TurnPlan: r.planTurn(null, { state, source: "webui" }),
     TurnPlanWithWarnings: r.planTurn({ toolset: "nope", x: 1 }, { state: r.beginTurn(recordLoaded(null, ["nope"])), provider: "openai-responses" }),
     SearchOutcome: found,
-    SearchOutcomeNativeClient: r.search(null, "select:enter_plan_mode", { mode: "native-client" }),
-    CacheReport: r.cacheReport({ turns: [{}, { searches: ["select:enter_plan_mode"] }, {}] }, { mode: "catalog" }),
-    Budget: r.budget(null, { state }),
+    SearchOutcomeNativeClient: r.turn(null, { mode: "native-client" }).search("select:enter_plan_mode"),
+    CacheReport: r.cacheReport({ turns: [{}, { searches: ["select:enter_plan_mode"] }, {}] }, null, { mode: "catalog" }),
+    Budget: r.turn(null, { state }).budget(),
     "ToolInfo[]": r.toolInfos(),
     ToolDefinition: r.toolDefinition("grep"),
     TurnState: recordLoaded(state, ["memory"]),

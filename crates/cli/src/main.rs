@@ -31,11 +31,11 @@ mod cli {
     use serde_json::json;
     use tool_intent::cache_report::{self, CacheScript};
     use tool_intent::counter::shared_counter;
-    use tool_intent_migrate as migrate;
     use tool_intent::{
         build_intent, record_loaded, DeferralMode, Error, Provider, Registry, SearchCall,
         SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState, View,
     };
+    use tool_intent_migrate as migrate;
 
     pub fn run() -> i32 {
         let cli = match Cli::try_parse() {
@@ -169,7 +169,7 @@ mod cli {
                 (Some("state"), _) => "--state",
                 (Some("profile"), _) => "--profile",
                 (Some("view"), _) => "--view",
-                (Some("override"), _) => "--override",
+                (Some("tools_override"), _) => "--override",
                 (Some("tool_search arguments"), Some("$.limit")) => "--limit",
                 (Some("tool_search arguments" | "tool_search query"), _) => "--query",
                 _ => fallback,

@@ -20,7 +20,10 @@ fn stderr(o: &Output) -> String {
 }
 
 fn fixture(name: &str) -> String {
-    format!("{}/tests/data/mcp/{name}.json", concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+    format!(
+        "{}/tests/data/mcp/{name}.json",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
+    )
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The README and the guides in `docs/` stay true: every repository path they name exists, and
 //! every command of their `sh` blocks runs. (The README's code blocks run in their own tests:
 //! the Rust example as a doctest, the Python example in `python/tests/test_readme.py`, the JS
-//! example in `tests/js/readme.test.mjs`, the command lines in `tests/cli.rs`.)
+//! example in `tests/js/readme.test.mjs`, the command lines in `crates/cli/tests/cli.rs`.)
 
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -12,8 +12,8 @@
 use std::process::Command;
 use std::time::Instant;
 
-use tool_intent_migrate::{self as migrate, Database, MigrateOptions};
 use tool_intent::Registry;
+use tool_intent_migrate::{self as migrate, Database, MigrateOptions};
 
 /// What a legacy writer stored for the first version of the embedded registry's history
 /// (2025-03): its default tools and its research preset, read from the registry itself.

@@ -171,7 +171,7 @@ pub(super) fn names_in(value: &JsValue, input: &'static str) -> Result<Vec<Strin
 /// Inputs that are whole documents (a registry, a tools list, a server list): their members
 /// are not checked one by one, which would call into wasm for each of thousands of values
 /// (pass JSON text for those, the fast and exact route).
-const DOCUMENTS: [&str; 3] = ["registry", "tools list", "servers"];
+const DOCUMENTS: [&str; 3] = ["document", "tools_list", "servers"];
 
 /// The JSON text of a JS argument: a string as it is, `undefined` as `null`, a plain value
 /// (object, array, number, boolean, null) through JSON.stringify. A function, a symbol, a

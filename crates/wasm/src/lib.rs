@@ -15,6 +15,10 @@
 //!   as Python shows them) and, where there is one, the JSON `path` inside that argument.
 //!   The library never panics on input; the optional panic hook only makes a bug readable.
 
+// The JS surface is documented by the TypeScript declarations (`src/types.d.ts`);
+// `wasm_bindgen` generates undocumented glue items.
+#![allow(missing_docs)]
+
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -33,6 +37,7 @@ use tool_intent::{
 // talc instead of the default dlmalloc: measured smaller in the module and as fast for the
 // registry loader's many small allocations.
 // SAFETY: wasm32 here is single-threaded, which is what `TalckWasm` assumes.
+#[cfg(target_arch = "wasm32")]
 #[global_allocator]
 static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
 
@@ -365,7 +370,9 @@ impl Registry {
     /// What a provider would refuse in this registry, and what the library changes for it:
     /// `{provider, findings: [{tool, rule, refused, message}]}` (no findings: clean).
     pub fn check(&self, provider: &JsProviderName) -> Result<JsProviderCheck, JsValue> {
-        let provider = lib(tool_intent::Provider::parse(&text_in(provider, "provider")?))?;
+        let provider = lib(tool_intent::Provider::parse(&text_in(
+            provider, "provider",
+        )?))?;
         out(&self.inner.check(provider))
     }
 
@@ -383,7 +390,8 @@ impl Registry {
     ) -> Result<JsCacheReport, JsValue> {
         let script = lib(CacheScript::from_value(&json_in(script, "script")?)
             .map_err(|e| e.with_input("script")))?;
-        let (request, extra) = request_and_options(tools_override, options.as_deref(), Call::CacheReport)?;
+        let (request, extra) =
+            request_and_options(tools_override, options.as_deref(), Call::CacheReport)?;
         let counter = lib(shared_counter(
             extra.counter.unwrap_or(CounterKind::Estimate),
         ))?;
@@ -554,7 +562,10 @@ pub fn session_config_from_override(
 /// columns for a writer's value (the other two columns null).
 #[wasm_bindgen(js_name = normalizeToolsValue)]
 pub fn normalize_tools_value(value: &JsToolsOverride) -> Result<JsSessionRunConfigOut, JsValue> {
-    out(&lib(normalize_core(&json_in(value, "value")?).map_err(|e| e.with_input("value")))?.to_value())
+    out(
+        &lib(normalize_core(&json_in(value, "value")?).map_err(|e| e.with_input("value")))?
+            .to_value(),
+    )
 }
 
 fn state_in(state: &JsValue) -> Result<TurnState, JsValue> {

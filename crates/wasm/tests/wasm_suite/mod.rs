@@ -1,11 +1,11 @@
-//! Tests of the wasm build, shared by `tests/node.rs` (wasm-pack test --node) and
-//! `tests/web.rs` (wasm-pack test --headless --chrome). They call the exported binding
+//! Tests of the wasm build, shared by `crates/wasm/tests/node.rs` (wasm-pack test --node) and
+//! `crates/wasm/tests/web.rs` (wasm-pack test --headless --chrome). They call the exported binding
 //! functions with JS values, and run the cross-target golden cases inside the wasm module.
 
 use serde_json::Value;
 use tool_intent::plan::Call;
-use tool_intent_wasm as wasm;
 use tool_intent::{Registry, SearchCall, TurnRequest};
+use tool_intent_wasm as wasm;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -15,14 +15,35 @@ const EXPECTED: &str = include_str!("../../../../tests/golden/cross-target.json"
 const SEARCH_EXPECTED: &str = include_str!("../../../../tests/golden/search.json");
 const BFCL_POOL: &str = include_str!("../../../../tests/data/bfcl/retrieval-pool.json");
 const MCP: [(&str, &str); 9] = [
-    ("everything", include_str!("../../../../tests/data/mcp/everything.json")),
-    ("fetch", include_str!("../../../../tests/data/mcp/fetch.json")),
-    ("filesystem", include_str!("../../../../tests/data/mcp/filesystem.json")),
+    (
+        "everything",
+        include_str!("../../../../tests/data/mcp/everything.json"),
+    ),
+    (
+        "fetch",
+        include_str!("../../../../tests/data/mcp/fetch.json"),
+    ),
+    (
+        "filesystem",
+        include_str!("../../../../tests/data/mcp/filesystem.json"),
+    ),
     ("git", include_str!("../../../../tests/data/mcp/git.json")),
-    ("github", include_str!("../../../../tests/data/mcp/github.json")),
-    ("memory", include_str!("../../../../tests/data/mcp/memory.json")),
-    ("playwright", include_str!("../../../../tests/data/mcp/playwright.json")),
-    ("seqthink", include_str!("../../../../tests/data/mcp/seqthink.json")),
+    (
+        "github",
+        include_str!("../../../../tests/data/mcp/github.json"),
+    ),
+    (
+        "memory",
+        include_str!("../../../../tests/data/mcp/memory.json"),
+    ),
+    (
+        "playwright",
+        include_str!("../../../../tests/data/mcp/playwright.json"),
+    ),
+    (
+        "seqthink",
+        include_str!("../../../../tests/data/mcp/seqthink.json"),
+    ),
     ("time", include_str!("../../../../tests/data/mcp/time.json")),
 ];
 

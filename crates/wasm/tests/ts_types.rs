@@ -1,4 +1,4 @@
-//! The hand-written TypeScript declarations (`src/wasm_types.d.ts`) name the same warning
+//! The hand-written TypeScript declarations (`src/types.d.ts`) name the same warning
 //! and error codes as the Rust enums. (The shapes of the JS outputs are checked by
 //! `tests/js/types.test.mjs`, which type-checks real values against the declarations.)
 
@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use tool_intent::{Error, WarningCode};
 
 fn declarations() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/wasm_types.d.ts")).unwrap()
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/types.d.ts")).unwrap()
 }
 
 /// The string literals of `export type NAME = | "a" | "b";`.
@@ -17,7 +17,7 @@ fn union(name: &str) -> BTreeSet<String> {
     let text = declarations();
     let start = text
         .find(&format!("export type {name} ="))
-        .unwrap_or_else(|| panic!("no type {name} in wasm_types.d.ts"));
+        .unwrap_or_else(|| panic!("no type {name} in types.d.ts"));
     let body = &text[start..];
     let end = body.find(';').unwrap();
     body[..end]
@@ -54,6 +54,7 @@ fn error_codes_match_the_rust_enum() {
             message: String::new(),
         },
         Error::InvalidRegistry {
+            input: "document",
             path: path.clone(),
             message: String::new(),
         },
