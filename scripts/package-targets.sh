@@ -32,7 +32,7 @@ tar tzf "$crate" | grep -q 'minilm-static\.bin' && check "no embedding table in 
   check "no embedding table in tool-intent" 1 "it is in tool-intent-hybrid-table"
 tar tzf "$crate" | grep -Eq '/(www|benches|scripts|tests|\.ci|python|npm|crates)/|package-lock\.json' &&
   check "crate contents" 0 "demo page, benchmarks, scripts, tests or npm files packaged" ||
-  check "crate contents" 1 "library sources, CLI, licences, README only"
+  check "crate contents" 1 "library sources, licences, README only"
 
 deps=$(cargo tree -e normal --prefix none | sed 's/ (\*)$//' | sort -u)
 n=$(wc -l <<<"$deps")

@@ -43,10 +43,10 @@ log "build the npm packages (pkg/, npm/exact/pkg/, npm/hybrid/pkg/)"
 bash scripts/build-wasm.sh
 
 log "wasm-pack test --node (crates/wasm)"
-wasm-pack test --node --mode no-install crates/wasm -- --test node --features hybrid
+(cd crates/wasm && wasm-pack test --node --mode no-install -- --test node --features hybrid)
 
 log "wasm-pack test --headless --chrome (crates/wasm)"
-out=$(CHROMEDRIVER=$(command -v chromedriver) wasm-pack test --headless --chrome --mode no-install crates/wasm -- --test web --features hybrid 2>&1) || { echo "$out"; exit 1; }
+out=$(cd crates/wasm && CHROMEDRIVER=$(command -v chromedriver) wasm-pack test --headless --chrome --mode no-install -- --test web --features hybrid 2>&1) || { echo "$out"; exit 1; }
 echo "$out"
 # A browser test file without run_in_browser prints "skipping" and passes: refuse that.
 grep -q "Running headless tests in Chrome" <<<"$out" || { echo "test: the web suite did not run in Chrome" >&2; exit 1; }

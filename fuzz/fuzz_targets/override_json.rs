@@ -27,14 +27,14 @@ fuzz_target!(|data: &[u8]| {
             source: source.map(String::from),
             ..Default::default()
         };
-        let e = r.expand(&request).expect("known source");
-        let p = r.plan_turn(&request).expect("catalog render");
+        let turn = r.turn(&request).expect("known source");
+        let p = turn.plan().expect("catalog render");
         let live = TurnRequest { view: View::Live, ..request.clone() };
-        let _ = r.budget(&live, &Estimator).expect("budget");
+        let _ = r.turn(&live).and_then(|t| t.budget(&Estimator)).expect("budget");
         if source.is_some() {
             for denied in &r.source("channel").unwrap().deny {
-                assert!(!p.array.iter().any(|n| n.eq_ignore_ascii_case(denied)), "{denied} got through");
-                assert!(e.resolve(denied).is_err());
+                assert!(!p.array().iter().any(|n| n.eq_ignore_ascii_case(denied)), "{denied} got through");
+                assert!(turn.resolve(denied).is_err());
             }
         }
     }

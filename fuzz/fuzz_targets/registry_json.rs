@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(again.tools(), registry.tools());
     for o in [ToolsOverride::Follow, ToolsOverride::from_json_str(r#"{"toolset":"full","web_search":true}"#).unwrap()] {
         registry
-            .expand(&TurnRequest { tools_override: o.clone(), ..Default::default() })
+            .turn(&TurnRequest { tools_override: o.clone(), ..Default::default() })
             .expect("no source, no error");
         for provider in Provider::ALL {
             for mode in [DeferralMode::Catalog, DeferralMode::Native] {

@@ -23,17 +23,17 @@ fuzz_target!(|data: &[u8]| {
         tools_override: ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap(),
         ..Default::default()
     };
-    let e = r.expand(&request).unwrap();
+    let mut turn = r.turn(&request).unwrap();
     if Query::parse(text).is_ok() {
         let call = SearchCall::new(text).with_limit(50);
-        let res = r.search(&request, &call).expect("a parsed query runs").result;
+        let res = turn.search(&call).expect("a parsed query runs").result;
         for hit in &res.hits {
-            assert!(e.is_deferred(r.index_of(hit).unwrap()), "{hit} is not deferred");
+            assert!(turn.expansion().is_deferred(r.index_of(hit).unwrap()), "{hit} is not deferred");
         }
     }
     let arguments = serde_json::json!({"query": text, "limit": 7});
     if let Ok(call) = SearchCall::from_arguments(&arguments) {
-        let _ = r.search(&request, &call);
+        let _ = turn.search(&call);
     }
     // Globs through the public route: any pattern in `allowed` and `disabled`, matched
     // against every registry name (case-sensitively, then ignoring case).

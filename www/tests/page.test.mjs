@@ -167,7 +167,7 @@ test("bad JSON shows a readable error and keeps the previous state", async () =>
   await page.getByRole("button", { name: "Load", exact: true }).click();
   const alert = page.getByRole("alert").filter({ hasText: "invalid_json" });
   await alert.waitFor();
-  assert.match(await alert.innerText(), /\[invalid_json\] registry is not valid JSON \(line 1, column \d+\)/);
+  assert.match(await alert.innerText(), /\[invalid_json\] document is not valid JSON \(line 1, column \d+\)/);
   assert.equal(await text(page, "#fingerprint"), before.fp);
   assert.equal(await text(page, "#stored-intent"), before.intent);
   assert.equal(await text(page, "#registry-status"), before.status);
