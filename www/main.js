@@ -171,10 +171,15 @@ function render() {
   let intent, e, b;
   try {
     intent = currentIntent();
-    // One turn value: the expansion is made once for the plan and the budget.
+    // One turn value: the expansion is made once for the plan and the budget; freed at once,
+    // as a turn holds its registry version until it is freed or collected.
     const turn = r.turn(intent, requestOptions());
-    e = turn.plan();
-    b = turn.budget();
+    try {
+      e = turn.plan();
+      b = turn.budget();
+    } finally {
+      turn.free();
+    }
     showError(errorBox, null);
   } catch (err) {
     showError(errorBox, err);
@@ -325,7 +330,13 @@ function wire() {
     if (!q) return;
     try {
       const before = safeFingerprint();
-      const res = state.registry.turn(currentIntent(), requestOptions()).search(q);
+      const turn = state.registry.turn(currentIntent(), requestOptions());
+      let res;
+      try {
+        res = turn.search(q);
+      } finally {
+        turn.free();
+      }
       state.turn = res.state;
       const after = safeFingerprint();
       const hits = res.hits.length ? res.hits.join(", ") : "no hits";

@@ -338,6 +338,13 @@ mod tests {
             };
             let p = r.plan_turn(&req).unwrap();
             assert_eq!(p.to_json(), serde_json::to_string(&p).unwrap(), "{o}");
+            let mut without: Value = serde_json::from_str(&p.to_json()).unwrap();
+            for key in ["array", "catalog", "promoted"] {
+                without[key] = json!([]);
+            }
+            let written: Value = serde_json::from_str(&p.to_json_without_names()).unwrap();
+            assert_eq!(written, without, "{o}");
+            assert!(p.to_json_without_names().starts_with(r#"{"array":[],"catalog":[],"promoted":[],"#));
         }
     }
 

@@ -297,6 +297,14 @@ impl Registry {
                 self.index_of(pattern).is_some()
             };
         }
+        // A `prefix*` glob is a range of the sorted index, as in `match_with`: no scan.
+        if let Some(prefix) = glob::literal_prefix(pattern) {
+            return self
+                .data
+                .index
+                .with_folded_prefix(&self.data.names, prefix)
+                .any(|i| fold || self.data.names.get(i).starts_with(prefix));
+        }
         self.data.names.iter().any(|(_, name)| {
             if fold {
                 glob::matches_ignore_case(pattern, name)
