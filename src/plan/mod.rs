@@ -344,7 +344,9 @@ mod tests {
             }
             let written: Value = serde_json::from_str(&p.to_json_without_names()).unwrap();
             assert_eq!(written, without, "{o}");
-            assert!(p.to_json_without_names().starts_with(r#"{"array":[],"catalog":[],"promoted":[],"#));
+            assert!(p
+                .to_json_without_names()
+                .starts_with(r#"{"array":[],"catalog":[],"promoted":[],"#));
         }
     }
 

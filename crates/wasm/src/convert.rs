@@ -94,12 +94,11 @@ fn string_text(value: &JsValue, input: &'static str) -> Result<String, JsValue> 
             buf.reserve((units - read) * 3);
         }
     }
-    // Valid UTF-16 encodes to valid UTF-8.
-    String::from_utf8(buf).map_err(|_| {
-        js_error(&Error::Internal {
-            message: "TextEncoder wrote bytes that are not UTF-8".to_string(),
-        })
-    })
+    // SAFETY: the string is well-formed UTF-16 (checked above), which TextEncoder encodes to
+    // valid UTF-8, and encodeInto writes whole characters only (`read` never ends inside a
+    // surrogate pair), so every chunk appended is valid UTF-8. Checking again measured 4% of
+    // a registry load.
+    Ok(unsafe { String::from_utf8_unchecked(buf) })
 }
 
 /// What a JS value is, for messages: `typeof`, or the class of an object (NaN and the
