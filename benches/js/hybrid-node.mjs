@@ -25,8 +25,18 @@ const { Registry } = await import("tool-intent-hybrid");
 const rssImported = mib();
 const importMs = performance.now() - started;
 let registry = Registry.fromJson(text);
+// One turn per query, freed as a server frees it (a turn holds its registry version and that
+// version's indexes until it is freed or collected).
+const search = (r, options) => {
+  const turn = r.turn(INTENT);
+  try {
+    return turn.search(QUERY, options);
+  } finally {
+    turn.free();
+  }
+};
 started = performance.now();
-registry.turn(INTENT).search(QUERY, { ranker: "hybrid" });
+search(registry, { ranker: "hybrid" });
 const firstMs = performance.now() - started;
 const rssFirst = mib();
 const deferred = registry.planTurn(INTENT).catalog.length; // the catalog lists every deferred tool
@@ -38,15 +48,15 @@ for (const ranker of ["hybrid", "keyword"]) {
   for (let i = 0; i < 7; i++) {
     const fresh = Registry.fromJson(text);
     const t = performance.now();
-    fresh.turn(INTENT).search(QUERY, { ranker });
+    search(fresh, { ranker });
     builds.push(performance.now() - t);
     fresh.free();
   }
-  registry.turn(INTENT).search(QUERY, { ranker });
+  search(registry, { ranker });
   const warm = [];
   for (let i = 0; i < 50; i++) {
     const t = performance.now();
-    registry.turn(INTENT).search(QUERY, { ranker });
+    search(registry, { ranker });
     warm.push(performance.now() - t);
   }
   results[ranker] = { indexBuildMs: median(builds), queryMs: median(warm) };

@@ -156,10 +156,10 @@ const line = (ok, text) => console.log(`  ${ok ? "met " : "MISS"}  ${text}`);
 for (const b of results.boundary) {
   // The load target is set for registries of 1,000 tools and more; smaller ones are shown.
   const judged = b.tools >= 1000;
-  (judged ? line : (_, t) => console.log(`  info  ${t}`))(b.loadFromStringMicros <= b.plainJsLoadMicros, `registry load at ${b.tools} tools: wasm ${(b.loadFromStringMicros / 1000).toFixed(1)} ms vs plain JS ${(b.plainJsLoadMicros / 1000).toFixed(1)} ms (ratio ${(b.loadFromStringMicros / b.plainJsLoadMicros).toFixed(2)})`);
+  (judged ? line : (_, t) => console.log(`  info  ${t}`))(b.loadFromStringMicros <= 0.8 * b.plainJsLoadMicros, `registry load at ${b.tools} tools: wasm ${(b.loadFromStringMicros / 1000).toFixed(1)} ms vs plain JS ${(b.plainJsLoadMicros / 1000).toFixed(1)} ms (ratio ${(b.loadFromStringMicros / b.plainJsLoadMicros).toFixed(2)}, target ≤ 0.8)`);
 }
 if (at1000) {
-  line(at1000.wasmMicros <= 800 && at1000.wasmMicros <= at1000.plainJsNodeCryptoMicros, `preview at ${at1000.tools} tools: wasm ${(at1000.wasmMicros / 1000).toFixed(3)} ms (≤ 0.8 ms) vs plain JS + node:crypto ${(at1000.plainJsNodeCryptoMicros / 1000).toFixed(3)} ms`);
+  line(at1000.wasmMicros <= 800 && 1.5 * at1000.wasmMicros <= at1000.plainJsNodeCryptoMicros, `preview at ${at1000.tools} tools: wasm ${(at1000.wasmMicros / 1000).toFixed(3)} ms (≤ 0.8 ms) vs plain JS + node:crypto ${(at1000.plainJsNodeCryptoMicros / 1000).toFixed(3)} ms (${(at1000.plainJsNodeCryptoMicros / at1000.wasmMicros).toFixed(2)}×, target ≥ 1.5×)`);
 }
 // Size history (README, "Package size"): 149,673 after the restructuring, 156,559 with the
 // BM25F tool_search (allowed ≤ 157,683), 164,286 with native-client and the cache report.
