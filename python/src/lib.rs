@@ -1,7 +1,10 @@
-//! The Python binding of tool-intent: arguments in, one core call, values out. Values cross
-//! as JSON text (`json.dumps` / `json.loads` on the Python side of the boundary), so Python
-//! reads exactly what the native CLI prints; errors become `tool_intent.ToolIntentError` (a
-//! `ValueError`) with `.code`, `.argument` and `.path`. Nothing is decided here.
+//! The Python binding of tool-intent: arguments in, one core call, values out. JSON-valued
+//! arguments cross as `json.dumps` text, read by the core's reader (the same duplicate-key and
+//! limit rules as every surface); results are built as Python values straight from the
+//! core's values with snake_case keys, and texts the core wrote (a plan's names, canonical
+//! intents) through `json.loads`, so Python reads what the native CLI prints. Errors become
+//! `tool_intent.ToolIntentError` (a `ValueError`) with `.code`, `.argument` and `.path`.
+//! Nothing is decided here.
 //!
 //! Written against PyO3 0.30 (`Bound` API, `create_exception!`, `#[pyo3(signature)]`).
 
@@ -91,36 +94,71 @@ fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     loads.bind(py).call1((text,))
 }
 
-/// JSON text of our result types as Python values with snake_case keys: the core's JSON
-/// (what JS and the CLI read) is camelCase, Python's idiom is snake_case. Values under
-/// `keep` keys are data, not field names, and cross unchanged (a provider's wire format,
-/// version names, stored intents).
-fn loads_snake<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) => loads(py, &snake_keys(value).to_string()),
-        Err(_) => loads(py, text),
-    }
+/// A result as Python values with snake_case keys, built straight from the value (no JSON text
+/// on the way): the core's JSON (what JS and the CLI read) is camelCase, Python's idiom is
+/// snake_case. Values under `KEEP` keys are data, not field names, and cross unchanged (a
+/// provider's wire format, version names, stored intents).
+fn to_py<'py>(py: Python<'py>, result: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let value = serde_json::to_value(result).map_err(|e| {
+        py_err(
+            py,
+            &tool_intent::Error::internal(format!("a result does not serialise: {e}")),
+        )
+    })?;
+    py_value(py, &value, true)
 }
 
-fn snake_keys(value: Value) -> Value {
+/// JSON text the core wrote (a search outcome with its provider output) as Python values
+/// with snake_case keys.
+fn text_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        py_err(
+            py,
+            &tool_intent::Error::internal(format!("the core wrote JSON that does not parse: {e}")),
+        )
+    })?;
+    py_value(py, &value, true)
+}
+
+fn py_value<'py>(py: Python<'py>, value: &Value, snake: bool) -> PyResult<Bound<'py, PyAny>> {
     const KEEP: [&str; 3] = ["provider_output", "snapshots_rewritten", "intent"];
-    match value {
-        Value::Object(map) => Value::Object(
-            map.into_iter()
-                .map(|(k, v)| {
-                    let key = snake_case(&k);
-                    let v = if KEEP.contains(&key.as_str()) {
-                        v
-                    } else {
-                        snake_keys(v)
-                    };
-                    (key, v)
-                })
-                .collect(),
-        ),
-        Value::Array(items) => Value::Array(items.into_iter().map(snake_keys).collect()),
-        other => other,
-    }
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u), _) => u.into_pyobject(py)?.into_any(),
+            (None, None, Some(f)) => f.into_pyobject(py)?.into_any(),
+            // serde_json's numbers are one of the three (no arbitrary precision here).
+            (None, None, None) => {
+                return Err(py_err(
+                    py,
+                    &tool_intent::Error::internal(format!("a number with no value: {n}")),
+                ))
+            }
+        },
+        Value::String(text) => PyString::new(py, text).into_any(),
+        Value::Array(items) => {
+            let list = pyo3::types::PyList::empty(py);
+            for item in items {
+                list.append(py_value(py, item, snake)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = pyo3::types::PyDict::new(py);
+            for (k, v) in map {
+                if snake {
+                    let key = snake_case(k);
+                    let keep = KEEP.contains(&key.as_str());
+                    dict.set_item(key, py_value(py, v, !keep)?)?;
+                } else {
+                    dict.set_item(k, py_value(py, v, false)?)?;
+                }
+            }
+            dict.into_any()
+        }
+    })
 }
 
 fn snake_case(key: &str) -> String {
@@ -234,7 +272,7 @@ impl Registry {
     ) -> PyResult<Bound<'py, PyAny>> {
         let state = arg(py, state, "state", tool_intent::TurnState::from_value)?;
         let next = py.detach(|| self.inner.begin_turn(&state));
-        loads(py, &to_text(&next))
+        to_py(py, &next)
     }
 
     /// Number of tools.
@@ -245,13 +283,13 @@ impl Registry {
     /// What loading left out or changed: `[{code, origin, message}]` (a method, as in Rust
     /// and JS).
     fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        loads_snake(py, &to_text(&self.inner.warnings()))
+        to_py(py, &self.inner.warnings())
     }
 
     /// Every tool as a UI lists it: `[{name, title?, description, source_name?, default,
     /// deferrable, overlay}]`, registry order.
     fn tool_infos<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        loads_snake(py, &to_text(&self.inner.tool_infos()))
+        to_py(py, &self.inner.tool_infos())
     }
 
     /// One tool's full definition (`{name, description, parameters, ...}`).
@@ -352,7 +390,7 @@ impl Registry {
     ) -> PyResult<Bound<'py, PyAny>> {
         let provider = lib(py, tool_intent::Provider::parse(&provider))?;
         let report = py.detach(|| self.inner.check(provider));
-        loads_snake(py, &to_text(&report))
+        to_py(py, &report)
     }
 
     /// Replays a scripted session (`{turns: [...]}`, see the README's "Prompt cache") against
@@ -394,7 +432,7 @@ impl Registry {
             self.inner.cache_report(&script, &request, counter)
         });
         let report = lib(py, report)?;
-        loads_snake(py, &to_text(&report))
+        to_py(py, &report)
     }
 }
 
@@ -442,7 +480,7 @@ impl Turn {
             };
             inner.search(&call).map_err(search_argument_error)
         });
-        loads_snake(py, &lib(py, outcome)?.to_json())
+        text_to_py(py, &lib(py, outcome)?.to_json())
     }
 
     /// Dispatch: the full definition of a tool this turn may call (`source_name` is the name
@@ -473,20 +511,20 @@ impl Turn {
             )?;
             self.inner.budget(counter)
         });
-        loads_snake(py, &to_text(&lib(py, budget)?))
+        to_py(py, &lib(py, budget)?)
     }
 
     /// The turn's state: the request's, with this turn's searches' loads recorded (persist it
     /// with the session).
     #[getter]
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        loads(py, &to_text(self.inner.state()))
+        to_py(py, self.inner.state())
     }
 
     /// The turn's warnings: the expansion's, and `turn_registry_gone` when its version is no
     /// longer held.
     fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        loads_snake(py, &to_text(&self.inner.warnings()))
+        to_py(py, &self.inner.warnings())
     }
 
     fn __repr__(&self) -> String {
@@ -562,11 +600,6 @@ impl Options {
     }
 }
 
-/// A result as JSON text (our result types always serialise).
-fn to_text(value: &impl serde::Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_else(|_| "null".to_string())
-}
-
 /// `{"registry": Registry, "diff": {...}}` of a change.
 fn change_dict<'py>(
     py: Python<'py>,
@@ -582,7 +615,7 @@ fn change_dict<'py>(
             },
         )?,
     )?;
-    dict.set_item("diff", loads(py, &to_text(&change.diff))?)?;
+    dict.set_item("diff", to_py(py, &change.diff)?)?;
     Ok(dict.into_any())
 }
 
@@ -594,10 +627,7 @@ fn record_loaded<'py>(
     #[pyo3(from_py_with = args::name_list)] names: Vec<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let state = arg(py, state, "state", tool_intent::TurnState::from_value)?;
-    loads(
-        py,
-        &to_text(&lib(py, tool_intent::record_loaded(&state, &names))?),
-    )
+    to_py(py, &lib(py, tool_intent::record_loaded(&state, &names))?)
 }
 
 /// The intent a writer stores for UI toggles (never an expanded list):
@@ -904,7 +934,7 @@ fn migrate<'py>(
         py,
         py.detach(|| tool_intent_migrate::migrate(&db, &registry, &options, &mut |_, _| {})),
     )?;
-    loads_snake(py, &to_text(&report))
+    to_py(py, &report)
 }
 
 /// Restores the rows a migration rewrote from its backup table, each only if it still holds
@@ -925,7 +955,7 @@ fn undo<'py>(
         batch_size,
     };
     let report = lib(py, py.detach(|| tool_intent_migrate::undo(&db, &options)))?;
-    loads_snake(py, &to_text(&report))
+    to_py(py, &report)
 }
 
 /// The rows that still hold a legacy snapshot: `[{rowid, matched, intent}]`.
@@ -941,7 +971,7 @@ fn audit<'py>(
         py,
         py.detach(|| tool_intent_migrate::audit(&db, &table, &registry)),
     )?;
-    loads_snake(py, &to_text(&rows))
+    to_py(py, &rows)
 }
 
 #[pymodule]
