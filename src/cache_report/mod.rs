@@ -50,7 +50,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::counter::TokenCounter;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::plan::TurnRequest;
 use crate::registry::Registry;
 use crate::render::{DeferralMode, Provider};
@@ -204,13 +204,17 @@ fn replay(
         messages.push_str(&segment);
         // The native modes cut the cached prefix, and a load's inline definition, from the
         // payload's entries: read them once per turn.
-        let entries: Option<Vec<Value>> = mode
-            .declares_deferred()
-            .then(|| match serde_json::from_str(&plan.payload) {
+        // The crate's one value reader (`parse_trusted`), not serde_json's own: a second
+        // deserializer in the wasm module for one call site. A payload is the crate's own
+        // JSON array, so anything else is a defect, not a case to skip.
+        let entries: Option<Vec<Value>> = if mode.declares_deferred() {
+            match crate::json::parse_trusted(&plan.payload) {
                 Ok(Value::Array(entries)) => Some(entries),
-                _ => None,
-            })
-            .flatten();
+                _ => return Err(Error::internal("a rendered payload is not a JSON array")),
+            }
+        } else {
+            None
+        };
         let tools = match &entries {
             Some(entries) => prefix_tools(entries, provider),
             None => plan.payload.clone(),
