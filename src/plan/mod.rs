@@ -227,14 +227,20 @@ impl Turn {
                 Vec::new(),
             ),
         };
-        let mut renamed: Vec<usize> = split
+        // In wire-name order: the names are sorted as `&str` (the crate's one instantiation of
+        // that sort, for the size of the wasm module) and mapped back to their positions.
+        let mut renamed_names: Vec<&str> = split
             .array
             .iter()
             .chain(&split.catalog)
-            .copied()
-            .filter(|&i| version.tool(i).is_some_and(|t| t.is_renamed()))
+            .filter_map(|&i| version.tool(i).filter(|t| t.is_renamed()))
+            .map(|t| t.name.as_str())
             .collect();
-        renamed.sort_unstable_by(|&a, &b| version.name(a).cmp(version.name(b)));
+        renamed_names.sort_unstable();
+        let renamed: Vec<usize> = renamed_names
+            .iter()
+            .filter_map(|name| version.index_of(name))
+            .collect();
         Ok(TurnPlan {
             registry: version.clone(),
             array,

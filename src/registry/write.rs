@@ -32,13 +32,14 @@ impl Registry {
                 string_array(&s.deferred_default_tools),
             );
         }
+        // Maps are filled by `insert`, not `collect`: collecting into a map links a stable
+        // sort per element type into the wasm module.
         let named = |items: &[(String, Vec<String>)]| {
-            Value::Object(
-                items
-                    .iter()
-                    .map(|(k, l)| (k.clone(), string_array(l)))
-                    .collect(),
-            )
+            let mut map = Map::new();
+            for (k, l) in items {
+                map.insert(k.clone(), string_array(l));
+            }
+            Value::Object(map)
         };
         if !s.toolsets.is_empty() {
             doc.insert("toolsets".into(), named(&s.toolsets));
@@ -47,20 +48,17 @@ impl Registry {
             doc.insert("overlays".into(), named(&s.overlays));
         }
         if !s.sources.is_empty() {
-            let sources = s
-                .sources
-                .iter()
-                .map(|p| {
-                    let mut o = Map::new();
-                    if !matches!(p.default, ToolsOverride::Follow) {
-                        o.insert("default".into(), p.default.to_canonical_value());
-                    }
-                    if !p.deny.is_empty() {
-                        o.insert("deny".into(), string_array(&p.deny));
-                    }
-                    (p.name.clone(), Value::Object(o))
-                })
-                .collect();
+            let mut sources = Map::new();
+            for p in &s.sources {
+                let mut o = Map::new();
+                if !matches!(p.default, ToolsOverride::Follow) {
+                    o.insert("default".into(), p.default.to_canonical_value());
+                }
+                if !p.deny.is_empty() {
+                    o.insert("deny".into(), string_array(&p.deny));
+                }
+                sources.insert(p.name.clone(), Value::Object(o));
+            }
             doc.insert("sources".into(), Value::Object(sources));
         }
         if !s.history.is_empty() {
