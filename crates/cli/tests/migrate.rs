@@ -181,6 +181,18 @@ enum Backend {
     Postgres(String),
 }
 
+/// A SQLite backend's scratch directory goes with it (the child processes of the abort and
+/// kill tests get the file's path, not the backend, so they never remove it).
+impl Drop for Backend {
+    fn drop(&mut self) {
+        if let Backend::Sqlite(path) = self {
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+        }
+    }
+}
+
 impl Backend {
     fn sqlite(name: &str) -> Backend {
         Backend::Sqlite(temp_db(name))
@@ -516,7 +528,8 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
 /// A WITHOUT ROWID table is named as such, not with the SQL that failed on it.
 #[test]
 fn a_without_rowid_table_is_refused_with_the_reason() {
-    let path = temp_db("without-rowid");
+    let backend = Backend::sqlite("without-rowid");
+    let path = PathBuf::from(backend.spec());
     Connection::open(&path)
         .unwrap()
         .execute_batch("CREATE TABLE sessions (id TEXT PRIMARY KEY, tools_enabled INTEGER, tools_override TEXT) WITHOUT ROWID")
@@ -532,7 +545,8 @@ fn a_without_rowid_table_is_refused_with_the_reason() {
 
 #[test]
 fn errors_name_the_problem() {
-    let path = temp_db("errors");
+    let backend = Backend::sqlite("errors");
+    let path = PathBuf::from(backend.spec());
     let db = Database::from(path.as_path());
     let r = Registry::embedded();
     assert!(migrate::migrate(&db, &r, &options(), &mut |_, _| {})
@@ -889,10 +903,12 @@ fn spawn_writer(
     use std::sync::atomic::Ordering;
     let spec = backend.spec();
     std::thread::spawn(move || {
-        let backend = match Database::parse(&spec) {
+        // A second view of the test's backend: the test's own value removes the scratch
+        // directory when the test ends, not this thread when it stops.
+        let backend = std::mem::ManuallyDrop::new(match Database::parse(&spec) {
             Database::Sqlite(p) => Backend::Sqlite(p),
             Database::Postgres(u) => Backend::Postgres(u),
-        };
+        });
         let mut last = std::collections::BTreeMap::new();
         let mut k = 0i64;
         while !stop.load(Ordering::Relaxed) || k < at_least {
