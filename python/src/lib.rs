@@ -1,8 +1,9 @@
 //! The Python binding of tool-intent: arguments in, one core call, values out. JSON-valued
 //! arguments cross as `json.dumps` text, read by the core's reader (the same duplicate-key and
 //! limit rules as every surface); results are built as Python values straight from the
-//! core's values with snake_case keys, and texts the core wrote (a plan's names, canonical
-//! intents) through `json.loads`, so Python reads what the native CLI prints. Errors become
+//! core's values (`py_value`: snake_case keys for result types, stored documents and tool
+//! definitions as they are), and only a plan's name lists go through `json.loads` (lazily,
+//! from the text the core writes), so Python reads what the native CLI prints. Errors become
 //! `tool_intent.ToolIntentError` (a `ValueError`) with `.code`, `.argument` and `.path`.
 //! Nothing is decided here.
 //!
@@ -299,7 +300,7 @@ impl Registry {
         #[pyo3(from_py_with = args::name)] name: String,
     ) -> PyResult<Bound<'py, PyAny>> {
         let definition = lib(py, self.inner.tool_definition(&name))?;
-        loads(py, &definition.to_string())
+        py_value(py, &definition, false)
     }
 
     /// Preset names.
@@ -492,7 +493,7 @@ impl Turn {
         #[pyo3(from_py_with = args::name)] name: String,
     ) -> PyResult<Bound<'py, PyAny>> {
         let tool = lib(py, self.inner.resolve(&name))?;
-        loads(py, &tool.to_value().to_string())
+        py_value(py, &tool.to_value(), false)
     }
 
     /// The token budget of the turn, half by half (`counter`: "estimate", or "o200k" /
@@ -647,7 +648,11 @@ fn build_intent<'py>(
         )?,
         None => tool_intent::Toggles::default(),
     };
-    loads(py, &tool_intent::build_intent(&toggles).to_canonical_json())
+    py_value(
+        py,
+        &tool_intent::build_intent(&toggles).to_canonical_value(),
+        false,
+    )
 }
 
 /// The server's `_normalize_tools_value`: the row columns `{tools_enabled, tools_override,
@@ -663,7 +668,7 @@ fn normalize_tools_value<'py>(
         "value",
         tool_intent::session::normalize_tools_value,
     )?;
-    loads(py, &row.to_value().to_string())
+    py_value(py, &row.to_value(), false)
 }
 
 /// `sha256:<hex>` of a text's UTF-8 bytes.
@@ -842,12 +847,12 @@ impl SessionRunConfig {
                 *o = Value::String(o.to_string());
             }
         }
-        loads(py, &row.to_string())
+        py_value(py, &row, false)
     }
 
     /// The override a turn expands for this row (the server's `tools_override_from_config`).
     fn to_override<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        loads(py, &self.inner.to_override().to_canonical_json())
+        py_value(py, &self.inner.to_override().to_canonical_value(), false)
     }
 
     #[getter]
@@ -870,7 +875,7 @@ impl SessionRunConfig {
         self.inner
             .tools_override
             .as_ref()
-            .map(|o| loads(py, &o.to_canonical_json()))
+            .map(|o| py_value(py, &o.to_canonical_value(), false))
             .transpose()
     }
 
