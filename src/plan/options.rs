@@ -86,11 +86,16 @@ pub fn option_error(e: Error) -> Error {
         _ => return e,
     };
     match path.split_first_key() {
-        Some((key, inner)) if argument_of(key) != "options" => Error::InvalidArgument {
-            argument: argument_of(key),
-            path: Some(inner).filter(|p| matches!(key, "profile" | "state") || p.as_str() != "$"),
-            message: message.clone(),
-        },
+        // The same rule as an option read by the core (`as_argument`): the error of that
+        // option, at the path inside it.
+        Some((key, inner)) if argument_of(key) != "options" => as_argument(
+            Error::InvalidValue {
+                input: "options",
+                path: inner,
+                message: message.clone(),
+            },
+            argument_of(key),
+        ),
         _ => e,
     }
 }
