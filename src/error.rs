@@ -300,7 +300,7 @@ impl Error {
 }
 
 /// serde_json appends " at line X column Y"; we report those as fields.
-fn strip_position(message: &str) -> String {
+pub(crate) fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(i) => message[..i].to_string(),
         None => message.to_string(),

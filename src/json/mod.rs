@@ -1,16 +1,21 @@
 //! JSON reading shared by every loader: text to values with the input named in errors, a
-//! leading UTF-8 byte-order mark accepted, and borrowed, order-keeping views of objects
-//! whose member values stay unparsed (`RawObject`) so a registry's schemas can be
-//! validated without being built.
+//! leading UTF-8 byte-order mark accepted, and the one-pass reader of registry documents
+//! (`read.rs`: order-keeping views of objects whose member values stay text, so a registry's
+//! schemas are checked without being built).
 
+mod node;
+mod read;
 mod scan;
-pub(crate) use scan::{Scanner, Str, Token, MAX_DEPTH};
+pub(crate) use node::{read_document, read_tool_list, Node, RawObject};
+#[cfg(test)]
+pub(crate) use read::raw_of;
+pub(crate) use read::Raw;
+pub(crate) use scan::{Scanner, Str, Token};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::error::{Error, JsonPath, Result};
@@ -160,7 +165,7 @@ impl<'de> Visitor<'de> for Strict<'_> {
 /// A raw value parsed (a name, a flag, a policy). The document's first pass checked its
 /// syntax but not what only a full parse finds (a lone surrogate in a `\\u` escape, a number
 /// out of range, a key given twice), so this can fail; the error is a message.
-pub(crate) fn value_of(raw: &RawValue) -> Result<Value, String> {
+pub(crate) fn value_of(raw: Raw<'_>) -> Result<Value, String> {
     parse("value", raw.get()).map_err(|e| match e {
         Error::InvalidValue { path, message, .. } => format!("{message} (at {path} inside it)"),
         other => other.to_string(),
@@ -169,7 +174,7 @@ pub(crate) fn value_of(raw: &RawValue) -> Result<Value, String> {
 
 /// A raw value that is a JSON string, as text (escape-free strings are copied without the
 /// parser); `Ok(Err(v))` holds any other value, parsed, for the error message.
-pub(crate) fn string_of(raw: &RawValue) -> Result<Result<String, Value>, String> {
+pub(crate) fn string_of(raw: Raw<'_>) -> Result<Result<String, Value>, String> {
     let text = raw.get();
     match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
         Some(inner) if !inner.contains('\\') => Ok(Ok(inner.to_string())),
@@ -206,181 +211,6 @@ impl<'de> Deserialize<'de> for Key<'de> {
     }
 }
 
-/// An object's members in document order, values unparsed. A key given twice is kept in
-/// [`RawObject::duplicate`] for the caller to report with its path.
-#[derive(Debug, Default)]
-pub(crate) struct RawObject<'a> {
-    pub(crate) entries: Vec<(Cow<'a, str>, &'a RawValue)>,
-    pub(crate) duplicate: Option<String>,
-}
-
-impl<'a> RawObject<'a> {
-    /// The value of a key.
-    pub(crate) fn get(&self, key: &str) -> Option<&'a RawValue> {
-        self.entries
-            .iter()
-            .find(|(k, _)| k.as_ref() == key)
-            .map(|(_, v)| *v)
-    }
-}
-
-/// A JSON value seen one level deep: an object with unparsed members, an array of unparsed
-/// elements (or, for a tool list, of elements themselves one level deep), or anything else
-/// parsed (for error messages). A registry document's `tools` member is read as a list in the
-/// same pass.
-#[derive(Debug)]
-pub(crate) enum Node<'a> {
-    Object {
-        members: RawObject<'a>,
-        /// The `tools` member of a document, read as a list (not in `members`).
-        tools: Option<Box<Node<'a>>>,
-    },
-    Array(Vec<&'a RawValue>),
-    Items(Vec<Node<'a>>),
-    Other(Value),
-}
-
-impl<'a> Node<'a> {
-    /// Reads a raw value one level deep (an escaped key may still fail, see [`value_of`]).
-    pub(crate) fn of(raw: &'a RawValue) -> Result<Node<'a>, String> {
-        read_at(Level::Value, raw.get()).map_err(|e| e.to_string())
-    }
-
-    /// The value itself, for "found ..." in messages.
-    pub(crate) fn describe_value(&self) -> Value {
-        match self {
-            Node::Object { .. } => Value::Object(Default::default()),
-            Node::Array(_) | Node::Items(_) => Value::Array(Vec::new()),
-            Node::Other(v) => v.clone(),
-        }
-    }
-}
-
-/// How deep a read goes: a value one level; a list also one level into each element; a
-/// document also reads its `tools` member as a list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Level {
-    Value,
-    List,
-    Document,
-}
-
-fn read_at<'a>(level: Level, text: &'a str) -> serde_json::Result<Node<'a>> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let node = de::DeserializeSeed::deserialize(level, &mut de)?;
-    de.end()?;
-    Ok(node)
-}
-
-impl<'de> de::DeserializeSeed<'de> for Level {
-    type Value = Node<'de>;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Node<'de>, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Level {
-    type Value = Node<'de>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node<'de>, A::Error> {
-        let mut members = RawObject {
-            entries: Vec::with_capacity(map.size_hint().unwrap_or(6).min(64)),
-            duplicate: None,
-        };
-        let mut tools = None;
-        while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
-            let seen =
-                members.entries.iter().any(|(e, _)| *e == k) || (k == "tools" && tools.is_some());
-            if seen && members.duplicate.is_none() {
-                members.duplicate = Some(k.to_string());
-            }
-            if self == Level::Document && k == "tools" && !seen {
-                tools = Some(Box::new(map.next_value_seed(Level::List)?));
-            } else {
-                members.entries.push((k, map.next_value()?));
-            }
-        }
-        Ok(Node::Object { members, tools })
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node<'de>, A::Error> {
-        let capacity = seq.size_hint().unwrap_or(0).min(4096);
-        if self == Level::Value {
-            let mut items = Vec::with_capacity(capacity);
-            while let Some(v) = seq.next_element::<&'de RawValue>()? {
-                items.push(v);
-            }
-            return Ok(Node::Array(items));
-        }
-        let mut items = Vec::with_capacity(capacity);
-        while let Some(v) = seq.next_element_seed(Level::Value)? {
-            items.push(v);
-        }
-        Ok(Node::Items(items))
-    }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Node<'de>, E> {
-        Ok(Node::Other(Value::Bool(v)))
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Node<'de>, E> {
-        Ok(Node::Other(Value::from(v)))
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node<'de>, E> {
-        Ok(Node::Other(Value::from(v)))
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Node<'de>, E> {
-        Ok(Node::Other(Value::from(v)))
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Node<'de>, E> {
-        Ok(Node::Other(Value::String(v.to_string())))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Node<'de>, E> {
-        Ok(Node::Other(Value::Null))
-    }
-}
-
-/// Reads a registry document in one pass (syntax checked throughout): tools one level deep,
-/// every other member raw.
-pub(crate) fn read_document<'a>(input: &'static str, text: &'a str) -> Result<Node<'a>> {
-    read_at(Level::Document, strip_bom(text)).map_err(|e| Error::invalid_json(input, &e))
-}
-
-/// Reads a tool list (an MCP `tools/list` result or an array) in one pass.
-pub(crate) fn read_tool_list<'a>(input: &'static str, text: &'a str) -> Result<Node<'a>> {
-    read_at(Level::List, strip_bom(text)).map_err(|e| Error::invalid_json(input, &e))
-}
-
-/// Reads a whole value one level deep.
-/// The position of the first `"` or `\\` at or after `from`, eight bytes at a time (SWAR: the
-/// lowest flagged byte of a word is always a true match). Scanners of JSON text use it to
-/// skip string contents: the schema measure at load and the search index.
-pub(crate) fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let flag = |v: u64, c: u8| {
-        let x = v ^ (LO * u64::from(c));
-        x.wrapping_sub(LO) & !x & HI
-    };
-    let mut i = from;
-    while let Some(word) = b.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
-        let v = u64::from_le_bytes(word);
-        let m = flag(v, b'"') | flag(v, b'\\');
-        if m != 0 {
-            return Some(i + (m.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    b.get(i..)?
-        .iter()
-        .position(|&c| c == b'"' || c == b'\\')
-        .map(|k| i + k)
-}
-
-#[cfg(test)]
-fn shallow_document<'a>(input: &'static str, text: &'a str) -> Result<Node<'a>> {
-    read_at(Level::Value, strip_bom(text)).map_err(|e| Error::invalid_json(input, &e))
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
@@ -403,41 +233,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shallow_keeps_order_and_finds_duplicates() {
-        let Node::Object { members: o, .. } =
-            shallow_document("t", r#"{"b":1,"a":{"x":[1]},"b":2}"#).unwrap()
-        else {
-            panic!("object expected")
-        };
-        let keys: Vec<&str> = o.entries.iter().map(|(k, _)| k.as_ref()).collect();
-        assert_eq!(keys, ["b", "a", "b"]);
-        assert_eq!(o.duplicate.as_deref(), Some("b"));
-        assert_eq!(o.get("a").unwrap().get(), r#"{"x":[1]}"#);
-    }
-
-    #[test]
-    fn bom_is_accepted_and_syntax_errors_have_positions() {
-        assert!(matches!(
-            shallow_document("t", "\u{feff}[1, 2]").unwrap(),
-            Node::Array(a) if a.len() == 2
-        ));
-        let e = shallow_document("registry", "{\"a\": [1,}").unwrap_err();
-        assert_eq!(e.code(), "invalid_json");
+    fn a_bom_is_accepted() {
         assert_eq!(parse("override", "\u{feff}null").unwrap(), Value::Null);
     }
 
     #[test]
     fn strings_are_read_with_or_without_escapes() {
-        let raw = |t: &str| serde_json::from_str::<Box<RawValue>>(t).unwrap();
-        assert_eq!(string_of(&raw(r#""plain""#)), Ok(Ok("plain".to_string())));
+        let raw = |t: &'static str| raw_of(t).unwrap();
+        assert_eq!(string_of(raw(r#""plain""#)), Ok(Ok("plain".to_string())));
         assert_eq!(
-            string_of(&raw(r#""a\"b\u00e9""#)),
+            string_of(raw(r#""a\"b\u00e9""#)),
             Ok(Ok("a\"bé".to_string()))
         );
-        assert_eq!(string_of(&raw("3")), Ok(Err(Value::from(3))));
-        // The first pass accepts a lone surrogate escape; reading the value refuses it.
-        assert!(string_of(&raw(r#""\ud800""#)).is_err());
-        assert!(value_of(&raw("1e999")).is_err());
+        assert_eq!(string_of(raw("3")), Ok(Err(Value::from(3))));
+        // The reader accepts a lone surrogate escape; reading the value refuses it.
+        assert!(string_of(raw(r#""\ud800""#)).is_err());
+        assert!(value_of(raw("1e999")).is_err());
     }
 
     #[test]
@@ -450,14 +261,5 @@ mod tests {
             2
         );
         assert_eq!(parse("x", "[1, 2").unwrap_err().code(), "invalid_json");
-    }
-
-    #[test]
-    fn escaped_keys_are_unescaped() {
-        let Node::Object { members: o, .. } = shallow_document("t", r#"{"a\"b":1}"#).unwrap()
-        else {
-            panic!("object expected")
-        };
-        assert_eq!(o.entries[0].0, "a\"b");
     }
 }

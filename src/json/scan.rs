@@ -1,21 +1,12 @@
-//! The one scanner over a tool schema's JSON text: tokens with their byte ranges, read
-//! without building values. The registry's schema check (`registry/schema.rs`: depth, compact
-//! size, root type, whether a full parse is needed) and the search index's field reader
-//! (`search/fields.rs`: the top-level parameters' names and descriptions) both walk these
-//! tokens. Strings are skipped to their closing quote eight bytes at a time
-//! ([`quote_or_backslash`]): they are most of a schema's bytes.
-//!
-//! Cost, measured against the two hand-written scanners it replaced (same sources otherwise,
-//! 2026-12-03, medians of 60 loads / 25 first searches at 1,000 generated tools, three
-//! alternating runs): the first search (index build) in wasm 9.7–9.8 ms vs 9.8–10.1 ms, the
-//! registry load in wasm 6.6–6.8 ms vs 5.9–6.8 ms (about 6% slower, with the hot methods
-//! forced inline: 7.2–8.4 ms without, as the size-optimised build does not inline them);
-//! natively within noise (criterion, `load/10000` 73.4 vs 72.4 ms).
+//! A scanner over a tool schema's JSON text that the registry has already read: tokens with
+//! their byte ranges, no values built. The search index's field reader (`search/fields.rs`:
+//! the top-level parameters' names and descriptions) walks these tokens. Strings are skipped
+//! to their closing quote eight bytes at a time ([`quote_or_backslash`]): they are most of a
+//! schema's bytes. (Loading reads and measures schemas in its own one pass, `read.rs`, which
+//! also checks the syntax this scanner takes as given.)
 //!
 //! The text is normally valid JSON (checked when the registry was loaded); on anything else
 //! the scanner stops and says so ([`Scanner::broken`]), never panics.
-
-use super::quote_or_backslash;
 
 /// A string's raw contents (escapes undecoded): `text[start..end]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +33,7 @@ pub(crate) enum Token {
 }
 
 /// Deeper than serde_json's recursion limit (128), so any text the registry accepted fits.
-pub(crate) const MAX_DEPTH: usize = 128;
+const MAX_DEPTH: usize = 128;
 
 /// Tokens of a JSON text, in order.
 pub(crate) struct Scanner<'a> {
@@ -54,7 +45,6 @@ pub(crate) struct Scanner<'a> {
     /// 3% of a registry load.
     objects: [u64; MAX_DEPTH / 64],
     expect_key: bool,
-    whitespace: usize,
     broken: bool,
 }
 
@@ -66,7 +56,6 @@ impl<'a> Scanner<'a> {
             depth: 0,
             objects: [0; MAX_DEPTH / 64],
             expect_key: false,
-            whitespace: 0,
             broken: false,
         }
     }
@@ -74,11 +63,6 @@ impl<'a> Scanner<'a> {
     /// Containers open after the last token (1 inside the root object).
     pub(crate) fn depth(&self) -> usize {
         self.depth
-    }
-
-    /// Whitespace bytes outside strings read so far.
-    pub(crate) fn whitespace(&self) -> usize {
-        self.whitespace
     }
 
     /// Whether the text stopped being JSON (or ended inside a value) before its end.
@@ -120,7 +104,6 @@ impl<'a> Scanner<'a> {
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
             self.i += 1;
-            self.whitespace += 1;
         }
     }
 
@@ -232,6 +215,31 @@ impl Iterator for Scanner<'_> {
     }
 }
 
+/// The position of the first `"` or `\\` at or after `from`, eight bytes at a time (SWAR: the
+/// lowest flagged byte of a word is always a true match). The scanner skips string
+/// contents with it.
+fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let flag = |v: u64, c: u8| {
+        let x = v ^ (LO * u64::from(c));
+        x.wrapping_sub(LO) & !x & HI
+    };
+    let mut i = from;
+    while let Some(word) = b.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+        let v = u64::from_le_bytes(word);
+        let m = flag(v, b'"') | flag(v, b'\\');
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b.get(i..)?
+        .iter()
+        .position(|&c| c == b'"' || c == b'\\')
+        .map(|k| i + k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,5 +304,19 @@ mod tests {
         assert!(!tokens("7").1, "a bare scalar is complete");
         let deep = "[".repeat(200);
         assert!(tokens(&deep).1);
+    }
+
+    #[test]
+    fn quote_or_backslash_finds_the_first() {
+        for text in [
+            "0123456789\"",
+            "\\",
+            "abcdefgh",
+            "abcdefg\\",
+            "é\"xxxxxxxxxx",
+        ] {
+            let want = text.bytes().position(|c| c == b'"' || c == b'\\');
+            assert_eq!(quote_or_backslash(text.as_bytes(), 0), want, "{text}");
+        }
     }
 }

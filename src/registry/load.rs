@@ -7,7 +7,6 @@
 
 use std::rc::Rc;
 
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::model::{Schema, Tool};
@@ -17,7 +16,7 @@ use super::schema::{self, Verdict};
 use super::Settings;
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::parse_pattern_list;
-use crate::json::{read_document, read_tool_list, string_of, value_of, Node, RawObject};
+use crate::json::{read_document, read_tool_list, string_of, value_of, Node, Raw, RawObject};
 use crate::limits::LIMITS;
 use crate::warning::{Warning, WarningCode};
 
@@ -76,7 +75,7 @@ fn setting<T>(
 }
 
 /// A raw value read in full, its parse error reported at its path.
-fn read(raw: &RawValue, path: impl FnOnce() -> JsonPath) -> Result<Value> {
+fn read(raw: Raw<'_>, path: impl FnOnce() -> JsonPath) -> Result<Value> {
     value_of(raw).map_err(|m| unreadable(&path(), &m))
 }
 
@@ -159,7 +158,7 @@ pub(crate) fn parse_document(
                 &read(raw, || path.clone())?,
             ));
         };
-        for (i, server) in servers.iter().enumerate() {
+        for (i, &server) in servers.iter().enumerate() {
             let p = path.index(i);
             let Node::Object { members: obj, .. } =
                 Node::of(server).map_err(|m| unreadable(&p, &m))?
@@ -226,10 +225,10 @@ pub(crate) fn parse_tool_list(
 ) -> Result<Vec<LocatedTool>> {
     match list {
         Node::Items(items) => parse_tool_items(items, path, server, warnings),
-        Node::Object { members: obj, .. } => match obj.get("tools") {
-            Some(inner) if inner.get().starts_with('[') => {
-                let inner = read_tool_list("document", inner.get())?;
-                parse_tool_list(inner, &path.key("tools"), server, warnings)
+        // The reader read a `tools/list` result's `tools` as a list already.
+        Node::Object { tools, .. } => match tools.map(|inner| *inner) {
+            Some(Node::Items(items)) => {
+                parse_tool_items(items, &path.key("tools"), server, warnings)
             }
             _ => Err(Error::value(
                 "document",
@@ -350,7 +349,7 @@ fn parse_tool(
     let (mut name, mut description, mut title, mut defer, mut annotations, mut source) =
         (None, None, None, None, None, None);
     let mut strict = None;
-    let mut schema: Option<(&str, &RawValue)> = None;
+    let mut schema: Option<(&str, Raw<'_>)> = None;
     let mut extra = Map::new();
     for (k, raw) in &obj.entries {
         match k.as_ref() {
@@ -372,11 +371,11 @@ fn parse_tool(
                 schema = Some((key, *raw));
             }
             other => {
-                extra.insert(other.to_string(), read(raw, || path().key(other))?);
+                extra.insert(other.to_string(), read(*raw, || path().key(other))?);
             }
         }
     }
-    let text = |raw: Option<&RawValue>, key: &str| match raw.map(string_of).transpose() {
+    let text = |raw: Option<Raw<'_>>, key: &str| match raw.map(string_of).transpose() {
         Err(m) => Err(unreadable(&path().key(key), &m)),
         Ok(None) | Ok(Some(Err(Value::Null))) => Ok(None),
         Ok(Some(Ok(s))) => Ok(Some(s)),
@@ -442,7 +441,7 @@ fn parse_tool(
     let verdict = schema::check(raw_schema, || path().key(schema_key))?;
     let title = text(title, "title")?;
     // `true`, `false` or absent/null.
-    let flag = |raw: Option<&RawValue>, key: &str| -> Result<Option<bool>> {
+    let flag = |raw: Option<Raw<'_>>, key: &str| -> Result<Option<bool>> {
         match raw.map(|r| read(r, || path().key(key))).transpose()? {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(b)),
