@@ -34,7 +34,10 @@ TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";pro
 build() { # out-dir [cargo args...]
   local out=$1
   shift
-  cargo rustc --quiet -p tool-intent-wasm --lib --release --target wasm32-unknown-unknown --crate-type cdylib "$@"
+  # serde_json at "z" too (Cargo.toml keeps "s" for the native JSON writer): loading reads
+  # registries with our own reader, so size wins here (-1.3 KB gzip, previews as fast).
+  cargo rustc --quiet -p tool-intent-wasm --lib --release --target wasm32-unknown-unknown --crate-type cdylib \
+    --config 'profile.release.package.serde_json.opt-level="z"' "$@"
   local wasm="$TARGET_DIR/wasm32-unknown-unknown/release/tool_intent_wasm.wasm"
   rm -rf "$out/web" "$out/node"
   wasm-bindgen --target web --out-dir "$out/web" --out-name tool_intent "$wasm"

@@ -197,7 +197,10 @@ fn replay(
         }
         promoted = plan.promoted().iter().map(|p| p.to_string()).collect();
         for query in &loads {
-            events.push(format!("tool_search {query:?} in the previous turn"));
+            events.push(format!(
+                "tool_search {} in the previous turn",
+                crate::error::quoted(query)
+            ));
         }
         let segment = filler(&format!("[turn {} messages] ", k + 1), script.message_bytes);
         messages_tokens += counter.count(&segment);

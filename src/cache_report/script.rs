@@ -63,7 +63,8 @@ impl CacheScript {
                 INPUT,
                 &root.key(key),
                 format!(
-                    "unknown member {key:?} (known: about, systemPromptBytes, messageBytes, turns)"
+                    "unknown member {} (known: about, systemPromptBytes, messageBytes, turns)",
+                    crate::error::quoted(key)
                 ),
             ));
         }
@@ -172,7 +173,10 @@ fn read_turn(turn: &Value, path: &JsonPath) -> Result<ScriptTurn> {
                 return Err(Error::value(
                     INPUT,
                     &at,
-                    format!("unknown turn member {key:?} (known: override, addServer, searches)"),
+                    format!(
+                        "unknown turn member {} (known: override, addServer, searches)",
+                        crate::error::quoted(key)
+                    ),
                 ))
             }
         }

@@ -68,7 +68,8 @@ impl PlanName {
             return Ok(PlanName::Static(ANTHROPIC_TOOL_SEARCH_NAME));
         }
         Err(Error::internal(format!(
-            "the payload names {name:?}, which is neither a registry tool nor a provider's search tool"
+            "the payload names {}, which is neither a registry tool nor a provider's search tool",
+            crate::error::quoted(name)
         )))
     }
 }

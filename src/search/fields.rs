@@ -2,8 +2,7 @@
 //! description, and its parameters' names and descriptions.
 //!
 //! Parameters are read straight from the schema's JSON text by the schema scanner
-//! (`json/scan.rs`, shared with the registry's schema check), looking at the top-level
-//! `properties` only and building no values:
+//! (`json/scan.rs`), looking at the top-level `properties` only and building no values:
 //! parsing every schema of a 10,000-tool registry into `serde_json::Value`s took two thirds
 //! of the index build, and the parsed values would be thrown away. The text was validated as
 //! JSON when the tool was loaded; on anything unexpected the scanner stops (fewer words
