@@ -223,8 +223,11 @@ fn check(text: &str) -> Result<(), String> {
         };
         for item in items {
             match item {
-                // A glob matches whatever is there; a plain name must be a tool.
-                Json::Str(n) if n.contains('*') || names.contains(&n.as_str()) => {}
+                // A glob matches whatever is there, an annotation selector (`@read_only`,
+                // checked by the loader's unit test) whatever it selects; a plain name must
+                // be a tool.
+                Json::Str(n)
+                    if n.contains('*') || n.starts_with('@') || names.contains(&n.as_str()) => {}
                 Json::Str(n) => return Err(format!("{at} names {n:?}, which is not a tool")),
                 _ => return Err(format!("{at} holds a value that is not a name")),
             }

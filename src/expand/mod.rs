@@ -426,6 +426,21 @@ fn warn_unmatched(
     warnings: &mut Vec<Warning>,
 ) {
     for p in patterns {
+        if p.starts_with('@') {
+            // An annotation selector (`@read_only`): unknown, or selecting no tool now.
+            if !registry.matches_any(p, false) {
+                warnings.push(Warning::new(
+                    WarningCode::UnknownTool,
+                    origin,
+                    format!(
+                        "{key} selector {} selects no tool in the registry (selectors: {})",
+                        quoted(p),
+                        crate::registry::ANNOTATION_SELECTORS
+                    ),
+                ));
+            }
+            continue;
+        }
         if glob::is_glob(p) {
             let fold = key == "disabled";
             if !registry.matches_any(p, fold) {

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use super::annotation::{Effective, Selector, SELECTORS};
 use super::load::{self, LocatedTool};
 use super::toolset::{self, NameIndex, NameTable, ToolSet};
 use super::{builtin, names, LoadWarnings, Masks, Registry, Settings, Tool, TOOL_SEARCH};
@@ -142,6 +143,7 @@ impl Registry {
         r.data_mut().settings = Arc::new(settings);
         let gone = r.check_settings()?;
         r.data_mut().warnings.extend(gone);
+        r.data_mut().effective = r.effective_annotations();
         r.derive_masks(reuse.as_ref());
         Ok(r)
     }
@@ -187,8 +189,31 @@ impl Registry {
         )])
     }
 
-    /// Every entry is a glob or names a tool (exactly, or ignoring case with `fold`); an
-    /// unknown MCP tool name goes to `gone`.
+    /// Each tool's annotations as believed: a merged server's only when `trusted_servers`
+    /// names the server, the registry's own always (see `annotation.rs`).
+    fn effective_annotations(&self) -> Vec<Effective> {
+        let s = &self.data.settings;
+        self.data
+            .tools
+            .iter()
+            .map(|t| {
+                let server = names::server_of(&t.name).filter(|n| s.servers.iter().any(|m| m == n));
+                let trusted = server.is_none_or(|server| {
+                    s.trusted_servers.iter().any(|p| {
+                        if glob::is_glob(p) {
+                            glob::matches(p, server)
+                        } else {
+                            p == server
+                        }
+                    })
+                });
+                Effective::of(t.annotations.as_ref(), trusted)
+            })
+            .collect()
+    }
+
+    /// Every entry is a glob, an annotation selector, or names a tool (exactly, or ignoring
+    /// case with `fold`); an unknown MCP tool name goes to `gone`.
     fn check_names<'p>(
         &self,
         patterns: &'p [String],
@@ -197,6 +222,18 @@ impl Registry {
         gone: &mut Vec<&'p String>,
     ) -> Result<()> {
         for (i, p) in patterns.iter().enumerate() {
+            if Selector::is_selector(p) {
+                if Selector::parse(p).is_none() {
+                    return Err(Error::registry(
+                        &path.index(i),
+                        format!(
+                            "unknown annotation selector {} (expected {SELECTORS})",
+                            quoted(p)
+                        ),
+                    ));
+                }
+                continue;
+            }
             if glob::is_glob(p) {
                 continue;
             }
@@ -287,10 +324,14 @@ impl Registry {
     fn splice_masks(&mut self, reuse: &Reuse<'_>) {
         let s = &self.data.settings;
         let names = &self.data.names;
+        let effective = &self.data.effective;
         let listed = |list: &[String], i: usize| {
             let name = names.get(i);
             list.iter().any(|p| {
-                if glob::is_glob(p) {
+                if Selector::is_selector(p) {
+                    Selector::parse(p)
+                        .is_some_and(|s| effective.get(i).is_some_and(|e| s.selects(e)))
+                } else if glob::is_glob(p) {
                     glob::matches(p, name)
                 } else {
                     p == name

@@ -29,6 +29,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "overlays",
     "sources",
     "history",
+    "trusted_servers",
     "mcp_servers",
     "nextCursor",
     "_meta",
@@ -127,7 +128,7 @@ pub(crate) fn parse_document(
                 format!(
                     "unknown registry key {} (expected one of: {})",
                     quoted(key),
-                    TOP_LEVEL_KEYS[..8].join(", ")
+                    TOP_LEVEL_KEYS[..TOP_LEVEL_KEYS.len() - 2].join(", ")
                 ),
             ));
         }
@@ -147,6 +148,8 @@ pub(crate) fn parse_document(
         sources: setting(&doc, "sources", parse_sources)?.unwrap_or_default(),
         history: setting(&doc, "history", parse_history)?.unwrap_or_default(),
         servers: Vec::new(),
+        trusted_servers: setting(&doc, "trusted_servers", parse_server_patterns)?
+            .unwrap_or_default(),
     };
     if let Some(raw) = present("mcp_servers") {
         let path = root.key("mcp_servers");
@@ -214,6 +217,17 @@ pub(crate) fn parse_document(
         }
     }
     Ok((settings, tools))
+}
+
+/// `trusted_servers`: server names or globs of them.
+fn parse_server_patterns(value: &Value, path: &JsonPath) -> Result<Vec<String>> {
+    let patterns = parse_pattern_list(value, path, "document")?;
+    for (i, p) in patterns.iter().enumerate() {
+        if !crate::glob::is_glob(p) {
+            check_server_name(p, &path.index(i))?;
+        }
+    }
+    Ok(patterns)
 }
 
 /// Parses a tool list: an array of tools, or an MCP `tools/list` result object holding one.

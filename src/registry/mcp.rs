@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
+use super::annotation::Selector;
 use super::load::{check_input_size, parse_tool_list, LocatedTool, ToolOrigin};
 use super::model::Tool;
 use super::names::{
@@ -36,12 +37,29 @@ pub struct RegistryDiff {
     /// Tools whose definition changed (description, schema, title, annotations, other
     /// fields), in registry order.
     pub changed: Vec<String>,
+    /// Presets that select by annotation (`@read_only`, ...) whose tools changed with it, in
+    /// the registry's preset order.
+    pub presets: Vec<PresetChange>,
+}
+
+/// The tools of the changed servers that entered or left a preset selecting by annotation.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct PresetChange {
+    /// The preset's name.
+    pub preset: String,
+    /// Tools now in it (new ones, or ones whose annotations now select them), registry order.
+    pub entered: Vec<String>,
+    /// Tools still in the registry that are no longer in it, registry order.
+    pub left: Vec<String>,
 }
 
 impl RegistryDiff {
     /// Whether nothing changed.
     pub fn is_empty(&self) -> bool {
-        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+        self.added.is_empty()
+            && self.removed.is_empty()
+            && self.changed.is_empty()
+            && self.presets.is_empty()
     }
 }
 
@@ -302,7 +320,58 @@ fn diff(before: &Registry, after: &Registry, changing: &dyn Fn(&str) -> bool) ->
             d.removed.push(t.name.clone());
         }
     }
+    d.presets = preset_changes(before, after, changing);
     d
+}
+
+/// Membership changes of the presets that select by annotation, among the changed servers'
+/// tools (a glob preset follows its names, which the added and removed lists already say).
+fn preset_changes(
+    before: &Registry,
+    after: &Registry,
+    changing: &dyn Fn(&str) -> bool,
+) -> Vec<PresetChange> {
+    let mut out = Vec::new();
+    let presets = after
+        .data
+        .settings
+        .toolsets
+        .iter()
+        .zip(&after.data.toolset_masks);
+    for ((name, list), (_, now)) in presets {
+        if !list.iter().any(|p| Selector::is_selector(p)) {
+            continue;
+        }
+        let was = before
+            .data
+            .toolset_masks
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, mask)| mask);
+        let was_in = |tool: &str| {
+            before
+                .index_of(tool)
+                .is_some_and(|i| was.is_some_and(|m| m.contains(i)))
+        };
+        let mut change = PresetChange {
+            preset: name.clone(),
+            ..PresetChange::default()
+        };
+        for (i, t) in after.tools().iter().enumerate() {
+            if !changing(&t.name) {
+                continue;
+            }
+            match (now.contains(i), was_in(&t.name)) {
+                (true, false) => change.entered.push(t.name.clone()),
+                (false, true) => change.left.push(t.name.clone()),
+                _ => {}
+            }
+        }
+        if !change.entered.is_empty() || !change.left.is_empty() {
+            out.push(change);
+        }
+    }
+    out
 }
 
 /// Equal definitions, comparing schema texts before parsing them.

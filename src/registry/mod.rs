@@ -18,6 +18,7 @@
 //! library's own `tool_search` is appended when the registry does not define it, and it is
 //! always available (only an intent's `disabled` or a source ceiling can remove it).
 
+mod annotation;
 mod build;
 mod builtin;
 mod load;
@@ -32,9 +33,10 @@ mod toolset;
 mod version;
 mod write;
 
+pub(crate) use annotation::SELECTORS as ANNOTATION_SELECTORS;
 pub(crate) use builtin::EMBEDDED_REGISTRY_JSON;
 pub use builtin::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
-pub use mcp::{RegistryChange, RegistryDiff};
+pub use mcp::{PresetChange, RegistryChange, RegistryDiff};
 pub use model::{HistoryVersion, SourcePolicy, Tool};
 pub(crate) use names::server_of;
 pub(crate) use toolset::ToolSet;
@@ -63,6 +65,8 @@ pub(crate) struct Settings {
     pub(crate) history: Vec<HistoryVersion>,
     /// MCP servers merged in, in order.
     pub(crate) servers: Vec<String>,
+    /// Server names or globs whose tools' annotations are believed (`annotation.rs`).
+    pub(crate) trusted_servers: Vec<String>,
 }
 
 /// What loading said, by where it came from: a server's warnings go when the server is
@@ -104,6 +108,8 @@ struct Data {
     masks: Masks,
     /// Each preset's tools, matched once at load time.
     toolset_masks: Vec<(String, ToolSet)>,
+    /// Each tool's annotations as believed (`@` selectors read them), in registry order.
+    effective: Vec<annotation::Effective>,
     /// Shared by clones: memos are pure functions of the registry's content.
     memos: Arc<Memos>,
     /// Earlier versions, newest first, kept for turns that began on them (see `version.rs`);
@@ -177,6 +183,7 @@ impl Data {
             names: NameTable::default(),
             masks: Masks::default(),
             toolset_masks: Vec::new(),
+            effective: Vec::new(),
             memos: Arc::new(Memos::default()),
             earlier: Vec::new(),
         }
@@ -260,7 +267,17 @@ impl Registry {
     fn match_with(&self, patterns: &[String], fold: bool) -> ToolSet {
         let mut set = ToolSet::empty(self.data.tools.len());
         for p in patterns {
-            if let Some(prefix) = glob::literal_prefix(p) {
+            if annotation::Selector::is_selector(p) {
+                // An unknown selector in a registry was refused when it was built; in an
+                // intent it matches nothing (and the expansion warns that it matched nothing).
+                if let Some(selector) = annotation::Selector::parse(p) {
+                    for (i, effective) in self.data.effective.iter().enumerate() {
+                        if selector.selects(effective) {
+                            set.insert(i);
+                        }
+                    }
+                }
+            } else if let Some(prefix) = glob::literal_prefix(p) {
                 for i in self.data.index.with_folded_prefix(&self.data.names, prefix) {
                     if fold || self.data.names.get(i).starts_with(prefix) {
                         set.insert(i);
@@ -290,6 +307,10 @@ impl Registry {
 
     /// Whether a pattern (name or glob) matches at least one tool.
     pub(crate) fn matches_any(&self, pattern: &str, fold: bool) -> bool {
+        if annotation::Selector::is_selector(pattern) {
+            return annotation::Selector::parse(pattern)
+                .is_some_and(|s| self.data.effective.iter().any(|e| s.selects(e)));
+        }
         if !glob::is_glob(pattern) {
             return if fold {
                 self.index_of_folded(pattern).is_some()

@@ -61,6 +61,9 @@ impl Registry {
             }
             doc.insert("sources".into(), Value::Object(sources));
         }
+        if !s.trusted_servers.is_empty() {
+            doc.insert("trusted_servers".into(), string_array(&s.trusted_servers));
+        }
         if !s.history.is_empty() {
             let history = s
                 .history

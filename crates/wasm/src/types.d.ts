@@ -264,6 +264,17 @@ export interface RegistryDiff {
   removed: string[];
   /** Tools whose definition changed, in registry order. */
   changed: string[];
+  /** Presets selecting by annotation (`@read_only`, ...) whose tools changed with it. */
+  presets: PresetChange[];
+}
+
+/** Tools of the changed servers that entered or left a preset selecting by annotation. */
+export interface PresetChange {
+  preset: string;
+  /** Tools now in the preset, in registry order. */
+  entered: string[];
+  /** Tools still in the registry that left it, in registry order. */
+  left: string[];
 }
 
 export interface RegistryDocument {
@@ -273,6 +284,8 @@ export interface RegistryDocument {
   toolsets?: Record<string, string[]>;
   overlays?: { web_search?: string | string[] };
   sources?: Record<string, { default?: ToolsOverride; deny?: string[] }>;
+  /** MCP server names or globs whose tools' annotations are believed. */
+  trusted_servers?: string[];
   history?: { version?: string; default_tools?: string[]; toolsets?: Record<string, string[]> }[];
   mcp_servers?: { name: string; tools: ToolDefinition[] | { tools: ToolDefinition[] } }[];
 }
