@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::registry::Registry;
+use crate::registry::{EffectiveAnnotations, Registry};
 
 /// A registry tool as a UI lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -24,6 +24,8 @@ pub struct ToolInfo {
     pub deferrable: bool,
     /// An overlay tool (switched by `web_search`).
     pub overlay: bool,
+    /// Its MCP annotations as believed, and whether they were (`trusted_servers`).
+    pub effective_annotations: EffectiveAnnotations,
 }
 
 impl Registry {
@@ -33,8 +35,9 @@ impl Registry {
         registry
             .tools()
             .iter()
+            .zip(registry.effective_annotations())
             .enumerate()
-            .map(|(i, t)| ToolInfo {
+            .map(|(i, (t, effective))| ToolInfo {
                 name: t.name.clone(),
                 title: t.title.clone(),
                 description: t.description.clone(),
@@ -42,6 +45,7 @@ impl Registry {
                 default: registry.is_default(i),
                 deferrable: crate::deferral::is_deferrable(registry, i),
                 overlay: registry.is_overlay(i),
+                effective_annotations: *effective,
             })
             .collect()
     }

@@ -185,6 +185,9 @@ fn selectors_and_trust_round_trip_and_bad_ones_name_their_path() {
         ("invalid_registry", Some("$.toolsets.x[1]"))
     );
     assert!(e.to_string().contains("@read_only"), "{e}");
+    let bad = json!({"tools": doc["tools"], "history": [{"toolsets": {"old": ["gone_tool", "@read-only"]}}]});
+    let e = Registry::from_value(&bad).unwrap_err();
+    assert_eq!(e.path(), Some("$.history[0].toolsets.old[1]"), "{e}");
     let bad = json!({"tools": [], "trusted_servers": ["bad server"]});
     let e = Registry::from_value(&bad).unwrap_err();
     assert_eq!(e.path(), Some("$.trusted_servers[0]"), "{e}");
@@ -342,4 +345,74 @@ fn the_embedded_read_only_preset_selects_by_annotation() {
     let untrusted = embedded_with_servers(false);
     let own: BTreeSet<String> = own.iter().map(|s| s.to_string()).collect();
     assert_eq!(offered(&untrusted, readonly, None), own);
+    // tool_search looks only among what the preset offers.
+    let request = tool_intent::TurnRequest {
+        tools_override: intent(readonly),
+        ..Default::default()
+    };
+    let search = |query: &str| {
+        let mut turn = trusted.turn(&request).unwrap();
+        turn.search(&tool_intent::SearchCall::new(query))
+            .unwrap()
+            .result
+            .hits
+    };
+    assert_eq!(
+        search("select:mcp__filesystem__read_file"),
+        ["mcp__filesystem__read_file"]
+    );
+    assert!(search("select:mcp__filesystem__write_file").is_empty());
+    let hits = search("write a file to disk");
+    assert!(hits.iter().all(|h| want.contains(h)), "{hits:?}");
+}
+
+/// The session row of the design note: the intent as stored, and the turn state.
+#[test]
+fn a_read_only_tool_a_server_adds_mid_session_joins_at_the_next_turn_with_no_row_written() {
+    use tool_intent::{ToolsOverride, TurnRequest, TurnState};
+    let stored_intent = r#"{"toolset":"readonly"}"#;
+    let request = |state: &TurnState| TurnRequest {
+        tools_override: ToolsOverride::from_json_str(stored_intent).unwrap(),
+        state: state.clone(),
+        ..Default::default()
+    };
+    let offered_by = |plan: &tool_intent::TurnPlan| -> Vec<String> {
+        plan.array()
+            .iter()
+            .chain(plan.catalog().iter())
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let r1 = embedded_with_servers(true);
+    let state1 = r1.begin_turn(&TurnState::default());
+    let first = r1.plan_turn(&request(&state1)).unwrap();
+    assert!(!offered_by(&first).contains(&"mcp__time__get_timezones".to_string()));
+    // Mid-turn the time server adds a read-only tool: this turn's bytes stay as they were.
+    let mut list: Vec<Value> =
+        serde_json::from_str(&read_repo_file("tests/data/mcp/time.json")).unwrap();
+    list.push(
+        json!({"name": "get_timezones", "description": "Every IANA zone.",
+                     "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}),
+    );
+    let r2 = r1
+        .set_mcp_server("time", &Value::Array(list).to_string())
+        .unwrap()
+        .registry;
+    assert_eq!(
+        r2.plan_turn(&request(&state1)).unwrap().payload,
+        first.payload
+    );
+    // The next turn offers it: the stored intent is the same text, the state names no tool.
+    let state2 = r2.begin_turn(&state1);
+    assert!(state2.loaded.is_empty() && state2.frozen.is_empty());
+    let next = r2.plan_turn(&request(&state2)).unwrap();
+    assert!(
+        offered_by(&next).contains(&"mcp__time__get_timezones".to_string()),
+        "{:?}",
+        offered_by(&next)
+    );
+    assert_eq!(
+        request(&state2).tools_override.to_canonical_json(),
+        stored_intent
+    );
 }

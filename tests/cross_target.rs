@@ -71,7 +71,7 @@ fn cross_target_fingerprints() {
     }
     let text = serde_json::to_string_pretty(&rows).unwrap() + "\n";
     check_golden("cross-target.json", &text);
-    assert_eq!(rows.len(), 20 * 7 * 10);
+    assert_eq!(rows.len(), 20 * 9 * 10);
 }
 
 /// Keyword queries of the search golden on the `all` registry: one or more per ranking rule

@@ -110,13 +110,16 @@ function renderControls() {
   const presets = $("presets");
   presets.replaceChildren();
   const names = [null, ...r.toolsetNames()];
+  // Each chip's title is its definition (names, globs, or @read_only-style selectors).
+  const definitions = JSON.parse(r.toJson()).toolsets ?? {};
   for (const name of names) {
     const input = el("input", { type: "radio", name: "preset", value: name ?? "", checked: state.toggles.toolset === name });
+    const definition = name === null ? "default_tools" : (definitions[name] ?? []).join(", ");
     input.addEventListener("change", () => {
       state.toggles.toolset = name;
       saveToggles();
     });
-    presets.append(el("label", {}, input, name ?? "default"));
+    presets.append(el("label", { title: definition }, input, name ?? "default"));
   }
 
   const source = $("source");
@@ -142,6 +145,14 @@ function renderControls() {
     else if (t.overlay) tags.push(el("span", { class: "tag" }, "overlay"));
     else if (t.deferrable) tags.push(el("span", { class: "tag" }, "deferred"));
     if (t.sourceName) tags.push(el("span", { class: "tag source-name", title: "the MCP server's own name, used for dispatch" }, `MCP name: ${t.sourceName}`));
+    // What the tool does by its MCP annotations, as the registry believes them: an untrusted
+    // server's claims are not read (presets such as @read_only select by these).
+    const a = t.effectiveAnnotations;
+    const does = a.readOnly ? "read-only" : a.destructive ? "destructive" : "writes";
+    tags.push(el("span", {
+      class: `tag does${a.trusted ? "" : " untrusted"}`,
+      title: a.trusted ? `MCP annotations: ${does}${a.openWorld ? ", open world" : ", closed world"}` : "untrusted server: its annotations are not believed (trusted_servers)",
+    }, a.trusted ? does : `${does}?`));
     list.append(el("li", { title: t.description.split("\n")[0] }, input, el("label", { for: id }, t.name), ...tags));
   }
   renderGlobs();

@@ -1,11 +1,12 @@
 //! Selecting tools by what they do: MCP tool annotations and the trust that decides whether
 //! they are believed.
 //!
-//! MCP (specification 2025-06-18 and later, `ToolAnnotations`): `readOnlyHint` (default
-//! false), `destructiveHint` (default true, meaningful only when not read-only),
-//! `idempotentHint` (default false, likewise) and `openWorldHint` (default true). The
-//! specification says clients must treat annotations as untrusted unless they come from a
-//! trusted server, so a tool of a server the registry does not name in `trusted_servers` is
+//! MCP specification, Tools, "Tool annotations", and the schema's `ToolAnnotations`
+//! (<https://modelcontextprotocol.io/specification/2026-07-28/server/tools>, unchanged since
+//! 2025-03-26): `readOnlyHint` (default false), `destructiveHint` (default true, meaningful
+//! only when not read-only), `idempotentHint` (default false, likewise) and `openWorldHint`
+//! (default true). The specification says clients must consider annotations untrusted unless
+//! they come from trusted servers, so a tool of a server the registry does not name in `trusted_servers` is
 //! taken as the defaults say — not read-only, destructive, open-world — whatever it claims: a
 //! hostile server cannot put a destructive tool into a read-only preset. The registry's own
 //! tools (not from a merged server) are trusted: their annotations are the operator's.
@@ -17,24 +18,36 @@
 //! (`^[a-zA-Z0-9_-]{1,64}$`), so a selector never shadows a name. Selectors are expanded live,
 //! like globs: a tool that joins a trusted server enters the presets its annotations select.
 
+use serde::Serialize;
 use serde_json::Value;
 
-/// A tool's annotations as believed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Effective {
-    pub(crate) read_only: bool,
-    pub(crate) destructive: bool,
-    pub(crate) idempotent: bool,
-    pub(crate) open_world: bool,
+/// A tool's MCP annotations as the registry believes them (what `@` selectors read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EffectiveAnnotations {
+    /// It changes nothing.
+    pub read_only: bool,
+    /// It may destroy or overwrite (never when read-only).
+    pub destructive: bool,
+    /// Repeating a call has no further effect (always when read-only).
+    pub idempotent: bool,
+    /// It reaches entities outside a closed domain (the web, other people's systems).
+    pub open_world: bool,
+    /// The tool's own annotations were read: the registry's own tool, or a server that
+    /// `trusted_servers` names. Otherwise the four above are the specification's defaults.
+    pub trusted: bool,
 }
 
-impl Effective {
-    /// What the specification's defaults say of a tool that says nothing (or is not believed).
+pub(crate) type Effective = EffectiveAnnotations;
+
+impl EffectiveAnnotations {
+    /// What the specification's defaults say of a tool that is not believed.
     pub(crate) const UNTRUSTED: Effective = Effective {
         read_only: false,
         destructive: true,
         idempotent: false,
         open_world: true,
+        trusted: false,
     };
 
     /// The effective annotations of a tool's `annotations` value, believed when `trusted`.
@@ -56,6 +69,7 @@ impl Effective {
             destructive: !read_only && hint("destructiveHint").unwrap_or(true),
             idempotent: read_only || hint("idempotentHint").unwrap_or(false),
             open_world: hint("openWorldHint").unwrap_or(true),
+            trusted: true,
         }
     }
 
@@ -124,7 +138,13 @@ mod tests {
     #[test]
     fn the_specifications_defaults_and_trust() {
         let e = Effective::of(None, true);
-        assert_eq!(e, Effective::UNTRUSTED);
+        assert_eq!(
+            e,
+            Effective {
+                trusted: true,
+                ..Effective::UNTRUSTED
+            }
+        );
         let claims = json!({"readOnlyHint": true, "openWorldHint": false});
         let believed = Effective::of(Some(&claims), true);
         assert!(believed.read_only && !believed.destructive && believed.idempotent);

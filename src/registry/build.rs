@@ -143,7 +143,7 @@ impl Registry {
         r.data_mut().settings = Arc::new(settings);
         let gone = r.check_settings()?;
         r.data_mut().warnings.extend(gone);
-        r.data_mut().effective = r.effective_annotations();
+        r.data_mut().effective = r.believe_annotations();
         r.derive_masks(reuse.as_ref());
         Ok(r)
     }
@@ -175,6 +175,23 @@ impl Registry {
             let path = root.key("sources").key(&source.name).key("deny");
             self.check_names(&source.deny, &path, true, &mut gone)?;
         }
+        // History names tools that may be gone (that is its point); its selectors must still
+        // be selectors the matcher knows.
+        for (v, h) in s.history.iter().enumerate() {
+            let at = root.key("history").index(v);
+            let lists = h.default_tools.iter().map(|l| (at.key("default_tools"), l));
+            let presets = h
+                .toolsets
+                .iter()
+                .map(|(n, l)| (at.key("toolsets").key(n), l));
+            for (path, list) in lists.chain(presets) {
+                for (i, p) in list.iter().enumerate() {
+                    if Selector::is_selector(p) {
+                        check_selector(p, &path.index(i))?;
+                    }
+                }
+            }
+        }
         if gone.is_empty() {
             return Ok(Vec::new());
         }
@@ -191,7 +208,7 @@ impl Registry {
 
     /// Each tool's annotations as believed: a merged server's only when `trusted_servers`
     /// names the server, the registry's own always (see `annotation.rs`).
-    fn effective_annotations(&self) -> Vec<Effective> {
+    fn believe_annotations(&self) -> Vec<Effective> {
         let s = &self.data.settings;
         self.data
             .tools
@@ -223,15 +240,7 @@ impl Registry {
     ) -> Result<()> {
         for (i, p) in patterns.iter().enumerate() {
             if Selector::is_selector(p) {
-                if Selector::parse(p).is_none() {
-                    return Err(Error::registry(
-                        &path.index(i),
-                        format!(
-                            "unknown annotation selector {} (expected {SELECTORS})",
-                            quoted(p)
-                        ),
-                    ));
-                }
+                check_selector(p, &path.index(i))?;
                 continue;
             }
             if glob::is_glob(p) {
@@ -447,4 +456,18 @@ fn clashing_lenient_tools(
         .enumerate()
         .filter_map(|(i, h)| h.map(|h| (i, h)))
         .collect()
+}
+
+/// An `@` entry is a selector the matcher knows.
+fn check_selector(pattern: &str, at: &JsonPath) -> Result<()> {
+    if Selector::parse(pattern).is_some() {
+        return Ok(());
+    }
+    Err(Error::registry(
+        at,
+        format!(
+            "unknown annotation selector {} (expected {SELECTORS})",
+            quoted(pattern)
+        ),
+    ))
 }

@@ -3,7 +3,8 @@
 //!
 //! A registry is loaded once from JSON and is then immutable; expansions borrow it. It accepts
 //! three shapes (see `registry/load.rs`): our format (`{"tools", "default_tools",
-//! "deferred_default_tools", "toolsets", "overlays", "sources", "history", "mcp_servers"}`),
+//! "deferred_default_tools", "toolsets", "overlays", "sources", "history", "trusted_servers",
+//! "mcp_servers"}`),
 //! an MCP `tools/list` result object, or a bare array of tools. Tools may use our field names
 //! (`parameters`) or MCP's (`inputSchema`, `title`, `annotations`; every other field is kept).
 //!
@@ -33,6 +34,7 @@ mod toolset;
 mod version;
 mod write;
 
+pub use annotation::EffectiveAnnotations;
 pub(crate) use annotation::SELECTORS as ANNOTATION_SELECTORS;
 pub(crate) use builtin::EMBEDDED_REGISTRY_JSON;
 pub use builtin::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
@@ -335,6 +337,12 @@ impl Registry {
         })
     }
 
+    /// Each tool's annotations as believed (see `annotation.rs`), in registry order: one per
+    /// tool, whichever way the registry was built (`tests.rs` checks each way).
+    pub(crate) fn effective_annotations(&self) -> &[EffectiveAnnotations] {
+        &self.data.effective
+    }
+
     /// `default_tools` as a set.
     pub(crate) fn default_set(&self) -> &ToolSet {
         &self.data.masks.default
@@ -386,6 +394,15 @@ impl Registry {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, l)| l.as_slice())
+    }
+
+    /// The names a registry list selects today — names, globs and annotation selectors
+    /// (`@read_only`), as the registry's own lists are matched — in registry order.
+    pub fn names_matching(&self, patterns: &[String]) -> Vec<&str> {
+        self.match_with(patterns, false)
+            .iter()
+            .map(|i| self.data.names.get(i))
+            .collect()
     }
 
     /// The tools of a preset, matched at load time.

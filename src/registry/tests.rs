@@ -482,3 +482,28 @@ fn a_server_list_as_json_is_read_once_for_every_binding() {
         assert!(e.path().unwrap().starts_with(path), "{bad}: {e}");
     }
 }
+
+#[test]
+fn every_tool_has_its_believed_annotations_however_the_registry_was_built() {
+    let list = |n: usize| {
+        let tools: Vec<Value> = (0..n)
+            .map(|i| json!({"name": format!("t{i}"), "inputSchema": {"type": "object"}}))
+            .collect();
+        Value::Array(tools).to_string()
+    };
+    let embedded = Registry::embedded();
+    let mut built = vec![embedded.clone()];
+    // A bulk merge (full build), a one-server change (spliced), a replacement, a removal.
+    let many = embedded
+        .set_mcp_servers(&[("a", &list(40)), ("b", &list(3))])
+        .unwrap()
+        .registry;
+    built.push(many.clone());
+    built.push(many.set_mcp_server("c", &list(1)).unwrap().registry);
+    built.push(many.set_mcp_server("b", &list(5)).unwrap().registry);
+    built.push(many.remove_mcp_server("a").unwrap().registry);
+    for r in built {
+        assert_eq!(r.effective_annotations().len(), r.len());
+        assert_eq!(r.tool_infos().len(), r.len());
+    }
+}

@@ -31,7 +31,7 @@ test("wasm payload fingerprints equal the native build's for every row", () => {
     assert.equal(sha256(plan.payload), plan.fingerprint, `${row.case}: fingerprint is not of the bytes`);
     assert.equal(fingerprint(plan.catalogText), row.catalog, `${row.case} catalog`);
   }
-  assert.equal(rows.length, 1400);
+  assert.equal(rows.length, 1800);
 });
 
 test("wasm tool_search hits equal the native build's for every search row", () => {

@@ -134,6 +134,22 @@ test("an MCP server with names providers refuse shows both names", async () => {
   await page.close();
 });
 
+test("each tool says what it does; a server's claims show as untrusted", async () => {
+  const page = await openPage();
+  const does = async (name) => page.locator(`#tool-list li:has(label[for="tool-${name}"]) .does`).textContent();
+  assert.equal(await does("read_file"), "read-only");
+  assert.equal(await does("shell"), "destructive");
+  const preset = await page.locator("#presets label", { hasText: "readonly" }).getAttribute("title");
+  assert.equal(preset, "@read_only");
+  await page.getByLabel("as MCP server").fill("notes");
+  const tools = [{ name: "list_notes", description: "List.", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }];
+  await page.locator("#registry-text").fill(JSON.stringify({ tools }));
+  await page.getByRole("button", { name: "Load", exact: true }).click();
+  await page.waitForFunction(() => document.querySelector("#registry-status").textContent.includes("notes"));
+  assert.equal(await does("mcp__notes__list_notes"), "destructive?");
+  await page.close();
+});
+
 test("loading github.json shows its tools", async () => {
   const page = await openPage();
   await page.getByLabel("as MCP server").fill("github");

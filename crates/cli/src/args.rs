@@ -139,6 +139,11 @@ pub(crate) struct RegistryArgs {
     /// Merge an MCP server's tools/list result as mcp__NAME__<tool> (repeatable).
     #[arg(long = "mcp", value_name = "NAME=FILE")]
     pub(crate) mcp: Vec<String>,
+    /// Believe this MCP server's tool annotations (a name or glob, repeatable): added to the
+    /// registry's `trusted_servers`. Untrusted servers' tools are taken as not read-only,
+    /// destructive and open-world, whatever they claim.
+    #[arg(long = "trust", value_name = "SERVER")]
+    pub(crate) trust: Vec<String>,
 }
 
 /// The session side of a request: intent, profile, source and turn state.

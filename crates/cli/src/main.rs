@@ -184,6 +184,21 @@ mod cli {
             Some(path) => Registry::from_json_str(&read_file(path)?)
                 .flag(&format!("--registry {}", path.display()))?,
         };
+        if !args.trust.is_empty() {
+            // Trust is registry data: the document gains the servers, and loads again.
+            let mut doc = registry.to_value();
+            let mut trusted: Vec<serde_json::Value> = doc["trusted_servers"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            trusted.extend(
+                args.trust
+                    .iter()
+                    .map(|s| serde_json::Value::from(s.as_str())),
+            );
+            doc["trusted_servers"] = serde_json::Value::Array(trusted);
+            registry = Registry::from_value(&doc).flag("--trust")?;
+        }
         // Every `--mcp` in one build (a registry per server would rebuild it each time).
         let mut servers: Vec<(&str, &str, String)> = Vec::with_capacity(args.mcp.len());
         for spec in &args.mcp {

@@ -1,6 +1,29 @@
-//! The `preview` command's table: the plan and its budget, one row per tool.
+//! The `preview` command's table: the plan and its budget, one row per tool, with what each
+//! tool does by its MCP annotations as the registry believes them.
 
+use std::collections::BTreeMap;
+
+use tool_intent::registry::EffectiveAnnotations;
 use tool_intent::{Budget, Registry, TurnPlan, TurnRequest};
+
+/// What a tool does, in a few words: `read-only`, `writes` or `destructive`, then `closed`
+/// for a closed-world tool, and `(untrusted)` when its server's claims were not read.
+fn does(a: &EffectiveAnnotations) -> String {
+    let mut out = String::from(if a.read_only {
+        "read-only"
+    } else if a.destructive {
+        "destructive"
+    } else {
+        "writes"
+    });
+    if !a.open_world {
+        out.push_str(", closed");
+    }
+    if !a.trusted {
+        out.push_str(" (untrusted)");
+    }
+    out
+}
 
 pub(super) fn preview_table(
     registry: &Registry,
@@ -34,11 +57,19 @@ pub(super) fn preview_table(
         .max()
         .unwrap_or(4)
         .max(4);
+    let annotations: BTreeMap<String, EffectiveAnnotations> = registry
+        .tool_infos()
+        .into_iter()
+        .map(|t| (t.name, t.effective_annotations))
+        .collect();
     out.push_str(&format!(
-        "  {:<width$}  {:<9}  {:>7}\n",
-        "tool", "state", "tokens"
+        "  {:<width$}  {:<9}  {:>7}  {}\n",
+        "tool", "state", "tokens", "does (MCP annotations)"
     ));
-    out.push_str(&format!("  {:-<width$}  {:-<9}  {:->7}\n", "", "", ""));
+    out.push_str(&format!(
+        "  {:-<width$}  {:-<9}  {:->7}  {:-<22}\n",
+        "", "", "", ""
+    ));
     for row in &b.rows {
         let state = if p.promoted().contains(&row.name.as_str()) {
             "promoted"
@@ -49,9 +80,12 @@ pub(super) fn preview_table(
             Some(r) => format!("{} (MCP name {})", row.name, r.source),
             None => row.name.clone(),
         };
+        // The payload's names are registry tools, but `tool_search` in native mode is the
+        // provider's own: it does nothing of the registry's.
+        let what = annotations.get(&row.name).map(does).unwrap_or_default();
         out.push_str(&format!(
-            "  {:<width$}  {:<9}  {:>7}\n",
-            shown, state, row.tokens
+            "  {:<width$}  {:<9}  {:>7}  {}\n",
+            shown, state, row.tokens, what
         ));
     }
     out.push('\n');

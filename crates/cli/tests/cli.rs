@@ -172,6 +172,55 @@ fn preview_is_a_readable_table() {
         .lines()
         .any(|l| l.trim_start().starts_with("web_search") && l.contains("resident")));
     assert!(text.contains("deferral saves"));
+    // What each tool does, by its annotations as believed.
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no row for {name}:\n{text}"))
+            .to_string()
+    };
+    assert!(
+        row("read_file").ends_with("read-only, closed"),
+        "{}",
+        row("read_file")
+    );
+    assert!(
+        row("web_search").ends_with("destructive"),
+        "{}",
+        row("web_search")
+    );
+    let o = run(&[
+        "preview",
+        "--mcp",
+        &format!("time={}", fixture("time")),
+        "--override",
+        r#"{"toolset":"full","allowed":["mcp__time__*"]}"#,
+    ]);
+    let text = stdout(&o);
+    assert!(
+        text.lines()
+            .any(|l| l.contains("mcp__time__get_current_time")
+                && l.ends_with("destructive (untrusted)")),
+        "{text}"
+    );
+    let o = run(&[
+        "preview",
+        "--mcp",
+        &format!("time={}", fixture("time")),
+        "--trust",
+        "time",
+        "--override",
+        r#"{"toolset":"readonly"}"#,
+    ]);
+    let text = stdout(&o);
+    assert!(
+        text.lines()
+            .any(|l| l.contains("mcp__time__get_current_time") && l.ends_with("read-only, closed")),
+        "{text}"
+    );
+    let o = run(&["preview", "--trust", "bad name"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--trust"), "{}", stderr(&o));
 }
 
 #[test]

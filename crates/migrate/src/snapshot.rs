@@ -51,23 +51,18 @@ impl SnapshotIndex {
         let mut bases: Vec<(String, Vec<String>, Intent)> = Vec::new();
         let resolve = |patterns: &[String]| -> Vec<String> {
             // History may name tools that no longer exist: keep literal names as they are,
-            // resolve globs against today's registry.
-            let mut out: Vec<String> = patterns
+            // resolve globs and annotation selectors (`@read_only`) against today's registry
+            // as the registry resolves its own lists.
+            let (literal, matched): (Vec<String>, Vec<String>) = patterns
                 .iter()
-                .filter(|p| !tool_intent::glob::is_glob(p))
                 .cloned()
-                .collect();
-            let globs: Vec<String> = patterns
-                .iter()
-                .filter(|p| tool_intent::glob::is_glob(p))
-                .cloned()
-                .collect();
+                .partition(|p| !tool_intent::glob::is_glob(p) && !p.starts_with('@'));
+            let mut out = literal;
             out.extend(
                 registry
-                    .tools()
-                    .iter()
-                    .filter(|t| globs.iter().any(|g| tool_intent::glob::matches(g, &t.name)))
-                    .map(|t| t.name.clone()),
+                    .names_matching(&matched)
+                    .into_iter()
+                    .map(String::from),
             );
             sorted(out)
         };
@@ -206,6 +201,27 @@ mod tests {
     }
 
     #[test]
+    fn a_history_preset_by_annotation_is_resolved_against_todays_tools() {
+        let tool = |name: &str, read_only: bool| {
+            json!({"name": name, "description": "", "parameters": {"type": "object"},
+                   "annotations": {"readOnlyHint": read_only}})
+        };
+        let r = Registry::from_value(&json!({
+            "tools": [tool("a", false), tool("b", true), tool("c", true)],
+            "toolsets": {"safe": ["a"]},
+            "history": [{"version": "v1", "toolsets": {"safe": ["@read_only"]}}],
+        }))
+        .unwrap();
+        match SnapshotIndex::new(&r).classify(&json!(["c", "b"])) {
+            StoredKind::Snapshot { matched, intent } => {
+                assert_eq!(matched, "toolset:safe@v1");
+                assert_eq!(intent.to_canonical_json(), r#"{"toolset":"safe"}"#);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn classifies_snapshots_of_history_and_current() {
         let r = Registry::embedded();
         let idx = SnapshotIndex::new(&r);
@@ -243,6 +259,25 @@ mod tests {
                 assert_eq!(intent.to_canonical_json(), r#"{"toolset":"research"}"#)
             }
             other => panic!("{other:?}"),
+        }
+        // The embedded `readonly` preset selects by annotation (`@read_only`): a legacy list
+        // equal to what it selects is that preset, with or without web search.
+        for (list, want) in [
+            (
+                json!(["glob", "grep", "list_sessions", "read_file"]),
+                r#"{"toolset":"readonly"}"#,
+            ),
+            (
+                json!(["read_file", "web_search", "grep", "glob", "list_sessions"]),
+                r#"{"toolset":"readonly","web_search":true}"#,
+            ),
+        ] {
+            match idx.classify(&list) {
+                StoredKind::Snapshot { intent, matched } => {
+                    assert_eq!(intent.to_canonical_json(), want, "{matched}")
+                }
+                other => panic!("{other:?}"),
+            }
         }
         assert_eq!(idx.classify(&json!(["web_search"])), StoredKind::HandPick);
         assert_eq!(idx.classify(&json!([])), StoredKind::HandPick);

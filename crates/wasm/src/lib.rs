@@ -205,7 +205,7 @@ impl RegistryChange {
         }
     }
 
-    /// Tools added, removed and changed, by wire name.
+    /// Tools added, removed and changed, by wire name, and the annotation presets they moved.
     #[wasm_bindgen(getter)]
     pub fn diff(&self) -> Result<JsRegistryDiff, JsValue> {
         out(&self.diff)

@@ -243,6 +243,21 @@ export interface ToolInfo {
   default: boolean;
   deferrable: boolean;
   overlay: boolean;
+  /** Its MCP annotations as the registry believes them (what `@read_only`-style selectors read). */
+  effectiveAnnotations: EffectiveAnnotations;
+}
+
+/**
+ * A tool's MCP annotations as believed: its own when `trusted` (the registry's own tool, or a
+ * server named in `trusted_servers`), otherwise the MCP defaults (not read-only, destructive,
+ * not idempotent, open-world).
+ */
+export interface EffectiveAnnotations {
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+  trusted: boolean;
 }
 
 export interface ToolDefinition {

@@ -109,7 +109,7 @@ fn cross_target_fingerprints_inside_wasm() {
             row["case"]
         );
     }
-    assert_eq!(rows.len(), 1400);
+    assert_eq!(rows.len(), 1800);
 }
 
 #[wasm_bindgen_test]
