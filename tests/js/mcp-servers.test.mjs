@@ -123,7 +123,7 @@ test("a paginating server: every page is read; a changed list replaces the serve
   state = live.registry.beginTurn(state);
   assert.throws(() => live.registry.turn(null, { state }).resolve("mcp__pages__beta"), (e) => e.code === "tool_not_available");
   assert.ok(live.registry.planTurn(null, { state }).catalog.includes("mcp__pages__zeta"));
-  assert.deepEqual(changes[1].diff, { added: ["mcp__pages__zeta"], removed: ["mcp__pages__beta", "mcp__pages__delta", "mcp__pages__epsilon"], changed: [] });
+  assert.deepEqual(changes[1].diff, { added: ["mcp__pages__zeta"], removed: ["mcp__pages__beta", "mcp__pages__delta", "mcp__pages__epsilon"], changed: [], presets: [] });
   const names = live.registry.toolInfos().map((t) => t.name).filter((n) => n.startsWith("mcp__pages__"));
   assert.deepEqual(names, ["mcp__pages__alpha", "mcp__pages__gamma", "mcp__pages__zeta"]);
   await client.close();
