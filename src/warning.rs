@@ -42,11 +42,14 @@ pub enum WarningCode {
     /// The turn's state names a registry version that is no longer held: the current
     /// registry is used for the rest of the turn.
     TurnRegistryGone,
+    /// An option of a provider-executed tool (`"builtin"`) that a provider's form cannot carry
+    /// (and whose loss widens nothing, unlike a domain list) was left out of that form.
+    BuiltinOptionDropped,
 }
 
 impl WarningCode {
     /// Every code, in declaration order.
-    pub const ALL: [WarningCode; 15] = [
+    pub const ALL: [WarningCode; 16] = [
         WarningCode::UnknownTool,
         WarningCode::UnknownToolset,
         WarningCode::UnknownIntentKey,
@@ -62,6 +65,7 @@ impl WarningCode {
         WarningCode::NothingDeferred,
         WarningCode::DuplicateToolName,
         WarningCode::TurnRegistryGone,
+        WarningCode::BuiltinOptionDropped,
     ];
 
     /// The wire name (`unknown_tool`, ...).
@@ -82,6 +86,7 @@ impl WarningCode {
             WarningCode::DuplicateToolName => "duplicate_tool_name",
             WarningCode::EmptyToolset => "empty_toolset",
             WarningCode::TurnRegistryGone => "turn_registry_gone",
+            WarningCode::BuiltinOptionDropped => "builtin_option_dropped",
         }
     }
 }

@@ -42,6 +42,7 @@ fn build_tool_search_definition() -> Tool {
         extra: Default::default(),
         source: None,
         schema: Schema::from_validated_text(TOOL_SEARCH_PARAMETERS),
+        builtin: None,
     };
     tool.defer = Some(false);
     tool

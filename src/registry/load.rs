@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use super::model::{Schema, Tool};
 use super::names::{self, check_server_name, is_provider_safe_name};
 use super::policy::{parse_history, parse_named_lists, parse_overlays, parse_sources};
+use super::provider_tool::ProviderTool;
 use super::schema::{self, Verdict};
 use super::Settings;
 use crate::error::{quoted, Error, JsonPath, Result};
@@ -296,7 +297,7 @@ fn parse_tool_items(
     for (i, item) in items.into_iter().enumerate() {
         let origin = ToolOrigin::new(list.clone(), i, server.is_some());
         let parsed = match &item {
-            Node::Object { members, .. } => parse_tool(members, &origin, server),
+            Node::Object { members, .. } => parse_tool(members, &origin, server, warnings),
             other => Err(Error::expected(
                 "document",
                 &origin.path(),
@@ -351,6 +352,7 @@ fn parse_tool(
     obj: &RawObject<'_>,
     origin: &ToolOrigin,
     server: Option<&str>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<(Tool, bool)> {
     let path = || origin.path();
     if let Some(key) = &obj.duplicate {
@@ -362,7 +364,7 @@ fn parse_tool(
     // One pass over the members; the known ones are kept raw until checked below.
     let (mut name, mut description, mut title, mut defer, mut annotations, mut source) =
         (None, None, None, None, None, None);
-    let mut strict = None;
+    let (mut strict, mut builtin) = (None, None);
     let mut schema: Option<(&str, Raw<'_>)> = None;
     let mut extra = Map::new();
     for (k, raw) in &obj.entries {
@@ -374,6 +376,7 @@ fn parse_tool(
             "strict" => strict = Some(*raw),
             "annotations" => annotations = Some(*raw),
             "source_name" if server.is_none() => source = Some(*raw),
+            "builtin" if server.is_none() => builtin = Some(*raw),
             key @ ("parameters" | "inputSchema" | "input_schema") => {
                 if let Some((first, _)) = schema {
                     return Err(Error::value(
@@ -480,6 +483,18 @@ fn parse_tool(
     if strict {
         super::strict::check(schema.value(), &path().key(schema_key))?;
     }
+    let builtin = match builtin
+        .map(|b| read(b, || path().key("builtin")))
+        .transpose()?
+    {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(Box::new(ProviderTool::parse(
+            &v,
+            &path().key("builtin"),
+            &name,
+            warnings,
+        )?)),
+    };
     let tool = Tool {
         name,
         description,
@@ -490,6 +505,7 @@ fn parse_tool(
         extra,
         source,
         schema,
+        builtin,
     };
     Ok((tool, normalised))
 }

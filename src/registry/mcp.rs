@@ -384,5 +384,6 @@ fn same_definition(a: &Tool, b: &Tool) -> bool {
         && a.strict == b.strict
         && a.extra == b.extra
         && a.source == b.source
+        && a.builtin == b.builtin
         && (a.schema_text() == b.schema_text() || a.parameters() == b.parameters())
 }

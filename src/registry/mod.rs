@@ -28,6 +28,7 @@ mod memo;
 mod model;
 mod names;
 mod policy;
+mod provider_tool;
 mod schema;
 mod strict;
 mod toolset;
@@ -41,6 +42,7 @@ pub use builtin::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARC
 pub use mcp::{PresetChange, RegistryChange, RegistryDiff};
 pub use model::{HistoryVersion, SourcePolicy, Tool};
 pub(crate) use names::server_of;
+pub use provider_tool::ProviderTool;
 pub(crate) use toolset::ToolSet;
 pub(crate) use version::sha256_hex;
 pub use version::KEPT_VERSIONS;

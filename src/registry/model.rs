@@ -4,6 +4,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
+use super::provider_tool::ProviderTool;
 use crate::intent::ToolsOverride;
 
 /// One tool definition.
@@ -34,6 +35,8 @@ pub struct Tool {
     /// server's own name, which dispatch sends back to the server).
     pub(crate) source: Option<String>,
     pub(crate) schema: Schema,
+    /// Run by the provider itself where the registry says (`"builtin"`, `provider_tool.rs`).
+    pub(crate) builtin: Option<Box<ProviderTool>>,
 }
 
 impl Tool {
@@ -49,7 +52,13 @@ impl Tool {
             extra: Map::new(),
             source: None,
             schema: Schema::from_value(parameters),
+            builtin: None,
         }
+    }
+
+    /// The provider-executed form the registry gives this tool, if any (`"builtin"`).
+    pub fn builtin(&self) -> Option<&ProviderTool> {
+        self.builtin.as_deref()
     }
 
     /// Whether the wire name differs from the source's own name beyond the `mcp__<server>__`

@@ -60,6 +60,9 @@ impl Registry {
             if !t.extra.is_empty() {
                 rest.insert("extra".into(), serde_json::Value::Object(t.extra.clone()));
             }
+            if let Some(b) = &t.builtin {
+                rest.insert("builtin".into(), b.to_value());
+            }
             let rest = serde_json::Value::Object(rest).to_string();
             h.update((rest.len() as u64).to_le_bytes());
             h.update(rest.as_bytes());

@@ -110,6 +110,9 @@ impl Tool {
         if let Some(source) = t.source.as_ref().filter(|s| **s != t.name) {
             o.insert("source_name".into(), Value::String(source.clone()));
         }
+        if let Some(b) = &t.builtin {
+            o.insert("builtin".into(), b.to_value());
+        }
         Value::Object(o)
     }
 }

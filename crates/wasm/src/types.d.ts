@@ -93,7 +93,8 @@ export type WarningCode =
   | "description_shortened"
   | "nothing_deferred"
   | "duplicate_tool_name"
-  | "turn_registry_gone";
+  | "turn_registry_gone"
+  | "builtin_option_dropped";
 
 export interface ExpansionWarning {
   code: WarningCode;

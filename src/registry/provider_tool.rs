@@ -1,0 +1,457 @@
+//! Tools a provider runs itself: a registry tool marked `"builtin": {"kind": "web_search", …}`
+//! goes out as each listed provider's own server tool, with the registry's options mapped to
+//! that provider's fields, and as the ordinary function (run by the agent server) to every
+//! other provider. The intent is unchanged: `web_search: true` still switches the overlay.
+//!
+//! The forms, from the pinned SDKs' types (`@anthropic-ai/sdk` 1.16.0, `openai` 7.59.0,
+//! `@google/genai` 3.3.0, `@aws-sdk/client-bedrock-runtime` 3.1164.0; `tests/js/sdk-types`
+//! type-checks every one):
+//! - Anthropic `WebSearchTool20260318 {type: "web_search_20260318", name: "web_search",
+//!   allowed_domains?, blocked_domains?, max_uses?, user_location?: {type: "approximate",
+//!   city?, region?, country?, timezone?}}` (earlier versions `web_search_20250305`,
+//!   `web_search_20260209`, by `anthropic_version`); allowed and blocked domains "cannot be
+//!   used alongside" each other;
+//! - OpenAI Responses `WebSearchTool {type: "web_search", filters?: {allowed_domains?},
+//!   search_context_size?, user_location?: {type: "approximate", …}}`: no blocked domains, no
+//!   use limit;
+//! - OpenAI Chat: no entry in `tools`: the request's top-level `web_search_options
+//!   {search_context_size?, user_location?: {type: "approximate", approximate: {…}}}`, on
+//!   search models only — so it is sent only when the registry lists `openai-chat`;
+//! - Gemini `Tool {googleSearch: {excludeDomains?}}` beside the `functionDeclarations`
+//!   tool; with both, the request needs `toolConfig: {includeServerSideToolInvocations:
+//!   true}`, returned beside the payload;
+//! - Bedrock Converse `Tool.SystemToolMember {systemTool: {name: "nova_grounding"}}`, Nova
+//!   models only — sent only when the registry lists `bedrock-converse`; it takes no options.
+//!
+//! Options a provider cannot honour: dropping a domain list would widen what the search may
+//! reach, so a listed provider that cannot send one is an error naming the option and the
+//! provider (the registry can leave that provider out: it then gets the function); any other
+//! option is dropped for that provider with a `builtin_option_dropped` warning. The table
+//! `OPTION_SUPPORT` is the one source of these rules (and of the table in `docs/providers.md`,
+//! which a test compares).
+
+use serde_json::{Map, Value};
+
+use crate::error::{quoted, Error, JsonPath, Result};
+use crate::render::Provider;
+use crate::warning::{Warning, WarningCode};
+
+/// The kinds of provider-executed tool the library maps.
+pub(crate) const KINDS: &[&str] = &["web_search"];
+
+/// Anthropic's web search versions the SDK types (newest last); the default is the newest.
+pub(crate) const ANTHROPIC_WEB_SEARCH_VERSIONS: &[&str] = &[
+    "web_search_20250305",
+    "web_search_20260209",
+    "web_search_20260318",
+];
+
+/// What a registry says of a provider-executed tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderTool {
+    /// `web_search`.
+    pub kind: String,
+    /// Only results from these domains.
+    pub allowed_domains: Option<Vec<String>>,
+    /// Never results from these domains.
+    pub blocked_domains: Option<Vec<String>>,
+    /// At most this many searches per request.
+    pub max_uses: Option<u64>,
+    /// `{city?, region?, country?, timezone?}` (strings), to localise results.
+    pub user_location: Option<Map<String, Value>>,
+    /// `low`, `medium` or `high`.
+    pub search_context_size: Option<String>,
+    /// The Anthropic server tool's `type`.
+    pub anthropic_version: String,
+    /// The providers that get the built-in form (the rest get the function).
+    pub providers: Vec<Provider>,
+}
+
+/// Whether a provider's built-in form carries an option: `Send`, `Drop` (a warning) or
+/// `Refuse` (an error while the provider is listed: dropping it widens access).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Support {
+    Send,
+    Drop,
+    Refuse,
+}
+
+/// The web search options, in document order.
+pub(crate) const OPTIONS: [&str; 5] = [
+    "allowed_domains",
+    "blocked_domains",
+    "max_uses",
+    "user_location",
+    "search_context_size",
+];
+
+/// Option × provider (in `Provider::ALL` order: anthropic, openai-chat, openai-responses,
+/// bedrock-converse, gemini).
+pub(crate) const OPTION_SUPPORT: [[Support; 5]; 5] = {
+    use Support::{Drop as D, Refuse as R, Send as S};
+    [
+        // anthropic, openai-chat, openai-responses, bedrock-converse, gemini
+        [S, R, S, R, R], // allowed_domains
+        [S, R, R, R, S], // blocked_domains
+        [S, D, D, D, D], // max_uses
+        [S, S, S, D, D], // user_location
+        [D, S, S, D, D], // search_context_size
+    ]
+};
+
+/// The providers that get the built-in form when the registry does not say: those whose
+/// built-in works with any of their models.
+const DEFAULT_PROVIDERS: [Provider; 3] = [
+    Provider::Anthropic,
+    Provider::OpenAiResponses,
+    Provider::Gemini,
+];
+
+impl ProviderTool {
+    /// Whether a provider gets the built-in form.
+    pub fn runs_on(&self, provider: Provider) -> bool {
+        self.providers.contains(&provider)
+    }
+
+    fn has(&self, option: &str) -> bool {
+        match option {
+            "allowed_domains" => self.allowed_domains.is_some(),
+            "blocked_domains" => self.blocked_domains.is_some(),
+            "max_uses" => self.max_uses.is_some(),
+            "user_location" => self.user_location.is_some(),
+            _ => self.search_context_size.is_some(),
+        }
+    }
+
+    /// The options a provider drops (for its warning).
+    pub(crate) fn dropped_for(&self, provider: Provider) -> Vec<&'static str> {
+        OPTIONS
+            .iter()
+            .enumerate()
+            .filter(|(k, o)| self.has(o) && OPTION_SUPPORT[*k][provider.index()] == Support::Drop)
+            .map(|(_, o)| *o)
+            .collect()
+    }
+
+    /// Reads `"builtin"` of the tool at `path`; warnings for options a listed provider drops.
+    pub(crate) fn parse(
+        value: &Value,
+        path: &JsonPath,
+        tool: &str,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<ProviderTool> {
+        let obj = value.as_object().ok_or_else(|| {
+            Error::expected(
+                "document",
+                path,
+                "an object {\"kind\": \"web_search\", …}",
+                value,
+            )
+        })?;
+        const KEYS: [&str; 8] = [
+            "kind",
+            "allowed_domains",
+            "blocked_domains",
+            "max_uses",
+            "user_location",
+            "search_context_size",
+            "anthropic_version",
+            "providers",
+        ];
+        if let Some(key) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return Err(Error::registry(
+                &path.key(key),
+                format!(
+                    "unknown builtin key {} (expected one of: {})",
+                    quoted(key),
+                    KEYS.join(", ")
+                ),
+            ));
+        }
+        let kind = match obj.get("kind") {
+            Some(Value::String(k)) if KINDS.contains(&k.as_str()) => k.clone(),
+            Some(other) => {
+                return Err(Error::expected(
+                    "document",
+                    &path.key("kind"),
+                    &format!("one of: {}", KINDS.join(", ")),
+                    other,
+                ))
+            }
+            None => return Err(Error::value("document", path, "builtin has no \"kind\"")),
+        };
+        let domains = |key: &str| -> Result<Option<Vec<String>>> {
+            match obj.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::Array(items)) if !items.is_empty() => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| match d {
+                        Value::String(s) if !s.is_empty() => Ok(s.clone()),
+                        other => Err(Error::expected(
+                            "document",
+                            &path.key(key).index(i),
+                            "a domain name",
+                            other,
+                        )),
+                    })
+                    .collect::<Result<Vec<_>>>()
+                    .map(Some),
+                Some(other) => Err(Error::expected(
+                    "document",
+                    &path.key(key),
+                    "a non-empty array of domain names",
+                    other,
+                )),
+            }
+        };
+        let allowed_domains = domains("allowed_domains")?;
+        let blocked_domains = domains("blocked_domains")?;
+        if allowed_domains.is_some() && blocked_domains.is_some() {
+            // Anthropic: "Cannot be used alongside `blocked_domains`"; an allow-list already
+            // excludes every other domain.
+            return Err(Error::registry(
+                &path.key("blocked_domains"),
+                "allowed_domains and blocked_domains cannot be given together (an allow-list already excludes every other domain)",
+            ));
+        }
+        let max_uses = match obj.get("max_uses") {
+            None | Some(Value::Null) => None,
+            Some(v) => match v.as_u64().filter(|n| *n >= 1) {
+                Some(n) => Some(n),
+                None => {
+                    return Err(Error::expected(
+                        "document",
+                        &path.key("max_uses"),
+                        "a whole number of at least 1",
+                        v,
+                    ))
+                }
+            },
+        };
+        let user_location = match obj.get("user_location") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(o)) => {
+                for (k, v) in o {
+                    if !["city", "region", "country", "timezone"].contains(&k.as_str()) {
+                        return Err(Error::registry(
+                            &path.key("user_location").key(k),
+                            format!("unknown user_location key {} (expected city, region, country, timezone)", quoted(k)),
+                        ));
+                    }
+                    if !v.is_string() {
+                        return Err(Error::expected(
+                            "document",
+                            &path.key("user_location").key(k),
+                            "a string",
+                            v,
+                        ));
+                    }
+                }
+                Some(o.clone())
+            }
+            Some(other) => {
+                return Err(Error::expected(
+                    "document",
+                    &path.key("user_location"),
+                    "an object {city?, region?, country?, timezone?}",
+                    other,
+                ))
+            }
+        };
+        let search_context_size = match obj.get("search_context_size") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if ["low", "medium", "high"].contains(&s.as_str()) => {
+                Some(s.clone())
+            }
+            Some(other) => {
+                return Err(Error::expected(
+                    "document",
+                    &path.key("search_context_size"),
+                    "low, medium or high",
+                    other,
+                ))
+            }
+        };
+        let anthropic_version = match obj.get("anthropic_version") {
+            None | Some(Value::Null) => ANTHROPIC_WEB_SEARCH_VERSIONS[2].to_string(),
+            Some(Value::String(v)) if ANTHROPIC_WEB_SEARCH_VERSIONS.contains(&v.as_str()) => {
+                v.clone()
+            }
+            Some(other) => {
+                return Err(Error::expected(
+                    "document",
+                    &path.key("anthropic_version"),
+                    &format!("one of: {}", ANTHROPIC_WEB_SEARCH_VERSIONS.join(", ")),
+                    other,
+                ))
+            }
+        };
+        let providers = match obj.get("providers") {
+            None | Some(Value::Null) => DEFAULT_PROVIDERS.to_vec(),
+            Some(Value::Array(items)) => {
+                let mut out = Vec::new();
+                for (i, p) in items.iter().enumerate() {
+                    let at = path.key("providers").index(i);
+                    let parsed = p
+                        .as_str()
+                        .ok_or_else(|| Error::expected("document", &at, "a provider name", p))
+                        .and_then(|s| {
+                            Provider::parse(s).map_err(|e| Error::registry(&at, e.to_string()))
+                        })?;
+                    if !out.contains(&parsed) {
+                        out.push(parsed);
+                    }
+                }
+                // Provider order, whatever the document's: one registry, one set.
+                out.sort_by_key(|p| p.index());
+                out
+            }
+            Some(other) => {
+                return Err(Error::expected(
+                    "document",
+                    &path.key("providers"),
+                    "an array of provider names",
+                    other,
+                ))
+            }
+        };
+        let tool_def = ProviderTool {
+            kind,
+            allowed_domains,
+            blocked_domains,
+            max_uses,
+            user_location,
+            search_context_size,
+            anthropic_version,
+            providers,
+        };
+        for &provider in &tool_def.providers {
+            for (k, option) in OPTIONS.iter().enumerate() {
+                if tool_def.has(option) && OPTION_SUPPORT[k][provider.index()] == Support::Refuse {
+                    return Err(Error::registry(
+                        &path.key(option),
+                        format!(
+                            "{}'s built-in web search cannot honour {option}, and sending it without would widen what the search may reach: leave {} out of builtin.providers (it then gets the function {} the agent server runs)",
+                            provider.as_str(),
+                            provider.as_str(),
+                            quoted(tool)
+                        ),
+                    ));
+                }
+            }
+            let dropped = tool_def.dropped_for(provider);
+            if !dropped.is_empty() {
+                warnings.push(Warning::new(
+                    WarningCode::BuiltinOptionDropped,
+                    "registry",
+                    format!(
+                        "{}'s built-in {} takes no {}: left out of its form",
+                        provider.as_str(),
+                        quoted(tool),
+                        dropped.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(tool_def)
+    }
+
+    /// The `"builtin"` object as written back (the defaults written too: one canonical form).
+    pub(crate) fn to_value(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("kind".into(), Value::from(self.kind.as_str()));
+        let strings =
+            |l: &[String]| Value::Array(l.iter().map(|s| Value::from(s.as_str())).collect());
+        if let Some(d) = &self.allowed_domains {
+            o.insert("allowed_domains".into(), strings(d));
+        }
+        if let Some(d) = &self.blocked_domains {
+            o.insert("blocked_domains".into(), strings(d));
+        }
+        if let Some(n) = self.max_uses {
+            o.insert("max_uses".into(), Value::from(n));
+        }
+        if let Some(l) = &self.user_location {
+            o.insert("user_location".into(), Value::Object(l.clone()));
+        }
+        if let Some(s) = &self.search_context_size {
+            o.insert("search_context_size".into(), Value::from(s.as_str()));
+        }
+        o.insert(
+            "anthropic_version".into(),
+            Value::from(self.anthropic_version.as_str()),
+        );
+        o.insert(
+            "providers".into(),
+            Value::Array(
+                self.providers
+                    .iter()
+                    .map(|p| Value::from(p.as_str()))
+                    .collect(),
+            ),
+        );
+        Value::Object(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(v: Value) -> Result<(ProviderTool, Vec<Warning>)> {
+        let mut w = Vec::new();
+        ProviderTool::parse(&v, &JsonPath::root().key("builtin"), "web_search", &mut w)
+            .map(|t| (t, w))
+    }
+
+    #[test]
+    fn defaults_and_round_trip() {
+        let (t, w) = parse(json!({"kind": "web_search"})).unwrap();
+        assert_eq!(t.providers, DEFAULT_PROVIDERS);
+        assert_eq!(t.anthropic_version, "web_search_20260318");
+        assert!(w.is_empty());
+        let (again, _) = parse(t.to_value()).unwrap();
+        assert_eq!(again, t);
+    }
+
+    #[test]
+    fn a_domain_list_a_listed_provider_cannot_send_is_an_error() {
+        let e = parse(json!({"kind": "web_search", "allowed_domains": ["a.com"], "providers": ["anthropic", "gemini"]})).unwrap_err();
+        assert_eq!(e.path(), Some("$.builtin.allowed_domains"));
+        assert!(e.to_string().contains("gemini"), "{e}");
+        let (t, _) = parse(json!({"kind": "web_search", "allowed_domains": ["a.com"], "providers": ["anthropic", "openai-responses"]})).unwrap();
+        assert!(t.runs_on(Provider::OpenAiResponses) && !t.runs_on(Provider::Gemini));
+        let e = parse(
+            json!({"kind": "web_search", "allowed_domains": ["a"], "blocked_domains": ["b"]}),
+        )
+        .unwrap_err();
+        assert_eq!(e.path(), Some("$.builtin.blocked_domains"));
+    }
+
+    #[test]
+    fn other_options_are_dropped_with_a_warning_naming_them() {
+        let (_, w) =
+            parse(json!({"kind": "web_search", "max_uses": 3, "search_context_size": "low"}))
+                .unwrap();
+        let messages: Vec<&str> = w.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(w.len(), 3, "{messages:?}");
+        assert!(
+            messages[0].starts_with("anthropic") && messages[0].contains("search_context_size")
+        );
+        assert!(messages[1].starts_with("openai-responses") && messages[1].contains("max_uses"));
+        assert!(
+            messages[2].starts_with("gemini")
+                && messages[2].contains("max_uses, search_context_size")
+        );
+        for bad in [
+            json!({"kind": "web_fetch"}),
+            json!({"kind": "web_search", "max_uses": 0}),
+            json!({"kind": "web_search", "providers": ["x"]}),
+            json!({"kind": "web_search", "extra": 1}),
+        ] {
+            assert!(parse(bad.clone()).is_err(), "{bad}");
+        }
+    }
+}
