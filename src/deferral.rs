@@ -25,7 +25,9 @@ pub fn is_deferrable(registry: &Registry, index: usize) -> bool {
     let Some(tool) = registry.tool(index) else {
         return false;
     };
-    if tool.name == TOOL_SEARCH {
+    // A provider-executed tool is not loaded by tool_search (each provider runs its own), so
+    // it is resident wherever it is available, whatever its `defer` says.
+    if tool.name == TOOL_SEARCH || tool.builtin().is_some() {
         return false;
     }
     if let Some(explicit) = tool.defer {

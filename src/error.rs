@@ -98,6 +98,15 @@ pub enum Error {
         /// The MCP server it came from, if any.
         server: Option<String>,
     },
+    /// A tool call names a tool the provider runs itself (`"builtin"` for this provider): the
+    /// agent server must not run it.
+    #[error("tool {} is run by {provider} itself (a built-in of the registry for this provider); the agent server does not run it", quoted(name))]
+    ProviderExecuted {
+        /// The name the call used.
+        name: String,
+        /// The provider that runs it.
+        provider: String,
+    },
     /// The database layer failed (native only).
     #[error("database error: {message}")]
     Database {
@@ -159,6 +168,7 @@ impl Error {
             Error::InvalidArgument { .. } => "invalid_argument",
             Error::ToolNotAvailable { .. } => "tool_not_available",
             Error::ToolRemoved { .. } => "tool_removed",
+            Error::ProviderExecuted { .. } => "provider_executed",
             Error::Database { .. } => "database",
             Error::Internal { .. } => "internal",
         }
@@ -175,6 +185,7 @@ impl Error {
             Error::UnknownSource { .. }
             | Error::ToolNotAvailable { .. }
             | Error::ToolRemoved { .. }
+            | Error::ProviderExecuted { .. }
             | Error::Database { .. }
             | Error::Internal { .. } => None,
         }
@@ -191,6 +202,7 @@ impl Error {
             Error::UnknownSource { .. } => Some("source"),
             Error::ToolNotAvailable { .. }
             | Error::ToolRemoved { .. }
+            | Error::ProviderExecuted { .. }
             | Error::Database { .. }
             | Error::Internal { .. } => None,
         }

@@ -70,6 +70,7 @@ pub mod intent;
 pub mod json;
 pub mod limits;
 pub mod plan;
+mod provider;
 pub mod registry;
 pub mod render;
 pub mod search;

@@ -731,6 +731,7 @@ impl TurnPlan {
         match key {
             "payload" => Ok(PyString::new(py, &self.plan.payload).into_any()),
             "catalog_text" => Ok(PyString::new(py, &self.plan.catalog_text).into_any()),
+            "request_fields" => Ok(PyString::new(py, &self.plan.request_fields).into_any()),
             "fingerprint" => Ok(PyString::new(py, &self.plan.fingerprint).into_any()),
             _ => self.summary(py)?.get_item(key),
         }
@@ -754,6 +755,13 @@ impl TurnPlan {
         &self.plan.catalog_text
     }
 
+    /// Top-level request fields the tools need besides `tools`, as JSON object text ("" when
+    /// none): OpenAI Chat's `web_search_options`, Gemini's `toolConfig`.
+    #[getter]
+    fn request_fields(&self) -> &str {
+        &self.plan.request_fields
+    }
+
     /// Every field as a dict (the names, warnings, provider, mode, fingerprint, payload and
     /// catalog text).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -762,6 +770,7 @@ impl TurnPlan {
         let d = loads(py, &self.plan.to_json())?;
         d.set_item("payload", &self.plan.payload)?;
         d.set_item("catalog_text", &self.plan.catalog_text)?;
+        d.set_item("request_fields", &self.plan.request_fields)?;
         Ok(d)
     }
 

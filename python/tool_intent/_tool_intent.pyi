@@ -31,6 +31,7 @@ class TurnPlan:
     fingerprint: str
     payload: str
     catalog_text: str
+    request_fields: str
     @property
     def array(self) -> List[str]: ...
     @property

@@ -214,10 +214,30 @@ impl Turn {
         }
         warnings.extend(self.version_gone.iter().cloned());
         let (array, catalog) = match self.mode {
-            DeferralMode::Catalog => (
-                split.array.iter().map(|&i| PlanName::Tool(i)).collect(),
-                split.catalog.clone(),
-            ),
+            // The array's tools as the payload orders them: a built-in OpenAI Chat takes as a
+            // request field is not in it, and Gemini's comes after its function declarations.
+            DeferralMode::Catalog => {
+                let beside = |i: usize| {
+                    matches!(self.provider, Provider::OpenAiChat | Provider::Gemini)
+                        && crate::render::runs_builtin(version, i, self.provider)
+                };
+                let mut array: Vec<PlanName> = split
+                    .array
+                    .iter()
+                    .filter(|&&i| !beside(i))
+                    .map(|&i| PlanName::Tool(i))
+                    .collect();
+                if self.provider == Provider::Gemini {
+                    array.extend(
+                        split
+                            .array
+                            .iter()
+                            .filter(|&&i| beside(i))
+                            .map(|&i| PlanName::Tool(i)),
+                    );
+                }
+                (array, split.catalog.clone())
+            }
             DeferralMode::Native | DeferralMode::NativeClient => (
                 payload
                     .array
@@ -253,6 +273,7 @@ impl Turn {
             fingerprint: payload.fingerprint,
             payload: payload.json,
             catalog_text: payload.catalog,
+            request_fields: payload.request_fields,
         })
     }
 
@@ -294,6 +315,12 @@ impl Turn {
     /// turn began answers `tool_removed`.
     pub fn resolve(&self, name: &str) -> Result<&Tool> {
         let declared = self.expansion.resolve(name)?;
+        if declared.builtin().is_some_and(|b| b.runs_on(self.provider)) {
+            return Err(Error::ProviderExecuted {
+                name: declared.name.clone(),
+                provider: self.provider.as_str().to_string(),
+            });
+        }
         if self.expansion.registry().same_version(&self.registry) {
             return Ok(declared);
         }

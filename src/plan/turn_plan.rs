@@ -36,6 +36,10 @@ pub struct TurnPlan {
     pub payload: String,
     /// The catalog text for the system prompt ("" when there is none).
     pub catalog_text: String,
+    /// Top-level request fields the tools need besides `tools`, as a JSON object ("" when
+    /// none): OpenAI Chat's `web_search_options` for a built-in web search, Gemini's
+    /// `toolConfig` when its built-in goes with function declarations.
+    pub request_fields: String,
 }
 
 /// A name in the provider array: a registry tool, or the provider's own search tool (native

@@ -33,7 +33,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{quoted, Error, JsonPath, Result};
-use crate::render::Provider;
+use crate::provider::Provider;
 use crate::warning::{Warning, WarningCode};
 
 /// The kinds of provider-executed tool the library maps.
@@ -108,6 +108,30 @@ const DEFAULT_PROVIDERS: [Provider; 3] = [
 ];
 
 impl ProviderTool {
+    /// The option × provider table as Markdown (`docs/providers.md` holds it; a test compares):
+    /// `sent`, `dropped (warning)` or `refused (error)`.
+    pub fn options_table() -> String {
+        let mut out = String::from("| option |");
+        for p in Provider::ALL {
+            out.push_str(&format!(" {} |", p.as_str()));
+        }
+        out.push_str("\n|---|");
+        out.push_str(&"---|".repeat(Provider::ALL.len()));
+        out.push('\n');
+        for (k, option) in OPTIONS.iter().enumerate() {
+            out.push_str(&format!("| `{option}` |"));
+            for p in Provider::ALL {
+                out.push_str(match OPTION_SUPPORT[k][p.index()] {
+                    Support::Send => " sent |",
+                    Support::Drop => " dropped (warning) |",
+                    Support::Refuse => " refused (error) |",
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+
     /// Whether a provider gets the built-in form.
     pub fn runs_on(&self, provider: Provider) -> bool {
         self.providers.contains(&provider)
@@ -180,6 +204,19 @@ impl ProviderTool {
             }
             None => return Err(Error::value("document", path, "builtin has no \"kind\"")),
         };
+        if tool != kind {
+            // Anthropic's type fixes the name (`name: 'web_search'`), and every provider's
+            // server tool answers under its kind.
+            return Err(Error::registry(
+                &path.key("kind"),
+                format!(
+                    "a built-in {} must be the tool named {} (providers call their own tool so), not {}",
+                    quoted(&kind),
+                    quoted(&kind),
+                    quoted(tool)
+                ),
+            ));
+        }
         let domains = |key: &str| -> Result<Option<Vec<String>>> {
             match obj.get(key) {
                 None | Some(Value::Null) => Ok(None),

@@ -20,8 +20,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::provider::Provider;
 use crate::error::{Error, Result};
+use crate::provider::Provider;
 use crate::registry::Tool;
 
 /// Anthropic's server-side tool search (regex variant): its `type`.

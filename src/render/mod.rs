@@ -44,13 +44,13 @@ use crate::expand::Expansion;
 use crate::registry::{Memo, MemoSlot, Registry, Tool, TOOL_SEARCH};
 use crate::turn::{catalog_text, Split, View};
 
+mod builtin;
 mod client_search;
 mod entry;
-mod provider;
 pub mod rules;
+pub use crate::provider::{DeferralMode, Provider};
 pub(crate) use client_search::client_search_output;
 pub use entry::{ANTHROPIC_TOOL_SEARCH_NAME, ANTHROPIC_TOOL_SEARCH_TYPE};
-pub use provider::{DeferralMode, Provider};
 #[cfg(test)]
 pub(crate) use rules::ProviderRules;
 
@@ -78,6 +78,9 @@ pub(crate) struct Payload {
     pub catalog: String,
     /// Tool names in array order (the provider's tool-search tool included by its name).
     pub array: Vec<String>,
+    /// Top-level request fields the tools need besides `tools`, as a JSON object ("" when
+    /// none): OpenAI Chat's `web_search_options`, Gemini's `toolConfig` (`builtin.rs`).
+    pub request_fields: String,
 }
 
 /// `sha256:<hex>` of some bytes.
@@ -134,6 +137,18 @@ pub(crate) fn render_split(
             String::new()
         }
     };
+    // Built-ins OpenAI Chat takes as a request field and Gemini as a tool object of its own
+    // go out of the function list.
+    let mut beside: Vec<usize> = Vec::new();
+    if matches!(options.provider, Provider::OpenAiChat | Provider::Gemini) {
+        entries.retain(|slot| match *slot {
+            Slot::Tool(i, _) if runs_builtin(registry, i, options.provider) => {
+                beside.push(i);
+                false
+            }
+            _ => true,
+        });
+    }
     let last_resident = entries
         .iter()
         .rposition(|e| !matches!(e, Slot::Tool(_, true)));
@@ -179,12 +194,51 @@ pub(crate) fn render_split(
         json.push(',');
         json.push_str(entry::BEDROCK_CACHE_POINT);
     }
-    json.push_str(if gemini { "]}]" } else { "]" });
+    if gemini {
+        json.push_str("]}");
+    }
+    let mut fields: Vec<String> = Vec::new();
+    for (k, &i) in beside.iter().enumerate() {
+        let tool = registry
+            .tool(i)
+            .ok_or_else(|| Error::internal(format!("no tool at registry position {i}")))?;
+        let Some(b) = tool.builtin() else {
+            return Err(Error::internal(
+                "a tool set beside the array is not a built-in",
+            ));
+        };
+        match builtin::form(b, &tool.name, options.provider)? {
+            builtin::Placement::GeminiTool(entry) => {
+                if gemini || k > 0 {
+                    json.push(',');
+                }
+                json.push_str(&entry);
+                names.push(tool.name.clone());
+            }
+            builtin::Placement::RequestField(field) => fields.push(field),
+            builtin::Placement::Array(_) => {
+                return Err(Error::internal(
+                    "an array built-in was set beside the array",
+                ))
+            }
+        }
+    }
+    // Gemini: "mixing them with function declarations needs
+    // tool_config.include_server_side_tool_invocations".
+    if gemini && !beside.is_empty() {
+        fields.push(builtin::GEMINI_TOOL_CONFIG.to_string());
+    }
+    json.push(']');
     Ok(Payload {
         fingerprint: fingerprint(json.as_bytes()),
         json,
         catalog,
         array: names,
+        request_fields: if fields.is_empty() {
+            String::new()
+        } else {
+            format!("{{{}}}", fields.join(","))
+        },
     })
 }
 
@@ -268,7 +322,21 @@ pub(crate) fn provider_search_entry(provider: Provider) -> Result<String> {
 /// (`push_with_flags` adds `defer_loading` and `cache_control`). The budget prices resident
 /// tools with this.
 pub(crate) fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
+    if let Some(b) = tool.builtin().filter(|b| b.runs_on(provider)) {
+        return Ok(match builtin::form(b, &tool.name, provider)? {
+            builtin::Placement::Array(entry) | builtin::Placement::GeminiTool(entry) => entry,
+            builtin::Placement::RequestField(field) => format!("{{{field}}}"),
+        });
+    }
     entry::tool(tool, provider, &rules::description(tool, provider))
+}
+
+/// Whether the tool at a position goes out as the provider's own built-in.
+pub(crate) fn runs_builtin(registry: &Registry, index: usize, provider: Provider) -> bool {
+    registry
+        .tool(index)
+        .and_then(Tool::builtin)
+        .is_some_and(|b| b.runs_on(provider))
 }
 
 #[cfg(test)]

@@ -258,7 +258,7 @@ pub struct Finding {
     /// The tool (empty for a finding about the whole request).
     pub tool: String,
     /// The rule (`gemini_name`, `top_level_combinator`, `description_length`,
-    /// `tools_per_request`).
+    /// `tools_per_request`, `builtin_fallback`, `builtin_option_dropped`).
     pub rule: &'static str,
     /// `true`: the provider would refuse it (the library leaves the tool out, or refuses the
     /// request); `false`: the library changes it for the provider (a shortened description).
@@ -339,6 +339,41 @@ impl Registry {
                         tool.description.chars().count()
                     ),
                 });
+            }
+        }
+        for tool in self.tools() {
+            let Some(b) = tool.builtin() else { continue };
+            let finding = |rule, message: String| Finding {
+                tool: tool.name.clone(),
+                rule,
+                refused: false,
+                message,
+            };
+            if !b.runs_on(provider) {
+                let why = match provider {
+                    Provider::OpenAiChat => "OpenAI Chat's web search is a request field for its search models only: list openai-chat in builtin.providers to send web_search_options",
+                    Provider::BedrockConverse => "Bedrock Converse's web grounding (systemTool nova_grounding) is for Nova models only: list bedrock-converse in builtin.providers to send it",
+                    _ => "the registry leaves this provider out of builtin.providers",
+                };
+                findings.push(finding(
+                    "builtin_fallback",
+                    format!(
+                        "sent as a function the agent server runs, not as {}'s own tool ({why})",
+                        provider.as_str()
+                    ),
+                ));
+                continue;
+            }
+            let dropped = b.dropped_for(provider);
+            if !dropped.is_empty() {
+                findings.push(finding(
+                    "builtin_option_dropped",
+                    format!(
+                        "{}'s own tool takes no {}: left out of its form",
+                        provider.as_str(),
+                        dropped.join(", ")
+                    ),
+                ));
             }
         }
         // The per-request count is judged on the default intent's array; an expansion that

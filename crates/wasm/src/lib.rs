@@ -408,8 +408,8 @@ pub struct Turn {
 
 #[wasm_bindgen]
 impl Turn {
-    /// The turn's plan: `{payload, catalogText, array, catalog, promoted, renamed, warnings,
-    /// provider, mode, fingerprint}` (`payload` is the exact JSON text that was
+    /// The turn's plan: `{payload, catalogText, requestFields, array, catalog, promoted,
+    /// renamed, warnings, provider, mode, fingerprint}` (`payload` is the exact JSON text that was
     /// fingerprinted).
     pub fn plan(&self) -> Result<JsTurnPlan, JsValue> {
         let plan = lib(self.inner.plan())?;
@@ -439,6 +439,7 @@ impl Turn {
         // The two long strings cross as strings, not as JSON text to be parsed again.
         set("payload", &plan.payload.as_str().into())?;
         set("catalogText", &plan.catalog_text.as_str().into())?;
+        set("requestFields", &plan.request_fields.as_str().into())?;
         Ok(object.unchecked_into())
     }
 

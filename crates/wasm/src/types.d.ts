@@ -123,6 +123,12 @@ export interface TurnPlan {
   payload: string;
   /** Catalog text for the system prompt ("" in native mode or when nothing is deferred). */
   catalogText: string;
+  /**
+   * Top-level request fields the tools need besides `tools`, as JSON object text ("" when
+   * none): OpenAI Chat's `web_search_options` for a built-in web search, Gemini's
+   * `toolConfig` when its built-in goes with function declarations.
+   */
+  requestFields: string;
 }
 
 export interface SearchOutcome {
@@ -316,6 +322,7 @@ export type ToolIntentErrorCode =
   | "invalid_argument"
   | "tool_not_available"
   | "tool_removed"
+  | "provider_executed"
   | "database"
   | "internal";
 
