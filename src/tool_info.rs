@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::registry::{EffectiveAnnotations, Registry};
+use crate::render::Provider;
 
 /// A registry tool as a UI lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -26,6 +27,9 @@ pub struct ToolInfo {
     pub overlay: bool,
     /// Its MCP annotations as believed, and whether they were (`trusted_servers`).
     pub effective_annotations: EffectiveAnnotations,
+    /// The providers that run it themselves (`"builtin"`), in provider order; empty for a
+    /// tool the agent server runs everywhere.
+    pub builtin_providers: Vec<Provider>,
 }
 
 impl Registry {
@@ -46,6 +50,7 @@ impl Registry {
                 deferrable: crate::deferral::is_deferrable(registry, i),
                 overlay: registry.is_overlay(i),
                 effective_annotations: *effective,
+                builtin_providers: t.builtin().map(|b| b.providers.clone()).unwrap_or_default(),
             })
             .collect()
     }

@@ -65,13 +65,14 @@ fn cross_target_fingerprints() {
                     "fingerprint": p.fingerprint,
                     "bytes": p.payload.len(),
                     "catalog": tool_intent::fingerprint(p.catalog_text.as_bytes()),
+                    "requestFields": p.request_fields,
                 }));
             }
         }
     }
     let text = serde_json::to_string_pretty(&rows).unwrap() + "\n";
     check_golden("cross-target.json", &text);
-    assert_eq!(rows.len(), 20 * 9 * 10);
+    assert_eq!(rows.len(), 21 * 9 * 10);
 }
 
 /// Keyword queries of the search golden on the `all` registry: one or more per ranking rule

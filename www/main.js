@@ -147,6 +147,9 @@ function renderControls() {
     if (t.sourceName) tags.push(el("span", { class: "tag source-name", title: "the MCP server's own name, used for dispatch" }, `MCP name: ${t.sourceName}`));
     // What the tool does by its MCP annotations, as the registry believes them: an untrusted
     // server's claims are not read (presets such as @read_only select by these).
+    if (t.builtinProviders.length) {
+      tags.push(el("span", { class: "tag builtin", title: "run by these providers themselves; every other provider gets the function the agent server runs" }, `built-in: ${t.builtinProviders.join(", ")}`));
+    }
     const a = t.effectiveAnnotations;
     const does = a.readOnly ? "read-only" : a.destructive ? "destructive" : "writes";
     tags.push(el("span", {

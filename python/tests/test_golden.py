@@ -21,6 +21,8 @@ def golden_registry(recipe, module=tool_intent):
     registry = module.Registry
     if recipe == "embedded":
         return registry.embedded()
+    if recipe.startswith("doc:"):
+        return registry.from_json((ROOT / "tests/data" / f"{recipe[4:]}-registry.json").read_text())
     if recipe == "all":
         r = registry.embedded()
         for name in MCP:
@@ -52,7 +54,7 @@ def check_search_rows(module, file):
 
 def test_every_golden_row_has_the_native_fingerprint():
     rows = json.loads((ROOT / "tests/golden/cross-target.json").read_text())
-    assert len(rows) == 1800
+    assert len(rows) == 1890
     recipe, registry = None, None
     for row in rows:
         if row["registry"] != recipe:
@@ -72,6 +74,7 @@ def test_every_golden_row_has_the_native_fingerprint():
         )
         assert plan["fingerprint"] == row["fingerprint"], row["case"]
         assert len(plan["payload"].encode()) == row["bytes"], row["case"]
+        assert plan.request_fields == row["requestFields"], row["case"]
         assert tool_intent.fingerprint(plan["payload"]) == plan["fingerprint"], row["case"]
         assert tool_intent.fingerprint(plan["catalog_text"]) == row["catalog"], row["case"]
 

@@ -172,6 +172,10 @@ pub fn golden_registries() -> Vec<(String, Registry)> {
         ));
     }
     out.push(("all".to_string(), all_merged()));
+    out.push((
+        "doc:builtin".to_string(),
+        Registry::from_json_str(&read_repo_file("tests/data/builtin-registry.json")).unwrap(),
+    ));
     out
 }
 

@@ -9,9 +9,11 @@ export const read = (p) => readFileSync(new URL(p, root), "utf8");
 export const MCP = ["everything", "fetch", "filesystem", "git", "github", "memory", "playwright", "seqthink", "time"];
 const mcp = (name) => read(`tests/data/mcp/${name}.json`);
 
-/** A golden registry by recipe: embedded, mcp:<file>, embedded+<file>, all. */
+/** A golden registry by recipe: embedded, mcp:<file>, embedded+<file>, all, doc:<name>
+ * (tests/data/<name>-registry.json). */
 export function goldenRegistry(Registry, recipe) {
   if (recipe === "embedded") return Registry.embedded();
+  if (recipe.startsWith("doc:")) return Registry.fromJson(read(`tests/data/${recipe.slice(4)}-registry.json`));
   if (recipe === "all") return MCP.reduce((r, name) => r.setMcpServer(name, mcp(name)).registry, Registry.embedded());
   const [kind, name] = recipe.startsWith("mcp:") ? ["mcp", recipe.slice(4)] : ["merged", recipe.slice("embedded+".length)];
   return kind === "mcp" ? Registry.fromJson(mcp(name)) : Registry.embedded().setMcpServer(name, mcp(name)).registry;

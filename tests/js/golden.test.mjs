@@ -30,8 +30,9 @@ test("wasm payload fingerprints equal the native build's for every row", () => {
     assert.equal(Buffer.byteLength(plan.payload, "utf8"), row.bytes, row.case);
     assert.equal(sha256(plan.payload), plan.fingerprint, `${row.case}: fingerprint is not of the bytes`);
     assert.equal(fingerprint(plan.catalogText), row.catalog, `${row.case} catalog`);
+    assert.equal(plan.requestFields, row.requestFields, `${row.case} request fields`);
   }
-  assert.equal(rows.length, 1800);
+  assert.equal(rows.length, 1890);
 });
 
 test("wasm tool_search hits equal the native build's for every search row", () => {

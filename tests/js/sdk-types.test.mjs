@@ -18,6 +18,8 @@ const dir = new URL("test-output/sdk-types/", root);
 const registries = {
   embedded: Registry.embedded(),
   all: goldenRegistry(Registry, "all"),
+  // web_search as every provider's own tool, with options (tests/data/builtin-registry.json).
+  builtin: goldenRegistry(Registry, "doc:builtin"),
 };
 
 // provider, mode, whether explicit caching exists there, the SDK type of the tools list.
@@ -40,10 +42,11 @@ test("every payload and search output type-checks against the providers' SDKs", 
     'import type { ChatCompletionCreateParams } from "openai/resources/chat/completions";',
     'import type { ResponseCreateParams, ResponseToolSearchOutputItemParam } from "openai/resources/responses/responses";',
     'import type { ToolConfiguration } from "@aws-sdk/client-bedrock-runtime";',
-    'import type { Tool as GeminiTool } from "@google/genai";',
+    'import type { Tool as GeminiTool, ToolConfig as GeminiToolConfig } from "@google/genai";',
     "",
   ];
   let n = 0;
+  let fields = 0;
   for (const [label, registry] of Object.entries(registries)) {
     const intent = { toolset: "full" };
     const firstDeferred = registry.planTurn(intent).catalog[0];
@@ -53,6 +56,11 @@ test("every payload and search output type-checks against the providers' SDKs", 
         const plan = registry.planTurn(intent, { provider, mode, cacheControl, state });
         lines.push(`// ${label} ${provider} ${mode}${cacheControl ? " cached" : ""}`);
         lines.push(`export const p${n++}: ${type} = ${plan.payload};`);
+        // The request fields a built-in needs beside the tools, typed as the request's own.
+        if (plan.requestFields) {
+          const fieldType = provider === "openai-chat" ? 'Pick<ChatCompletionCreateParams, "web_search_options">' : "{ toolConfig: GeminiToolConfig }";
+          lines.push(`export const rf${fields++}: ${fieldType} = ${plan.requestFields};`);
+        }
         if (provider === "anthropic") {
           // The beta Messages API, which servers on the tool-search beta use.
           lines.push(`export const b${n}: BetaMessageCreateParams["tools"] = p${n - 1};`);
@@ -69,7 +77,13 @@ test("every payload and search output type-checks against the providers' SDKs", 
     const openai = registry.turn(intent, { provider: "openai-responses", mode: "native-client" }).search(`select:${firstDeferred}`);
     lines.push(`export const s${n++}: ResponseToolSearchOutputItemParam = ${JSON.stringify({ ...openai.providerOutput, call_id: "call_1" })};`);
   }
-  // Teeth: a Responses function without strict, and a Bedrock tool without inputSchema.
+  // Teeth: a Responses function without strict, a Bedrock tool without inputSchema, an
+  // Anthropic web search of a version that does not exist, and Chat's location without its
+  // `approximate` wrapper.
+  lines.push("// @ts-expect-error no such Anthropic web search version");
+  lines.push('export const bad2: MessageCreateParams["tools"] = [{ type: "web_search_20990101", name: "web_search" }];');
+  lines.push("// @ts-expect-error Chat's user_location wraps its fields in approximate");
+  lines.push('export const bad3: Pick<ChatCompletionCreateParams, "web_search_options"> = { web_search_options: { user_location: { type: "approximate", city: "Lyon" } } };');
   lines.push("// @ts-expect-error strict is required on a Responses function tool");
   lines.push('export const bad0: ResponseCreateParams["tools"] = [{ type: "function", name: "f", parameters: {} }];');
   lines.push("// @ts-expect-error a Bedrock toolSpec needs inputSchema");
@@ -95,5 +109,7 @@ test("every payload and search output type-checks against the providers' SDKs", 
     assert.fail(`SDK type errors:\n${String(e.stdout).slice(0, 4000)}${e.stderr}`);
   }
   assert.equal(output.trim(), "");
-  assert.equal(n, 2 * (targets.length + 4 + 3), "payloads and search outputs written");
+  assert.equal(n, 3 * (targets.length + 4 + 3), "payloads and search outputs written");
+  // Chat's web_search_options and Gemini's toolConfig, each with and without caching rows.
+  assert.ok(fields >= 3, `request fields written: ${fields}`);
 });

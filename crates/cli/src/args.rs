@@ -35,8 +35,12 @@ pub(crate) enum Command {
         #[command(flatten)]
         request: RequestArgs,
         /// Print the catalog text for the system prompt instead of the tools array.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "request_fields")]
         catalog: bool,
+        /// Print the top-level request fields the tools need besides `tools` (OpenAI Chat's
+        /// web_search_options, Gemini's toolConfig), `{}` when none, instead of the tools array.
+        #[arg(long)]
+        request_fields: bool,
     },
     /// Replay a scripted session and report, per turn, where the request stops matching
     /// the previous one (the prompt cache's prefix) and the tokens written again.

@@ -331,13 +331,24 @@ mod cli {
             Command::Payload {
                 request: args,
                 catalog,
+                request_fields,
             } => {
                 let registry = load_registry(&args.registry)?;
                 let p = turn_flag(registry.plan_turn(&request(&args)?), "--override")?;
                 // stdout carries the exact bytes only; the warnings go to stderr, as every
                 // other surface reports them beside the payload.
                 warn(&p.warnings);
-                Ok(if catalog { p.catalog_text } else { p.payload })
+                Ok(if catalog {
+                    p.catalog_text
+                } else if request_fields {
+                    if p.request_fields.is_empty() {
+                        "{}".to_string()
+                    } else {
+                        p.request_fields
+                    }
+                } else {
+                    p.payload
+                })
             }
             Command::Search {
                 request: args,

@@ -57,10 +57,15 @@ pub(super) fn preview_table(
         .max()
         .unwrap_or(4)
         .max(4);
-    let annotations: BTreeMap<String, EffectiveAnnotations> = registry
-        .tool_infos()
-        .into_iter()
-        .map(|t| (t.name, t.effective_annotations))
+    let infos = registry.tool_infos();
+    let builtin: BTreeMap<&str, &[tool_intent::Provider]> = infos
+        .iter()
+        .filter(|t| !t.builtin_providers.is_empty())
+        .map(|t| (t.name.as_str(), t.builtin_providers.as_slice()))
+        .collect();
+    let annotations: BTreeMap<&str, EffectiveAnnotations> = infos
+        .iter()
+        .map(|t| (t.name.as_str(), t.effective_annotations))
         .collect();
     out.push_str(&format!(
         "  {:<width$}  {:<9}  {:>7}  {}\n",
@@ -73,6 +78,12 @@ pub(super) fn preview_table(
     for row in &b.rows {
         let state = if p.promoted().contains(&row.name.as_str()) {
             "promoted"
+        } else if builtin
+            .get(row.name.as_str())
+            .is_some_and(|ps| ps.contains(&p.provider))
+        {
+            // Run by the provider itself: its own tool (or request field) is what goes out.
+            "built-in"
         } else {
             row.placement.as_str()
         };
@@ -82,7 +93,10 @@ pub(super) fn preview_table(
         };
         // The payload's names are registry tools, but `tool_search` in native mode is the
         // provider's own: it does nothing of the registry's.
-        let what = annotations.get(&row.name).map(does).unwrap_or_default();
+        let what = annotations
+            .get(row.name.as_str())
+            .map(does)
+            .unwrap_or_default();
         out.push_str(&format!(
             "  {:<width$}  {:<9}  {:>7}  {}\n",
             shown, state, row.tokens, what

@@ -252,6 +252,8 @@ export interface ToolInfo {
   overlay: boolean;
   /** Its MCP annotations as the registry believes them (what `@read_only`-style selectors read). */
   effectiveAnnotations: EffectiveAnnotations;
+  /** The providers that run it themselves (a registry `builtin`); empty when the agent server runs it everywhere. */
+  builtinProviders: Provider[];
 }
 
 /**

@@ -80,6 +80,10 @@ fn error_codes_match_the_rust_enum() {
             name: String::new(),
             server: None,
         },
+        Error::ProviderExecuted {
+            name: String::new(),
+            provider: String::new(),
+        },
         Error::Database {
             message: String::new(),
             source: None,
@@ -98,6 +102,7 @@ fn error_codes_match_the_rust_enum() {
             | Error::InvalidArgument { .. }
             | Error::ToolNotAvailable { .. }
             | Error::ToolRemoved { .. }
+            | Error::ProviderExecuted { .. }
             | Error::Database { .. }
             | Error::Internal { .. } => {}
         }

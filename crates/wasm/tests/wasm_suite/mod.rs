@@ -14,6 +14,7 @@ const EXPECTED: &str = include_str!("../../../../tests/golden/cross-target.json"
 /// tool_search golden rows (same writer) and the BFCL pool their `bfcl` rows search.
 const SEARCH_EXPECTED: &str = include_str!("../../../../tests/golden/search.json");
 const BFCL_POOL: &str = include_str!("../../../../tests/data/bfcl/retrieval-pool.json");
+const BUILTIN_REGISTRY: &str = include_str!("../../../../tests/data/builtin-registry.json");
 const MCP: [(&str, &str); 9] = [
     (
         "everything",
@@ -60,10 +61,12 @@ fn json_of(v: &JsValue) -> Value {
     serde_json::from_str(&js_sys::JSON::stringify(v).unwrap().as_string().unwrap()).unwrap()
 }
 
-/// A golden registry by recipe: `embedded`, `mcp:<file>`, `embedded+<file>`, `all`.
+/// A golden registry by recipe: `embedded`, `mcp:<file>`, `embedded+<file>`, `all`,
+/// `doc:builtin`.
 fn golden_registry(recipe: &str) -> Registry {
     let mcp = |name: &str| MCP.iter().find(|(n, _)| *n == name).unwrap().1;
     match recipe.split_once(':').or_else(|| recipe.split_once('+')) {
+        Some(("doc", "builtin")) => Registry::from_json_str(BUILTIN_REGISTRY).unwrap(),
         None if recipe == "all" => MCP.iter().fold(Registry::embedded(), |r, (n, t)| {
             r.set_mcp_server(n, t).unwrap().registry
         }),
@@ -108,8 +111,14 @@ fn cross_target_fingerprints_inside_wasm() {
             "{}",
             row["case"]
         );
+        assert_eq!(
+            row["requestFields"],
+            Value::from(p.request_fields),
+            "{}",
+            row["case"]
+        );
     }
-    assert_eq!(rows.len(), 1800);
+    assert_eq!(rows.len(), 1890);
 }
 
 #[wasm_bindgen_test]
