@@ -25,14 +25,24 @@ fn with_servers(trusted: &[&str]) -> Registry {
         "sources": {"channel": {"deny": ["@destructive"]}},
         "trusted_servers": trusted,
     });
-    let mut r = Registry::from_value(&doc).unwrap();
-    for (name, value) in mcp_files() {
-        r = r
-            .set_mcp_server(&name, &value.to_string())
-            .unwrap()
-            .registry;
-    }
-    r
+    with_fixture_servers(&doc)
+}
+
+/// A registry document with the nine fixture servers merged in.
+fn with_fixture_servers(doc: &Value) -> Registry {
+    let texts: Vec<(String, String)> = mcp_files()
+        .into_iter()
+        .map(|(name, value)| (name, value.to_string()))
+        .collect();
+    let servers: Vec<(&str, &str)> = texts
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    Registry::from_value(doc)
+        .unwrap()
+        .set_mcp_servers(&servers)
+        .unwrap()
+        .registry
 }
 
 /// The wire names of the fixture tools whose own annotations say `readOnlyHint: true`,
@@ -280,14 +290,7 @@ proptest! {
 fn embedded_with_servers(trusted: bool) -> Registry {
     let mut doc = Registry::embedded().to_value();
     doc["trusted_servers"] = if trusted { json!(["*"]) } else { json!([]) };
-    let mut r = Registry::from_value(&doc).unwrap();
-    for (name, value) in mcp_files() {
-        r = r
-            .set_mcp_server(&name, &value.to_string())
-            .unwrap()
-            .registry;
-    }
-    r
+    with_fixture_servers(&doc)
 }
 
 #[test]

@@ -369,9 +369,10 @@ impl<'a> Reader<'a> {
 }
 
 /// The position of the first `"`, `\\` or control character at or after `from`, eight bytes
-/// at a time (SWAR: the lowest flagged byte of a word is always a true match).
+/// at a time (SWAR: the lowest flagged byte of a word is always a true match). The reader and
+/// the schema scanner (`scan.rs`) skip string contents with it.
 #[inline(always)]
-fn string_stop(b: &[u8], from: usize) -> Option<usize> {
+pub(super) fn string_stop(b: &[u8], from: usize) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let equal = |v: u64, c: u8| {

@@ -1,12 +1,14 @@
 //! A scanner over a tool schema's JSON text that the registry has already read: tokens with
 //! their byte ranges, no values built. The search index's field reader (`search/fields.rs`:
 //! the top-level parameters' names and descriptions) walks these tokens. Strings are skipped
-//! to their closing quote eight bytes at a time ([`quote_or_backslash`]): they are most of a
-//! schema's bytes. (Loading reads and measures schemas in its own one pass, `read.rs`, which
+//! to their closing quote eight bytes at a time (the reader's `string_stop`): they are most of
+//! a schema's bytes. (Loading reads and measures schemas in its own one pass, `read.rs`, which
 //! also checks the syntax this scanner takes as given.)
 //!
 //! The text is normally valid JSON (checked when the registry was loaded); on anything else
 //! the scanner stops and says so ([`Scanner::broken`]), never panics.
+
+use super::read::string_stop;
 
 /// A string's raw contents (escapes undecoded): `text[start..end]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,17 +129,23 @@ impl<'a> Scanner<'a> {
         let mut i = start;
         let mut unicode_escape = false;
         loop {
-            i = quote_or_backslash(self.b, i)?;
-            if self.b[i] == b'"' {
-                self.i = i + 1;
-                return Some(Str {
-                    start,
-                    end: i,
-                    unicode_escape,
-                });
+            i = string_stop(self.b, i)?;
+            match self.b[i] {
+                b'"' => {
+                    self.i = i + 1;
+                    return Some(Str {
+                        start,
+                        end: i,
+                        unicode_escape,
+                    });
+                }
+                b'\\' => {
+                    unicode_escape |= self.b.get(i + 1) == Some(&b'u');
+                    i += 2;
+                }
+                // A raw control character: not in text the registry read, skipped all the same.
+                _ => i += 1,
             }
-            unicode_escape |= self.b.get(i + 1) == Some(&b'u');
-            i += 2;
         }
     }
 }
@@ -215,31 +223,6 @@ impl Iterator for Scanner<'_> {
     }
 }
 
-/// The position of the first `"` or `\\` at or after `from`, eight bytes at a time (SWAR: the
-/// lowest flagged byte of a word is always a true match). The scanner skips string
-/// contents with it.
-fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let flag = |v: u64, c: u8| {
-        let x = v ^ (LO * u64::from(c));
-        x.wrapping_sub(LO) & !x & HI
-    };
-    let mut i = from;
-    while let Some(word) = b.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
-        let v = u64::from_le_bytes(word);
-        let m = flag(v, b'"') | flag(v, b'\\');
-        if m != 0 {
-            return Some(i + (m.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    b.get(i..)?
-        .iter()
-        .position(|&c| c == b'"' || c == b'\\')
-        .map(|k| i + k)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,19 +287,5 @@ mod tests {
         assert!(!tokens("7").1, "a bare scalar is complete");
         let deep = "[".repeat(200);
         assert!(tokens(&deep).1);
-    }
-
-    #[test]
-    fn quote_or_backslash_finds_the_first() {
-        for text in [
-            "0123456789\"",
-            "\\",
-            "abcdefgh",
-            "abcdefg\\",
-            "é\"xxxxxxxxxx",
-        ] {
-            let want = text.bytes().position(|c| c == b'"' || c == b'\\');
-            assert_eq!(quote_or_backslash(text.as_bytes(), 0), want, "{text}");
-        }
     }
 }

@@ -168,9 +168,10 @@ fn preview_is_a_readable_table() {
     ]);
     let text = stdout(&o);
     assert!(text.contains("fingerprint: sha256:"));
+    // Anthropic runs the embedded web search itself.
     assert!(text
         .lines()
-        .any(|l| l.trim_start().starts_with("web_search") && l.contains("resident")));
+        .any(|l| l.trim_start().starts_with("web_search") && l.contains("built-in")));
     assert!(text.contains("deferral saves"));
     // What each tool does, by its annotations as believed.
     let row = |name: &str| {
@@ -557,8 +558,14 @@ fn check_exits_1_on_findings_and_0_when_clean() {
         out.contains("changed  description_length   read_file"),
         "{out}"
     );
+    // The embedded web search is OpenAI Chat's only as a function (its own is for search
+    // models, and only when the registry lists openai-chat).
     assert!(
-        out.contains("check: 9 for openai-chat: 0 refused, 9 changed"),
+        out.contains("changed  builtin_fallback     web_search"),
+        "{out}"
+    );
+    assert!(
+        out.contains("check: 10 for openai-chat: 0 refused, 10 changed"),
         "{out}"
     );
     let o = run(&["check", "--provider", "anthropic"]);
