@@ -177,7 +177,10 @@ def test_check_lists_what_a_provider_refuses_or_changes():
     report = r.check("openai-responses")
     assert report["provider"] == "openai-responses"
     assert {f["rule"] for f in report["findings"]} == {"description_length"}
-    assert r.check("bedrock-converse") == {"provider": "bedrock-converse", "findings": []}
+    # Bedrock's own web grounding is Nova-only: the embedded web search goes to it as a function.
+    bedrock = r.check("bedrock-converse")["findings"]
+    assert [(f["tool"], f["rule"], f["refused"]) for f in bedrock] == [("web_search", "builtin_fallback", False)]
+    assert r.check("gemini") == {"provider": "gemini", "findings": []}
     server = {"tools": [{"name": "page", "inputSchema": {"type": "object", "anyOf": [{"required": ["id"]}]}}]}
     refused = r.set_mcp_server("notion", server)["registry"].check("anthropic")["findings"]
     assert [(f["tool"], f["rule"], f["refused"]) for f in refused] == [("mcp__notion__page", "top_level_combinator", True)]
