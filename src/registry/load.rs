@@ -14,27 +14,13 @@ use super::names::{self, check_server_name, is_provider_safe_name};
 use super::policy::{parse_history, parse_named_lists, parse_overlays, parse_sources};
 use super::provider_tool::ProviderTool;
 use super::schema::{self, Verdict};
+use super::document_keys::TOP_LEVEL_KEYS;
 use super::Settings;
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::parse_pattern_list;
 use crate::json::{read_document, read_tool_list, string_of, value_of, Node, Raw, RawObject};
 use crate::limits::LIMITS;
 use crate::warning::{Warning, WarningCode};
-
-/// Top-level keys of our format (the last two are MCP `tools/list` fields, ignored).
-const TOP_LEVEL_KEYS: &[&str] = &[
-    "tools",
-    "default_tools",
-    "deferred_default_tools",
-    "toolsets",
-    "overlays",
-    "sources",
-    "history",
-    "trusted_servers",
-    "mcp_servers",
-    "nextCursor",
-    "_meta",
-];
 
 /// Where a tool was read from: its list's path and its index there. The tool's own path is
 /// made only when an error needs it (a registry of 10,000 tools would otherwise format

@@ -22,6 +22,7 @@
 mod annotation;
 mod build;
 mod builtin;
+mod document_keys;
 mod load;
 mod mcp;
 mod memo;
