@@ -398,6 +398,22 @@ pub(super) fn string_stop(b: &[u8], from: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+        /// Texts made of JSON's tokens and near-misses, in any order: the reader and
+        /// serde_json agree on every one, and the reader never panics.
+        #[test]
+        fn agrees_with_serde_json_on_token_soup(parts in proptest::collection::vec(proptest::sample::select(vec![
+            "{", "}", "[", "]", ",", ":", " ", "\n", "\"a\"", "\"\\u00e9\"", "\"\\ud800\"", "\"\\x\"",
+            "\"\u{1}\"", "\"é\"", "1", "-0.5e3", "01", "1.", "-", "2E+", "true", "nul", "null", "false",
+        ]), 0..24)) {
+            let text = parts.concat();
+            let serde = serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok();
+            proptest::prop_assert_eq!(raw_of(&text).is_some(), serde, "{:?}", text);
+        }
+    }
+
     /// The reader accepts exactly what serde_json accepts, on valid texts and on texts broken
     /// one byte at a time.
     #[test]
