@@ -237,6 +237,87 @@ fn dispatch_refuses_a_tool_the_provider_runs_and_the_budget_prices_its_form() {
 }
 
 #[test]
+fn a_web_fetch_built_in_goes_to_anthropic_and_gemini_and_is_refused_elsewhere() {
+    let fetch = json!({"name": "web_fetch", "description": "Fetch a page.", "parameters": {"type": "object",
+        "properties": {"url": {"type": "string"}}, "required": ["url"]},
+        "builtin": {"kind": "web_fetch", "allowed_domains": ["docs.rs"], "providers": ["anthropic"]}});
+    let mut doc = Registry::embedded().to_value();
+    doc["tools"].as_array_mut().unwrap().push(fetch.clone());
+    // Exposed (`full`) and a default, as a registry that defines it would make it.
+    for key in ["full", "default"] {
+        let list = if key == "full" {
+            &mut doc["toolsets"]["full"]
+        } else {
+            &mut doc["default_tools"]
+        };
+        list.as_array_mut().unwrap().push(json!("web_fetch"));
+    }
+    let r = Registry::from_value(&doc).unwrap();
+    let p = plan(&r, Provider::Anthropic, DeferralMode::Catalog);
+    assert!(
+        p.payload.contains(
+            r#"{"type":"web_fetch_20260318","name":"web_fetch","allowed_domains":["docs.rs"]}"#
+        ),
+        "{}",
+        &p.payload[p.payload.len() - 400..]
+    );
+    // Gemini is not listed here: the function; listed with a domain list: refused.
+    assert!(plan(&r, Provider::Gemini, DeferralMode::Catalog)
+        .payload
+        .contains("\"name\":\"web_fetch\""));
+    let mut listed = doc.clone();
+    let tools = listed["tools"].as_array_mut().unwrap();
+    let last = tools.len() - 1;
+    tools[last]["builtin"] =
+        json!({"kind": "web_fetch", "allowed_domains": ["docs.rs"], "providers": ["gemini"]});
+    let e = Registry::from_value(&listed).unwrap_err();
+    assert!(
+        e.path().unwrap().ends_with("].builtin.allowed_domains"),
+        "{e}"
+    );
+    // No OpenAI or Bedrock web fetch exists; a search option is not a fetch option.
+    for (builtin, at) in [
+        (
+            json!({"kind": "web_fetch", "providers": ["openai-responses"]}),
+            "].builtin.providers[0]",
+        ),
+        (
+            json!({"kind": "web_fetch", "search_context_size": "low"}),
+            "].builtin.search_context_size",
+        ),
+    ] {
+        tools_builtin(&mut listed, builtin);
+        let e = Registry::from_value(&listed).unwrap_err();
+        assert!(e.path().unwrap().ends_with(at), "{e}");
+    }
+    tools_builtin(&mut listed, json!({"kind": "web_fetch"}));
+    let r = Registry::from_value(&listed).unwrap();
+    let gemini = plan(&r, Provider::Gemini, DeferralMode::Catalog);
+    let payload: Value = serde_json::from_str(&gemini.payload).unwrap();
+    let n = payload.as_array().unwrap().len();
+    assert_eq!(
+        payload.as_array().unwrap()[n - 2..].to_vec(),
+        [json!({"googleSearch": {}}), json!({"urlContext": {}})]
+    );
+    assert_eq!(
+        r.check(Provider::OpenAiResponses)
+            .findings
+            .iter()
+            .filter(|f| f.rule == "builtin_fallback")
+            .count(),
+        1,
+        "web_fetch: OpenAI Responses has none"
+    );
+}
+
+/// Sets the `builtin` of the last tool of a document.
+fn tools_builtin(doc: &mut Value, builtin: Value) {
+    let tools = doc["tools"].as_array_mut().unwrap();
+    let last = tools.len() - 1;
+    tools[last]["builtin"] = builtin;
+}
+
+#[test]
 fn the_option_table_in_the_docs_is_the_codes() {
     let docs = read_repo_file("docs/providers.md");
     let table = ProviderTool::options_table();

@@ -36,16 +36,6 @@ use crate::error::{quoted, Error, JsonPath, Result};
 use crate::provider::Provider;
 use crate::warning::{Warning, WarningCode};
 
-/// The kinds of provider-executed tool the library maps.
-pub(crate) const KINDS: &[&str] = &["web_search"];
-
-/// Anthropic's web search versions the SDK types (newest last); the default is the newest.
-pub(crate) const ANTHROPIC_WEB_SEARCH_VERSIONS: &[&str] = &[
-    "web_search_20250305",
-    "web_search_20260209",
-    "web_search_20260318",
-];
-
 /// What a registry says of a provider-executed tool.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderTool {
@@ -76,7 +66,7 @@ pub(crate) enum Support {
     Refuse,
 }
 
-/// The web search options, in document order.
+/// Every option a built-in may take, in document order.
 pub(crate) const OPTIONS: [&str; 5] = [
     "allowed_domains",
     "blocked_domains",
@@ -85,51 +75,121 @@ pub(crate) const OPTIONS: [&str; 5] = [
     "search_context_size",
 ];
 
-/// Option × provider (in `Provider::ALL` order: anthropic, openai-chat, openai-responses,
-/// bedrock-converse, gemini).
-pub(crate) const OPTION_SUPPORT: [[Support; 5]; 5] = {
+/// What the library knows of one kind of built-in: which providers have it, which options
+/// it takes and how each provider carries them (option × provider, in `OPTIONS` and
+/// `Provider::ALL` order: anthropic, openai-chat, openai-responses, bedrock-converse, gemini;
+/// `None`: not an option of this kind), the providers that get it by default (those whose
+/// built-in works with any of their models) and Anthropic's versions (newest last, the
+/// default).
+pub(crate) struct Kind {
+    pub(crate) name: &'static str,
+    offered_by: [bool; 5],
+    support: [Option<[Support; 5]>; 5],
+    default_providers: &'static [Provider],
+    pub(crate) anthropic_versions: &'static [&'static str],
+}
+
+/// The kinds the library maps.
+pub(crate) const KINDS: [Kind; 2] = {
     use Support::{Drop as D, Refuse as R, Send as S};
     [
-        // anthropic, openai-chat, openai-responses, bedrock-converse, gemini
-        [S, R, S, R, R], // allowed_domains
-        [S, R, R, R, S], // blocked_domains
-        [S, D, D, D, D], // max_uses
-        [S, S, S, D, D], // user_location
-        [D, S, S, D, D], // search_context_size
+        Kind {
+            name: "web_search",
+            offered_by: [true; 5],
+            support: [
+                Some([S, R, S, R, R]), // allowed_domains
+                Some([S, R, R, R, S]), // blocked_domains
+                Some([S, D, D, D, D]), // max_uses
+                Some([S, S, S, D, D]), // user_location
+                Some([D, S, S, D, D]), // search_context_size
+            ],
+            default_providers: &[
+                Provider::Anthropic,
+                Provider::OpenAiResponses,
+                Provider::Gemini,
+            ],
+            anthropic_versions: &[
+                "web_search_20250305",
+                "web_search_20260209",
+                "web_search_20260318",
+            ],
+        },
+        // Anthropic `WebFetchTool20260318 {type, name: "web_fetch", allowed_domains?,
+        // blocked_domains?, max_uses?, …}`; Gemini `Tool {urlContext: {}}` (no options).
+        // OpenAI and Bedrock have none.
+        Kind {
+            name: "web_fetch",
+            offered_by: [true, false, false, false, true],
+            support: [
+                Some([S, R, R, R, R]), // allowed_domains
+                Some([S, R, R, R, R]), // blocked_domains
+                Some([S, D, D, D, D]), // max_uses
+                None,
+                None,
+            ],
+            default_providers: &[Provider::Anthropic, Provider::Gemini],
+            anthropic_versions: &[
+                "web_fetch_20250910",
+                "web_fetch_20260209",
+                "web_fetch_20260309",
+                "web_fetch_20260318",
+            ],
+        },
     ]
 };
 
-/// The providers that get the built-in form when the registry does not say: those whose
-/// built-in works with any of their models.
-const DEFAULT_PROVIDERS: [Provider; 3] = [
-    Provider::Anthropic,
-    Provider::OpenAiResponses,
-    Provider::Gemini,
-];
+impl Kind {
+    fn support(&self, option: usize, provider: Provider) -> Option<Support> {
+        self.support[option].map(|row| row[provider.index()])
+    }
+}
 
 impl ProviderTool {
-    /// The option × provider table as Markdown (`docs/providers.md` holds it; a test compares):
-    /// `sent`, `dropped (warning)` or `refused (error)`.
+    /// The option × provider tables as Markdown, one per kind (`docs/providers.md` holds
+    /// them; a test compares): `sent`, `dropped (warning)`, `refused (error)`, or `—` where the
+    /// provider has no such built-in.
     pub fn options_table() -> String {
-        let mut out = String::from("| option |");
-        for p in Provider::ALL {
-            out.push_str(&format!(" {} |", p.as_str()));
-        }
-        out.push_str("\n|---|");
-        out.push_str(&"---|".repeat(Provider::ALL.len()));
-        out.push('\n');
-        for (k, option) in OPTIONS.iter().enumerate() {
-            out.push_str(&format!("| `{option}` |"));
+        let mut out = String::new();
+        for kind in &KINDS {
+            out.push_str(&format!("`{}`:\n\n| option |", kind.name));
             for p in Provider::ALL {
-                out.push_str(match OPTION_SUPPORT[k][p.index()] {
-                    Support::Send => " sent |",
-                    Support::Drop => " dropped (warning) |",
-                    Support::Refuse => " refused (error) |",
-                });
+                out.push_str(&format!(" {} |", p.as_str()));
+            }
+            out.push_str("\n|---|");
+            out.push_str(&"---|".repeat(Provider::ALL.len()));
+            out.push('\n');
+            for (k, option) in OPTIONS.iter().enumerate() {
+                if kind.support[k].is_none() {
+                    continue;
+                }
+                out.push_str(&format!("| `{option}` |"));
+                for p in Provider::ALL {
+                    out.push_str(match kind.support(k, p) {
+                        _ if !kind.offered_by[p.index()] => " — |",
+                        Some(Support::Send) => " sent |",
+                        Some(Support::Drop) => " dropped (warning) |",
+                        _ => " refused (error) |",
+                    });
+                }
+                out.push('\n');
             }
             out.push('\n');
         }
         out
+    }
+
+    /// The rules of this tool's kind.
+    pub(crate) fn rules(&self) -> &'static Kind {
+        // `parse` accepts only a kind of `KINDS`.
+        KINDS
+            .iter()
+            .find(|k| k.name == self.kind)
+            .unwrap_or(&KINDS[0])
+    }
+
+    /// Whether a provider has a built-in of this kind at all.
+    pub(crate) fn offered_by(&self, provider: Provider) -> bool {
+        self.rules().offered_by[provider.index()]
     }
 
     /// Whether a provider gets the built-in form.
@@ -149,10 +209,11 @@ impl ProviderTool {
 
     /// The options a provider drops (for its warning).
     pub(crate) fn dropped_for(&self, provider: Provider) -> Vec<&'static str> {
+        let kind = self.rules();
         OPTIONS
             .iter()
             .enumerate()
-            .filter(|(k, o)| self.has(o) && OPTION_SUPPORT[*k][provider.index()] == Support::Drop)
+            .filter(|(k, o)| self.has(o) && kind.support(*k, provider) == Some(Support::Drop))
             .map(|(_, o)| *o)
             .collect()
     }
@@ -192,18 +253,30 @@ impl ProviderTool {
                 ),
             ));
         }
-        let kind = match obj.get("kind") {
-            Some(Value::String(k)) if KINDS.contains(&k.as_str()) => k.clone(),
+        let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
+        let rules = match obj.get("kind") {
+            Some(Value::String(k)) if names.contains(&k.as_str()) => {
+                KINDS.iter().find(|r| r.name == k).unwrap_or(&KINDS[0])
+            }
             Some(other) => {
                 return Err(Error::expected(
                     "document",
                     &path.key("kind"),
-                    &format!("one of: {}", KINDS.join(", ")),
+                    &format!("one of: {}", names.join(", ")),
                     other,
                 ))
             }
             None => return Err(Error::value("document", path, "builtin has no \"kind\"")),
         };
+        let kind = rules.name.to_string();
+        for (k, option) in OPTIONS.iter().enumerate() {
+            if rules.support[k].is_none() && obj.get(*option).is_some_and(|v| !v.is_null()) {
+                return Err(Error::registry(
+                    &path.key(option),
+                    format!("a built-in {} takes no {option}", quoted(&kind)),
+                ));
+            }
+        }
         if tool != kind {
             // Anthropic's type fixes the name (`name: 'web_search'`), and every provider's
             // server tool answers under its kind.
@@ -311,21 +384,21 @@ impl ProviderTool {
             }
         };
         let anthropic_version = match obj.get("anthropic_version") {
-            None | Some(Value::Null) => ANTHROPIC_WEB_SEARCH_VERSIONS[2].to_string(),
-            Some(Value::String(v)) if ANTHROPIC_WEB_SEARCH_VERSIONS.contains(&v.as_str()) => {
-                v.clone()
+            None | Some(Value::Null) => {
+                rules.anthropic_versions[rules.anthropic_versions.len() - 1].to_string()
             }
+            Some(Value::String(v)) if rules.anthropic_versions.contains(&v.as_str()) => v.clone(),
             Some(other) => {
                 return Err(Error::expected(
                     "document",
                     &path.key("anthropic_version"),
-                    &format!("one of: {}", ANTHROPIC_WEB_SEARCH_VERSIONS.join(", ")),
+                    &format!("one of: {}", rules.anthropic_versions.join(", ")),
                     other,
                 ))
             }
         };
         let providers = match obj.get("providers") {
-            None | Some(Value::Null) => DEFAULT_PROVIDERS.to_vec(),
+            None | Some(Value::Null) => rules.default_providers.to_vec(),
             Some(Value::Array(items)) => {
                 let mut out = Vec::new();
                 for (i, p) in items.iter().enumerate() {
@@ -336,6 +409,16 @@ impl ProviderTool {
                         .and_then(|s| {
                             Provider::parse(s).map_err(|e| Error::registry(&at, e.to_string()))
                         })?;
+                    if !rules.offered_by[parsed.index()] {
+                        return Err(Error::registry(
+                            &at,
+                            format!(
+                                "{} has no built-in {} of its own (leave it out: it gets the function)",
+                                parsed.as_str(),
+                                quoted(&kind)
+                            ),
+                        ));
+                    }
                     if !out.contains(&parsed) {
                         out.push(parsed);
                     }
@@ -354,7 +437,7 @@ impl ProviderTool {
             }
         };
         let tool_def = ProviderTool {
-            kind,
+            kind: kind.clone(),
             allowed_domains,
             blocked_domains,
             max_uses,
@@ -365,12 +448,13 @@ impl ProviderTool {
         };
         for &provider in &tool_def.providers {
             for (k, option) in OPTIONS.iter().enumerate() {
-                if tool_def.has(option) && OPTION_SUPPORT[k][provider.index()] == Support::Refuse {
+                if tool_def.has(option) && rules.support(k, provider) == Some(Support::Refuse) {
                     return Err(Error::registry(
                         &path.key(option),
                         format!(
-                            "{}'s built-in web search cannot honour {option}, and sending it without would widen what the search may reach: leave {} out of builtin.providers (it then gets the function {} the agent server runs)",
+                            "{}'s own {} cannot honour {option}, and sending it without would widen what it may reach: leave {} out of builtin.providers (it then gets the function {} the agent server runs)",
                             provider.as_str(),
+                            quoted(&kind),
                             provider.as_str(),
                             quoted(tool)
                         ),
@@ -446,7 +530,7 @@ mod tests {
     #[test]
     fn defaults_and_round_trip() {
         let (t, w) = parse(json!({"kind": "web_search"})).unwrap();
-        assert_eq!(t.providers, DEFAULT_PROVIDERS);
+        assert_eq!(t.providers, KINDS[0].default_providers);
         assert_eq!(t.anthropic_version, "web_search_20260318");
         assert!(w.is_empty());
         let (again, _) = parse(t.to_value()).unwrap();

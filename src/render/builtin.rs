@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::entry::to_json;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::provider::Provider;
 use crate::registry::ProviderTool;
 
@@ -31,6 +31,7 @@ struct ApproximateLocation<'a> {
 }
 
 #[derive(Serialize)]
+/// Anthropic's server tools share these fields (`WebSearchTool20260318`, `WebFetchTool20260318`).
 struct AnthropicWebSearch<'a> {
     #[serde(rename = "type")]
     kind: &'a str,
@@ -91,6 +92,15 @@ struct GeminiSearchTool<'a> {
 }
 
 #[derive(Serialize)]
+struct UrlContext {}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GeminiUrlContextTool {
+    url_context: UrlContext,
+}
+
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct BedrockSystemToolName {
     name: &'static str,
@@ -108,6 +118,29 @@ pub(crate) const GEMINI_TOOL_CONFIG: &str =
 
 /// The built-in form for a provider that `b.runs_on`; `name` is the tool's name.
 pub(crate) fn form(b: &ProviderTool, name: &str, provider: Provider) -> Result<Placement> {
+    if b.kind == "web_fetch" {
+        // Anthropic `WebFetchTool20260318`; Gemini `Tool {urlContext: {}}` (the registry
+        // refused the other providers for this kind).
+        return Ok(match provider {
+            Provider::Anthropic => Placement::Array(to_json(&AnthropicWebSearch {
+                kind: &b.anthropic_version,
+                name,
+                allowed_domains: b.allowed_domains.as_deref(),
+                blocked_domains: b.blocked_domains.as_deref(),
+                max_uses: b.max_uses,
+                user_location: None,
+            })?),
+            Provider::Gemini => Placement::GeminiTool(to_json(&GeminiUrlContextTool {
+                url_context: UrlContext {},
+            })?),
+            other => {
+                return Err(Error::internal(format!(
+                    "{} has no built-in web_fetch",
+                    other.as_str()
+                )))
+            }
+        });
+    }
     let location = |kind| {
         b.user_location
             .as_ref()

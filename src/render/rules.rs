@@ -351,6 +351,7 @@ impl Registry {
             };
             if !b.runs_on(provider) {
                 let why = match provider {
+                    _ if !b.offered_by(provider) => "it has no such tool of its own",
                     Provider::OpenAiChat => "OpenAI Chat's web search is a request field for its search models only: list openai-chat in builtin.providers to send web_search_options",
                     Provider::BedrockConverse => "Bedrock Converse's web grounding (systemTool nova_grounding) is for Nova models only: list bedrock-converse in builtin.providers to send it",
                     _ => "the registry leaves this provider out of builtin.providers",
