@@ -118,43 +118,39 @@ pub(crate) const GEMINI_TOOL_CONFIG: &str =
 
 /// The built-in form for a provider that `b.runs_on`; `name` is the tool's name.
 pub(crate) fn form(b: &ProviderTool, name: &str, provider: Provider) -> Result<Placement> {
-    if b.kind == "web_fetch" {
-        // Anthropic `WebFetchTool20260318`; Gemini `Tool {urlContext: {}}` (the registry
-        // refused the other providers for this kind).
-        return Ok(match provider {
-            Provider::Anthropic => Placement::Array(to_json(&AnthropicWebSearch {
-                kind: &b.anthropic_version,
-                name,
-                allowed_domains: b.allowed_domains.as_deref(),
-                blocked_domains: b.blocked_domains.as_deref(),
-                max_uses: b.max_uses,
-                user_location: None,
-            })?),
-            Provider::Gemini => Placement::GeminiTool(to_json(&GeminiUrlContextTool {
-                url_context: UrlContext {},
-            })?),
-            other => {
-                return Err(Error::internal(format!(
-                    "{} has no built-in web_fetch",
-                    other.as_str()
-                )))
-            }
-        });
-    }
     let location = |kind| {
         b.user_location
             .as_ref()
             .map(|fields| ApproximateLocation { kind, fields })
     };
-    Ok(match provider {
-        Provider::Anthropic => Placement::Array(to_json(&AnthropicWebSearch {
+    // Anthropic's web search and web fetch share these fields (a web fetch has no location:
+    // the registry refuses one).
+    let anthropic = || -> Result<Placement> {
+        Ok(Placement::Array(to_json(&AnthropicWebSearch {
             kind: &b.anthropic_version,
             name,
             allowed_domains: b.allowed_domains.as_deref(),
             blocked_domains: b.blocked_domains.as_deref(),
             max_uses: b.max_uses,
             user_location: location("approximate"),
-        })?),
+        })?))
+    };
+    if b.kind == "web_fetch" {
+        // Anthropic `WebFetchTool20260318`; Gemini `Tool {urlContext: {}}` (the registry
+        // refused the other providers for this kind).
+        return match provider {
+            Provider::Anthropic => anthropic(),
+            Provider::Gemini => Ok(Placement::GeminiTool(to_json(&GeminiUrlContextTool {
+                url_context: UrlContext {},
+            })?)),
+            other => Err(Error::internal(format!(
+                "{} has no built-in web_fetch",
+                other.as_str()
+            ))),
+        };
+    }
+    Ok(match provider {
+        Provider::Anthropic => anthropic()?,
         Provider::OpenAiResponses => Placement::Array(to_json(&ResponsesWebSearch {
             kind: "web_search",
             filters: b
