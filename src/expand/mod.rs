@@ -426,7 +426,7 @@ fn warn_unmatched(
     warnings: &mut Vec<Warning>,
 ) {
     for p in patterns {
-        if p.starts_with('@') {
+        if crate::registry::Selector::is_selector(p) {
             // An annotation selector (`@read_only`): unknown, or selecting no tool now.
             if !registry.matches_any(p, false) {
                 warnings.push(Warning::new(

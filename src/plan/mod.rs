@@ -217,10 +217,7 @@ impl Turn {
             // The array's tools as the payload orders them: a built-in OpenAI Chat takes as a
             // request field is not in it, and Gemini's comes after its function declarations.
             DeferralMode::Catalog => {
-                let beside = |i: usize| {
-                    matches!(self.provider, Provider::OpenAiChat | Provider::Gemini)
-                        && crate::render::runs_builtin(version, i, self.provider)
-                };
+                let beside = |i: usize| crate::render::goes_beside(version, i, self.provider);
                 let mut array: Vec<PlanName> = split
                     .array
                     .iter()

@@ -210,21 +210,24 @@ impl Registry {
     /// names the server, the registry's own always (see `annotation.rs`).
     fn believe_annotations(&self) -> Vec<Effective> {
         let s = &self.data.settings;
+        // Trust is a property of a server: decided once per server, not per tool.
+        let trusted: Vec<&str> = s
+            .servers
+            .iter()
+            .filter(|server| s.trusted_servers.iter().any(|p| glob::matches(p, server)))
+            .map(String::as_str)
+            .collect();
         self.data
             .tools
             .iter()
             .map(|t| {
-                let server = names::server_of(&t.name).filter(|n| s.servers.iter().any(|m| m == n));
-                let trusted = server.is_none_or(|server| {
-                    s.trusted_servers.iter().any(|p| {
-                        if glob::is_glob(p) {
-                            glob::matches(p, server)
-                        } else {
-                            p == server
-                        }
-                    })
-                });
-                Effective::of(t.annotations.as_ref(), trusted)
+                let believed = match names::server_of(&t.name) {
+                    Some(server) if s.servers.iter().any(|m| m == server) => {
+                        trusted.contains(&server)
+                    }
+                    _ => true,
+                };
+                Effective::of(t.annotations.as_ref(), believed)
             })
             .collect()
     }

@@ -37,7 +37,7 @@ mod version;
 mod write;
 
 pub use annotation::EffectiveAnnotations;
-pub(crate) use annotation::SELECTORS as ANNOTATION_SELECTORS;
+pub(crate) use annotation::{Selector, SELECTORS as ANNOTATION_SELECTORS};
 pub(crate) use builtin::EMBEDDED_REGISTRY_JSON;
 pub use builtin::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
 pub use mcp::{PresetChange, RegistryChange, RegistryDiff};
@@ -272,10 +272,10 @@ impl Registry {
     fn match_with(&self, patterns: &[String], fold: bool) -> ToolSet {
         let mut set = ToolSet::empty(self.data.tools.len());
         for p in patterns {
-            if annotation::Selector::is_selector(p) {
+            if Selector::is_selector(p) {
                 // An unknown selector in a registry was refused when it was built; in an
                 // intent it matches nothing (and the expansion warns that it matched nothing).
-                if let Some(selector) = annotation::Selector::parse(p) {
+                if let Some(selector) = Selector::parse(p) {
                     for (i, effective) in self.data.effective.iter().enumerate() {
                         if selector.selects(effective) {
                             set.insert(i);
@@ -312,8 +312,8 @@ impl Registry {
 
     /// Whether a pattern (name or glob) matches at least one tool.
     pub(crate) fn matches_any(&self, pattern: &str, fold: bool) -> bool {
-        if annotation::Selector::is_selector(pattern) {
-            return annotation::Selector::parse(pattern)
+        if Selector::is_selector(pattern) {
+            return Selector::parse(pattern)
                 .is_some_and(|s| self.data.effective.iter().any(|e| s.selects(e)));
         }
         if !glob::is_glob(pattern) {

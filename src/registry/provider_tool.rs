@@ -39,8 +39,8 @@ use crate::warning::{Warning, WarningCode};
 /// What a registry says of a provider-executed tool.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderTool {
-    /// `web_search`.
-    pub kind: String,
+    /// The kind's rules (`kind()` is its name).
+    kind: &'static Kind,
     /// Only results from these domains.
     pub allowed_domains: Option<Vec<String>>,
     /// Never results from these domains.
@@ -81,6 +81,7 @@ pub(crate) const OPTIONS: [&str; 5] = [
 /// `None`: not an option of this kind), the providers that get it by default (those whose
 /// built-in works with any of their models) and Anthropic's versions (newest last, the
 /// default).
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Kind {
     pub(crate) name: &'static str,
     offered_by: [bool; 5],
@@ -178,13 +179,14 @@ impl ProviderTool {
         out
     }
 
+    /// The kind: `web_search` or `web_fetch`.
+    pub fn kind(&self) -> &'static str {
+        self.kind.name
+    }
+
     /// The rules of this tool's kind.
     pub(crate) fn rules(&self) -> &'static Kind {
-        // `parse` accepts only a kind of `KINDS`.
-        KINDS
-            .iter()
-            .find(|k| k.name == self.kind)
-            .unwrap_or(&KINDS[0])
+        self.kind
     }
 
     /// Whether a provider has a built-in of this kind at all.
@@ -253,20 +255,20 @@ impl ProviderTool {
                 ),
             ));
         }
-        let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
-        let rules = match obj.get("kind") {
-            Some(Value::String(k)) if names.contains(&k.as_str()) => {
-                KINDS.iter().find(|r| r.name == k).unwrap_or(&KINDS[0])
-            }
-            Some(other) => {
-                return Err(Error::expected(
-                    "document",
-                    &path.key("kind"),
-                    &format!("one of: {}", names.join(", ")),
-                    other,
-                ))
-            }
-            None => return Err(Error::value("document", path, "builtin has no \"kind\"")),
+        let Some(given) = obj.get("kind") else {
+            return Err(Error::value("document", path, "builtin has no \"kind\""));
+        };
+        let Some(rules) = given
+            .as_str()
+            .and_then(|k| KINDS.iter().find(|r| r.name == k))
+        else {
+            let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
+            return Err(Error::expected(
+                "document",
+                &path.key("kind"),
+                &format!("one of: {}", names.join(", ")),
+                given,
+            ));
         };
         let kind = rules.name.to_string();
         for (k, option) in OPTIONS.iter().enumerate() {
@@ -437,7 +439,7 @@ impl ProviderTool {
             }
         };
         let tool_def = ProviderTool {
-            kind: kind.clone(),
+            kind: rules,
             allowed_domains,
             blocked_domains,
             max_uses,
@@ -481,7 +483,7 @@ impl ProviderTool {
     /// The `"builtin"` object as written back (the defaults written too: one canonical form).
     pub(crate) fn to_value(&self) -> Value {
         let mut o = Map::new();
-        o.insert("kind".into(), Value::from(self.kind.as_str()));
+        o.insert("kind".into(), Value::from(self.kind()));
         let strings =
             |l: &[String]| Value::Array(l.iter().map(|s| Value::from(s.as_str())).collect());
         if let Some(d) = &self.allowed_domains {

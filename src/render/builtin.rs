@@ -135,7 +135,7 @@ pub(crate) fn form(b: &ProviderTool, name: &str, provider: Provider) -> Result<P
             user_location: location("approximate"),
         })?))
     };
-    if b.kind == "web_fetch" {
+    if b.kind() == "web_fetch" {
         // Anthropic `WebFetchTool20260318`; Gemini `Tool {urlContext: {}}` (the registry
         // refused the other providers for this kind).
         return match provider {

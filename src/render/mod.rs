@@ -137,18 +137,14 @@ pub(crate) fn render_split(
             String::new()
         }
     };
-    // Built-ins OpenAI Chat takes as a request field and Gemini as a tool object of its own
-    // go out of the function list.
     let mut beside: Vec<usize> = Vec::new();
-    if matches!(options.provider, Provider::OpenAiChat | Provider::Gemini) {
-        entries.retain(|slot| match *slot {
-            Slot::Tool(i, _) if runs_builtin(registry, i, options.provider) => {
-                beside.push(i);
-                false
-            }
-            _ => true,
-        });
-    }
+    entries.retain(|slot| match *slot {
+        Slot::Tool(i, _) if goes_beside(registry, i, options.provider) => {
+            beside.push(i);
+            false
+        }
+        _ => true,
+    });
     let last_resident = entries
         .iter()
         .rposition(|e| !matches!(e, Slot::Tool(_, true)));
@@ -331,12 +327,15 @@ pub(crate) fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
     entry::tool(tool, provider, &rules::description(tool, provider))
 }
 
-/// Whether the tool at a position goes out as the provider's own built-in.
-pub(crate) fn runs_builtin(registry: &Registry, index: usize, provider: Provider) -> bool {
-    registry
-        .tool(index)
-        .and_then(Tool::builtin)
-        .is_some_and(|b| b.runs_on(provider))
+/// Whether the provider takes the tool at a position outside its list of functions: a
+/// built-in OpenAI Chat takes as a request field, or Gemini as a tool object after its
+/// function declarations (`render_split` writes them so; the plan lists them so).
+pub(crate) fn goes_beside(registry: &Registry, index: usize, provider: Provider) -> bool {
+    matches!(provider, Provider::OpenAiChat | Provider::Gemini)
+        && registry
+            .tool(index)
+            .and_then(Tool::builtin)
+            .is_some_and(|b| b.runs_on(provider))
 }
 
 #[cfg(test)]
