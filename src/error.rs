@@ -89,14 +89,18 @@ pub enum Error {
         reason: String,
     },
     /// A tool call names a tool that was declared when the turn began but has been removed
-    /// from the registry since (its MCP server stopped listing it); it leaves the array at
-    /// the next turn boundary.
-    #[error("tool {} was removed from the registry during this turn{}; it is no longer callable and leaves the tool list at the next turn", quoted(name), .server.as_ref().map(|s| format!(" (MCP server {} no longer lists it)", quoted(s))).unwrap_or_default())]
+    /// from the registry since (its MCP server stopped listing it; it leaves the array at the
+    /// next turn boundary), or, with `tool_changes: messages`, a tool the conversation was
+    /// offered and a change message has withdrawn (the model may still remember it).
+    #[error("{}", removed_message(name, server.as_deref(), *withdrawn))]
     ToolRemoved {
         /// The name the call used.
         name: String,
         /// The MCP server it came from, if any.
         server: Option<String>,
+        /// Withdrawn by a change message of the conversation (`tool_changes: messages`)
+        /// rather than removed from the registry mid-turn.
+        withdrawn: bool,
     },
     /// A tool call names a tool the provider runs itself (`"builtin"` for this provider): the
     /// agent server must not run it.
@@ -462,6 +466,22 @@ pub(crate) fn describe(value: &Value) -> String {
     }
 }
 
+fn removed_message(name: &str, server: Option<&str>, withdrawn: bool) -> String {
+    if withdrawn {
+        return format!(
+            "tool {} was withdrawn from this conversation by a tool change; it is no longer callable",
+            quoted(name)
+        );
+    }
+    format!(
+        "tool {} was removed from the registry during this turn{}; it is no longer callable and leaves the tool list at the next turn",
+        quoted(name),
+        server
+            .map(|s| format!(" (MCP server {} no longer lists it)", quoted(s)))
+            .unwrap_or_default()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -555,3 +575,4 @@ mod tests {
         assert!(e.source().unwrap().to_string().contains("disk on fire"));
     }
 }
+

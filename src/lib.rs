@@ -43,6 +43,9 @@
 //! - [`turn`] — [`TurnState`], the array/catalog/promoted split, the catalog text;
 //! - [`search`] — the `tool_search` tool ([`search::SearchCall`], [`Ranker`]);
 //! - [`render`] — providers, deferral modes and the payload's fingerprint;
+//! - [`conversation`], [`changes`] — tool changes sent inside the conversation
+//!   (`tool_changes: messages`): the turn state's record of what the conversation was told, and
+//!   each provider's change messages;
 //! - [`counter`], [`budget`] — token counters and the budget;
 //! - [`plan`] — [`Turn`], [`TurnPlan`] and the request/options reading the bindings share;
 //! - [`cache_report`] — the prompt-cache replay of a scripted session;
@@ -61,6 +64,8 @@
 
 pub mod budget;
 pub mod cache_report;
+pub mod changes;
+pub mod conversation;
 pub mod counter;
 mod deferral;
 pub mod error;

@@ -126,3 +126,44 @@ impl DeferralMode {
             })
     }
 }
+
+/// How a change of the offered tools reaches the model after a session's first turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolChanges {
+    /// The `tools` array changes at a turn boundary (the design note's rule): every change
+    /// rewrites the cached prefix from the tools on.
+    #[default]
+    Array,
+    /// The `tools` array stays what the first turn declared; each later change is a message
+    /// the caller appends to the conversation (Anthropic `tool_addition`/`tool_removal`,
+    /// Bedrock Converse `toolAddition`/`toolRemoval`, OpenAI Responses `additional_tools` and
+    /// `allowed_tools`). See `src/changes/mod.rs`.
+    Messages,
+}
+
+impl ToolChanges {
+    /// Every value, in declaration order.
+    pub const ALL: [ToolChanges; 2] = [ToolChanges::Array, ToolChanges::Messages];
+
+    /// The wire name (`array`, `messages`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolChanges::Array => "array",
+            ToolChanges::Messages => "messages",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn parse(text: &str) -> Result<ToolChanges> {
+        ToolChanges::ALL
+            .into_iter()
+            .find(|c| c.as_str() == text)
+            .ok_or_else(|| {
+                Error::argument(
+                    "tool_changes",
+                    format!("\"{text}\" is not one of array, messages"),
+                )
+            })
+    }
+}

@@ -12,6 +12,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::conversation::ConversationTools;
 use crate::error::{Error, JsonPath, Result};
 use crate::expand::Expansion;
 use crate::limits::LIMITS;
@@ -31,6 +32,11 @@ pub struct TurnState {
     /// the next boundary. `None` before the first boundary.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub registry: Option<String>,
+    /// With `tool_changes: messages`: what the conversation has been told about its tools
+    /// (the declared array, what it can name, what is offered, what its catalog lists).
+    /// `None` before its first turn in that mode.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conversation: Option<ConversationTools>,
 }
 
 /// Which loaded set a caller reads.
@@ -92,7 +98,7 @@ pub fn record_loaded<S: AsRef<str>>(state: &TurnState, names: &[S]) -> Result<Tu
 }
 
 impl TurnState {
-    /// Reads a persisted state (`{loaded, frozen, turn, registry}`; missing fields and `null` read as
+    /// Reads a persisted state (`{loaded, frozen, turn, registry, conversation}`; missing fields and `null` read as
     /// empty). At most `LIMITS.max_tools` names per list.
     pub fn from_value(value: &Value) -> Result<TurnState> {
         const INPUT: &str = "state";
@@ -104,7 +110,7 @@ impl TurnState {
                 return Err(Error::expected(
                     INPUT,
                     &root,
-                    "a turn state object {loaded, frozen, turn, registry}",
+                    "a turn state object {loaded, frozen, turn, registry, conversation}",
                     other,
                 ))
             }
@@ -159,6 +165,12 @@ impl TurnState {
                         })?,
                     }
                 }
+                "conversation" => {
+                    state.conversation = match v {
+                        Value::Null => None,
+                        v => Some(ConversationTools::from_value(v, &path)?),
+                    }
+                }
                 "registry" => {
                     state.registry = match v {
                         Value::Null => None,
@@ -178,7 +190,7 @@ impl TurnState {
                         INPUT,
                         &path,
                         format!(
-                            "unknown key {} (expected loaded, frozen, turn, registry)",
+                            "unknown key {} (expected loaded, frozen, turn, registry, conversation)",
                             crate::error::quoted(key)
                         ),
                     ))

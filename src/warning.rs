@@ -45,11 +45,20 @@ pub enum WarningCode {
     /// An option of a provider-executed tool (`"builtin"`) that a provider's form cannot carry
     /// (and whose loss widens nothing, unlike a domain list) was left out of that form.
     BuiltinOptionDropped,
+    /// With `tool_changes: messages`, a change the provider cannot take inside the
+    /// conversation (a tool it can only reference joined, or a declared tool's definition
+    /// changed): the `tools` array was edited at this turn boundary and the cache is rewritten
+    /// from there.
+    ToolChangesRewrite,
+    /// With `tool_changes: messages`, a tool the conversation added by value changed its
+    /// definition: providers take no replacement of an inline definition, so the model keeps
+    /// the one it was given; dispatch resolves the current registry's.
+    ToolDefinitionKept,
 }
 
 impl WarningCode {
     /// Every code, in declaration order.
-    pub const ALL: [WarningCode; 16] = [
+    pub const ALL: [WarningCode; 18] = [
         WarningCode::UnknownTool,
         WarningCode::UnknownToolset,
         WarningCode::UnknownIntentKey,
@@ -66,6 +75,8 @@ impl WarningCode {
         WarningCode::DuplicateToolName,
         WarningCode::TurnRegistryGone,
         WarningCode::BuiltinOptionDropped,
+        WarningCode::ToolChangesRewrite,
+        WarningCode::ToolDefinitionKept,
     ];
 
     /// The wire name (`unknown_tool`, ...).
@@ -87,6 +98,8 @@ impl WarningCode {
             WarningCode::EmptyToolset => "empty_toolset",
             WarningCode::TurnRegistryGone => "turn_registry_gone",
             WarningCode::BuiltinOptionDropped => "builtin_option_dropped",
+            WarningCode::ToolChangesRewrite => "tool_changes_rewrite",
+            WarningCode::ToolDefinitionKept => "tool_definition_kept",
         }
     }
 }

@@ -139,7 +139,7 @@ fn turn_states_are_bounded_and_stale_names_give_one_warning() {
         loaded: stale.clone(),
         frozen: stale,
         turn: 3,
-        registry: None,
+        ..Default::default()
     };
     let r = Registry::embedded();
     let req = TurnRequest {

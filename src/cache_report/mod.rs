@@ -23,6 +23,12 @@
 //!   functions, the model still sees the function name and description", OpenAI, "Tool
 //!   search"; discovered tools "are injected at the end of the context window"). A load adds
 //!   its definition to the messages.
+//! - `tool_changes: messages` (Anthropic, Bedrock Converse, OpenAI Responses; `catalog`
+//!   mode): the array the session declared, which stays; each turn's change message is
+//!   appended to that turn's messages (growth, not a rewrite: "The cached prefix stays the
+//!   same, so the next request still reads it from cache", Anthropic, "Mid-conversation system
+//!   messages and tool changes"), and the catalog travels in those messages, not the system
+//!   prompt. A change the provider cannot take as a message edits the array (`changes`).
 //! - `catalog` mode, every provider: the whole array as sent (Bedrock Converse and Gemini have
 //!   no deferral; a Bedrock `cachePoint` would sit after the tools, which is where this
 //!   section ends).
@@ -38,7 +44,7 @@
 //! Script (JSON): `{"systemPromptBytes": 4000, "messageBytes": 2000, "turns": [turn, ...]}`
 //! where each turn may have `override` (the intent from this turn on; absent: unchanged),
 //! `addServer` (`{"name", "tools"}`: an MCP server's `tools/list` merged into the registry
-//! before the turn) and `searches` (`tool_search` queries the model runs during the turn; their
+//! before the turn), `removeServer` (a server's name: its tools leave before the turn) and `searches` (`tool_search` queries the model runs during the turn; their
 //! loads reach the array at the next turn in catalog mode, and never in the native modes).
 
 mod parts;
@@ -53,7 +59,7 @@ use crate::counter::TokenCounter;
 use crate::error::{Error, Result};
 use crate::plan::TurnRequest;
 use crate::registry::Registry;
-use crate::render::{DeferralMode, Provider};
+use crate::render::{DeferralMode, Provider, ToolChanges};
 use crate::search::SearchCall;
 use crate::turn::View;
 use parts::{filler, first_difference, prefix_tools, tokens_from, Parts};
@@ -109,6 +115,9 @@ pub struct CacheReport {
     pub provider: Provider,
     /// Deferral mode.
     pub mode: DeferralMode,
+    /// How tool changes reach the model (written only when `messages`).
+    #[serde(skip_serializing_if = "is_array")]
+    pub tool_changes: ToolChanges,
     /// The token counter.
     pub counter: &'static str,
     /// Per turn.
@@ -161,6 +170,7 @@ fn replay(
     let mut report = CacheReport {
         provider,
         mode,
+        tool_changes: base.tool_changes,
         counter: counter.name(),
         turns: Vec::with_capacity(script.turns.len()),
         rewrites: 0,
@@ -171,6 +181,10 @@ fn replay(
         for (name, tools) in &turn.add_servers {
             registry = registry.set_mcp_server(name, &tools.to_string())?.registry;
             events.push(format!("server {name} added to the registry"));
+        }
+        for name in &turn.remove_servers {
+            registry = registry.remove_mcp_server(name)?.registry;
+            events.push(format!("server {name} removed from the registry"));
         }
         if let Some(o) = &turn.tools_override {
             if *o != tools_override {
@@ -187,6 +201,10 @@ fn replay(
         };
         let mut this_turn = registry.turn(&request)?;
         let plan = this_turn.plan()?;
+        if let Some(next) = &plan.state {
+            // `tool_changes: messages`: the conversation's record goes on with the session.
+            state.clone_from(next);
+        }
         let joined: Vec<&str> = plan
             .promoted()
             .into_iter()
@@ -205,6 +223,12 @@ fn replay(
         let segment = filler(&format!("[turn {} messages] ", k + 1), script.message_bytes);
         messages_tokens += counter.count(&segment);
         messages.push_str(&segment);
+        // A change message goes after the turn's user message: the messages grow by it.
+        if !plan.changes.is_empty() {
+            messages_tokens += counter.count(&plan.changes);
+            messages.push_str(&plan.changes);
+            events.push(format!("change message of {} bytes", plan.changes.len()));
+        }
         // The native modes cut the cached prefix, and a load's inline definition, from the
         // payload's entries: read them once per turn.
         // The crate's one value reader (`parse_trusted`), not serde_json's own: a second
@@ -318,14 +342,23 @@ fn replay(
     Ok(report)
 }
 
+fn is_array(changes: &ToolChanges) -> bool {
+    *changes == ToolChanges::Array
+}
+
 /// A readable table of one or more reports (one block per provider and mode, then totals).
 pub fn render_table(reports: &[CacheReport]) -> String {
     let mut out = String::new();
     for r in reports {
         out.push_str(&format!(
-            "{} / {} ({} tokens)\n turn | tools | request tokens | first difference | section  | rewritten tokens | events\n------+-------+----------------+------------------+----------+------------------+-------\n",
+            "{} / {}{} ({} tokens)\n turn | tools | request tokens | first difference | section  | rewritten tokens | events\n------+-------+----------------+------------------+----------+------------------+-------\n",
             r.provider.as_str(),
             r.mode.as_str(),
+            if r.tool_changes == ToolChanges::Messages {
+                " / tool changes as messages"
+            } else {
+                ""
+            },
             r.counter
         ));
         for t in &r.turns {

@@ -42,6 +42,8 @@ pub struct ScriptTurn {
     pub add_servers: Vec<(String, Value)>,
     /// `tool_search` queries run during the turn.
     pub searches: Vec<String>,
+    /// MCP servers taken out of the registry before the turn (after `add_servers`).
+    pub remove_servers: Vec<String>,
 }
 
 impl CacheScript {
@@ -160,6 +162,12 @@ fn read_turn(turn: &Value, path: &JsonPath) -> Result<ScriptTurn> {
                     out.searches.push(q.to_string());
                 }
             }
+            "removeServer" => {
+                let name = value
+                    .as_str()
+                    .ok_or_else(|| Error::expected(INPUT, &at, "a server name", value))?;
+                out.remove_servers.push(name.to_string());
+            }
             "addServer" => {
                 let name = value.get("name").and_then(Value::as_str).ok_or_else(|| {
                     Error::expected(INPUT, &at.key("name"), "a server name", value)
@@ -174,7 +182,7 @@ fn read_turn(turn: &Value, path: &JsonPath) -> Result<ScriptTurn> {
                     INPUT,
                     &at,
                     format!(
-                        "unknown turn member {} (known: override, addServer, searches)",
+                        "unknown turn member {} (known: override, addServer, removeServer, searches)",
                         crate::error::quoted(key)
                     ),
                 ))

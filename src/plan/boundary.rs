@@ -29,6 +29,7 @@ impl Registry {
             frozen: state.loaded.clone(),
             turn: state.turn.saturating_add(1),
             registry: Some(self.fingerprint().to_string()),
+            conversation: state.conversation.clone(),
         }
     }
 

@@ -11,6 +11,8 @@
 //! receives as `tools`; the **catalog** is the deferred tools listed by name in the system
 //! prompt; **promoted** tools were loaded by `tool_search` and sit at the end of the array.
 
+use std::sync::OnceLock;
+
 use serde::Serialize;
 
 use crate::budget::{self, Budget};
@@ -20,11 +22,15 @@ use crate::expand::{expand, ExpandContext, Expansion};
 use crate::intent::ToolsOverride;
 use crate::registry::{Registry, Tool};
 use crate::render::rules::{check_count, split_for};
-use crate::render::{client_search_output, render_split, DeferralMode, Provider, RenderOptions};
+use crate::render::{
+    client_search_output, fingerprint, render_split, DeferralMode, Provider, RenderOptions,
+    ToolChanges,
+};
 use crate::search::{self, SearchCall, SearchResult};
 use crate::turn::{TurnState, View};
 
 mod boundary;
+mod conversation;
 mod options;
 mod turn_plan;
 use crate::warning::{Warning, WarningCode};
@@ -48,6 +54,9 @@ pub struct TurnRequest {
     pub provider: Provider,
     /// How deferred tools reach the model.
     pub mode: DeferralMode,
+    /// How later changes of the offered tools reach the model (`messages`: change messages
+    /// inside the conversation, `crate::changes`).
+    pub tool_changes: ToolChanges,
     /// Explicit prompt caching: a cache breakpoint on the last non-deferred tool.
     pub cache_control: bool,
     /// Which loaded set the array shows.
@@ -100,10 +109,14 @@ pub struct Turn {
     state: TurnState,
     provider: Provider,
     mode: DeferralMode,
+    tool_changes: ToolChanges,
     cache_control: bool,
     view: View,
     /// `turn_registry_gone`, when the version the turn began on is no longer held.
     version_gone: Option<Warning>,
+    /// With `tool_changes: messages`: the turn's change message and the conversation's record
+    /// after it, made once (plan and search both need the record).
+    conversation: OnceLock<crate::changes::Outcome>,
 }
 
 impl Registry {
@@ -125,9 +138,11 @@ impl Registry {
             state: request.state.clone(),
             provider: request.provider,
             mode: request.mode,
+            tool_changes: request.tool_changes,
             cache_control: request.cache_control,
             view: request.view,
             version_gone,
+            conversation: OnceLock::new(),
         })
     }
 
@@ -258,7 +273,7 @@ impl Turn {
             .iter()
             .filter_map(|name| version.index_of(name))
             .collect();
-        Ok(TurnPlan {
+        let mut plan = TurnPlan {
             registry: version.clone(),
             array,
             catalog,
@@ -271,7 +286,24 @@ impl Turn {
             payload: payload.json,
             catalog_text: payload.catalog,
             request_fields: payload.request_fields,
-        })
+            changes: String::new(),
+            state: None,
+        };
+        if self.tool_changes == ToolChanges::Messages {
+            // The array the conversation declared, and this turn's changes as a message.
+            let outcome = self.conversation()?;
+            plan.fingerprint = fingerprint(outcome.tools.as_bytes());
+            plan.payload.clone_from(&outcome.tools);
+            plan.catalog_text = String::new();
+            plan.request_fields.clone_from(&outcome.request_fields);
+            plan.changes.clone_from(&outcome.items);
+            plan.warnings.extend(outcome.warnings.iter().cloned());
+            plan.state = Some(TurnState {
+                conversation: Some(outcome.record.clone()),
+                ..self.state.clone()
+            });
+        }
+        Ok(plan)
     }
 
     /// Runs one `tool_search` call: the query against this turn's deferred tools. The hits
@@ -297,7 +329,11 @@ impl Turn {
         result.warnings.extend(self.version_gone.iter().cloned());
         // The state handed back keeps only names this registry knows: a state bloated with
         // unknown names shrinks at the first search instead of travelling on.
-        let state = state.retain_known(version);
+        let mut state = state.retain_known(version);
+        if self.tool_changes == ToolChanges::Messages {
+            // The state the caller keeps carries the record this turn's message made.
+            state.conversation = Some(self.conversation()?.record.clone());
+        }
         self.state = state.clone();
         Ok(SearchOutcome {
             result,
@@ -311,7 +347,19 @@ impl Turn {
     /// definition returned is the current registry's, and a tool removed from it since the
     /// turn began answers `tool_removed`.
     pub fn resolve(&self, name: &str) -> Result<&Tool> {
-        let declared = self.expansion.resolve(name)?;
+        let declared = match self.expansion.resolve(name) {
+            Ok(tool) => tool,
+            // A tool this conversation was offered and a change message withdrew: the model
+            // may still call it (removal is a hint to the model, not enforcement).
+            Err(_) if self.withdrawn(name) => {
+                return Err(Error::ToolRemoved {
+                    name: name.to_string(),
+                    server: crate::registry::server_of(name).map(str::to_string),
+                    withdrawn: true,
+                })
+            }
+            Err(e) => return Err(e),
+        };
         if declared.builtin().is_some_and(|b| b.runs_on(self.provider)) {
             return Err(Error::ProviderExecuted {
                 name: declared.name.clone(),
@@ -326,6 +374,7 @@ impl Turn {
             .map_err(|_| Error::ToolRemoved {
                 name: declared.name.clone(),
                 server: crate::registry::server_of(&declared.name).map(str::to_string),
+                withdrawn: false,
             })
     }
 
@@ -344,249 +393,4 @@ impl Turn {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::turn::record_loaded;
-    use serde_json::{json, Value};
-
-    fn loaded(names: &[&str]) -> TurnState {
-        Registry::embedded().begin_turn(&record_loaded(&TurnState::default(), names).unwrap())
-    }
-
-    #[test]
-    fn to_json_equals_the_serde_serialisation() {
-        let r = Registry::embedded();
-        for (o, state) in [
-            ("null", TurnState::default()),
-            (r#"{"toolset":"full","x":1}"#, loaded(&["memory", "nope"])),
-            ("[]", TurnState::default()),
-        ] {
-            let req = TurnRequest {
-                tools_override: ToolsOverride::from_json_str(o).unwrap(),
-                state,
-                ..Default::default()
-            };
-            let p = r.plan_turn(&req).unwrap();
-            assert_eq!(p.to_json(), serde_json::to_string(&p).unwrap(), "{o}");
-            let mut without: Value = serde_json::from_str(&p.to_json()).unwrap();
-            for key in ["array", "catalog", "promoted"] {
-                without[key] = json!([]);
-            }
-            let written: Value = serde_json::from_str(&p.to_json_without_names()).unwrap();
-            assert_eq!(written, without, "{o}");
-            assert!(p
-                .to_json_without_names()
-                .starts_with(r#"{"array":[],"catalog":[],"promoted":[],"#));
-        }
-    }
-
-    #[test]
-    fn search_outcome_json_carries_the_provider_output_as_json() {
-        let r = Registry::embedded();
-        let req = TurnRequest {
-            mode: DeferralMode::NativeClient,
-            ..Default::default()
-        };
-        let outcome = r
-            .turn(&req)
-            .unwrap()
-            .search(&SearchCall::new("plan mode"))
-            .unwrap();
-        let v: Value = serde_json::from_str(&outcome.to_json()).unwrap();
-        assert_eq!(v["providerOutput"][0]["type"], "tool_reference");
-        assert_eq!(v["hits"][0], "enter_plan_mode");
-        let plain = r
-            .turn(&TurnRequest::default())
-            .unwrap()
-            .search(&SearchCall::new("plan mode"))
-            .unwrap();
-        let v: Value = serde_json::from_str(&plain.to_json()).unwrap();
-        assert!(v.get("providerOutput").is_none());
-        assert_eq!(v["state"]["loaded"], json!(plain.result.hits));
-    }
-
-    #[test]
-    fn options_errors_name_the_option_and_the_path_inside_it() {
-        let err = |options: Value, call: Call| {
-            let e = TurnRequest::from_values(&json!(null), &options, call).unwrap_err();
-            (e.code(), e.input(), e.path().map(String::from))
-        };
-        let at = |argument: &'static str, path: &str| {
-            let path = (path != "$").then(|| path.to_string());
-            ("invalid_argument", Some(argument), path)
-        };
-        assert_eq!(
-            err(json!({"profile": {"disabled": [1]}}), Call::Turn),
-            at("profile", "$.disabled[0]")
-        );
-        assert_eq!(
-            err(json!({"state": {"turn": "x"}}), Call::Turn),
-            at("state", "$.turn")
-        );
-        assert_eq!(
-            err(json!({"provider": "x"}), Call::Turn),
-            at("provider", "$")
-        );
-        assert_eq!(err(json!({"provider": 3}), Call::Turn), at("provider", "$"));
-        assert_eq!(err(json!({"view": "x"}), Call::Turn), at("view", "$"));
-        assert_eq!(
-            err(json!({"cacheControl": 1}), Call::Turn),
-            at("cache_control", "$")
-        );
-        assert_eq!(
-            err(json!({"counter": "o2"}), Call::Budget),
-            at("counter", "$")
-        );
-        assert_eq!(err(json!({"limit": 0}), Call::Search), at("limit", "$"));
-        // A key the call does not take is an error of the options object, listing the keys.
-        for (options, call, known) in [
-            (
-                json!({"limit": 3}),
-                Call::Turn,
-                "source, profile, state, provider, mode, cacheControl, view",
-            ),
-            (json!({"loaded": ["a"]}), Call::Turn, "view"),
-            (json!({"view": "live"}), Call::CacheReport, "mode, counter"),
-            (
-                json!({"cacheControl": true}),
-                Call::Budget,
-                "(known: counter)",
-            ),
-            (
-                json!({"state": null}),
-                Call::Search,
-                "(known: limit, ranker)",
-            ),
-        ] {
-            let e = TurnRequest::from_values(&json!(null), &options, call).unwrap_err();
-            assert_eq!(e.input(), Some("options"), "{options}");
-            assert!(e.to_string().contains(known), "{e}");
-        }
-        // A binding that cannot read a member names the member's option.
-        let whole = |path: &crate::JsonPath| crate::Error::InvalidValue {
-            input: "options",
-            path: path.clone(),
-            message: "m".into(),
-        };
-        let root = crate::JsonPath::root();
-        let e = option_error(whole(&root.key("profile").key("disabled").index(0)));
-        assert_eq!(
-            (e.input(), e.path()),
-            (Some("profile"), Some("$.disabled[0]"))
-        );
-        let e = option_error(whole(&root.key("cacheControl")));
-        assert_eq!((e.input(), e.path()), (Some("cache_control"), None));
-        let e = option_error(whole(&root.key("nope").key("x")));
-        assert_eq!((e.input(), e.path()), (Some("options"), Some("$.nope.x")));
-        let (_, extra) =
-            TurnRequest::from_values(&json!(null), &json!({"limit": 3}), Call::Search).unwrap();
-        assert_eq!(extra.limit, Some(3));
-        assert_eq!(
-            CallOptions::from_value(&json!({"counter": "estimate"}), Call::Budget)
-                .unwrap()
-                .counter,
-            Some(crate::CounterKind::Estimate)
-        );
-    }
-
-    #[test]
-    fn plan_lists_array_catalog_and_promoted() {
-        let r = Registry::embedded();
-        let req = TurnRequest {
-            state: loaded(&["enter_plan_mode"]),
-            ..Default::default()
-        };
-        let p = r.plan_turn(&req).unwrap();
-        assert_eq!(p.promoted(), ["enter_plan_mode"]);
-        assert_eq!(p.array().last(), Some(&"enter_plan_mode"));
-        assert!(!p.catalog().contains(&"enter_plan_mode"));
-        assert!(p.catalog_text.contains("send_message"));
-    }
-
-    #[test]
-    fn a_turn_outlives_its_registry_handle_and_keeps_its_searches_loads() {
-        let request = TurnRequest {
-            state: loaded(&[]),
-            ..Default::default()
-        };
-        let mut turn = {
-            let registry = Registry::embedded();
-            registry.turn(&request).unwrap()
-        };
-        let before = turn.plan().unwrap();
-        let first = turn.search(&SearchCall::new("plan mode")).unwrap();
-        let second = turn.search(&SearchCall::new("send message")).unwrap();
-        assert!(!first.result.hits.is_empty() && !second.result.hits.is_empty());
-        // The second search starts from the first one's loads.
-        for hit in first.result.hits.iter().chain(&second.result.hits) {
-            assert!(second.state.loaded.contains(hit), "{hit} lost");
-        }
-        assert_eq!(turn.state(), &second.state);
-        // Loads join at the next boundary: this turn's array is what it was.
-        assert_eq!(turn.plan().unwrap().payload, before.payload);
-        assert_eq!(
-            turn.resolve("enter_plan_mode").unwrap().name,
-            "enter_plan_mode"
-        );
-        // The plan owns its names: it outlives the turn too.
-        drop(turn);
-        assert!(before.array().contains(&"tool_search"));
-    }
-
-    #[test]
-    fn a_turns_calls_equal_a_fresh_turn_per_call() {
-        let r = Registry::embedded();
-        for (o, mode) in [
-            ("null", DeferralMode::Catalog),
-            (r#"{"toolset":"full"}"#, DeferralMode::Native),
-            (
-                r#"{"enabled":true,"web_search":true}"#,
-                DeferralMode::NativeClient,
-            ),
-        ] {
-            let request = TurnRequest {
-                tools_override: ToolsOverride::from_json_str(o).unwrap(),
-                state: loaded(&["memory"]),
-                mode,
-                ..Default::default()
-            };
-            let mut turn = r.turn(&request).unwrap();
-            let plan = turn.plan().unwrap();
-            assert_eq!(
-                plan.to_json(),
-                r.plan_turn(&request).unwrap().to_json(),
-                "{o}"
-            );
-            let call = SearchCall::new("browser page");
-            let fresh = r.turn(&request).unwrap().search(&call).unwrap();
-            assert_eq!(turn.search(&call).unwrap(), fresh, "{o}");
-            let budget = turn.budget(&crate::counter::Estimator).unwrap();
-            let again = r
-                .turn(&request)
-                .unwrap()
-                .budget(&crate::counter::Estimator)
-                .unwrap();
-            assert_eq!(budget, again, "{o}");
-        }
-    }
-
-    // Here rather than beside the memo slots: the registry does not know the modules above it
-    // that own the memo types.
-    #[test]
-    fn every_memo_type_of_the_crate_has_its_own_slot() {
-        use crate::budget::TokenCache;
-        use crate::registry::Memo;
-        use crate::render::{ProviderRules, RenderCache};
-        use crate::search::KeywordIndex;
-        let slots = [
-            RenderCache::SLOT,
-            TokenCache::SLOT,
-            KeywordIndex::SLOT,
-            ProviderRules::SLOT,
-        ];
-        for (i, a) in slots.iter().enumerate() {
-            assert_eq!(*a as usize, i, "{a:?}");
-        }
-        assert_eq!(slots.len(), 4);
-    }
-}
+mod tests;

@@ -11,7 +11,7 @@ use crate::counter::CounterKind;
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::ToolsOverride;
 use crate::registry::MAX_SEARCH_LIMIT;
-use crate::render::{DeferralMode, Provider};
+use crate::render::{DeferralMode, Provider, ToolChanges};
 use crate::search::RankerKind;
 use crate::turn::{TurnState, View};
 
@@ -41,12 +41,13 @@ pub enum Call {
 }
 
 /// The keys of a turn request, as JS writes them (Python spells them in snake_case).
-const TURN_KEYS: [&str; 7] = [
+const TURN_KEYS: [&str; 8] = [
     "source",
     "profile",
     "state",
     "provider",
     "mode",
+    "toolChanges",
     "cacheControl",
     "view",
 ];
@@ -58,7 +59,15 @@ impl Call {
             Call::Turn => &TURN_KEYS,
             Call::Search => &["limit", "ranker"],
             Call::Budget => &["counter"],
-            Call::CacheReport => &["source", "profile", "state", "provider", "mode", "counter"],
+            Call::CacheReport => &[
+                "source",
+                "profile",
+                "state",
+                "provider",
+                "mode",
+                "toolChanges",
+                "counter",
+            ],
         }
     }
 }
@@ -109,6 +118,7 @@ fn argument_of(key: &str) -> &'static str {
         "state" => "state",
         "provider" => "provider",
         "mode" => "mode",
+        "toolChanges" => "tool_changes",
         "cacheControl" => "cache_control",
         "view" => "view",
         "limit" => "limit",
@@ -120,8 +130,8 @@ fn argument_of(key: &str) -> &'static str {
 
 impl TurnRequest {
     /// Builds a request from an override value and an options object as the JS surface and
-    /// the golden cases write it (`{source, profile, state, provider, mode, cacheControl,
-    /// view}`, or [`Call::CacheReport`]'s keys with `counter`). `null` options are the
+    /// the golden cases write it (`{source, profile, state, provider, mode, toolChanges,
+    /// cacheControl, view}`, or [`Call::CacheReport`]'s keys with `counter`). `null` options are the
     /// defaults. Errors name the argument (`tools_override`, or the option: `profile`,
     /// `cache_control`, ...) and the JSON path inside it.
     pub fn from_values(
@@ -190,6 +200,7 @@ fn read(options: &Value, call: Call) -> Result<(TurnRequest, CallOptions)> {
                 "state" => request.state = TurnState::from_value(v)?,
                 "provider" => request.provider = Provider::parse(text()?)?,
                 "mode" => request.mode = DeferralMode::parse(text()?)?,
+                "toolChanges" => request.tool_changes = ToolChanges::parse(text()?)?,
                 "cacheControl" => {
                     request.cache_control = v
                         .as_bool()

@@ -12,6 +12,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::registry::Registry;
 use crate::render::{DeferralMode, Provider, ANTHROPIC_TOOL_SEARCH_NAME};
+use crate::turn::TurnState;
 use crate::warning::Warning;
 
 /// One turn: names of every half, warnings, and the exact payload with its fingerprint.
@@ -38,8 +39,16 @@ pub struct TurnPlan {
     pub catalog_text: String,
     /// Top-level request fields the tools need besides `tools`, as a JSON object ("" when
     /// none): OpenAI Chat's `web_search_options` for a built-in web search, Gemini's
-    /// `toolConfig` when its built-in goes with function declarations.
+    /// `toolConfig` when its built-in goes with function declarations; with `tool_changes:
+    /// messages` on OpenAI Responses, the `allowed_tools` tool choice.
     pub request_fields: String,
+    /// With `tool_changes: messages`: the items to append to the conversation after the
+    /// turn's newest user message, as a JSON array ("" when nothing changed): an Anthropic or
+    /// Bedrock Converse `system` message of change blocks, OpenAI Responses input items.
+    pub changes: String,
+    /// With `tool_changes: messages`: the turn state to keep, with the conversation's record
+    /// after this turn's change message.
+    pub state: Option<TurnState>,
 }
 
 /// A name in the provider array: a registry tool, or the provider's own search tool (native
@@ -178,15 +187,31 @@ impl TurnPlan {
         out.push_str(self.mode.as_str());
         out.push_str("\",\"fingerprint\":\"");
         out.push_str(&self.fingerprint);
-        out.push_str("\"}");
+        out.push('"');
+        if let Some(state) = &self.state {
+            out.push_str(",\"betas\":");
+            out.push_str(&serde_json::to_string(&self.betas()).unwrap_or_else(|_| "[]".to_string()));
+            out.push_str(",\"state\":");
+            out.push_str(&serde_json::to_string(state).unwrap_or_else(|_| "null".to_string()));
+        }
+        out.push('}');
         out
+    }
+
+    /// The provider betas the request needs (Anthropic's change-message betas with
+    /// `tool_changes: messages`; empty otherwise).
+    pub fn betas(&self) -> Vec<&'static str> {
+        match (self.provider, &self.state) {
+            (Provider::Anthropic, Some(_)) => crate::changes::ANTHROPIC_BETAS.to_vec(),
+            _ => Vec::new(),
+        }
     }
 }
 
 /// The same object as [`TurnPlan::to_json`] (a unit test holds them equal).
 impl Serialize for TurnPlan {
     fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("TurnPlan", 8)?;
+        let mut out = serializer.serialize_struct("TurnPlan", 10)?;
         out.serialize_field("array", &self.array())?;
         out.serialize_field("catalog", &self.catalog())?;
         out.serialize_field("promoted", &self.promoted())?;
@@ -195,6 +220,10 @@ impl Serialize for TurnPlan {
         out.serialize_field("provider", &self.provider)?;
         out.serialize_field("mode", &self.mode)?;
         out.serialize_field("fingerprint", &self.fingerprint)?;
+        if let Some(state) = &self.state {
+            out.serialize_field("betas", &self.betas())?;
+            out.serialize_field("state", state)?;
+        }
         out.end()
     }
 }

@@ -127,7 +127,7 @@ struct GeminiFunctionDeclaration<'a> {
 }
 
 /// Bedrock Converse's cache breakpoint, an entry of its own after the last cached tool.
-pub(super) const BEDROCK_CACHE_POINT: &str = r#"{"cachePoint":{"type":"default"}}"#;
+pub(crate) const BEDROCK_CACHE_POINT: &str = r#"{"cachePoint":{"type":"default"}}"#;
 
 pub(super) fn to_json<T: Serialize>(value: &T) -> Result<String> {
     // Serialising a tool entry cannot fail: its schema is a JSON value with string keys.

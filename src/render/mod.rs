@@ -48,8 +48,9 @@ mod builtin;
 mod client_search;
 mod entry;
 pub mod rules;
-pub use crate::provider::{DeferralMode, Provider};
+pub use crate::provider::{DeferralMode, Provider, ToolChanges};
 pub(crate) use client_search::client_search_output;
+pub(crate) use entry::BEDROCK_CACHE_POINT;
 pub use entry::{ANTHROPIC_TOOL_SEARCH_NAME, ANTHROPIC_TOOL_SEARCH_TYPE};
 #[cfg(test)]
 pub(crate) use rules::ProviderRules;
@@ -81,6 +82,9 @@ pub(crate) struct Payload {
     /// Top-level request fields the tools need besides `tools`, as a JSON object ("" when
     /// none): OpenAI Chat's `web_search_options`, Gemini's `toolConfig` (`builtin.rs`).
     pub request_fields: String,
+    /// Each entry of the list of functions as a byte range of `json`, in array order (the
+    /// conversation's tool record is kept per entry: `crate::changes`).
+    pub spans: Vec<(usize, usize)>,
 }
 
 /// `sha256:<hex>` of some bytes.
@@ -158,10 +162,12 @@ pub(crate) fn render_split(
         "["
     });
     let mut names = Vec::with_capacity(entries.len());
+    let mut spans = Vec::with_capacity(entries.len());
     for (pos, &slot) in entries.iter().enumerate() {
         if pos > 0 {
             json.push(',');
         }
+        let start = json.len();
         let cache = options.cache_control
             && options.provider == Provider::Anthropic
             && Some(pos) == last_resident;
@@ -183,6 +189,7 @@ pub(crate) fn render_split(
                 names.push(TOOL_SEARCH.to_string());
             }
         }
+        spans.push((start, json.len()));
     }
     // Bedrock Converse caches up to a `cachePoint` entry of its own: after the last tool.
     if options.cache_control && options.provider == Provider::BedrockConverse && !entries.is_empty()
@@ -230,6 +237,7 @@ pub(crate) fn render_split(
         json,
         catalog,
         array: names,
+        spans,
         request_fields: if fields.is_empty() {
             String::new()
         } else {

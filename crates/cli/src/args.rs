@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tool_intent::search::RankerKind;
+use tool_intent::render::ToolChanges;
 use tool_intent::{CounterKind, DeferralMode, Provider};
 
 #[derive(Parser)]
@@ -35,12 +36,17 @@ pub(crate) enum Command {
         #[command(flatten)]
         request: RequestArgs,
         /// Print the catalog text for the system prompt instead of the tools array.
-        #[arg(long, conflicts_with = "request_fields")]
+        #[arg(long, conflicts_with_all = ["request_fields", "changes"])]
         catalog: bool,
         /// Print the top-level request fields the tools need besides `tools` (OpenAI Chat's
         /// web_search_options, Gemini's toolConfig), `{}` when none, instead of the tools array.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "changes")]
         request_fields: bool,
+        /// Print the change message to append to the conversation after the turn's user
+        /// message (`--tool-changes messages`; `[]` when nothing changed), then the turn state
+        /// to keep on stderr's last line, instead of the tools array.
+        #[arg(long)]
+        changes: bool,
     },
     /// Replay a scripted session and report, per turn, where the request stops matching
     /// the previous one (the prompt cache's prefix) and the tokens written again.
@@ -168,6 +174,27 @@ pub(crate) struct SessionArgs {
     /// A persisted turn state (JSON text or @FILE), instead of or before --loaded.
     #[arg(long, value_name = "JSON")]
     pub(crate) state: Option<String>,
+    /// How later changes of the offered tools reach the model: `array` (the tools array
+    /// changes at a turn boundary) or `messages` (the first turn's array stays; changes are
+    /// messages appended to the conversation: Anthropic, Bedrock Converse, OpenAI Responses,
+    /// mode catalog).
+    #[arg(long, value_enum, default_value_t = ToolChangesArg::Array)]
+    pub(crate) tool_changes: ToolChangesArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum ToolChangesArg {
+    Array,
+    Messages,
+}
+
+impl ToolChangesArg {
+    pub(crate) fn tool_changes(self) -> ToolChanges {
+        match self {
+            ToolChangesArg::Array => ToolChanges::Array,
+            ToolChangesArg::Messages => ToolChanges::Messages,
+        }
+    }
 }
 
 #[derive(Args, Clone)]

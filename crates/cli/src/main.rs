@@ -30,6 +30,7 @@ mod cli {
     use clap::Parser;
     use serde_json::json;
     use tool_intent::cache_report::{self, CacheScript};
+    use tool_intent::render::ToolChanges;
     use tool_intent::counter::shared_counter;
     use tool_intent::{
         build_intent, record_loaded, DeferralMode, Error, Provider, Registry, SearchCall,
@@ -287,6 +288,7 @@ mod cli {
                 loaded: recorded.loaded,
                 turn: recorded.turn + 1,
                 registry: None,
+                conversation: state.conversation.clone(),
             };
         }
         Ok(TurnRequest {
@@ -296,6 +298,7 @@ mod cli {
             state,
             provider,
             mode,
+            tool_changes: args.tool_changes.tool_changes(),
             cache_control,
             view: View::Frozen,
         })
@@ -332,6 +335,7 @@ mod cli {
                 request: args,
                 catalog,
                 request_fields,
+                changes,
             } => {
                 let registry = load_registry(&args.registry)?;
                 let p = turn_flag(registry.plan_turn(&request(&args)?), "--override")?;
@@ -340,6 +344,18 @@ mod cli {
                 warn(&p.warnings);
                 Ok(if catalog {
                     p.catalog_text
+                } else if changes {
+                    if let Some(state) = &p.state {
+                        eprintln!(
+                            "{}",
+                            serde_json::to_string(state).unwrap_or_else(|_| "null".to_string())
+                        );
+                    }
+                    if p.changes.is_empty() {
+                        "[]".to_string()
+                    } else {
+                        p.changes
+                    }
                 } else if request_fields {
                     if p.request_fields.is_empty() {
                         "{}".to_string()
@@ -389,10 +405,15 @@ mod cli {
                 let script =
                     CacheScript::from_json_str(&inline_or_file(&script)?).flag("--script")?;
                 let provider = provider.provider();
+                // Change messages go with catalog mode only: "all" means catalog then.
+                let messages = session.tool_changes.tool_changes() == ToolChanges::Messages;
                 let modes = match mode {
                     CacheModeArg::All => DeferralMode::ALL
                         .into_iter()
-                        .filter(|m| provider.has_native_deferral() || *m == DeferralMode::Catalog)
+                        .filter(|m| {
+                            *m == DeferralMode::Catalog
+                                || (provider.has_native_deferral() && !messages)
+                        })
                         .collect(),
                     CacheModeArg::Catalog => vec![DeferralMode::Catalog],
                     CacheModeArg::Native => vec![DeferralMode::Native],

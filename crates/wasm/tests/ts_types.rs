@@ -79,6 +79,7 @@ fn error_codes_match_the_rust_enum() {
         Error::ToolRemoved {
             name: String::new(),
             server: None,
+            withdrawn: false,
         },
         Error::ProviderExecuted {
             name: String::new(),

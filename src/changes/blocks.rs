@@ -1,0 +1,133 @@
+//! One turn's tool changes in each provider's shape: the items a caller appends to the
+//! conversation, and the request fields that go with them.
+//!
+//! - Anthropic Messages: one `{"role":"system","content":[…]}` message whose blocks are a
+//!   `text` block (the catalog's changes), then `tool_removal` and `tool_addition` blocks, a
+//!   tool named `{"type":"tool_reference","name":…}` (declared in `tools` or defined by an
+//!   earlier addition) or given by value `{"type":"tool_definition","definition":…}`.
+//!   SDK: `BetaSystemMessageParam`, `BetaRequestToolAdditionBlock`,
+//!   `BetaRequestToolRemovalBlock`, `BetaToolChangeToolReference`,
+//!   `BetaToolChangeToolDefinitionParam` (`@anthropic-ai/sdk` 1.16.0); betas
+//!   `mid-conversation-tool-changes-2026-07-01` (references) and `inline-tools-2026-09-15`
+//!   (definitions). Docs: "Mid-conversation system messages and tool changes".
+//! - Bedrock Converse: one `{"role":"system","content":[…]}` message of `{"text":…}`,
+//!   `{"toolRemoval":{"tool":{"name":…}}}` and `{"toolAddition":{"tool":{"name":…}}}` blocks;
+//!   "The name of the tool. Must match the name of a tool declared in the top-level tool
+//!   configuration" (`ToolReference`, `@aws-sdk/client-bedrock-runtime` 3.1164.0), so nothing
+//!   is added by value.
+//! - OpenAI Responses: a developer `message` item with the catalog's changes, then an
+//!   `{"type":"additional_tools","role":"developer","tools":[…]}` item for tools given by
+//!   value (`ResponseInputItem.AdditionalTools`, `openai` 7.59.0). Responses has no removal
+//!   item: what is offered is `tool_choice: {"type":"allowed_tools","mode":"auto","tools":[…]}`
+//!   (`ToolChoiceAllowed`), a request field outside the cached prefix (OpenAI, "Prompt
+//!   caching": what is cached is the messages, images, the list of tools and the structured
+//!   output schema).
+
+use serde_json::Value;
+
+use crate::render::Provider;
+
+/// The Anthropic betas a conversation with change messages needs on every request.
+pub const ANTHROPIC_BETAS: [&str; 2] = [
+    "mid-conversation-tool-changes-2026-07-01",
+    "inline-tools-2026-09-15",
+];
+
+/// What one turn changes, provider-neutral: references are [`super::KnownTool::reference`]s,
+/// definitions are array entries (exact bytes).
+#[derive(Debug, Default)]
+pub(super) struct ChangeSet {
+    /// The catalog's changes as text ("" when none).
+    pub(super) text: String,
+    pub(super) removed: Vec<String>,
+    pub(super) added_by_reference: Vec<String>,
+    pub(super) added_by_value: Vec<String>,
+    /// OpenAI Responses: the `allowed_tools` references, when something the conversation
+    /// knows is not offered.
+    pub(super) allowed: Option<Vec<String>>,
+}
+
+impl ChangeSet {
+    fn is_empty(&self) -> bool {
+        self.text.is_empty()
+            && self.removed.is_empty()
+            && self.added_by_reference.is_empty()
+            && self.added_by_value.is_empty()
+    }
+}
+
+fn string(text: &str) -> String {
+    Value::from(text).to_string()
+}
+
+/// The items to append (a JSON array, "" when nothing changed) and the request fields (a
+/// JSON object's members, "" when none).
+pub(super) fn render(provider: Provider, set: &ChangeSet) -> (String, String) {
+    let fields = match (&set.allowed, provider) {
+        (Some(allowed), Provider::OpenAiResponses) if allowed.is_empty() => {
+            "\"tool_choice\":\"none\"".to_string()
+        }
+        (Some(allowed), Provider::OpenAiResponses) => format!(
+            "\"tool_choice\":{{\"type\":\"allowed_tools\",\"mode\":\"auto\",\"tools\":[{}]}}",
+            allowed.join(",")
+        ),
+        _ => String::new(),
+    };
+    if set.is_empty() {
+        return (String::new(), fields);
+    }
+    let mut blocks: Vec<String> = Vec::new();
+    let items = match provider {
+        Provider::Anthropic => {
+            if !set.text.is_empty() {
+                blocks.push(format!("{{\"type\":\"text\",\"text\":{}}}", string(&set.text)));
+            }
+            let reference = |name: &str| format!("{{\"type\":\"tool_reference\",\"name\":{}}}", string(name));
+            for name in &set.removed {
+                blocks.push(format!("{{\"type\":\"tool_removal\",\"tool\":{}}}", reference(name)));
+            }
+            for name in &set.added_by_reference {
+                blocks.push(format!("{{\"type\":\"tool_addition\",\"tool\":{}}}", reference(name)));
+            }
+            for entry in &set.added_by_value {
+                blocks.push(format!(
+                    "{{\"type\":\"tool_addition\",\"tool\":{{\"type\":\"tool_definition\",\"definition\":{entry}}}}}"
+                ));
+            }
+            format!("[{{\"role\":\"system\",\"content\":[{}]}}]", blocks.join(","))
+        }
+        Provider::BedrockConverse => {
+            if !set.text.is_empty() {
+                blocks.push(format!("{{\"text\":{}}}", string(&set.text)));
+            }
+            for name in &set.removed {
+                blocks.push(format!("{{\"toolRemoval\":{{\"tool\":{{\"name\":{}}}}}}}", string(name)));
+            }
+            for name in &set.added_by_reference {
+                blocks.push(format!("{{\"toolAddition\":{{\"tool\":{{\"name\":{}}}}}}}", string(name)));
+            }
+            format!("[{{\"role\":\"system\",\"content\":[{}]}}]", blocks.join(","))
+        }
+        // OpenAI Responses (the only other provider `super::check` lets through).
+        _ => {
+            let mut items: Vec<String> = Vec::new();
+            if !set.text.is_empty() {
+                items.push(format!(
+                    "{{\"type\":\"message\",\"role\":\"developer\",\"content\":{}}}",
+                    string(&set.text)
+                ));
+            }
+            if !set.added_by_value.is_empty() {
+                items.push(format!(
+                    "{{\"type\":\"additional_tools\",\"role\":\"developer\",\"tools\":[{}]}}",
+                    set.added_by_value.join(",")
+                ));
+            }
+            if items.is_empty() {
+                return (String::new(), fields);
+            }
+            format!("[{}]", items.join(","))
+        }
+    };
+    (items, fields)
+}

@@ -1,0 +1,334 @@
+//! Tool changes inside the conversation (`tool_changes: messages`): the `tools` array stays
+//! what the session's first turn declared, and every later change of what the model is
+//! offered — the intent (toggles, preset, allow/deny, web search), the registry (servers set,
+//! replaced, removed) and the loads of `tool_search` — is a message the caller appends to the
+//! conversation, right after the turn's newest user message (Anthropic, "Change tools or
+//! instructions without failing the prefix check": a system message goes after the latest
+//! user message; one directly after the assistant's turn is a 400). The prefix before it stays
+//! cached, so a toggle costs its message's tokens instead of a rewrite of everything from the
+//! tools on.
+//!
+//! What the first turn declares, per provider:
+//! - **Anthropic**, **OpenAI Responses**: exactly the first turn's array; a tool offered
+//!   later is added by reference when the conversation already knows its definition (it was
+//!   declared, or added before), else by value (Anthropic `tool_definition` under the
+//!   `inline-tools-2026-09-15` beta; Responses `additional_tools`). Nothing is declared for a
+//!   "maybe later", so the prefix costs what the first turn offers.
+//! - **Bedrock Converse**: every tool the session's ceiling could offer (all registry tools
+//!   but those the source denies or the registry quarantines), because a `ToolReference` "must
+//!   match the name of a tool declared in the top-level tool configuration" and nothing can be
+//!   added by value; the first turn's message removes what it does not offer. Bedrock has no
+//!   `defer_loading`, so those definitions are in the prefix (cached once, read every turn).
+//!   A tool that joins the registry later cannot be referenced: the array gains its entry at
+//!   the end at that turn boundary — a rewrite, which the plan reports with
+//!   `tool_changes_rewrite`.
+//!
+//! A declared tool whose definition changed is replaced in place (a rewrite, reported); a tool
+//! added by value whose definition changed keeps the definition it was given
+//! (`tool_definition_kept`), since no provider documents replacing one. The array is only ever
+//! edited at its end or in place, so every name an earlier change block used stays declared.
+//!
+//! Removal is a hint to the model ("Removal is a hint to the model, not enforcement"), so
+//! [`crate::Turn::resolve`] refuses a withdrawn tool (`tool_removed`) and `tool_search` no
+//! longer finds it; the history is never rewritten (design note §4.3). OpenAI Responses has no
+//! removal item: what is offered is the `allowed_tools` tool choice (`blocks.rs`).
+//!
+//! Only `catalog` mode: the catalog's changes go in the same message as text, so the system
+//! prompt never changes either (the plan's catalog text is empty).
+
+mod blocks;
+
+use std::collections::BTreeSet;
+
+pub use blocks::ANTHROPIC_BETAS;
+use blocks::ChangeSet;
+
+use crate::conversation::{ConversationTools, KnownTool};
+use crate::error::{quoted, Error, Result};
+use crate::expand::{Expansion, ToolStatus};
+use crate::render::{fingerprint, DeferralMode, Provider};
+use crate::turn::CATALOG_HEADER;
+use crate::warning::{Warning, WarningCode};
+
+/// What Anthropic's `cache_control` adds at the end of an entry (`render::push_with_flags`).
+const CACHE_FLAG: &str = ",\"cache_control\":{\"type\":\"ephemeral\"}}";
+
+/// The first line of a later turn's catalog changes.
+pub const CATALOG_ADDED: &str = "Deferred tools added to the catalog (not loaded yet; call tool_search with query \"select:<name>\" to load one):";
+/// The line before the names a later turn takes out of the catalog.
+pub const CATALOG_WITHDRAWN: &str = "Deferred tools withdrawn from the catalog (no longer available):";
+
+/// A turn planned with change messages.
+#[derive(Debug, Clone)]
+pub(crate) struct Outcome {
+    /// The `tools` array to send: the declared one.
+    pub(crate) tools: String,
+    /// The items to append to the conversation, a JSON array ("" when nothing changed).
+    pub(crate) items: String,
+    /// Request fields (OpenAI Responses `tool_choice`), a JSON object's members or "".
+    pub(crate) request_fields: String,
+    /// The record after this turn's message.
+    pub(crate) record: ConversationTools,
+    pub(crate) warnings: Vec<Warning>,
+}
+
+/// An error (about `tool_changes`) when the provider or mode cannot take change messages.
+pub(crate) fn check(provider: Provider, mode: DeferralMode) -> Result<()> {
+    if !matches!(
+        provider,
+        Provider::Anthropic | Provider::BedrockConverse | Provider::OpenAiResponses
+    ) {
+        return Err(Error::argument(
+            "tool_changes",
+            format!(
+                "{} takes no tool changes inside the conversation, so tool_changes messages cannot be used with it (use tool_changes array, or provider anthropic, bedrock-converse or openai-responses)",
+                provider.as_str()
+            ),
+        ));
+    }
+    if mode != DeferralMode::Catalog {
+        return Err(Error::argument(
+            "tool_changes",
+            format!(
+                "tool_changes messages works with mode catalog, not {} (its catalog changes travel in the same message; use mode catalog, or tool_changes array)",
+                mode.as_str()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// One offered tool of this turn: its registry name and its array entry (no flags).
+pub(crate) struct Offer<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) entry: &'a str,
+}
+
+/// The entry without Anthropic's `cache_control`: the definition it stands for.
+fn definition_of(entry: &str) -> String {
+    match entry.strip_suffix(CACHE_FLAG) {
+        Some(body) => fingerprint(format!("{body}}}").as_bytes()),
+        None => fingerprint(entry.as_bytes()),
+    }
+}
+
+/// How a change block names the tool of `entry` (see [`KnownTool::reference`]).
+fn reference_of(entry: &str, provider: Provider) -> Result<String> {
+    let value = crate::json::parse_trusted(entry)
+        .map_err(|_| Error::internal("a rendered entry is not JSON"))?;
+    let text = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).map(str::to_string);
+    let found = match provider {
+        Provider::BedrockConverse => text(value.pointer("/toolSpec/name"))
+            .or_else(|| text(value.pointer("/systemTool/name"))),
+        Provider::OpenAiResponses => text(value.get("type")).map(|kind| {
+            let mut o = serde_json::Map::new();
+            o.insert("type".into(), kind.into());
+            if let Some(name) = text(value.get("name")) {
+                o.insert("name".into(), name.into());
+            }
+            serde_json::Value::Object(o).to_string()
+        }),
+        _ => text(value.get("name")),
+    };
+    found.ok_or_else(|| Error::internal("a rendered entry has no name to reference"))
+}
+
+/// The first declaration: what the `tools` array holds for the rest of the conversation.
+fn declare(
+    expansion: &Expansion,
+    offers: &[Offer<'_>],
+    refused: &dyn Fn(usize) -> bool,
+    provider: Provider,
+    cache_control: bool,
+) -> Result<ConversationTools> {
+    let registry = expansion.registry();
+    let mut declared: Vec<(String, String)> = Vec::new();
+    if provider == Provider::BedrockConverse {
+        for i in 0..registry.len() {
+            let offerable = !matches!(
+                expansion.status(i),
+                None | Some(ToolStatus::DeniedBySource | ToolStatus::Unavailable)
+            );
+            if offerable && !refused(i) {
+                let entry = crate::render::tool_entry(registry, i, provider)?;
+                declared.push((registry.name(i).to_string(), entry.to_string()));
+            }
+        }
+    } else {
+        declared.extend(offers.iter().map(|o| (o.name.to_string(), o.entry.to_string())));
+        if cache_control && provider == Provider::Anthropic {
+            if let Some((_, last)) = declared.last_mut() {
+                last.pop();
+                last.push_str(CACHE_FLAG);
+            }
+        }
+    }
+    let mut record = ConversationTools::default();
+    for (k, (name, entry)) in declared.into_iter().enumerate() {
+        record.known.insert(
+            name.clone(),
+            KnownTool {
+                definition: definition_of(&entry),
+                reference: reference_of(&entry, provider)?,
+                entry: Some(k),
+            },
+        );
+        record.offered.push(name);
+        record.tools.push(entry);
+    }
+    record.offered.sort_unstable();
+    Ok(record)
+}
+
+/// Plans the turn's change message against the conversation's record (`None` on its first
+/// turn in this mode): `offers` are the tools a fresh plan of this turn offers (array order),
+/// `catalog` the deferred tools its catalog lists (registry order).
+pub(crate) fn plan(
+    expansion: &Expansion,
+    offers: &[Offer<'_>],
+    catalog: &[&str],
+    record: Option<&ConversationTools>,
+    refused: &dyn Fn(usize) -> bool,
+    provider: Provider,
+    cache_control: bool,
+) -> Result<Outcome> {
+    let first = record.is_none();
+    let mut record = match record {
+        Some(r) => r.clone(),
+        None => declare(expansion, offers, refused, provider, cache_control)?,
+    };
+    let mut set = ChangeSet::default();
+    let mut rewrites: Vec<String> = Vec::new();
+    let mut kept: Vec<&str> = Vec::new();
+    let was_offered: BTreeSet<String> = record.offered.iter().cloned().collect();
+    let by_reference = provider != Provider::OpenAiResponses;
+    for offer in offers {
+        let definition = definition_of(offer.entry);
+        let newly = !was_offered.contains(offer.name);
+        match record.known.get_mut(offer.name) {
+            None if provider == Provider::BedrockConverse => {
+                // Not declared, and Bedrock adds nothing by value: the array gains it at its
+                // end. A declared tool is offered until a removal names it, and none has.
+                record.tools.push(offer.entry.to_string());
+                record.known.insert(
+                    offer.name.to_string(),
+                    KnownTool {
+                        definition,
+                        reference: reference_of(offer.entry, provider)?,
+                        entry: Some(record.tools.len() - 1),
+                    },
+                );
+                rewrites.push(format!("{} joined after the first turn", quoted(offer.name)));
+            }
+            None => {
+                set.added_by_value.push(offer.entry.to_string());
+                record.known.insert(
+                    offer.name.to_string(),
+                    KnownTool {
+                        definition,
+                        reference: reference_of(offer.entry, provider)?,
+                        entry: None,
+                    },
+                );
+            }
+            Some(known) => {
+                if known.definition != definition {
+                    match known.entry {
+                        Some(k) => {
+                            let flagged = record.tools[k].ends_with(CACHE_FLAG);
+                            let mut entry = offer.entry.to_string();
+                            if flagged {
+                                entry.pop();
+                                entry.push_str(CACHE_FLAG);
+                            }
+                            record.tools[k] = entry;
+                            known.definition = definition;
+                            rewrites.push(format!("the definition of {} changed", quoted(offer.name)));
+                        }
+                        None => kept.push(offer.name),
+                    }
+                }
+                if newly && by_reference {
+                    set.added_by_reference.push(known.reference.clone());
+                }
+            }
+        }
+    }
+    let offered: BTreeSet<&str> = offers.iter().map(|o| o.name).collect();
+    if by_reference {
+        for name in was_offered.iter().filter(|n| !offered.contains(n.as_str())) {
+            if let Some(known) = record.known.get(name) {
+                set.removed.push(known.reference.clone());
+            }
+        }
+    }
+    record.offered = offered.iter().map(|n| n.to_string()).collect();
+    // The catalog's changes, as text.
+    let mut listed: Vec<String> = catalog.iter().map(|n| n.to_string()).collect();
+    listed.sort_unstable();
+    if first {
+        if !catalog.is_empty() {
+            set.text = format!("{CATALOG_HEADER}\n{}\n", catalog.join("\n"));
+        }
+    } else {
+        let added: Vec<&str> = catalog
+            .iter()
+            .copied()
+            .filter(|n| record.catalog.binary_search_by(|c| c.as_str().cmp(n)).is_err())
+            .collect();
+        let withdrawn: Vec<&str> = record
+            .catalog
+            .iter()
+            .map(String::as_str)
+            .filter(|n| listed.binary_search_by(|c| c.as_str().cmp(n)).is_err())
+            .collect();
+        if !added.is_empty() {
+            set.text = format!("{CATALOG_ADDED}\n{}\n", added.join("\n"));
+        }
+        if !withdrawn.is_empty() {
+            set.text.push_str(&format!("{CATALOG_WITHDRAWN}\n{}\n", withdrawn.join("\n")));
+        }
+    }
+    record.catalog = listed;
+    if provider == Provider::OpenAiResponses && record.known.len() > record.offered.len() {
+        set.allowed = Some(
+            record
+                .offered
+                .iter()
+                .filter_map(|n| record.known.get(n).map(|k| k.reference.clone()))
+                .collect(),
+        );
+    }
+    let (items, request_fields) = blocks::render(provider, &set);
+    let mut warnings = Vec::new();
+    if !rewrites.is_empty() {
+        warnings.push(Warning::new(
+            WarningCode::ToolChangesRewrite,
+            "tool_changes",
+            format!(
+                "{} cannot be said inside the conversation on {}: the tools array changed at this turn boundary, rewriting the cache from the tools on",
+                rewrites.join("; "),
+                provider.as_str()
+            ),
+        ));
+    }
+    if !kept.is_empty() {
+        warnings.push(Warning::new(
+            WarningCode::ToolDefinitionKept,
+            "tool_changes",
+            format!(
+                "the definition of {} changed after the conversation added it by value; the model keeps the one it was given (dispatch resolves the current one)",
+                crate::error::some_names(&kept)
+            ),
+        ));
+    }
+    let trailer = (cache_control && provider == Provider::BedrockConverse)
+        .then_some(crate::render::BEDROCK_CACHE_POINT);
+    Ok(Outcome {
+        tools: record.array(trailer),
+        items,
+        request_fields,
+        record,
+        warnings,
+    })
+}

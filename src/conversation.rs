@@ -1,0 +1,234 @@
+//! What a conversation has been told about its tools, kept in the turn state
+//! ([`crate::TurnState::conversation`]) so the next turn's change message says only what
+//! changed: the `tools` array it declared (exact bytes, because a provider's cache keys on
+//! them and a tool may leave the registry while the array must stay), every tool it can name
+//! (declared there or added by value in a change message) with the fingerprint of the
+//! definition it was given, what is offered now, and which deferred tools its catalog lists.
+//! No session row holds any of it (the design note's red line): a row stores intent, this is
+//! the conversation's own history, as the loads are.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::{quoted, Error, JsonPath, Result};
+use crate::limits::LIMITS;
+
+const INPUT: &str = "state";
+
+/// How the conversation knows one tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KnownTool {
+    /// `sha256:<hex>` of the definition the conversation was given (the array entry without
+    /// `cache_control`).
+    pub definition: String,
+    /// How a change block names it: the tool's name in the provider's entry (Anthropic
+    /// `name`, Bedrock `toolSpec.name`), or for OpenAI Responses the `allowed_tools` entry
+    /// as JSON text (`{"type":"function","name":…}`, `{"type":"web_search"}`).
+    pub reference: String,
+    /// Its position in [`ConversationTools::tools`], or `None` when a change message added
+    /// it by value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entry: Option<usize>,
+}
+
+/// The conversation's tool record (`tool_changes: messages`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ConversationTools {
+    /// The `tools` array the conversation declared, entry by entry, exact bytes. It is only
+    /// ever edited at its end or in place (a rewrite), so every name an earlier change block
+    /// used stays declared.
+    pub tools: Vec<String>,
+    /// Every tool the conversation can name, by registry name (sorted: a `BTreeMap`).
+    pub known: BTreeMap<String, KnownTool>,
+    /// The tools offered after the last change message, sorted.
+    pub offered: Vec<String>,
+    /// The deferred tools the conversation's catalog lists, sorted.
+    pub catalog: Vec<String>,
+}
+
+impl ConversationTools {
+    /// Reads the record from a persisted state's `conversation` member (`path` is its path).
+    pub fn from_value(value: &Value, path: &JsonPath) -> Result<ConversationTools> {
+        let obj = value.as_object().ok_or_else(|| {
+            Error::expected(
+                INPUT,
+                path,
+                "a conversation record {tools, known, offered, catalog}",
+                value,
+            )
+        })?;
+        let mut record = ConversationTools::default();
+        for (key, v) in obj {
+            let at = path.key(key);
+            match key.as_str() {
+                "tools" => record.tools = strings(v, &at, "a list of tool entries (JSON text)")?,
+                "offered" => record.offered = sorted_names(v, &at)?,
+                "catalog" => record.catalog = sorted_names(v, &at)?,
+                "known" => record.known = known(v, &at)?,
+                _ => {
+                    return Err(Error::value(
+                        INPUT,
+                        &at,
+                        format!(
+                            "unknown key {} (expected tools, known, offered, catalog)",
+                            quoted(key)
+                        ),
+                    ))
+                }
+            }
+        }
+        for (name, tool) in &record.known {
+            if tool.entry.is_some_and(|k| k >= record.tools.len()) {
+                return Err(Error::value(
+                    INPUT,
+                    &path.key("known").key(name).key("entry"),
+                    format!("entry {} is past the {} declared tools", tool.entry.unwrap_or(0), record.tools.len()),
+                ));
+            }
+        }
+        if let Some(name) = record.offered.iter().find(|n| !record.known.contains_key(*n)) {
+            return Err(Error::value(
+                INPUT,
+                &path.key("offered"),
+                format!("{} is offered but not known to the conversation", quoted(name)),
+            ));
+        }
+        Ok(record)
+    }
+
+    /// The `tools` array the conversation declared, as sent: its entries, then Bedrock's
+    /// `cachePoint` when asked for.
+    pub(crate) fn array(&self, trailer: Option<&str>) -> String {
+        let mut out = String::from("[");
+        for (k, entry) in self.tools.iter().map(String::as_str).chain(trailer).enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            out.push_str(entry);
+        }
+        out.push(']');
+        out
+    }
+}
+
+fn strings(v: &Value, path: &JsonPath, what: &str) -> Result<Vec<String>> {
+    let items = v
+        .as_array()
+        .ok_or_else(|| Error::expected(INPUT, path, what, v))?;
+    if items.len() > LIMITS.max_tools + 2 {
+        return Err(Error::limit(
+            INPUT,
+            path,
+            format!("{} items, at most {} are accepted", items.len(), LIMITS.max_tools + 2),
+        ));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            item.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| Error::expected(INPUT, &path.index(i), "a string", item))
+        })
+        .collect()
+}
+
+fn sorted_names(v: &Value, path: &JsonPath) -> Result<Vec<String>> {
+    let mut names = strings(v, path, "a list of tool names")?;
+    names.sort_unstable();
+    names.dedup();
+    Ok(names)
+}
+
+fn known(v: &Value, path: &JsonPath) -> Result<BTreeMap<String, KnownTool>> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| Error::expected(INPUT, path, "an object of known tools", v))?;
+    if obj.len() > 2 * LIMITS.max_tools + 2 {
+        return Err(Error::limit(
+            INPUT,
+            path,
+            format!("{} tools, at most {} are accepted", obj.len(), 2 * LIMITS.max_tools + 2),
+        ));
+    }
+    let mut out = BTreeMap::new();
+    for (name, tool) in obj {
+        let at = path.key(name);
+        let fields = tool.as_object().ok_or_else(|| {
+            Error::expected(INPUT, &at, "{definition, reference, entry?}", tool)
+        })?;
+        let text = |key: &str| -> Result<String> {
+            match fields.get(key) {
+                Some(Value::String(s)) => Ok(s.clone()),
+                other => Err(Error::expected(
+                    INPUT,
+                    &at.key(key),
+                    "a string",
+                    other.unwrap_or(&Value::Null),
+                )),
+            }
+        };
+        if let Some(extra) = fields
+            .keys()
+            .find(|k| !matches!(k.as_str(), "definition" | "reference" | "entry"))
+        {
+            return Err(Error::value(
+                INPUT,
+                &at.key(extra),
+                format!("unknown key {} (expected definition, reference, entry)", quoted(extra)),
+            ));
+        }
+        let entry = match fields.get("entry") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_u64().map(|k| k as usize).ok_or_else(|| {
+                Error::expected(INPUT, &at.key("entry"), "a position in tools", v)
+            })?),
+        };
+        out.insert(
+            name.clone(),
+            KnownTool {
+                definition: text("definition")?,
+                reference: text("reference")?,
+                entry,
+            },
+        );
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_record_round_trips_and_bad_members_name_their_path() {
+        let root = JsonPath::root().key("conversation");
+        let v = json!({
+            "tools": ["{\"name\":\"a\"}"],
+            "known": {"a": {"definition": "sha256:1", "reference": "a", "entry": 0},
+                      "b": {"definition": "sha256:2", "reference": "b"}},
+            "offered": ["b", "a"],
+            "catalog": ["c"]
+        });
+        let record = ConversationTools::from_value(&v, &root).unwrap();
+        assert_eq!(record.offered, ["a", "b"]);
+        let written = serde_json::to_value(&record).unwrap();
+        assert_eq!(ConversationTools::from_value(&written, &root).unwrap(), record);
+        assert_eq!(record.array(Some("{}")), "[{\"name\":\"a\"},{}]");
+        let e = ConversationTools::from_value(&json!({"tools": [1]}), &root).unwrap_err();
+        assert_eq!(e.path(), Some("$.conversation.tools[0]"));
+        let e = ConversationTools::from_value(
+            &json!({"known": {"a": {"definition": "x", "reference": "a", "entry": 3}}}),
+            &root,
+        )
+        .unwrap_err();
+        assert_eq!(e.path(), Some("$.conversation.known.a.entry"));
+        let e = ConversationTools::from_value(&json!({"offered": ["zz"]}), &root).unwrap_err();
+        assert_eq!(e.path(), Some("$.conversation.offered"));
+        let e = ConversationTools::from_value(&json!({"x": 1}), &root).unwrap_err();
+        assert_eq!(e.path(), Some("$.conversation.x"));
+    }
+}

@@ -1,0 +1,65 @@
+//! The turn's side of `tool_changes: messages` (`crate::changes`): this turn's change message
+//! and the conversation's record after it, made once per [`Turn`] (its plan and its searches
+//! both hand the record on), and which names a change message has withdrawn.
+
+use super::Turn;
+use crate::error::Result;
+use crate::render::rules::split_for;
+use crate::render::{render_split, RenderOptions, ToolChanges};
+
+impl Turn {
+    /// The turn's change message and the conversation's record after it (made once).
+    pub(super) fn conversation(&self) -> Result<&crate::changes::Outcome> {
+        if let Some(outcome) = self.conversation.get() {
+            return Ok(outcome);
+        }
+        crate::changes::check(self.provider, self.mode)?;
+        let expansion = &self.expansion;
+        let version = expansion.registry();
+        let provider_split = split_for(expansion, &self.state, self.view, self.provider, self.mode);
+        let refused = |i: usize| provider_split.refused(i);
+        let options = RenderOptions {
+            provider: self.provider,
+            mode: self.mode,
+            cache_control: false,
+            view: self.view,
+        };
+        let offered = render_split(expansion, &provider_split.split, &refused, options)?;
+        let offers: Vec<crate::changes::Offer<'_>> = offered
+            .array
+            .iter()
+            .zip(&offered.spans)
+            .map(|(name, &(start, end))| crate::changes::Offer {
+                name,
+                entry: &offered.json[start..end],
+            })
+            .collect();
+        let catalog: Vec<&str> = provider_split
+            .split
+            .catalog
+            .iter()
+            .map(|&i| version.name(i))
+            .collect();
+        let outcome = crate::changes::plan(
+            expansion,
+            &offers,
+            &catalog,
+            self.state.conversation.as_ref(),
+            &refused,
+            self.provider,
+            self.cache_control,
+        )?;
+        Ok(self.conversation.get_or_init(|| outcome))
+    }
+
+    /// Whether the conversation knows `name` (declared or added by a change message) and this
+    /// turn does not offer it (`tool_changes: messages`).
+    pub(super) fn withdrawn(&self, name: &str) -> bool {
+        self.tool_changes == ToolChanges::Messages
+            && self
+                .state
+                .conversation
+                .as_ref()
+                .is_some_and(|c| c.known.contains_key(name))
+    }
+}

@@ -1,0 +1,246 @@
+//! Unit tests of the turn: plan, search, resolve and budget of one `Turn`, and the options.
+
+use super::*;
+use crate::turn::record_loaded;
+use serde_json::{json, Value};
+
+fn loaded(names: &[&str]) -> TurnState {
+    Registry::embedded().begin_turn(&record_loaded(&TurnState::default(), names).unwrap())
+}
+
+#[test]
+fn to_json_equals_the_serde_serialisation() {
+    let r = Registry::embedded();
+    for (o, state) in [
+        ("null", TurnState::default()),
+        (r#"{"toolset":"full","x":1}"#, loaded(&["memory", "nope"])),
+        ("[]", TurnState::default()),
+    ] {
+        let req = TurnRequest {
+            tools_override: ToolsOverride::from_json_str(o).unwrap(),
+            state,
+            ..Default::default()
+        };
+        let p = r.plan_turn(&req).unwrap();
+        assert_eq!(p.to_json(), serde_json::to_string(&p).unwrap(), "{o}");
+        let mut without: Value = serde_json::from_str(&p.to_json()).unwrap();
+        for key in ["array", "catalog", "promoted"] {
+            without[key] = json!([]);
+        }
+        let written: Value = serde_json::from_str(&p.to_json_without_names()).unwrap();
+        assert_eq!(written, without, "{o}");
+        assert!(p
+            .to_json_without_names()
+            .starts_with(r#"{"array":[],"catalog":[],"promoted":[],"#));
+    }
+}
+
+#[test]
+fn search_outcome_json_carries_the_provider_output_as_json() {
+    let r = Registry::embedded();
+    let req = TurnRequest {
+        mode: DeferralMode::NativeClient,
+        ..Default::default()
+    };
+    let outcome = r
+        .turn(&req)
+        .unwrap()
+        .search(&SearchCall::new("plan mode"))
+        .unwrap();
+    let v: Value = serde_json::from_str(&outcome.to_json()).unwrap();
+    assert_eq!(v["providerOutput"][0]["type"], "tool_reference");
+    assert_eq!(v["hits"][0], "enter_plan_mode");
+    let plain = r
+        .turn(&TurnRequest::default())
+        .unwrap()
+        .search(&SearchCall::new("plan mode"))
+        .unwrap();
+    let v: Value = serde_json::from_str(&plain.to_json()).unwrap();
+    assert!(v.get("providerOutput").is_none());
+    assert_eq!(v["state"]["loaded"], json!(plain.result.hits));
+}
+
+#[test]
+fn options_errors_name_the_option_and_the_path_inside_it() {
+    let err = |options: Value, call: Call| {
+        let e = TurnRequest::from_values(&json!(null), &options, call).unwrap_err();
+        (e.code(), e.input(), e.path().map(String::from))
+    };
+    let at = |argument: &'static str, path: &str| {
+        let path = (path != "$").then(|| path.to_string());
+        ("invalid_argument", Some(argument), path)
+    };
+    assert_eq!(
+        err(json!({"profile": {"disabled": [1]}}), Call::Turn),
+        at("profile", "$.disabled[0]")
+    );
+    assert_eq!(
+        err(json!({"state": {"turn": "x"}}), Call::Turn),
+        at("state", "$.turn")
+    );
+    assert_eq!(
+        err(json!({"provider": "x"}), Call::Turn),
+        at("provider", "$")
+    );
+    assert_eq!(err(json!({"provider": 3}), Call::Turn), at("provider", "$"));
+    assert_eq!(err(json!({"view": "x"}), Call::Turn), at("view", "$"));
+    assert_eq!(
+        err(json!({"cacheControl": 1}), Call::Turn),
+        at("cache_control", "$")
+    );
+    assert_eq!(
+        err(json!({"counter": "o2"}), Call::Budget),
+        at("counter", "$")
+    );
+    assert_eq!(err(json!({"limit": 0}), Call::Search), at("limit", "$"));
+    // A key the call does not take is an error of the options object, listing the keys.
+    for (options, call, known) in [
+        (
+            json!({"limit": 3}),
+            Call::Turn,
+            "source, profile, state, provider, mode, toolChanges, cacheControl, view",
+        ),
+        (json!({"loaded": ["a"]}), Call::Turn, "view"),
+        (json!({"view": "live"}), Call::CacheReport, "mode, toolChanges, counter"),
+        (
+            json!({"cacheControl": true}),
+            Call::Budget,
+            "(known: counter)",
+        ),
+        (
+            json!({"state": null}),
+            Call::Search,
+            "(known: limit, ranker)",
+        ),
+    ] {
+        let e = TurnRequest::from_values(&json!(null), &options, call).unwrap_err();
+        assert_eq!(e.input(), Some("options"), "{options}");
+        assert!(e.to_string().contains(known), "{e}");
+    }
+    // A binding that cannot read a member names the member's option.
+    let whole = |path: &crate::JsonPath| crate::Error::InvalidValue {
+        input: "options",
+        path: path.clone(),
+        message: "m".into(),
+    };
+    let root = crate::JsonPath::root();
+    let e = option_error(whole(&root.key("profile").key("disabled").index(0)));
+    assert_eq!(
+        (e.input(), e.path()),
+        (Some("profile"), Some("$.disabled[0]"))
+    );
+    let e = option_error(whole(&root.key("cacheControl")));
+    assert_eq!((e.input(), e.path()), (Some("cache_control"), None));
+    let e = option_error(whole(&root.key("nope").key("x")));
+    assert_eq!((e.input(), e.path()), (Some("options"), Some("$.nope.x")));
+    let (_, extra) =
+        TurnRequest::from_values(&json!(null), &json!({"limit": 3}), Call::Search).unwrap();
+    assert_eq!(extra.limit, Some(3));
+    assert_eq!(
+        CallOptions::from_value(&json!({"counter": "estimate"}), Call::Budget)
+            .unwrap()
+            .counter,
+        Some(crate::CounterKind::Estimate)
+    );
+}
+
+#[test]
+fn plan_lists_array_catalog_and_promoted() {
+    let r = Registry::embedded();
+    let req = TurnRequest {
+        state: loaded(&["enter_plan_mode"]),
+        ..Default::default()
+    };
+    let p = r.plan_turn(&req).unwrap();
+    assert_eq!(p.promoted(), ["enter_plan_mode"]);
+    assert_eq!(p.array().last(), Some(&"enter_plan_mode"));
+    assert!(!p.catalog().contains(&"enter_plan_mode"));
+    assert!(p.catalog_text.contains("send_message"));
+}
+
+#[test]
+fn a_turn_outlives_its_registry_handle_and_keeps_its_searches_loads() {
+    let request = TurnRequest {
+        state: loaded(&[]),
+        ..Default::default()
+    };
+    let mut turn = {
+        let registry = Registry::embedded();
+        registry.turn(&request).unwrap()
+    };
+    let before = turn.plan().unwrap();
+    let first = turn.search(&SearchCall::new("plan mode")).unwrap();
+    let second = turn.search(&SearchCall::new("send message")).unwrap();
+    assert!(!first.result.hits.is_empty() && !second.result.hits.is_empty());
+    // The second search starts from the first one's loads.
+    for hit in first.result.hits.iter().chain(&second.result.hits) {
+        assert!(second.state.loaded.contains(hit), "{hit} lost");
+    }
+    assert_eq!(turn.state(), &second.state);
+    // Loads join at the next boundary: this turn's array is what it was.
+    assert_eq!(turn.plan().unwrap().payload, before.payload);
+    assert_eq!(
+        turn.resolve("enter_plan_mode").unwrap().name,
+        "enter_plan_mode"
+    );
+    // The plan owns its names: it outlives the turn too.
+    drop(turn);
+    assert!(before.array().contains(&"tool_search"));
+}
+
+#[test]
+fn a_turns_calls_equal_a_fresh_turn_per_call() {
+    let r = Registry::embedded();
+    for (o, mode) in [
+        ("null", DeferralMode::Catalog),
+        (r#"{"toolset":"full"}"#, DeferralMode::Native),
+        (
+            r#"{"enabled":true,"web_search":true}"#,
+            DeferralMode::NativeClient,
+        ),
+    ] {
+        let request = TurnRequest {
+            tools_override: ToolsOverride::from_json_str(o).unwrap(),
+            state: loaded(&["memory"]),
+            mode,
+            ..Default::default()
+        };
+        let mut turn = r.turn(&request).unwrap();
+        let plan = turn.plan().unwrap();
+        assert_eq!(
+            plan.to_json(),
+            r.plan_turn(&request).unwrap().to_json(),
+            "{o}"
+        );
+        let call = SearchCall::new("browser page");
+        let fresh = r.turn(&request).unwrap().search(&call).unwrap();
+        assert_eq!(turn.search(&call).unwrap(), fresh, "{o}");
+        let budget = turn.budget(&crate::counter::Estimator).unwrap();
+        let again = r
+            .turn(&request)
+            .unwrap()
+            .budget(&crate::counter::Estimator)
+            .unwrap();
+        assert_eq!(budget, again, "{o}");
+    }
+}
+
+// Here rather than beside the memo slots: the registry does not know the modules above it
+// that own the memo types.
+#[test]
+fn every_memo_type_of_the_crate_has_its_own_slot() {
+    use crate::budget::TokenCache;
+    use crate::registry::Memo;
+    use crate::render::{ProviderRules, RenderCache};
+    use crate::search::KeywordIndex;
+    let slots = [
+        RenderCache::SLOT,
+        TokenCache::SLOT,
+        KeywordIndex::SLOT,
+        ProviderRules::SLOT,
+    ];
+    for (i, a) in slots.iter().enumerate() {
+        assert_eq!(*a as usize, i, "{a:?}");
+    }
+    assert_eq!(slots.len(), 4);
+}

@@ -1,0 +1,480 @@
+//! Tool changes inside the conversation (`tool_changes: messages`, `src/changes/`): the
+//! `tools` bytes never change after the first turn, and the tools a provider offers after
+//! applying every change message in order — replayed here by each provider's documented rules
+//! (`Replay`) — are the tools a fresh plan of that turn offers, names and definitions, with
+//! the same catalog. Checked on the committed toggle session and on random sessions (a
+//! property test); withdrawn tools are refused at dispatch.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use common::*;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use tool_intent::cache_report::CacheScript;
+use tool_intent::changes::{CATALOG_ADDED, CATALOG_WITHDRAWN};
+use tool_intent::render::ToolChanges;
+use tool_intent::turn::CATALOG_HEADER;
+use tool_intent::{
+    DeferralMode, Provider, Registry, SearchCall, ToolsOverride, TurnPlan, TurnRequest, TurnState,
+    WarningCode,
+};
+
+const PROVIDERS: [Provider; 3] = [
+    Provider::Anthropic,
+    Provider::BedrockConverse,
+    Provider::OpenAiResponses,
+];
+
+/// The key a provider knows a tool entry by: Anthropic `name`, Bedrock `toolSpec.name` (or a
+/// system tool's name), OpenAI Responses `name` (or a built-in's `type`).
+fn key(provider: Provider, entry: &Value) -> String {
+    let found = match provider {
+        Provider::BedrockConverse => entry
+            .pointer("/toolSpec/name")
+            .or_else(|| entry.pointer("/systemTool/name")),
+        _ => entry.get("name").or_else(|| entry.get("type")),
+    };
+    found.and_then(Value::as_str).unwrap().to_string()
+}
+
+/// A conversation as the provider sees it: the declared tools, then every change message.
+struct Replay {
+    provider: Provider,
+    defs: BTreeMap<String, Value>,
+    offered: BTreeSet<String>,
+    catalog: BTreeSet<String>,
+}
+
+impl Replay {
+    fn new(provider: Provider, tools: &str) -> Replay {
+        let entries: Vec<Value> = serde_json::from_str(tools).unwrap();
+        let mut defs = BTreeMap::new();
+        for e in entries.into_iter().filter(|e| e.get("cachePoint").is_none()) {
+            defs.insert(key(provider, &e), e);
+        }
+        let offered = defs.keys().cloned().collect();
+        Replay {
+            provider,
+            defs,
+            offered,
+            catalog: BTreeSet::new(),
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        let mut adding = true;
+        for line in text.lines() {
+            match line {
+                CATALOG_HEADER | CATALOG_ADDED => adding = true,
+                CATALOG_WITHDRAWN => adding = false,
+                name if adding => assert!(self.catalog.insert(name.to_string()), "{name} twice"),
+                name => assert!(self.catalog.remove(name), "{name} was not listed"),
+            }
+        }
+    }
+
+    /// Applies one turn's change items (the JSON array text, or "").
+    fn apply(&mut self, items: &str) {
+        if items.is_empty() {
+            return;
+        }
+        let items: Vec<Value> = serde_json::from_str(items).unwrap();
+        for item in items {
+            match self.provider {
+                Provider::Anthropic => {
+                    assert_eq!(item["role"], "system");
+                    for block in item["content"].as_array().unwrap() {
+                        let tool = &block["tool"];
+                        match (block["type"].as_str().unwrap(), tool["type"].as_str()) {
+                            ("text", _) => self.text(block["text"].as_str().unwrap()),
+                            ("tool_removal", Some("tool_reference")) => {
+                                let name = tool["name"].as_str().unwrap();
+                                assert!(self.defs.contains_key(name), "{name} never declared");
+                                self.offered.remove(name);
+                            }
+                            ("tool_addition", Some("tool_reference")) => {
+                                let name = tool["name"].as_str().unwrap();
+                                assert!(self.defs.contains_key(name), "{name} never declared");
+                                self.offered.insert(name.to_string());
+                            }
+                            ("tool_addition", Some("tool_definition")) => {
+                                let def = tool["definition"].clone();
+                                let name = key(self.provider, &def);
+                                assert!(!self.defs.contains_key(&name), "{name} defined twice");
+                                self.defs.insert(name.clone(), def);
+                                self.offered.insert(name);
+                            }
+                            other => panic!("unexpected block {other:?}"),
+                        }
+                    }
+                }
+                Provider::BedrockConverse => {
+                    assert_eq!(item["role"], "system");
+                    for block in item["content"].as_array().unwrap() {
+                        if let Some(text) = block.get("text") {
+                            self.text(text.as_str().unwrap());
+                            continue;
+                        }
+                        let (add, change) = match (block.get("toolAddition"), block.get("toolRemoval")) {
+                            (Some(c), None) => (true, c),
+                            (None, Some(c)) => (false, c),
+                            _ => panic!("unexpected block {block}"),
+                        };
+                        let name = change["tool"]["name"].as_str().unwrap();
+                        // "Must match the name of a tool declared in the top-level tool
+                        // configuration".
+                        assert!(self.defs.contains_key(name), "{name} not declared");
+                        if add {
+                            self.offered.insert(name.to_string());
+                        } else {
+                            self.offered.remove(name);
+                        }
+                    }
+                }
+                _ => match item["type"].as_str().unwrap() {
+                    "message" => {
+                        assert_eq!(item["role"], "developer");
+                        self.text(item["content"].as_str().unwrap());
+                    }
+                    "additional_tools" => {
+                        for def in item["tools"].as_array().unwrap() {
+                            let name = key(self.provider, def);
+                            assert!(!self.defs.contains_key(&name), "{name} defined twice");
+                            self.defs.insert(name.clone(), def.clone());
+                            self.offered.insert(name);
+                        }
+                    }
+                    other => panic!("unexpected item {other}"),
+                },
+            }
+        }
+    }
+
+    /// What the model may call this request: on OpenAI Responses every definition, narrowed by
+    /// the request's `allowed_tools`.
+    fn callable(&self, request_fields: &str) -> BTreeMap<String, Value> {
+        let mut offered = self.offered.clone();
+        if self.provider == Provider::OpenAiResponses && !request_fields.is_empty() {
+            let fields: Value = serde_json::from_str(&format!("{{{request_fields}}}")).unwrap();
+            offered = match &fields["tool_choice"] {
+                Value::String(none) if none == "none" => BTreeSet::new(),
+                choice => choice["tools"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| key(self.provider, t))
+                    .collect(),
+            };
+        }
+        offered
+            .into_iter()
+            .map(|name| {
+                let def = self.defs.get(&name).unwrap_or_else(|| panic!("{name} undefined"));
+                (name, def.clone())
+            })
+            .collect()
+    }
+}
+
+/// The tools and catalog a plan in `array` mode offers.
+fn fresh_offer(provider: Provider, plan: &TurnPlan) -> (BTreeMap<String, Value>, BTreeSet<String>) {
+    let entries: Vec<Value> = serde_json::from_str(&plan.payload).unwrap();
+    let tools = entries
+        .into_iter()
+        .map(|e| (key(provider, &e), e))
+        .collect();
+    let catalog = plan.catalog().iter().map(|n| n.to_string()).collect();
+    (tools, catalog)
+}
+
+/// One step of a session: registry change, intent, then the model's searches.
+#[derive(Debug, Clone, Default)]
+struct Step {
+    servers: Vec<(String, Option<String>)>,
+    intent: Option<String>,
+    searches: Vec<String>,
+}
+
+/// Runs a session in `messages` mode beside a fresh `array`-mode plan of every turn and checks
+/// the replayed conversation against it. Returns the number of turns whose array changed.
+fn run(registry: &Registry, provider: Provider, steps: &[Step]) -> usize {
+    let mut registry = registry.clone();
+    let mut state = TurnState::default();
+    let mut intent = ToolsOverride::Follow;
+    let mut first: Option<String> = None;
+    let mut replay: Option<Replay> = None;
+    let mut changed_turns = 0;
+    for (k, step) in steps.iter().enumerate() {
+        for (server, list) in &step.servers {
+            registry = match list {
+                Some(text) => registry.set_mcp_server(server, text).unwrap().registry,
+                None => match registry.remove_mcp_server(server) {
+                    Ok(change) => change.registry,
+                    Err(_) => registry,
+                },
+            };
+        }
+        if let Some(o) = &step.intent {
+            intent = ToolsOverride::from_json_str(o).unwrap();
+        }
+        state = registry.begin_turn(&state);
+        let request = TurnRequest {
+            tools_override: intent.clone(),
+            state: state.clone(),
+            provider,
+            tool_changes: ToolChanges::Messages,
+            ..TurnRequest::default()
+        };
+        let mut turn = registry.turn(&request).unwrap();
+        let plan = turn.plan().unwrap();
+        let rewrote = plan
+            .warnings
+            .iter()
+            .any(|w| w.code == WarningCode::ToolChangesRewrite);
+        match &first {
+            None => first = Some(plan.payload.clone()),
+            Some(before) if rewrote => {
+                // Only ever grown at its end or edited in place, never on Anthropic or
+                // Responses for a tool joining.
+                assert_eq!(provider, Provider::BedrockConverse, "turn {}", k + 1);
+                assert!(plan.payload.len() > before.len() || plan.payload != *before);
+                changed_turns += 1;
+                first = Some(plan.payload.clone());
+            }
+            Some(before) => assert_eq!(&plan.payload, before, "turn {}: tools changed", k + 1),
+        }
+        assert!(plan.catalog_text.is_empty());
+        let replay = replay.get_or_insert_with(|| Replay::new(provider, &plan.payload));
+        if rewrote {
+            // The provider reads the new array, then the whole history's blocks again.
+            let fresh = Replay::new(provider, &plan.payload);
+            for (name, def) in fresh.defs {
+                if !replay.defs.contains_key(&name) {
+                    replay.offered.insert(name.clone());
+                }
+                replay.defs.insert(name, def);
+            }
+        }
+        replay.apply(&plan.changes);
+        let array_request = TurnRequest {
+            tool_changes: ToolChanges::Array,
+            state: TurnState {
+                conversation: None,
+                ..state.clone()
+            },
+            ..request.clone()
+        };
+        let fresh = registry.plan_turn(&array_request).unwrap();
+        let (tools, catalog) = fresh_offer(provider, &fresh);
+        assert_eq!(
+            replay.callable(&plan.request_fields).keys().collect::<Vec<_>>(),
+            tools.keys().collect::<Vec<_>>(),
+            "turn {}: offered names",
+            k + 1
+        );
+        assert_eq!(replay.callable(&plan.request_fields), tools, "turn {}: definitions", k + 1);
+        assert_eq!(replay.catalog, catalog, "turn {}: catalog", k + 1);
+        state = plan.state.clone().unwrap();
+        for query in &step.searches {
+            state = turn.search(&SearchCall::new(query)).unwrap().state;
+            assert!(state.conversation.is_some());
+        }
+    }
+    changed_turns
+}
+
+/// The committed session's turns as steps.
+fn script_steps(path: &str) -> Vec<Step> {
+    let script = CacheScript::from_json_str(&read_repo_file(path)).unwrap();
+    script
+        .turns
+        .iter()
+        .map(|t| Step {
+            servers: t
+                .add_servers
+                .iter()
+                .map(|(n, v)| (n.clone(), Some(v.to_string())))
+                .chain(t.remove_servers.iter().map(|n| (n.clone(), None)))
+                .collect(),
+            intent: t.tools_override.as_ref().map(|o| o.to_canonical_json()),
+            searches: t.searches.clone(),
+        })
+        .collect()
+}
+
+#[test]
+fn the_toggle_session_never_changes_the_tools_on_anthropic_and_responses() {
+    let steps = script_steps("tests/data/cache-session-toggles.json");
+    assert_eq!(steps.len(), 20);
+    assert_eq!(run(&all_merged(), Provider::Anthropic, &steps), 0);
+    assert_eq!(run(&all_merged(), Provider::OpenAiResponses, &steps), 0);
+    // Bedrock references only declared tools: the server joining before turn 10 has its
+    // tool offered (loaded) on turn 12, the one turn its array grows.
+    assert_eq!(run(&all_merged(), Provider::BedrockConverse, &steps), 1);
+    for provider in PROVIDERS {
+        let steps = script_steps("tests/data/cache-session.json");
+        // Its joining server's tool is deferred and never loaded: no rewrite even on Bedrock.
+        assert_eq!(run(&all_merged(), provider, &steps), 0, "{provider:?}");
+    }
+}
+
+fn a_request(provider: Provider, intent: &str, state: TurnState) -> TurnRequest {
+    TurnRequest {
+        tools_override: ToolsOverride::from_json_str(intent).unwrap(),
+        state,
+        provider,
+        tool_changes: ToolChanges::Messages,
+        ..TurnRequest::default()
+    }
+}
+
+#[test]
+fn a_withdrawn_tool_is_refused_and_no_longer_found() {
+    let r = Registry::embedded();
+    for provider in PROVIDERS {
+        let first = r
+            .plan_turn(&a_request(provider, r#"{"enabled":true,"web_search":false}"#, r.begin_turn(&TurnState::default())))
+            .unwrap();
+        let state = r.begin_turn(first.state.as_ref().unwrap());
+        let turn = r
+            .turn(&a_request(provider, r#"{"enabled":true,"disabled":["shell","memory"]}"#, state))
+            .unwrap();
+        let plan = turn.plan().unwrap();
+        if provider == Provider::OpenAiResponses {
+            // No removal item: the allowed tools leave it out.
+            assert!(plan.request_fields.contains("allowed_tools"), "{}", plan.request_fields);
+            assert!(!plan.request_fields.contains("\"shell\""));
+        } else {
+            assert!(plan.changes.contains("shell"), "{provider:?}: {}", plan.changes);
+        }
+        let e = turn.resolve("shell").unwrap_err();
+        assert_eq!(e.code(), "tool_removed", "{provider:?}");
+        assert!(e.to_string().contains("withdrawn"), "{e}");
+        // A deferred tool taken out of the catalog is not found either.
+        let mut turn = turn;
+        let found = turn.search(&SearchCall::new("select:memory")).unwrap();
+        assert!(found.result.hits.is_empty(), "{provider:?}: {:?}", found.result.hits);
+        // A name the conversation never knew is still `tool_not_available`.
+        assert_eq!(turn.resolve("nope").unwrap_err().code(), "tool_not_available");
+    }
+}
+
+#[test]
+fn providers_without_change_messages_are_refused_with_the_alternatives() {
+    let r = Registry::embedded();
+    for provider in [Provider::Gemini, Provider::OpenAiChat] {
+        let e = r
+            .plan_turn(&a_request(provider, "null", TurnState::default()))
+            .unwrap_err();
+        assert_eq!((e.code(), e.input()), ("invalid_argument", Some("tool_changes")));
+        let text = e.to_string();
+        assert!(text.contains(provider.as_str()) && text.contains("tool_changes array"), "{text}");
+        assert!(text.contains("anthropic, bedrock-converse or openai-responses"), "{text}");
+    }
+    let e = r
+        .plan_turn(&TurnRequest {
+            mode: DeferralMode::Native,
+            ..a_request(Provider::Anthropic, "null", TurnState::default())
+        })
+        .unwrap_err();
+    assert_eq!(e.input(), Some("tool_changes"));
+    assert!(e.to_string().contains("mode catalog"), "{e}");
+}
+
+#[test]
+fn a_changed_definition_is_replaced_in_place_or_kept_when_added_by_value() {
+    let tool = |description: &str| {
+        json!({"tools": [{"name": "t", "description": description, "inputSchema": {"type": "object"}}]})
+            .to_string()
+    };
+    let r = Registry::embedded().set_mcp_server("s", &tool("one")).unwrap().registry;
+    let on = r#"{"enabled":true,"allowed":["read_file","mcp__s__t"]}"#;
+    let off = r#"{"enabled":true,"allowed":["read_file"]}"#;
+    // MCP tools are deferred: loaded, it is in the array.
+    let loaded = r.begin_turn(&tool_intent::record_loaded(&TurnState::default(), &["mcp__s__t"]).unwrap());
+    // Declared on turn 1, then its definition changes: the entry is replaced in place.
+    let p1 = r.plan_turn(&a_request(Provider::Anthropic, on, loaded.clone())).unwrap();
+    assert!(p1.payload.contains("\"one\""));
+    let r2 = r.set_mcp_server("s", &tool("two")).unwrap().registry;
+    let p2 = r2.plan_turn(&a_request(Provider::Anthropic, on, r2.begin_turn(p1.state.as_ref().unwrap()))).unwrap();
+    assert!(p2.warnings.iter().any(|w| w.code == WarningCode::ToolChangesRewrite));
+    assert_eq!(p2.payload.len(), p1.payload.len());
+    assert!(p2.payload.contains("\"two\"") && !p2.payload.contains("\"one\""));
+    // Added by value on turn 2, then changed: the model keeps the definition it was given.
+    let q1 = r.plan_turn(&a_request(Provider::Anthropic, off, r.begin_turn(&TurnState::default()))).unwrap();
+    let with_load = TurnState {
+        loaded: loaded.loaded.clone(),
+        frozen: loaded.frozen.clone(),
+        ..q1.state.clone().unwrap()
+    };
+    let q2 = r.plan_turn(&a_request(Provider::Anthropic, on, r.begin_turn(&with_load))).unwrap();
+    assert!(q2.changes.contains("tool_definition") && q2.payload == q1.payload);
+    let q3 = r2.plan_turn(&a_request(Provider::Anthropic, on, r2.begin_turn(q2.state.as_ref().unwrap()))).unwrap();
+    assert!(q3.warnings.iter().any(|w| w.code == WarningCode::ToolDefinitionKept));
+    assert_eq!(q3.payload, q1.payload);
+}
+
+/// A pool of MCP tools a random server lists a subset of; a tool's definition depends only on
+/// its name, so a server set again keeps the definitions of the tools it keeps.
+fn server_list(mask: u8) -> String {
+    let tools: Vec<Value> = (0..6)
+        .filter(|k| mask & (1 << k) != 0)
+        .map(|k| json!({"name": format!("p{k}"), "description": format!("Pool tool {k}."), "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}}))
+        .collect();
+    json!({ "tools": tools }).to_string()
+}
+
+const INTENTS: [&str; 8] = [
+    r#"{"enabled":true}"#,
+    r#"{"enabled":true,"web_search":true}"#,
+    r#"{"enabled":true,"toolset":"research"}"#,
+    r#"{"enabled":true,"toolset":"full","web_search":true}"#,
+    r#"{"enabled":true,"disabled":["shell","mcp__a__*"]}"#,
+    r#"{"enabled":true,"toolset":"readonly"}"#,
+    r#"["read_file","mcp__b__p1"]"#,
+    "null",
+];
+
+fn step_strategy() -> impl Strategy<Value = Step> {
+    (
+        proptest::option::of(0..INTENTS.len()),
+        proptest::collection::vec((0..2usize, proptest::option::of(any::<u8>())), 0..2),
+        proptest::collection::vec(0..8usize, 0..3),
+    )
+        .prop_map(|(intent, servers, searches)| Step {
+            intent: intent.map(|k| INTENTS[k].to_string()),
+            servers: servers
+                .into_iter()
+                .map(|(s, mask)| (["a", "b"][s].to_string(), mask.map(server_list)))
+                .collect(),
+            searches: searches
+                .into_iter()
+                .map(|k| match k {
+                    0..=5 => format!("select:mcp__{}__p{k}", ["a", "b"][k % 2]),
+                    6 => "select:send_message".to_string(),
+                    _ => "browser".to_string(),
+                })
+                .collect(),
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn change_messages_offer_what_a_fresh_plan_offers(
+        steps in proptest::collection::vec(step_strategy(), 1..10),
+        start in any::<u8>(),
+    ) {
+        let registry = Registry::embedded()
+            .set_mcp_server("a", &server_list(start)).unwrap().registry;
+        for provider in [Provider::Anthropic, Provider::OpenAiResponses] {
+            prop_assert_eq!(run(&registry, provider, &steps), 0);
+        }
+        run(&registry, Provider::BedrockConverse, &steps);
+    }
+}
