@@ -478,3 +478,56 @@ proptest! {
         run(&registry, Provider::BedrockConverse, &steps);
     }
 }
+
+/// The toggle session in `messages` mode on the three providers, one row per turn: the tools'
+/// fingerprint, the change message's fingerprint and the request fields. Node
+/// (`tests/js/tool-changes.test.mjs`) and Python (`python/tests/test_tool_changes.py`) replay
+/// the same session through their bindings and compare with `tests/golden/tool-changes.json`.
+#[test]
+fn tool_change_rows_match_the_golden_file() {
+    let script =
+        CacheScript::from_json_str(&read_repo_file("tests/data/cache-session-toggles.json")).unwrap();
+    let mut rows = Vec::new();
+    for provider in PROVIDERS {
+        let mut registry = all_merged();
+        let mut state = TurnState::default();
+        let mut intent = ToolsOverride::Follow;
+        for (k, turn) in script.turns.iter().enumerate() {
+            for (name, tools) in &turn.add_servers {
+                registry = registry.set_mcp_server(name, &tools.to_string()).unwrap().registry;
+            }
+            for name in &turn.remove_servers {
+                registry = registry.remove_mcp_server(name).unwrap().registry;
+            }
+            if let Some(o) = &turn.tools_override {
+                intent = o.clone();
+            }
+            state = registry.begin_turn(&state);
+            let mut this_turn = registry
+                .turn(&TurnRequest {
+                    tools_override: intent.clone(),
+                    state: state.clone(),
+                    provider,
+                    tool_changes: ToolChanges::Messages,
+                    ..TurnRequest::default()
+                })
+                .unwrap();
+            let plan = this_turn.plan().unwrap();
+            rows.push(json!({
+                "provider": provider.as_str(),
+                "turn": k + 1,
+                "fingerprint": plan.fingerprint,
+                "changes": tool_intent::fingerprint(plan.changes.as_bytes()),
+                "changesBytes": plan.changes.len(),
+                "requestFields": plan.request_fields,
+                "betas": plan.betas(),
+            }));
+            state = plan.state.clone().unwrap();
+            for query in &turn.searches {
+                state = this_turn.search(&SearchCall::new(query)).unwrap().state;
+            }
+        }
+    }
+    assert_eq!(rows.len(), 60);
+    check_golden("tool-changes.json", &(serde_json::to_string_pretty(&rows).unwrap() + "\n"));
+}

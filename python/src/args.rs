@@ -191,6 +191,7 @@ extractors! {
     provider: String = text("provider");
     opt_provider: Option<String> = opt_text("provider");
     opt_mode: Option<String> = opt_text("mode");
+    opt_tool_changes: Option<String> = opt_text("tool_changes");
     opt_view: Option<String> = opt_text("view");
     opt_counter: Option<String> = opt_text("counter");
     opt_ranker: Option<String> = opt_text("ranker");

@@ -122,7 +122,7 @@ fn text_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 }
 
 fn py_value<'py>(py: Python<'py>, value: &Value, snake: bool) -> PyResult<Bound<'py, PyAny>> {
-    const KEEP: [&str; 3] = ["provider_output", "snapshots_rewritten", "intent"];
+    const KEEP: [&str; 4] = ["provider_output", "snapshots_rewritten", "intent", "known"];
     Ok(match value {
         Value::Null => py.None().into_bound(py),
         Value::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
@@ -322,7 +322,7 @@ impl Registry {
     /// made once; the turn's calls (`plan`, `search`, `resolve`, `budget`) are methods of the
     /// returned `Turn`. Options left `None` take the core's defaults (provider `anthropic`,
     /// mode `catalog`, view `frozen`).
-    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, cache_control=None, view=None))]
+    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None))]
     #[allow(clippy::too_many_arguments)]
     fn turn<'py>(
         &self,
@@ -333,6 +333,7 @@ impl Registry {
         state: Option<&Bound<'py, PyAny>>,
         #[pyo3(from_py_with = args::opt_provider)] provider: Option<String>,
         #[pyo3(from_py_with = args::opt_mode)] mode: Option<String>,
+        #[pyo3(from_py_with = args::opt_tool_changes)] tool_changes: Option<String>,
         #[pyo3(from_py_with = args::opt_cache_control)] cache_control: Option<bool>,
         #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
     ) -> PyResult<Turn> {
@@ -342,6 +343,7 @@ impl Registry {
             .json(py, "state", state)?
             .text("provider", provider)
             .text("mode", mode)
+            .text("toolChanges", tool_changes)
             .flag("cacheControl", cache_control)
             .text("view", view);
         let (request, _) = options.request(py, tools_override, Call::Turn)?;
@@ -354,7 +356,7 @@ impl Registry {
     /// Plans a turn in one call (`registry.turn(tools_override, **options).plan()`): a
     /// [`TurnPlan`] (`payload` is the exact provider JSON text; `array`, `catalog`,
     /// `promoted`, `renamed`, `warnings`, `provider`, `mode` as on the other surfaces).
-    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, cache_control=None, view=None))]
+    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None))]
     #[allow(clippy::too_many_arguments)]
     fn plan_turn<'py>(
         &self,
@@ -365,6 +367,7 @@ impl Registry {
         state: Option<&Bound<'py, PyAny>>,
         #[pyo3(from_py_with = args::opt_provider)] provider: Option<String>,
         #[pyo3(from_py_with = args::opt_mode)] mode: Option<String>,
+        #[pyo3(from_py_with = args::opt_tool_changes)] tool_changes: Option<String>,
         #[pyo3(from_py_with = args::opt_cache_control)] cache_control: Option<bool>,
         #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
     ) -> PyResult<TurnPlan> {
@@ -376,6 +379,7 @@ impl Registry {
             state,
             provider,
             mode,
+            tool_changes,
             cache_control,
             view,
         )?
@@ -398,7 +402,7 @@ impl Registry {
     /// this registry: per turn, where the request stops matching the previous one and the
     /// tokens written to the prompt cache again. `tools_override` is the session's intent
     /// before the script changes it.
-    #[pyo3(signature = (script, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, counter=None))]
+    #[pyo3(signature = (script, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, counter=None))]
     #[allow(clippy::too_many_arguments)]
     fn cache_report<'py>(
         &self,
@@ -410,6 +414,7 @@ impl Registry {
         state: Option<&Bound<'py, PyAny>>,
         #[pyo3(from_py_with = args::opt_provider)] provider: Option<String>,
         #[pyo3(from_py_with = args::opt_mode)] mode: Option<String>,
+        #[pyo3(from_py_with = args::opt_tool_changes)] tool_changes: Option<String>,
         #[pyo3(from_py_with = args::opt_counter)] counter: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let script = arg(
@@ -424,6 +429,7 @@ impl Registry {
             .json(py, "state", state)?
             .text("provider", provider)
             .text("mode", mode)
+            .text("toolChanges", tool_changes)
             .text("counter", counter);
         let (request, extra) = options.request(py, tools_override, Call::CacheReport)?;
         let report = py.detach(|| {
@@ -732,6 +738,7 @@ impl TurnPlan {
             "payload" => Ok(PyString::new(py, &self.plan.payload).into_any()),
             "catalog_text" => Ok(PyString::new(py, &self.plan.catalog_text).into_any()),
             "request_fields" => Ok(PyString::new(py, &self.plan.request_fields).into_any()),
+            "changes" => Ok(PyString::new(py, &self.plan.changes).into_any()),
             "fingerprint" => Ok(PyString::new(py, &self.plan.fingerprint).into_any()),
             _ => self.summary(py)?.get_item(key),
         }
@@ -762,6 +769,29 @@ impl TurnPlan {
         &self.plan.request_fields
     }
 
+    /// With `tool_changes="messages"`: the items to append to the conversation after the
+    /// turn's newest user message, as JSON array text ("" when nothing changed).
+    #[getter]
+    fn changes(&self) -> &str {
+        &self.plan.changes
+    }
+
+    /// With `tool_changes="messages"`: the turn state to keep (the conversation's record
+    /// after this turn's change message); `None` otherwise.
+    #[getter]
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.summary(py)?
+            .get_item("state")
+            .or_else(|_| Ok(py.None().into_bound(py)))
+    }
+
+    /// The provider betas the request needs (`[]` unless Anthropic with
+    /// `tool_changes="messages"`).
+    #[getter]
+    fn betas(&self) -> Vec<&'static str> {
+        self.plan.betas()
+    }
+
     /// Every field as a dict (the names, warnings, provider, mode, fingerprint, payload and
     /// catalog text).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -771,6 +801,7 @@ impl TurnPlan {
         d.set_item("payload", &self.plan.payload)?;
         d.set_item("catalog_text", &self.plan.catalog_text)?;
         d.set_item("request_fields", &self.plan.request_fields)?;
+        d.set_item("changes", &self.plan.changes)?;
         Ok(d)
     }
 

@@ -22,6 +22,7 @@ class ToolIntentError(ValueError):
     path: Optional[str]
 
 View = Literal["frozen", "live"]
+ToolChanges = Literal["array", "messages"]
 
 class TurnPlan:
     """The per-turn call's result, from one planning: the strings are ready; the name lists are
@@ -32,6 +33,14 @@ class TurnPlan:
     payload: str
     catalog_text: str
     request_fields: str
+    changes: str
+    """With tool_changes="messages": the items to append after the turn's newest user
+    message, as JSON array text ("" when nothing changed)."""
+    @property
+    def state(self) -> Optional[Dict[str, Any]]:
+        """With tool_changes="messages": the turn state to keep; None otherwise."""
+    @property
+    def betas(self) -> List[str]: ...
     @property
     def array(self) -> List[str]: ...
     @property
@@ -79,6 +88,7 @@ class Registry:
         state: JsonIn = None,
         provider: Optional[Provider] = None,
         mode: Optional[Mode] = None,
+        tool_changes: Optional[ToolChanges] = None,
         cache_control: Optional[bool] = None,
         view: Optional[View] = None,
     ) -> "Turn":
@@ -92,6 +102,7 @@ class Registry:
         state: JsonIn = None,
         provider: Optional[Provider] = None,
         mode: Optional[Mode] = None,
+        tool_changes: Optional[ToolChanges] = None,
         cache_control: Optional[bool] = None,
         view: Optional[View] = None,
     ) -> TurnPlan:
@@ -106,6 +117,7 @@ class Registry:
         state: JsonIn = None,
         provider: Optional[Provider] = None,
         mode: Optional[Mode] = None,
+        tool_changes: Optional[ToolChanges] = None,
         counter: Optional[Counter] = None,
     ) -> Dict[str, Any]: ...
 

@@ -440,6 +440,7 @@ impl Turn {
         set("payload", &plan.payload.as_str().into())?;
         set("catalogText", &plan.catalog_text.as_str().into())?;
         set("requestFields", &plan.request_fields.as_str().into())?;
+        set("changes", &plan.changes.as_str().into())?;
         Ok(object.unchecked_into())
     }
 

@@ -33,7 +33,22 @@ export interface TurnState {
   /** The fingerprint of the registry this turn began on (set by registry.beginTurn): the
    * turn's calls run on that version, so a registry change waits for the next turn. */
   registry?: string;
+  /** With toolChanges "messages": what the conversation was told about its tools (the
+   * declared tools array entries, every tool it can name, what is offered, what its catalog
+   * lists). Keep it with the state; never edit it. */
+  conversation?: ConversationTools;
 }
+
+/** The conversation's tool record (toolChanges "messages"). */
+export interface ConversationTools {
+  tools: string[];
+  known: { [name: string]: { definition: string; reference: string; entry?: number } };
+  offered: string[];
+  catalog: string[];
+}
+
+/** How later changes of the offered tools reach the model. */
+export type ToolChanges = "array" | "messages";
 
 /** Options of a turn (registry.turn, registry.planTurn). */
 export interface TurnOptions {
@@ -45,6 +60,10 @@ export interface TurnOptions {
   state?: TurnState | null;
   provider?: Provider;
   mode?: DeferralMode;
+  /** "array" (default): the tools array changes at a turn boundary. "messages": the first
+   * turn's array stays and each change is a message to append (`plan.changes`); Anthropic,
+   * Bedrock Converse and OpenAI Responses, mode catalog. */
+  toolChanges?: ToolChanges;
   /** Explicit caching: Anthropic cache_control on the last non-deferred tool; Bedrock a
    * cachePoint entry after the last tool. */
   cacheControl?: boolean;
@@ -74,6 +93,7 @@ export interface CacheReportOptions {
   state?: TurnState | null;
   provider?: Provider;
   mode?: DeferralMode;
+  toolChanges?: ToolChanges;
   counter?: CounterName | null;
 }
 
@@ -94,7 +114,9 @@ export type WarningCode =
   | "nothing_deferred"
   | "duplicate_tool_name"
   | "turn_registry_gone"
-  | "builtin_option_dropped";
+  | "builtin_option_dropped"
+  | "tool_changes_rewrite"
+  | "tool_definition_kept";
 
 export interface ExpansionWarning {
   code: WarningCode;
@@ -129,6 +151,14 @@ export interface TurnPlan {
    * `toolConfig` when its built-in goes with function declarations.
    */
   requestFields: string;
+  /** With toolChanges "messages": the items to append to the conversation after the turn's
+   * newest user message, as JSON array text ("" when nothing changed). */
+  changes: string;
+  /** With toolChanges "messages": the provider betas every request needs. */
+  betas?: string[];
+  /** With toolChanges "messages": the turn state to keep (the conversation's record after
+   * this turn's change message). */
+  state?: TurnState;
 }
 
 export interface SearchOutcome {
@@ -199,6 +229,8 @@ export interface CacheTurn {
 export interface CacheReport {
   provider: Provider;
   mode: DeferralMode;
+  /** Present ("messages") when the session sent its tool changes as messages. */
+  toolChanges?: ToolChanges;
   counter: string;
   turns: CacheTurn[];
   rewrites: number;

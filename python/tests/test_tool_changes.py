@@ -1,0 +1,62 @@
+"""Tool changes inside the conversation (tool_changes="messages") through the Python binding:
+the toggle session replayed turn by turn equals the native rows of
+tests/golden/tool-changes.json, a withdrawn tool is refused with tool_removed, and a provider
+without change messages is an invalid_argument naming tool_changes."""
+
+import json
+
+import pytest
+
+import tool_intent
+from test_golden import ROOT, golden_registry
+
+ROWS = json.loads((ROOT / "tests/golden/tool-changes.json").read_text())
+SCRIPT = json.loads((ROOT / "tests/data/cache-session-toggles.json").read_text())
+
+
+def test_the_toggle_session_equals_the_native_rows():
+    k = 0
+    for provider in ["anthropic", "bedrock-converse", "openai-responses"]:
+        registry = golden_registry("all")
+        state = None
+        intent = None
+        for i, turn in enumerate(SCRIPT["turns"]):
+            if "addServer" in turn:
+                add = turn["addServer"]
+                registry = registry.set_mcp_server(add["name"], json.dumps(add["tools"]))["registry"]
+            if "removeServer" in turn:
+                registry = registry.remove_mcp_server(turn["removeServer"])["registry"]
+            if "override" in turn:
+                intent = turn["override"]
+            state = registry.begin_turn(state)
+            t = registry.turn(intent, provider=provider, tool_changes="messages", state=state)
+            plan = t.plan()
+            row = ROWS[k]
+            k += 1
+            assert (provider, i + 1) == (row["provider"], row["turn"])
+            assert plan.fingerprint == row["fingerprint"], (provider, i + 1)
+            assert tool_intent.fingerprint(plan.changes) == row["changes"], (provider, i + 1)
+            assert len(plan.changes.encode()) == row["changesBytes"]
+            assert plan.request_fields == row["requestFields"]
+            assert plan.betas == row["betas"]
+            state = plan.state
+            for query in turn.get("searches", []):
+                state = t.search(query)["state"]
+    assert k == 60
+
+
+def test_a_withdrawn_tool_is_refused_and_gemini_has_no_change_messages():
+    r = tool_intent.Registry.embedded()
+    first = r.plan_turn({"enabled": True}, tool_changes="messages", state=r.begin_turn(None))
+    turn = r.turn(
+        {"enabled": True, "disabled": ["shell"]},
+        tool_changes="messages",
+        state=r.begin_turn(first.state),
+    )
+    assert '"name":"shell"' in turn.plan().changes
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        turn.resolve("shell")
+    assert e.value.code == "tool_removed" and "withdrawn" in str(e.value)
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        r.plan_turn(None, provider="gemini", tool_changes="messages")
+    assert (e.value.code, e.value.argument) == ("invalid_argument", "tool_changes")
