@@ -2,7 +2,7 @@
 // for a provider and mode (the embedded registry, and with the nine real MCP servers of
 // tests/data/mcp merged in; with a tool loaded; with and without explicit caching; the
 // Anthropic ones against the Messages and the beta Messages types) and the
-// native-client search outputs are written into a TypeScript file as `const x: <SDK type> =
+// native-client search outputs, and the change messages of toolChanges "messages", are written into a TypeScript file as `const x: <SDK type> =
 // <payload>` and type-checked by tsc --strict against the SDK versions pinned in
 // package-lock.json. One payload made wrong on purpose must fail, so the check has teeth.
 import { test } from "node:test";
@@ -38,10 +38,10 @@ const targets = [
 test("every payload and search output type-checks against the providers' SDKs", () => {
   const lines = [
     'import type { MessageCreateParams, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";',
-    'import type { MessageCreateParams as BetaMessageCreateParams, BetaToolResultBlockParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";',
+    'import type { MessageCreateParams as BetaMessageCreateParams, BetaToolResultBlockParam, BetaMessageParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";',
     'import type { ChatCompletionCreateParams } from "openai/resources/chat/completions";',
-    'import type { ResponseCreateParams, ResponseToolSearchOutputItemParam } from "openai/resources/responses/responses";',
-    'import type { ToolConfiguration } from "@aws-sdk/client-bedrock-runtime";',
+    'import type { ResponseCreateParams, ResponseToolSearchOutputItemParam, ResponseInputItem } from "openai/resources/responses/responses";',
+    'import type { ToolConfiguration, Message as BedrockMessage } from "@aws-sdk/client-bedrock-runtime";',
     'import type { Tool as GeminiTool, ToolConfig as GeminiToolConfig } from "@google/genai";',
     "",
   ];
@@ -77,6 +77,32 @@ test("every payload and search output type-checks against the providers' SDKs", 
     const openai = registry.turn(intent, { provider: "openai-responses", mode: "native-client" }).search(`select:${firstDeferred}`);
     lines.push(`export const s${n++}: ResponseToolSearchOutputItemParam = ${JSON.stringify({ ...openai.providerOutput, call_id: "call_1" })};`);
   }
+  // Change messages (toolChanges "messages"): a session that switches web search, the preset
+  // and a disable, with a load, on the three providers that take them; every turn's items and
+  // request fields typed as the SDKs' own message and input-item types.
+  let changes = 0;
+  const session = [{ enabled: true }, { enabled: true, web_search: true }, { enabled: true, toolset: "research" }, { enabled: true, disabled: ["shell", "mcp__github__*"] }, { enabled: true }];
+  const itemType = { anthropic: "BetaMessageParam[]", "bedrock-converse": "BedrockMessage[]", "openai-responses": "ResponseInputItem[]" };
+  for (const provider of Object.keys(itemType)) {
+    const r = registries.all;
+    let state = null;
+    session.forEach((intent, i) => {
+      state = r.beginTurn(state);
+      const t = r.turn(intent, { provider, toolChanges: "messages", state });
+      const plan = t.plan();
+      if (i === 0) lines.push(`export const ct${changes}: ${provider === "anthropic" ? 'BetaMessageCreateParams["tools"]' : provider === "bedrock-converse" ? 'ToolConfiguration["tools"]' : 'ResponseCreateParams["tools"]'} = ${plan.payload};`);
+      if (plan.changes) lines.push(`export const c${changes++}: ${itemType[provider]} = ${plan.changes};`);
+      if (plan.requestFields) lines.push(`export const cf${changes++}: Pick<ResponseCreateParams, "tool_choice"> = {${plan.requestFields}};`);
+      state = plan.state;
+      if (i === 1) state = t.search("select:mcp__git__git_status").state;
+    });
+  }
+  lines.push("// @ts-expect-error a tool_reference names its tool");
+  lines.push('export const bad4: BetaMessageParam[] = [{ role: "system", content: [{ type: "tool_addition", tool: { type: "tool_reference" } }] }];');
+  lines.push("// @ts-expect-error a Bedrock toolRemoval holds a ToolReference, not a name");
+  lines.push('export const bad5: BedrockMessage[] = [{ role: "system", content: [{ toolRemoval: { tool: "shell" } }] }];');
+  lines.push("// @ts-expect-error additional_tools are the developer's");
+  lines.push('export const bad6: ResponseInputItem[] = [{ type: "additional_tools", role: "user", tools: [] }];');
   // Teeth: a Responses function without strict, a Bedrock tool without inputSchema, an
   // Anthropic web search of a version that does not exist, and Chat's location without its
   // `approximate` wrapper.
@@ -112,4 +138,6 @@ test("every payload and search output type-checks against the providers' SDKs", 
   assert.equal(n, 3 * (targets.length + 4 + 3), "payloads and search outputs written");
   // Chat's web_search_options and Gemini's toolConfig, each with and without caching rows.
   assert.ok(fields >= 3, `request fields written: ${fields}`);
+  // Change messages on every provider's turns, and the Responses allow-lists.
+  assert.ok(changes >= 10, `change messages written: ${changes}`);
 });
