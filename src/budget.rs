@@ -109,6 +109,15 @@ pub struct Budget {
     pub all_resident_tokens: usize,
     /// `all_resident_tokens − (resident_tokens + catalog_tokens)`.
     pub saving_tokens: i64,
+    /// With `tool_changes: messages`: the `tools` array the conversation declared, which is
+    /// what every request of it sends (on Bedrock Converse every tool the session could be
+    /// offered). `resident_tokens` and `catalog_tokens` stay what this turn offers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared_tokens: Option<usize>,
+    /// With `tool_changes: messages`: this turn's change message (0 when nothing changed);
+    /// it stays in the conversation, so every later request carries it too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes_tokens: Option<usize>,
 }
 
 impl Budget {
@@ -271,6 +280,8 @@ fn estimate_catalog(
         catalog_tokens,
         all_resident_tokens,
         saving_tokens: all_resident_tokens as i64 - (resident_tokens + catalog_tokens) as i64,
+        declared_tokens: None,
+        changes_tokens: None,
     })
 }
 

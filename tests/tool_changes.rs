@@ -19,7 +19,7 @@ use tool_intent::changes::{CATALOG_ADDED, CATALOG_WITHDRAWN};
 use tool_intent::render::ToolChanges;
 use tool_intent::turn::CATALOG_HEADER;
 use tool_intent::{
-    DeferralMode, Provider, Registry, SearchCall, ToolsOverride, TurnPlan, TurnRequest, TurnState,
+    DeferralMode, TokenCounter, Provider, Registry, SearchCall, ToolsOverride, TurnPlan, TurnRequest, TurnState,
     WarningCode,
 };
 
@@ -278,6 +278,10 @@ fn run(registry: &Registry, provider: Provider, steps: &[Step]) -> usize {
         );
         assert_eq!(replay.callable(&plan.request_fields), tools, "turn {}: definitions", k + 1);
         assert_eq!(replay.catalog, catalog, "turn {}: catalog", k + 1);
+        // The budget counts the declared array and this turn's change message.
+        let budget = turn.budget(&tool_intent::counter::Estimator).unwrap();
+        assert_eq!(budget.declared_tokens, Some(tool_intent::counter::Estimator.count(&plan.payload)));
+        assert_eq!(budget.changes_tokens, Some(tool_intent::counter::Estimator.count(&plan.changes)));
         state = plan.state.clone().unwrap();
         for query in &step.searches {
             state = turn.search(&SearchCall::new(query)).unwrap().state;

@@ -381,14 +381,20 @@ impl Turn {
     /// The token budget of the turn, half by half, as its mode sends it (counters:
     /// [`crate::counter::shared_counter`]).
     pub fn budget(&self, counter: &dyn TokenCounter) -> Result<Budget> {
-        budget::estimate(
+        let mut budget = budget::estimate(
             &self.expansion,
             &self.state,
             self.view,
             self.provider,
             self.mode,
             counter,
-        )
+        )?;
+        if self.tool_changes == ToolChanges::Messages {
+            let outcome = self.conversation()?;
+            budget.declared_tokens = Some(counter.count(&outcome.tools));
+            budget.changes_tokens = Some(counter.count(&outcome.items));
+        }
+        Ok(budget)
     }
 }
 

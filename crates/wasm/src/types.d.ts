@@ -252,6 +252,10 @@ export interface Budget {
   catalogTokens: number;
   allResidentTokens: number;
   savingTokens: number;
+  /** With toolChanges "messages": the tools array the conversation declared. */
+  declaredTokens?: number;
+  /** With toolChanges "messages": this turn's change message (0 when nothing changed). */
+  changesTokens?: number;
 }
 
 /** UI toggles handed to buildIntent. Absent = not touched. */
