@@ -84,15 +84,26 @@ impl ConversationTools {
                 return Err(Error::value(
                     INPUT,
                     &path.key("known").key(name).key("entry"),
-                    format!("entry {} is past the {} declared tools", tool.entry.unwrap_or(0), record.tools.len()),
+                    format!(
+                        "entry {} is past the {} declared tools",
+                        tool.entry.unwrap_or(0),
+                        record.tools.len()
+                    ),
                 ));
             }
         }
-        if let Some(name) = record.offered.iter().find(|n| !record.known.contains_key(*n)) {
+        if let Some(name) = record
+            .offered
+            .iter()
+            .find(|n| !record.known.contains_key(*n))
+        {
             return Err(Error::value(
                 INPUT,
                 &path.key("offered"),
-                format!("{} is offered but not known to the conversation", quoted(name)),
+                format!(
+                    "{} is offered but not known to the conversation",
+                    quoted(name)
+                ),
             ));
         }
         Ok(record)
@@ -102,7 +113,13 @@ impl ConversationTools {
     /// `cachePoint` when asked for.
     pub(crate) fn array(&self, trailer: Option<&str>) -> String {
         let mut out = String::from("[");
-        for (k, entry) in self.tools.iter().map(String::as_str).chain(trailer).enumerate() {
+        for (k, entry) in self
+            .tools
+            .iter()
+            .map(String::as_str)
+            .chain(trailer)
+            .enumerate()
+        {
             if k > 0 {
                 out.push(',');
             }
@@ -121,7 +138,11 @@ fn strings(v: &Value, path: &JsonPath, what: &str) -> Result<Vec<String>> {
         return Err(Error::limit(
             INPUT,
             path,
-            format!("{} items, at most {} are accepted", items.len(), LIMITS.max_tools + 2),
+            format!(
+                "{} items, at most {} are accepted",
+                items.len(),
+                LIMITS.max_tools + 2
+            ),
         ));
     }
     items
@@ -150,15 +171,19 @@ fn known(v: &Value, path: &JsonPath) -> Result<BTreeMap<String, KnownTool>> {
         return Err(Error::limit(
             INPUT,
             path,
-            format!("{} tools, at most {} are accepted", obj.len(), 2 * LIMITS.max_tools + 2),
+            format!(
+                "{} tools, at most {} are accepted",
+                obj.len(),
+                2 * LIMITS.max_tools + 2
+            ),
         ));
     }
     let mut out = BTreeMap::new();
     for (name, tool) in obj {
         let at = path.key(name);
-        let fields = tool.as_object().ok_or_else(|| {
-            Error::expected(INPUT, &at, "{definition, reference, entry?}", tool)
-        })?;
+        let fields = tool
+            .as_object()
+            .ok_or_else(|| Error::expected(INPUT, &at, "{definition, reference, entry?}", tool))?;
         let text = |key: &str| -> Result<String> {
             match fields.get(key) {
                 Some(Value::String(s)) => Ok(s.clone()),
@@ -177,7 +202,10 @@ fn known(v: &Value, path: &JsonPath) -> Result<BTreeMap<String, KnownTool>> {
             return Err(Error::value(
                 INPUT,
                 &at.key(extra),
-                format!("unknown key {} (expected definition, reference, entry)", quoted(extra)),
+                format!(
+                    "unknown key {} (expected definition, reference, entry)",
+                    quoted(extra)
+                ),
             ));
         }
         let entry = match fields.get("entry") {
@@ -216,7 +244,10 @@ mod tests {
         let record = ConversationTools::from_value(&v, &root).unwrap();
         assert_eq!(record.offered, ["a", "b"]);
         let written = serde_json::to_value(&record).unwrap();
-        assert_eq!(ConversationTools::from_value(&written, &root).unwrap(), record);
+        assert_eq!(
+            ConversationTools::from_value(&written, &root).unwrap(),
+            record
+        );
         assert_eq!(record.array(Some("{}")), "[{\"name\":\"a\"},{}]");
         let e = ConversationTools::from_value(&json!({"tools": [1]}), &root).unwrap_err();
         assert_eq!(e.path(), Some("$.conversation.tools[0]"));

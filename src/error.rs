@@ -575,4 +575,3 @@ mod tests {
         assert!(e.source().unwrap().to_string().contains("disk on fire"));
     }
 }
-

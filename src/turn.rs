@@ -185,16 +185,14 @@ impl TurnState {
                         }
                     }
                 }
-                _ => {
-                    return Err(Error::value(
-                        INPUT,
-                        &path,
-                        format!(
-                            "unknown key {} (expected loaded, frozen, turn, registry, conversation)",
-                            crate::error::quoted(key)
-                        ),
-                    ))
-                }
+                _ => return Err(Error::value(
+                    INPUT,
+                    &path,
+                    format!(
+                        "unknown key {} (expected loaded, frozen, turn, registry, conversation)",
+                        crate::error::quoted(key)
+                    ),
+                )),
             }
         }
         Ok(state)

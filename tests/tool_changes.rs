@@ -19,8 +19,8 @@ use tool_intent::changes::{CATALOG_ADDED, CATALOG_WITHDRAWN};
 use tool_intent::render::ToolChanges;
 use tool_intent::turn::CATALOG_HEADER;
 use tool_intent::{
-    DeferralMode, TokenCounter, Provider, Registry, SearchCall, ToolsOverride, TurnPlan, TurnRequest, TurnState,
-    WarningCode,
+    DeferralMode, Provider, Registry, SearchCall, TokenCounter, ToolsOverride, TurnPlan,
+    TurnRequest, TurnState, WarningCode,
 };
 
 const PROVIDERS: [Provider; 3] = [
@@ -53,7 +53,10 @@ impl Replay {
     fn new(provider: Provider, tools: &str) -> Replay {
         let entries: Vec<Value> = serde_json::from_str(tools).unwrap();
         let mut defs = BTreeMap::new();
-        for e in entries.into_iter().filter(|e| e.get("cachePoint").is_none()) {
+        for e in entries
+            .into_iter()
+            .filter(|e| e.get("cachePoint").is_none())
+        {
             defs.insert(key(provider, &e), e);
         }
         let offered = defs.keys().cloned().collect();
@@ -119,11 +122,12 @@ impl Replay {
                             self.text(text.as_str().unwrap());
                             continue;
                         }
-                        let (add, change) = match (block.get("toolAddition"), block.get("toolRemoval")) {
-                            (Some(c), None) => (true, c),
-                            (None, Some(c)) => (false, c),
-                            _ => panic!("unexpected block {block}"),
-                        };
+                        let (add, change) =
+                            match (block.get("toolAddition"), block.get("toolRemoval")) {
+                                (Some(c), None) => (true, c),
+                                (None, Some(c)) => (false, c),
+                                _ => panic!("unexpected block {block}"),
+                            };
                         let name = change["tool"]["name"].as_str().unwrap();
                         // "Must match the name of a tool declared in the top-level tool
                         // configuration".
@@ -173,7 +177,10 @@ impl Replay {
         offered
             .into_iter()
             .map(|name| {
-                let def = self.defs.get(&name).unwrap_or_else(|| panic!("{name} undefined"));
+                let def = self
+                    .defs
+                    .get(&name)
+                    .unwrap_or_else(|| panic!("{name} undefined"));
                 (name, def.clone())
             })
             .collect()
@@ -271,17 +278,31 @@ fn run(registry: &Registry, provider: Provider, steps: &[Step]) -> usize {
         let fresh = registry.plan_turn(&array_request).unwrap();
         let (tools, catalog) = fresh_offer(provider, &fresh);
         assert_eq!(
-            replay.callable(&plan.request_fields).keys().collect::<Vec<_>>(),
+            replay
+                .callable(&plan.request_fields)
+                .keys()
+                .collect::<Vec<_>>(),
             tools.keys().collect::<Vec<_>>(),
             "turn {}: offered names",
             k + 1
         );
-        assert_eq!(replay.callable(&plan.request_fields), tools, "turn {}: definitions", k + 1);
+        assert_eq!(
+            replay.callable(&plan.request_fields),
+            tools,
+            "turn {}: definitions",
+            k + 1
+        );
         assert_eq!(replay.catalog, catalog, "turn {}: catalog", k + 1);
         // The budget counts the declared array and this turn's change message.
         let budget = turn.budget(&tool_intent::counter::Estimator).unwrap();
-        assert_eq!(budget.declared_tokens, Some(tool_intent::counter::Estimator.count(&plan.payload)));
-        assert_eq!(budget.changes_tokens, Some(tool_intent::counter::Estimator.count(&plan.changes)));
+        assert_eq!(
+            budget.declared_tokens,
+            Some(tool_intent::counter::Estimator.count(&plan.payload))
+        );
+        assert_eq!(
+            budget.changes_tokens,
+            Some(tool_intent::counter::Estimator.count(&plan.changes))
+        );
         state = plan.state.clone().unwrap();
         for query in &step.searches {
             state = turn.search(&SearchCall::new(query)).unwrap().state;
@@ -341,19 +362,35 @@ fn a_withdrawn_tool_is_refused_and_no_longer_found() {
     let r = Registry::embedded();
     for provider in PROVIDERS {
         let first = r
-            .plan_turn(&a_request(provider, r#"{"enabled":true,"web_search":false}"#, r.begin_turn(&TurnState::default())))
+            .plan_turn(&a_request(
+                provider,
+                r#"{"enabled":true,"web_search":false}"#,
+                r.begin_turn(&TurnState::default()),
+            ))
             .unwrap();
         let state = r.begin_turn(first.state.as_ref().unwrap());
         let turn = r
-            .turn(&a_request(provider, r#"{"enabled":true,"disabled":["shell","memory"]}"#, state))
+            .turn(&a_request(
+                provider,
+                r#"{"enabled":true,"disabled":["shell","memory"]}"#,
+                state,
+            ))
             .unwrap();
         let plan = turn.plan().unwrap();
         if provider == Provider::OpenAiResponses {
             // No removal item: the allowed tools leave it out.
-            assert!(plan.request_fields.contains("allowed_tools"), "{}", plan.request_fields);
+            assert!(
+                plan.request_fields.contains("allowed_tools"),
+                "{}",
+                plan.request_fields
+            );
             assert!(!plan.request_fields.contains("\"shell\""));
         } else {
-            assert!(plan.changes.contains("shell"), "{provider:?}: {}", plan.changes);
+            assert!(
+                plan.changes.contains("shell"),
+                "{provider:?}: {}",
+                plan.changes
+            );
         }
         let e = turn.resolve("shell").unwrap_err();
         assert_eq!(e.code(), "tool_removed", "{provider:?}");
@@ -361,9 +398,16 @@ fn a_withdrawn_tool_is_refused_and_no_longer_found() {
         // A deferred tool taken out of the catalog is not found either.
         let mut turn = turn;
         let found = turn.search(&SearchCall::new("select:memory")).unwrap();
-        assert!(found.result.hits.is_empty(), "{provider:?}: {:?}", found.result.hits);
+        assert!(
+            found.result.hits.is_empty(),
+            "{provider:?}: {:?}",
+            found.result.hits
+        );
         // A name the conversation never knew is still `tool_not_available`.
-        assert_eq!(turn.resolve("nope").unwrap_err().code(), "tool_not_available");
+        assert_eq!(
+            turn.resolve("nope").unwrap_err().code(),
+            "tool_not_available"
+        );
     }
 }
 
@@ -374,10 +418,19 @@ fn providers_without_change_messages_are_refused_with_the_alternatives() {
         let e = r
             .plan_turn(&a_request(provider, "null", TurnState::default()))
             .unwrap_err();
-        assert_eq!((e.code(), e.input()), ("invalid_argument", Some("tool_changes")));
+        assert_eq!(
+            (e.code(), e.input()),
+            ("invalid_argument", Some("tool_changes"))
+        );
         let text = e.to_string();
-        assert!(text.contains(provider.as_str()) && text.contains("tool_changes array"), "{text}");
-        assert!(text.contains("anthropic, bedrock-converse or openai-responses"), "{text}");
+        assert!(
+            text.contains(provider.as_str()) && text.contains("tool_changes array"),
+            "{text}"
+        );
+        assert!(
+            text.contains("anthropic, bedrock-converse or openai-responses"),
+            "{text}"
+        );
     }
     let e = r
         .plan_turn(&TurnRequest {
@@ -395,30 +448,66 @@ fn a_changed_definition_is_replaced_in_place_or_kept_when_added_by_value() {
         json!({"tools": [{"name": "t", "description": description, "inputSchema": {"type": "object"}}]})
             .to_string()
     };
-    let r = Registry::embedded().set_mcp_server("s", &tool("one")).unwrap().registry;
+    let r = Registry::embedded()
+        .set_mcp_server("s", &tool("one"))
+        .unwrap()
+        .registry;
     let on = r#"{"enabled":true,"allowed":["read_file","mcp__s__t"]}"#;
     let off = r#"{"enabled":true,"allowed":["read_file"]}"#;
     // MCP tools are deferred: loaded, it is in the array.
-    let loaded = r.begin_turn(&tool_intent::record_loaded(&TurnState::default(), &["mcp__s__t"]).unwrap());
+    let loaded =
+        r.begin_turn(&tool_intent::record_loaded(&TurnState::default(), &["mcp__s__t"]).unwrap());
     // Declared on turn 1, then its definition changes: the entry is replaced in place.
-    let p1 = r.plan_turn(&a_request(Provider::Anthropic, on, loaded.clone())).unwrap();
+    let p1 = r
+        .plan_turn(&a_request(Provider::Anthropic, on, loaded.clone()))
+        .unwrap();
     assert!(p1.payload.contains("\"one\""));
     let r2 = r.set_mcp_server("s", &tool("two")).unwrap().registry;
-    let p2 = r2.plan_turn(&a_request(Provider::Anthropic, on, r2.begin_turn(p1.state.as_ref().unwrap()))).unwrap();
-    assert!(p2.warnings.iter().any(|w| w.code == WarningCode::ToolChangesRewrite));
+    let p2 = r2
+        .plan_turn(&a_request(
+            Provider::Anthropic,
+            on,
+            r2.begin_turn(p1.state.as_ref().unwrap()),
+        ))
+        .unwrap();
+    assert!(p2
+        .warnings
+        .iter()
+        .any(|w| w.code == WarningCode::ToolChangesRewrite));
     assert_eq!(p2.payload.len(), p1.payload.len());
     assert!(p2.payload.contains("\"two\"") && !p2.payload.contains("\"one\""));
     // Added by value on turn 2, then changed: the model keeps the definition it was given.
-    let q1 = r.plan_turn(&a_request(Provider::Anthropic, off, r.begin_turn(&TurnState::default()))).unwrap();
+    let q1 = r
+        .plan_turn(&a_request(
+            Provider::Anthropic,
+            off,
+            r.begin_turn(&TurnState::default()),
+        ))
+        .unwrap();
     let with_load = TurnState {
         loaded: loaded.loaded.clone(),
         frozen: loaded.frozen.clone(),
         ..q1.state.clone().unwrap()
     };
-    let q2 = r.plan_turn(&a_request(Provider::Anthropic, on, r.begin_turn(&with_load))).unwrap();
+    let q2 = r
+        .plan_turn(&a_request(
+            Provider::Anthropic,
+            on,
+            r.begin_turn(&with_load),
+        ))
+        .unwrap();
     assert!(q2.changes.contains("tool_definition") && q2.payload == q1.payload);
-    let q3 = r2.plan_turn(&a_request(Provider::Anthropic, on, r2.begin_turn(q2.state.as_ref().unwrap()))).unwrap();
-    assert!(q3.warnings.iter().any(|w| w.code == WarningCode::ToolDefinitionKept));
+    let q3 = r2
+        .plan_turn(&a_request(
+            Provider::Anthropic,
+            on,
+            r2.begin_turn(q2.state.as_ref().unwrap()),
+        ))
+        .unwrap();
+    assert!(q3
+        .warnings
+        .iter()
+        .any(|w| w.code == WarningCode::ToolDefinitionKept));
     assert_eq!(q3.payload, q1.payload);
 }
 
@@ -490,7 +579,8 @@ proptest! {
 #[test]
 fn tool_change_rows_match_the_golden_file() {
     let script =
-        CacheScript::from_json_str(&read_repo_file("tests/data/cache-session-toggles.json")).unwrap();
+        CacheScript::from_json_str(&read_repo_file("tests/data/cache-session-toggles.json"))
+            .unwrap();
     let mut rows = Vec::new();
     for provider in PROVIDERS {
         let mut registry = all_merged();
@@ -498,7 +588,10 @@ fn tool_change_rows_match_the_golden_file() {
         let mut intent = ToolsOverride::Follow;
         for (k, turn) in script.turns.iter().enumerate() {
             for (name, tools) in &turn.add_servers {
-                registry = registry.set_mcp_server(name, &tools.to_string()).unwrap().registry;
+                registry = registry
+                    .set_mcp_server(name, &tools.to_string())
+                    .unwrap()
+                    .registry;
             }
             for name in &turn.remove_servers {
                 registry = registry.remove_mcp_server(name).unwrap().registry;
@@ -533,5 +626,8 @@ fn tool_change_rows_match_the_golden_file() {
         }
     }
     assert_eq!(rows.len(), 60);
-    check_golden("tool-changes.json", &(serde_json::to_string_pretty(&rows).unwrap() + "\n"));
+    check_golden(
+        "tool-changes.json",
+        &(serde_json::to_string_pretty(&rows).unwrap() + "\n"),
+    );
 }

@@ -80,33 +80,55 @@ pub(super) fn render(provider: Provider, set: &ChangeSet) -> (String, String) {
     let items = match provider {
         Provider::Anthropic => {
             if !set.text.is_empty() {
-                blocks.push(format!("{{\"type\":\"text\",\"text\":{}}}", string(&set.text)));
+                blocks.push(format!(
+                    "{{\"type\":\"text\",\"text\":{}}}",
+                    string(&set.text)
+                ));
             }
-            let reference = |name: &str| format!("{{\"type\":\"tool_reference\",\"name\":{}}}", string(name));
+            let reference =
+                |name: &str| format!("{{\"type\":\"tool_reference\",\"name\":{}}}", string(name));
             for name in &set.removed {
-                blocks.push(format!("{{\"type\":\"tool_removal\",\"tool\":{}}}", reference(name)));
+                blocks.push(format!(
+                    "{{\"type\":\"tool_removal\",\"tool\":{}}}",
+                    reference(name)
+                ));
             }
             for name in &set.added_by_reference {
-                blocks.push(format!("{{\"type\":\"tool_addition\",\"tool\":{}}}", reference(name)));
+                blocks.push(format!(
+                    "{{\"type\":\"tool_addition\",\"tool\":{}}}",
+                    reference(name)
+                ));
             }
             for entry in &set.added_by_value {
                 blocks.push(format!(
                     "{{\"type\":\"tool_addition\",\"tool\":{{\"type\":\"tool_definition\",\"definition\":{entry}}}}}"
                 ));
             }
-            format!("[{{\"role\":\"system\",\"content\":[{}]}}]", blocks.join(","))
+            format!(
+                "[{{\"role\":\"system\",\"content\":[{}]}}]",
+                blocks.join(",")
+            )
         }
         Provider::BedrockConverse => {
             if !set.text.is_empty() {
                 blocks.push(format!("{{\"text\":{}}}", string(&set.text)));
             }
             for name in &set.removed {
-                blocks.push(format!("{{\"toolRemoval\":{{\"tool\":{{\"name\":{}}}}}}}", string(name)));
+                blocks.push(format!(
+                    "{{\"toolRemoval\":{{\"tool\":{{\"name\":{}}}}}}}",
+                    string(name)
+                ));
             }
             for name in &set.added_by_reference {
-                blocks.push(format!("{{\"toolAddition\":{{\"tool\":{{\"name\":{}}}}}}}", string(name)));
+                blocks.push(format!(
+                    "{{\"toolAddition\":{{\"tool\":{{\"name\":{}}}}}}}",
+                    string(name)
+                ));
             }
-            format!("[{{\"role\":\"system\",\"content\":[{}]}}]", blocks.join(","))
+            format!(
+                "[{{\"role\":\"system\",\"content\":[{}]}}]",
+                blocks.join(",")
+            )
         }
         // OpenAI Responses (the only other provider `super::check` lets through).
         _ => {

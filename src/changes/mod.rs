@@ -40,8 +40,8 @@ mod blocks;
 
 use std::collections::BTreeSet;
 
-pub use blocks::ANTHROPIC_BETAS;
 use blocks::ChangeSet;
+pub use blocks::ANTHROPIC_BETAS;
 
 use crate::conversation::{ConversationTools, KnownTool};
 use crate::error::{quoted, Error, Result};
@@ -56,7 +56,8 @@ const CACHE_FLAG: &str = ",\"cache_control\":{\"type\":\"ephemeral\"}}";
 /// The first line of a later turn's catalog changes.
 pub const CATALOG_ADDED: &str = "Deferred tools added to the catalog (not loaded yet; call tool_search with query \"select:<name>\" to load one):";
 /// The line before the names a later turn takes out of the catalog.
-pub const CATALOG_WITHDRAWN: &str = "Deferred tools withdrawn from the catalog (no longer available):";
+pub const CATALOG_WITHDRAWN: &str =
+    "Deferred tools withdrawn from the catalog (no longer available):";
 
 /// A turn planned with change messages.
 #[derive(Debug, Clone)]
@@ -155,7 +156,11 @@ fn declare(
             }
         }
     } else {
-        declared.extend(offers.iter().map(|o| (o.name.to_string(), o.entry.to_string())));
+        declared.extend(
+            offers
+                .iter()
+                .map(|o| (o.name.to_string(), o.entry.to_string())),
+        );
         if cache_control && provider == Provider::Anthropic {
             if let Some((_, last)) = declared.last_mut() {
                 last.pop();
@@ -218,7 +223,10 @@ pub(crate) fn plan(
                         entry: Some(record.tools.len() - 1),
                     },
                 );
-                rewrites.push(format!("{} joined after the first turn", quoted(offer.name)));
+                rewrites.push(format!(
+                    "{} joined after the first turn",
+                    quoted(offer.name)
+                ));
             }
             None => {
                 set.added_by_value.push(offer.entry.to_string());
@@ -243,7 +251,8 @@ pub(crate) fn plan(
                             }
                             record.tools[k] = entry;
                             known.definition = definition;
-                            rewrites.push(format!("the definition of {} changed", quoted(offer.name)));
+                            rewrites
+                                .push(format!("the definition of {} changed", quoted(offer.name)));
                         }
                         None => kept.push(offer.name),
                     }
@@ -274,7 +283,12 @@ pub(crate) fn plan(
         let added: Vec<&str> = catalog
             .iter()
             .copied()
-            .filter(|n| record.catalog.binary_search_by(|c| c.as_str().cmp(n)).is_err())
+            .filter(|n| {
+                record
+                    .catalog
+                    .binary_search_by(|c| c.as_str().cmp(n))
+                    .is_err()
+            })
             .collect();
         let withdrawn: Vec<&str> = record
             .catalog
@@ -286,7 +300,8 @@ pub(crate) fn plan(
             set.text = format!("{CATALOG_ADDED}\n{}\n", added.join("\n"));
         }
         if !withdrawn.is_empty() {
-            set.text.push_str(&format!("{CATALOG_WITHDRAWN}\n{}\n", withdrawn.join("\n")));
+            set.text
+                .push_str(&format!("{CATALOG_WITHDRAWN}\n{}\n", withdrawn.join("\n")));
         }
     }
     record.catalog = listed;

@@ -101,7 +101,11 @@ fn options_errors_name_the_option_and_the_path_inside_it() {
             "source, profile, state, provider, mode, toolChanges, cacheControl, view",
         ),
         (json!({"loaded": ["a"]}), Call::Turn, "view"),
-        (json!({"view": "live"}), Call::CacheReport, "mode, toolChanges, counter"),
+        (
+            json!({"view": "live"}),
+            Call::CacheReport,
+            "mode, toolChanges, counter",
+        ),
         (
             json!({"cacheControl": true}),
             Call::Budget,

@@ -190,7 +190,9 @@ impl TurnPlan {
         out.push('"');
         if let Some(state) = &self.state {
             out.push_str(",\"betas\":");
-            out.push_str(&serde_json::to_string(&self.betas()).unwrap_or_else(|_| "[]".to_string()));
+            out.push_str(
+                &serde_json::to_string(&self.betas()).unwrap_or_else(|_| "[]".to_string()),
+            );
             out.push_str(",\"state\":");
             out.push_str(&serde_json::to_string(state).unwrap_or_else(|_| "null".to_string()));
         }

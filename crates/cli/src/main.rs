@@ -30,8 +30,8 @@ mod cli {
     use clap::Parser;
     use serde_json::json;
     use tool_intent::cache_report::{self, CacheScript};
-    use tool_intent::render::ToolChanges;
     use tool_intent::counter::shared_counter;
+    use tool_intent::render::ToolChanges;
     use tool_intent::{
         build_intent, record_loaded, DeferralMode, Error, Provider, Registry, SearchCall,
         SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState, View,
