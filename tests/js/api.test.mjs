@@ -35,7 +35,7 @@ test("the embedded registry plans a turn like the CLI", () => {
   assert.deepEqual(e.catalog, ["send_message", "playwright_browser", "enter_plan_mode", "exit_plan_mode"]);
   assert.ok(e.array.includes("tool_search"));
   assert.match(e.fingerprint, /^sha256:[0-9a-f]{64}$/);
-  assert.deepEqual(Object.keys(e).sort(), ["array", "catalog", "catalogText", "fingerprint", "mode", "payload", "promoted", "provider", "renamed", "requestFields", "warnings"]);
+  assert.deepEqual(Object.keys(e).sort(), ["array", "catalog", "catalogText", "changes", "fingerprint", "mode", "payload", "promoted", "provider", "renamed", "requestFields", "warnings"]);
   assert.equal(buildFlavor(), "core");
 });
 
