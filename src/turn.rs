@@ -185,14 +185,16 @@ impl TurnState {
                         }
                     }
                 }
-                _ => return Err(Error::value(
-                    INPUT,
-                    &path,
-                    format!(
+                _ => {
+                    return Err(Error::value(
+                        INPUT,
+                        &path,
+                        format!(
                         "unknown key {} (expected loaded, frozen, turn, registry, conversation)",
                         crate::error::quoted(key)
                     ),
-                )),
+                    ))
+                }
             }
         }
         Ok(state)

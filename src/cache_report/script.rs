@@ -177,14 +177,16 @@ fn read_turn(turn: &Value, path: &JsonPath) -> Result<ScriptTurn> {
                 })?;
                 out.add_servers.push((name.to_string(), tools.clone()));
             }
-            _ => return Err(Error::value(
-                INPUT,
-                &at,
-                format!(
+            _ => {
+                return Err(Error::value(
+                    INPUT,
+                    &at,
+                    format!(
                     "unknown turn member {} (known: override, addServer, removeServer, searches)",
                     crate::error::quoted(key)
                 ),
-            )),
+                ))
+            }
         }
     }
     Ok(out)
