@@ -1,8 +1,9 @@
 // The demo page: every value shown is computed by the tool-intent wasm package. This file only
 // keeps the page's state (toggles, registry, turn state) and renders what the library returns.
 import init, { Registry, buildIntent, canonicalIntent } from "tool-intent";
-// The scripted session and the nine MCP servers it runs against, bundled as text.
+// The scripted sessions and the nine MCP servers they run against, bundled as text.
 import cacheScript from "../tests/data/cache-session.json?raw";
+import toggleScript from "../tests/data/cache-session-toggles.json?raw";
 import mcpEverything from "../tests/data/mcp/everything.json?raw";
 import mcpFetch from "../tests/data/mcp/fetch.json?raw";
 import mcpFilesystem from "../tests/data/mcp/filesystem.json?raw";
@@ -18,6 +19,18 @@ const SESSION_SERVERS = {
   memory: mcpMemory, playwright: mcpPlaywright, seqthink: mcpSeqthink, time: mcpTime,
 };
 const CACHE_MODES = ["catalog", "native", "native-client"];
+const CACHE_SCRIPTS = { "cache-session": cacheScript, "cache-session-toggles": toggleScript };
+
+/** The chart's series for a provider: each deferral mode it has, then `catalog` with tool
+ * changes sent as messages where the provider takes them (key "messages"). */
+function cacheSeries(provider) {
+  const native = provider === "anthropic" || provider === "openai-responses";
+  const series = (native ? CACHE_MODES : ["catalog"]).map((mode) => ({ key: mode, options: { provider, mode } }));
+  if (native || provider === "bedrock-converse") {
+    series.push({ key: "messages", options: { provider, mode: "catalog", toolChanges: "messages" } });
+  }
+  return series;
+}
 
 const $ = (id) => document.getElementById(id);
 const PROVIDERS = ["anthropic", "openai-chat", "openai-responses", "bedrock-converse", "gemini"];
@@ -403,11 +416,14 @@ function wire() {
  * (one series per mode) with a totals table. Figures go into data attributes for the test. */
 function renderCacheReport() {
   const provider = $("cache-provider").value;
+  const script = CACHE_SCRIPTS[$("cache-session").value];
+  $("cache-about").textContent = JSON.parse(script).about;
   const box = $("cache-error");
+  const series = cacheSeries(provider);
   let reports;
   try {
     const registry = Object.entries(SESSION_SERVERS).reduce((r, [name, text]) => r.setMcpServer(name, text).registry, Registry.embedded());
-    reports = CACHE_MODES.map((mode) => registry.cacheReport(cacheScript, null, { provider, mode }));
+    reports = series.map(({ key, options }) => ({ ...registry.cacheReport(script, null, options), key }));
     registry.free();
     showError(box, null);
   } catch (err) {
@@ -416,7 +432,7 @@ function renderCacheReport() {
   }
   const turns = reports[0].turns.length;
   const max = Math.max(1, ...reports.flatMap((r) => r.turns.map((t) => t.rewrittenTokens)));
-  const W = 640, H = 180, left = 44, bottom = 22, slot = (W - left) / turns, bar = Math.max(2, (slot - 4) / CACHE_MODES.length);
+  const W = 640, H = 180, left = 44, bottom = 22, slot = (W - left) / turns, bar = Math.max(2, (slot - 4) / series.length);
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -434,28 +450,28 @@ function renderCacheReport() {
   reports.forEach((r, m) => {
     r.turns.forEach((t, k) => {
       const h = ((H - bottom - 16) * t.rewrittenTokens) / max;
-      const rect = add("rect", { x: left + k * slot + 2 + m * bar, y: H - bottom - h, width: bar, height: h, class: `mode-${r.mode}` });
-      rect.dataset.mode = r.mode;
+      const rect = add("rect", { x: left + k * slot + 2 + m * bar, y: H - bottom - h, width: bar, height: h, class: `mode-${r.key}` });
+      rect.dataset.mode = r.key;
       rect.dataset.turn = String(t.turn);
       rect.dataset.tokens = String(t.rewrittenTokens);
       const title = document.createElementNS(ns, "title");
-      title.textContent = `turn ${t.turn}, ${r.mode}: ${t.rewrittenTokens} tokens written again (${t.section})${t.events.length ? "; " + t.events.join("; ") : ""}`;
+      title.textContent = `turn ${t.turn}, ${r.key}: ${t.rewrittenTokens} tokens written again (${t.section})${t.events.length ? "; " + t.events.join("; ") : ""}`;
       rect.append(title);
     });
   });
   for (let k = 0; k < turns; k++) add("text", { x: left + k * slot + slot / 2, y: H - 6, "text-anchor": "middle", class: "tick" }, String(k + 1));
   $("cache-chart").replaceChildren(svg);
-  $("cache-chart").setAttribute("aria-label", reports.map((r) => `${r.mode}: ${r.rewrites} rewrites, ${r.rewrittenTokens} tokens written again`).join("; "));
+  $("cache-chart").setAttribute("aria-label", reports.map((r) => `${r.key}: ${r.rewrites} rewrites, ${r.rewrittenTokens} tokens written again`).join("; "));
   $("cache-totals").querySelector("tbody").replaceChildren(
     ...reports.map((r) => {
       const row = el(
         "tr", {},
-        el("th", { scope: "row" }, r.mode),
+        el("th", { scope: "row" }, r.key === "messages" ? "catalog, tool changes as messages" : r.key),
         el("td", {}, String(r.rewrites)),
         el("td", {}, String(r.rewrittenTokens)),
         el("td", {}, r.turns.filter((t) => t.rewrittenTokens > 0).map((t) => t.turn).join(", ") || "none"),
       );
-      row.dataset.mode = r.mode;
+      row.dataset.mode = r.key;
       row.dataset.rewrites = String(r.rewrites);
       row.dataset.tokens = String(r.rewrittenTokens);
       return row;
@@ -479,5 +495,6 @@ await init();
 wire();
 setRegistry(Registry.embedded(), "embedded registry");
 $("cache-provider").addEventListener("change", renderCacheReport);
+$("cache-session").addEventListener("change", renderCacheReport);
 renderCacheReport();
 document.body.dataset.ready = "true";

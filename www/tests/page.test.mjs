@@ -209,33 +209,50 @@ test("registry changed: the intent session picks up the new tool, the snapshot d
   await page.close();
 });
 
-test("the prompt-cache chart shows the CLI's figures for the 20-turn session", async () => {
+test("the prompt-cache chart shows the CLI's figures for both 20-turn sessions", async () => {
   const { execFileSync } = await import("node:child_process");
   const repo = fileURLToPath(new URL("../../", import.meta.url));
   const cli = join(repo, "target/debug/tool-intent");
   assert.ok(existsSync(cli), "target/debug/tool-intent missing: run `cargo build` (scripts/test.sh runs cargo test first)");
   const servers = ["everything", "fetch", "filesystem", "git", "github", "memory", "playwright", "seqthink", "time"];
   const page = await openPage();
-  for (const provider of ["anthropic", "openai-responses"]) {
-    const args = ["cache-report", "--script", `@${join(repo, "tests/data/cache-session.json")}`, "--provider", provider, "--json"];
+  const cliReports = (session, provider, toolChanges) => {
+    const args = ["cache-report", "--script", `@${join(repo, `tests/data/${session}.json`)}`, "--provider", provider, "--tool-changes", toolChanges, "--json"];
     for (const s of servers) args.push("--mcp", `${s}=${join(repo, `tests/data/mcp/${s}.json`)}`);
-    const cliReports = JSON.parse(execFileSync(cli, args, { encoding: "utf8" }));
-    await page.selectOption("#cache-provider", provider);
-    const totals = await page.locator("#cache-totals tbody tr").evaluateAll((rows) =>
-      rows.map((r) => ({ mode: r.dataset.mode, rewrites: Number(r.dataset.rewrites), tokens: Number(r.dataset.tokens) })),
-    );
-    assert.deepEqual(totals, cliReports.map((r) => ({ mode: r.mode, rewrites: r.rewrites, tokens: r.rewrittenTokens })), provider);
-    const bars = await page.locator("#cache-chart rect").evaluateAll((rects) =>
-      rects.map((r) => ({ mode: r.dataset.mode, turn: Number(r.dataset.turn), tokens: Number(r.dataset.tokens) })),
-    );
-    const expected = cliReports.flatMap((r) => r.turns.map((t) => ({ mode: r.mode, turn: t.turn, tokens: t.rewrittenTokens })));
-    assert.deepEqual(bars, expected, provider);
-    // native-client: Anthropic keeps deferred tools out of the prefix (no rewrite); OpenAI
-    // Responses shows deferred names, so the registry change (12) and the intent change (15) do.
-    const client = cliReports.find((r) => r.mode === "native-client");
-    const expectedTurns = provider === "anthropic" ? [] : [12, 15];
-    assert.deepEqual(client.turns.filter((t) => t.rewrittenTokens > 0).map((t) => t.turn), expectedTurns, provider);
+    return JSON.parse(execFileSync(cli, args, { encoding: "utf8" })).map((r) => ({ ...r, key: toolChanges === "messages" ? "messages" : r.mode }));
+  };
+  for (const session of ["cache-session", "cache-session-toggles"]) {
+    await page.selectOption("#cache-session", session);
+    for (const provider of ["anthropic", "openai-responses", "bedrock-converse", "gemini"]) {
+      const expected = cliReports(session, provider, "array");
+      if (provider !== "gemini") expected.push(...cliReports(session, provider, "messages"));
+      await page.selectOption("#cache-provider", provider);
+      const totals = await page.locator("#cache-totals tbody tr").evaluateAll((rows) =>
+        rows.map((r) => ({ mode: r.dataset.mode, rewrites: Number(r.dataset.rewrites), tokens: Number(r.dataset.tokens) })),
+      );
+      assert.deepEqual(totals, expected.map((r) => ({ mode: r.key, rewrites: r.rewrites, tokens: r.rewrittenTokens })), `${session} ${provider}`);
+      const bars = await page.locator("#cache-chart rect").evaluateAll((rects) =>
+        rects.map((r) => ({ mode: r.dataset.mode, turn: Number(r.dataset.turn), tokens: Number(r.dataset.tokens) })),
+      );
+      assert.deepEqual(bars, expected.flatMap((r) => r.turns.map((t) => ({ mode: r.key, turn: t.turn, tokens: t.rewrittenTokens }))), `${session} ${provider}`);
+      // Tool changes as messages: no rewrite on Anthropic and Responses; on Bedrock only the
+      // one tool its first array did not declare (the joining server's, loaded on turn 11).
+      const messages = expected.find((r) => r.key === "messages");
+      if (messages) {
+        const turns = messages.turns.filter((t) => t.rewrittenTokens > 0).map((t) => t.turn);
+        assert.deepEqual(turns, provider === "bedrock-converse" && session === "cache-session-toggles" ? [12] : [], `${session} ${provider}`);
+      }
+      if (session === "cache-session" && provider !== "bedrock-converse" && provider !== "gemini") {
+        // native-client: Anthropic keeps deferred tools out of the prefix (no rewrite); OpenAI
+        // Responses shows deferred names, so the registry change (12) and the intent change (15) do.
+        const client = expected.find((r) => r.key === "native-client");
+        const expectedTurns = provider === "anthropic" ? [] : [12, 15];
+        assert.deepEqual(client.turns.filter((t) => t.rewrittenTokens > 0).map((t) => t.turn), expectedTurns, provider);
+      }
+    }
   }
+  await page.selectOption("#cache-session", "cache-session-toggles");
+  await page.selectOption("#cache-provider", "anthropic");
   await page.locator("#cache-chart").screenshot({ path: join(shots, "cache-chart.png") });
   assert.deepEqual(page.errors, []);
   await page.close();
