@@ -15,6 +15,9 @@ const EXPECTED: &str = include_str!("../../../../tests/golden/cross-target.json"
 const SEARCH_EXPECTED: &str = include_str!("../../../../tests/golden/search.json");
 const BFCL_POOL: &str = include_str!("../../../../tests/data/bfcl/retrieval-pool.json");
 const BUILTIN_REGISTRY: &str = include_str!("../../../../tests/data/builtin-registry.json");
+/// The toggle session and its tool-change rows (written by the native `tests/tool_changes.rs`).
+const TOGGLE_SESSION: &str = include_str!("../../../../tests/data/cache-session-toggles.json");
+const TOOL_CHANGES_EXPECTED: &str = include_str!("../../../../tests/golden/tool-changes.json");
 const MCP: [(&str, &str); 9] = [
     (
         "everything",
@@ -119,6 +122,62 @@ fn cross_target_fingerprints_inside_wasm() {
         );
     }
     assert_eq!(rows.len(), 1890);
+}
+
+/// The toggle session with `tool_changes: messages` on the three providers, replayed inside
+/// the wasm module turn by turn: the same tools, change messages and request fields as native.
+#[wasm_bindgen_test]
+fn tool_change_rows_inside_wasm() {
+    use tool_intent::render::ToolChanges;
+    let rows: Vec<Value> = serde_json::from_str(TOOL_CHANGES_EXPECTED).unwrap();
+    let script = tool_intent::cache_report::CacheScript::from_json_str(TOGGLE_SESSION).unwrap();
+    let mut k = 0;
+    for provider in ["anthropic", "bedrock-converse", "openai-responses"] {
+        let provider = tool_intent::Provider::parse(provider).unwrap();
+        let mut registry = golden_registry("all");
+        let mut state = tool_intent::TurnState::default();
+        let mut intent = tool_intent::ToolsOverride::Follow;
+        for turn in &script.turns {
+            for (name, tools) in &turn.add_servers {
+                registry = registry
+                    .set_mcp_server(name, &tools.to_string())
+                    .unwrap()
+                    .registry;
+            }
+            for name in &turn.remove_servers {
+                registry = registry.remove_mcp_server(name).unwrap().registry;
+            }
+            if let Some(o) = &turn.tools_override {
+                intent = o.clone();
+            }
+            state = registry.begin_turn(&state);
+            let request = TurnRequest {
+                tools_override: intent.clone(),
+                state: state.clone(),
+                provider,
+                tool_changes: ToolChanges::Messages,
+                ..TurnRequest::default()
+            };
+            let mut this_turn = registry.turn(&request).unwrap();
+            let plan = this_turn.plan().unwrap();
+            let row = &rows[k];
+            k += 1;
+            assert_eq!(row["fingerprint"], Value::from(plan.fingerprint.clone()));
+            assert_eq!(
+                row["changes"],
+                Value::from(tool_intent::fingerprint(plan.changes.as_bytes()))
+            );
+            assert_eq!(
+                row["requestFields"],
+                Value::from(plan.request_fields.clone())
+            );
+            state = plan.state.clone().unwrap();
+            for query in &turn.searches {
+                state = this_turn.search(&SearchCall::new(query)).unwrap().state;
+            }
+        }
+    }
+    assert_eq!(k, 60);
 }
 
 #[wasm_bindgen_test]
