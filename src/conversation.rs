@@ -7,9 +7,7 @@
 //! No session row holds any of it (the design note's red line): a row stores intent, this is
 //! the conversation's own history, as the loads are.
 
-use std::collections::BTreeMap;
-
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
 use crate::error::{quoted, Error, JsonPath, Result};
@@ -18,7 +16,7 @@ use crate::limits::LIMITS;
 const INPUT: &str = "state";
 
 /// How the conversation knows one tool.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct KnownTool {
     /// `sha256:<hex>` of the definition the conversation was given (the array entry without
     /// `cache_control`).
@@ -34,18 +32,77 @@ pub struct KnownTool {
 }
 
 /// The conversation's tool record (`tool_changes: messages`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ConversationTools {
     /// The `tools` array the conversation declared, entry by entry, exact bytes. It is only
     /// ever edited at its end or in place (a rewrite), so every name an earlier change block
     /// used stays declared.
     pub tools: Vec<String>,
-    /// Every tool the conversation can name, by registry name (sorted: a `BTreeMap`).
-    pub known: BTreeMap<String, KnownTool>,
+    /// Every tool the conversation can name, by registry name.
+    pub known: KnownTools,
     /// The tools offered after the last change message, sorted.
     pub offered: Vec<String>,
     /// The deferred tools the conversation's catalog lists, sorted.
     pub catalog: Vec<String>,
+}
+
+/// The tools a conversation can name, sorted by name (a sorted list rather than a `BTreeMap`:
+/// the same order and lookups, in less of the wasm module). Written as a JSON object.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KnownTools(Vec<(String, KnownTool)>);
+
+impl KnownTools {
+    fn position(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(n, _)| n.as_str().cmp(name))
+    }
+
+    /// The tool of that name.
+    pub fn get(&self, name: &str) -> Option<&KnownTool> {
+        self.position(name).ok().map(|k| &self.0[k].1)
+    }
+
+    /// The tool of that name, to change it.
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut KnownTool> {
+        self.position(name).ok().map(move |k| &mut self.0[k].1)
+    }
+
+    /// Whether the conversation can name it.
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.position(name).is_ok()
+    }
+
+    /// Adds or replaces a tool.
+    pub fn insert(&mut self, name: String, tool: KnownTool) {
+        match self.position(&name) {
+            Ok(k) => self.0[k].1 = tool,
+            Err(k) => self.0.insert(k, (name, tool)),
+        }
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// By name, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &KnownTool)> {
+        self.0.iter().map(|(n, t)| (n, t))
+    }
+}
+
+impl Serialize for KnownTools {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, tool) in &self.0 {
+            map.serialize_entry(name, tool)?;
+        }
+        map.end()
+    }
 }
 
 impl ConversationTools {
@@ -79,7 +136,7 @@ impl ConversationTools {
                 }
             }
         }
-        for (name, tool) in &record.known {
+        for (name, tool) in record.known.iter() {
             if tool.entry.is_some_and(|k| k >= record.tools.len()) {
                 return Err(Error::value(
                     INPUT,
@@ -157,13 +214,19 @@ fn strings(v: &Value, path: &JsonPath, what: &str) -> Result<Vec<String>> {
 }
 
 fn sorted_names(v: &Value, path: &JsonPath) -> Result<Vec<String>> {
-    let mut names = strings(v, path, "a list of tool names")?;
-    names.sort_unstable();
-    names.dedup();
-    Ok(names)
+    Ok(sorted(&strings(v, path, "a list of tool names")?))
 }
 
-fn known(v: &Value, path: &JsonPath) -> Result<BTreeMap<String, KnownTool>> {
+/// The names sorted, each once (sorted as `&str`: the crate's one instantiation of that sort,
+/// for the size of the wasm module).
+pub(crate) fn sorted<S: AsRef<str>>(names: &[S]) -> Vec<String> {
+    let mut refs: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    refs.sort_unstable();
+    refs.dedup();
+    refs.into_iter().map(str::to_string).collect()
+}
+
+fn known(v: &Value, path: &JsonPath) -> Result<KnownTools> {
     let obj = v
         .as_object()
         .ok_or_else(|| Error::expected(INPUT, path, "an object of known tools", v))?;
@@ -178,7 +241,7 @@ fn known(v: &Value, path: &JsonPath) -> Result<BTreeMap<String, KnownTool>> {
             ),
         ));
     }
-    let mut out = BTreeMap::new();
+    let mut out = KnownTools::default();
     for (name, tool) in obj {
         let at = path.key(name);
         let fields = tool

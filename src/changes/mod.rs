@@ -38,8 +38,6 @@
 
 mod blocks;
 
-use std::collections::BTreeSet;
-
 use blocks::ChangeSet;
 pub use blocks::ANTHROPIC_BETAS;
 
@@ -119,8 +117,8 @@ fn reference_of(entry: &str, provider: Provider) -> Result<String> {
         .map_err(|_| Error::internal("a rendered entry is not JSON"))?;
     let text = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).map(str::to_string);
     let found = match provider {
-        Provider::BedrockConverse => text(value.pointer("/toolSpec/name"))
-            .or_else(|| text(value.pointer("/systemTool/name"))),
+        Provider::BedrockConverse => text(value.get("toolSpec").and_then(|t| t.get("name")))
+            .or_else(|| text(value.get("systemTool").and_then(|t| t.get("name")))),
         Provider::OpenAiResponses => text(value.get("type")).map(|kind| {
             let mut o = serde_json::Map::new();
             o.insert("type".into(), kind.into());
@@ -181,7 +179,7 @@ fn declare(
         record.offered.push(name);
         record.tools.push(entry);
     }
-    record.offered.sort_unstable();
+    record.offered = crate::conversation::sorted(&record.offered);
     Ok(record)
 }
 
@@ -205,11 +203,17 @@ pub(crate) fn plan(
     let mut set = ChangeSet::default();
     let mut rewrites: Vec<String> = Vec::new();
     let mut kept: Vec<&str> = Vec::new();
-    let was_offered: BTreeSet<String> = record.offered.iter().cloned().collect();
+    // Both name lists sorted (`record.offered` is kept sorted), looked up by binary search.
+    let was_offered = record.offered.clone();
+    let mut offered: Vec<&str> = offers.iter().map(|o| o.name).collect();
+    offered.sort_unstable();
+    let is_in = |list: &[&str], name: &str| list.binary_search(&name).is_ok();
     let by_reference = provider != Provider::OpenAiResponses;
     for offer in offers {
         let definition = definition_of(offer.entry);
-        let newly = !was_offered.contains(offer.name);
+        let newly = was_offered
+            .binary_search_by(|n| n.as_str().cmp(offer.name))
+            .is_err();
         match record.known.get_mut(offer.name) {
             None if provider == Provider::BedrockConverse => {
                 // Not declared, and Bedrock adds nothing by value: the array gains it at its
@@ -263,9 +267,8 @@ pub(crate) fn plan(
             }
         }
     }
-    let offered: BTreeSet<&str> = offers.iter().map(|o| o.name).collect();
     if by_reference {
-        for name in was_offered.iter().filter(|n| !offered.contains(n.as_str())) {
+        for name in was_offered.iter().filter(|n| !is_in(&offered, n)) {
             if let Some(known) = record.known.get(name) {
                 set.removed.push(known.reference.clone());
             }
@@ -273,8 +276,7 @@ pub(crate) fn plan(
     }
     record.offered = offered.iter().map(|n| n.to_string()).collect();
     // The catalog's changes, as text.
-    let mut listed: Vec<String> = catalog.iter().map(|n| n.to_string()).collect();
-    listed.sort_unstable();
+    let listed = crate::conversation::sorted(catalog);
     if first {
         if !catalog.is_empty() {
             set.text = format!("{CATALOG_HEADER}\n{}\n", catalog.join("\n"));
