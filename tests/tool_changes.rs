@@ -248,7 +248,15 @@ fn run(registry: &Registry, provider: Provider, steps: &[Step]) -> usize {
                 // Only ever grown at its end or edited in place, never on Anthropic or
                 // Responses for a tool joining.
                 assert_eq!(provider, Provider::BedrockConverse, "turn {}", k + 1);
-                assert!(plan.payload.len() > before.len() || plan.payload != *before);
+                if !plan
+                    .warnings
+                    .iter()
+                    .any(|w| w.message.contains("definition"))
+                {
+                    // A tool joined: the array grew at its end, every earlier byte kept.
+                    let kept = &before[..before.len() - 1];
+                    assert!(plan.payload.len() > before.len() && plan.payload.starts_with(kept));
+                }
                 changed_turns += 1;
                 first = Some(plan.payload.clone());
             }

@@ -707,3 +707,96 @@ fn expand_help_names_the_keys_it_prints() {
     b.sort_unstable();
     assert_eq!(a, b, "expand --help lists {listed:?}, prints {keys:?}");
 }
+
+#[test]
+fn payload_prints_change_messages_and_the_state_to_keep() {
+    // First turn: the catalog travels in the change message; the state to keep is stderr's
+    // last line.
+    let o = run(&[
+        "payload",
+        "--tool-changes",
+        "messages",
+        "--changes",
+        "--override",
+        r#"{"enabled":true}"#,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let items: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(items[0]["role"], "system");
+    assert_eq!(items[0]["content"][0]["type"], "text");
+    let state = stderr(&o).lines().last().unwrap().to_string();
+    assert!(state.contains("\"conversation\""), "{state}");
+    // Next turn, shell disabled: its removal, and the tools array as the first turn sent it.
+    let first = stdout(&run(&[
+        "payload",
+        "--tool-changes",
+        "messages",
+        "--override",
+        r#"{"enabled":true}"#,
+    ]));
+    let next = [
+        "--tool-changes",
+        "messages",
+        "--state",
+        &state,
+        "--override",
+        r#"{"enabled":true,"disabled":["shell"]}"#,
+    ];
+    let o = run(&[&["payload", "--changes"][..], &next[..]].concat());
+    assert!(
+        stdout(&o)
+            .contains(r#"{"type":"tool_removal","tool":{"type":"tool_reference","name":"shell"}}"#),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(stdout(&run(&[&["payload"][..], &next[..]].concat())), first);
+    // A provider without change messages is an error naming the flag and the alternatives.
+    let o = run(&[
+        "payload",
+        "--tool-changes",
+        "messages",
+        "--provider",
+        "gemini",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("tool_changes array"), "{}", stderr(&o));
+}
+
+#[test]
+fn cache_report_with_tool_changes_as_messages_rewrites_nothing_on_the_toggle_session() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let script = format!("@{root}/tests/data/cache-session-toggles.json");
+    let mut args = vec![
+        "cache-report".to_string(),
+        "--script".into(),
+        script,
+        "--tool-changes".into(),
+        "messages".into(),
+        "--json".into(),
+    ];
+    for s in [
+        "everything",
+        "fetch",
+        "filesystem",
+        "git",
+        "github",
+        "memory",
+        "playwright",
+        "seqthink",
+        "time",
+    ] {
+        args.push("--mcp".into());
+        args.push(format!("{s}={}", fixture(s)));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let reports: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    // Change messages go with catalog mode: one report.
+    assert_eq!(reports.as_array().unwrap().len(), 1);
+    assert_eq!(reports[0]["toolChanges"], "messages");
+    assert_eq!(reports[0]["rewrites"], 0);
+    let o = run(&[&args[..], &["--provider", "bedrock-converse"][..]].concat());
+    let reports: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(reports[0]["rewrites"], 1);
+}
