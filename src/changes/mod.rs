@@ -215,31 +215,27 @@ pub(crate) fn plan(
             .binary_search_by(|n| n.as_str().cmp(offer.name))
             .is_err();
         match record.known.get_mut(offer.name) {
-            None if provider == Provider::BedrockConverse => {
-                // Not declared, and Bedrock adds nothing by value: the array gains it at its
-                // end. A declared tool is offered until a removal names it, and none has.
-                record.tools.push(offer.entry.to_string());
-                record.known.insert(
-                    offer.name.to_string(),
-                    KnownTool {
-                        definition,
-                        reference: reference_of(offer.entry, provider)?,
-                        entry: Some(record.tools.len() - 1),
-                    },
-                );
-                rewrites.push(format!(
-                    "{} joined after the first turn",
-                    quoted(offer.name)
-                ));
-            }
             None => {
-                set.added_by_value.push(offer.entry.to_string());
+                let entry = if provider == Provider::BedrockConverse {
+                    // Not declared, and Bedrock adds nothing by value: the array gains it at
+                    // its end. A declared tool is offered until a removal names it, and none
+                    // has.
+                    record.tools.push(offer.entry.to_string());
+                    rewrites.push(format!(
+                        "{} joined after the first turn",
+                        quoted(offer.name)
+                    ));
+                    Some(record.tools.len() - 1)
+                } else {
+                    set.added_by_value.push(offer.entry.to_string());
+                    None
+                };
                 record.known.insert(
                     offer.name.to_string(),
                     KnownTool {
                         definition,
                         reference: reference_of(offer.entry, provider)?,
-                        entry: None,
+                        entry,
                     },
                 );
             }

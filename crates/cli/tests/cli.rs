@@ -19,6 +19,19 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
 }
 
+/// The nine MCP servers of the scripted sessions.
+const SESSION_SERVERS: [&str; 9] = [
+    "everything",
+    "fetch",
+    "filesystem",
+    "git",
+    "github",
+    "memory",
+    "playwright",
+    "seqthink",
+    "time",
+];
+
 fn fixture(name: &str) -> String {
     format!(
         "{}/tests/data/mcp/{name}.json",
@@ -398,17 +411,7 @@ fn state_and_toggles_errors_name_the_flag_and_the_path() {
 /// (`tests/cache_report.rs` wrote them to tests/golden/cache-report.json), and a table.
 #[test]
 fn cache_report_prints_the_same_figures_as_the_library() {
-    let servers = [
-        "everything",
-        "fetch",
-        "filesystem",
-        "git",
-        "github",
-        "memory",
-        "playwright",
-        "seqthink",
-        "time",
-    ];
+    let servers = SESSION_SERVERS;
     let specs: Vec<String> = servers
         .iter()
         .map(|s| format!("{s}={}", fixture(s)))
@@ -774,17 +777,7 @@ fn cache_report_with_tool_changes_as_messages_rewrites_nothing_on_the_toggle_ses
         "messages".into(),
         "--json".into(),
     ];
-    for s in [
-        "everything",
-        "fetch",
-        "filesystem",
-        "git",
-        "github",
-        "memory",
-        "playwright",
-        "seqthink",
-        "time",
-    ] {
+    for s in SESSION_SERVERS {
         args.push("--mcp".into());
         args.push(format!("{s}={}", fixture(s)));
     }
