@@ -60,3 +60,15 @@ def test_a_withdrawn_tool_is_refused_and_gemini_has_no_change_messages():
     with pytest.raises(tool_intent.ToolIntentError) as e:
         r.plan_turn(None, provider="gemini", tool_changes="messages")
     assert (e.value.code, e.value.argument) == ("invalid_argument", "tool_changes")
+
+
+def test_the_cache_report_takes_tool_changes():
+    registry = golden_registry("all")
+    script = (ROOT / "tests/data/cache-session-toggles.json").read_text()
+    reports = {
+        tc: registry.cache_report(script, provider="anthropic", tool_changes=tc)
+        for tc in ["array", "messages"]
+    }
+    assert reports["array"]["rewrites"] == 10
+    assert reports["messages"]["rewrites"] == 0
+    assert reports["messages"]["tool_changes"] == "messages"

@@ -67,3 +67,12 @@ test("a withdrawn tool is refused with tool_removed; Gemini has no change messag
     (e) => e.code === "invalid_argument" && e.argument === "toolChanges" && /tool_changes array/.test(e.message),
   );
 });
+
+test("cacheReport takes toolChanges", () => {
+  const registry = goldenRegistry(Registry, "all");
+  const script = read("tests/data/cache-session-toggles.json");
+  const array = registry.cacheReport(script, null, { provider: "openai-responses" });
+  const messages = registry.cacheReport(script, null, { provider: "openai-responses", toolChanges: "messages" });
+  assert.equal(array.rewrites, 10);
+  assert.deepEqual([messages.rewrites, messages.toolChanges], [0, "messages"]);
+});
