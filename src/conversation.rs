@@ -152,7 +152,7 @@ impl ConversationTools {
         if let Some(name) = record
             .offered
             .iter()
-            .find(|n| !record.known.contains_key(*n))
+            .find(|n| !record.known.contains_key(n))
         {
             return Err(Error::value(
                 INPUT,

@@ -238,6 +238,8 @@ fn run(registry: &Registry, provider: Provider, steps: &[Step]) -> usize {
         };
         let mut turn = registry.turn(&request).unwrap();
         let plan = turn.plan().unwrap();
+        // The turn's own state is the state to keep, as the plan's is.
+        assert_eq!(Some(turn.state()), plan.state.as_ref());
         let rewrote = plan
             .warnings
             .iter()

@@ -1,6 +1,7 @@
 //! The turn's side of `tool_changes: messages` (`crate::changes`): this turn's change message
-//! and the conversation's record after it, made once per [`Turn`] (its plan and its searches
-//! both hand the record on), and which names a change message has withdrawn.
+//! and the conversation's record after it, made once per [`Turn`] when it is made (so the
+//! turn's state — what its plan, its searches and `Turn::state` hand back — carries the
+//! record), and which names a change message has withdrawn.
 
 use super::Turn;
 use crate::error::Result;
@@ -8,11 +9,18 @@ use crate::render::rules::split_for;
 use crate::render::{render_split, RenderOptions, ToolChanges};
 
 impl Turn {
-    /// The turn's change message and the conversation's record after it (made once).
+    /// The turn's change message (`tool_changes: messages`), made once by
+    /// [`Registry::turn`](crate::Registry::turn), which keeps the record it leaves in the
+    /// turn's state.
     pub(super) fn conversation(&self) -> Result<&crate::changes::Outcome> {
-        if let Some(outcome) = self.conversation.get() {
-            return Ok(outcome);
-        }
+        self.conversation.as_ref().ok_or_else(|| {
+            crate::Error::internal("no change message in a turn with tool_changes messages")
+        })
+    }
+
+    /// Plans the turn's change message against the record in the turn's state (the one the
+    /// previous turn left).
+    pub(super) fn plan_changes(&self) -> Result<crate::changes::Outcome> {
         crate::changes::check(self.provider, self.mode)?;
         let expansion = &self.expansion;
         let version = expansion.registry();
@@ -49,7 +57,7 @@ impl Turn {
             self.provider,
             self.cache_control,
         )?;
-        Ok(self.conversation.get_or_init(|| outcome))
+        Ok(outcome)
     }
 
     /// Whether the conversation knows `name` (declared or added by a change message) and this

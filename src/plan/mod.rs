@@ -11,8 +11,6 @@
 //! receives as `tools`; the **catalog** is the deferred tools listed by name in the system
 //! prompt; **promoted** tools were loaded by `tool_search` and sit at the end of the array.
 
-use std::sync::OnceLock;
-
 use serde::Serialize;
 
 use crate::budget::{self, Budget};
@@ -115,8 +113,8 @@ pub struct Turn {
     /// `turn_registry_gone`, when the version the turn began on is no longer held.
     version_gone: Option<Warning>,
     /// With `tool_changes: messages`: the turn's change message and the conversation's record
-    /// after it, made once (plan and search both need the record).
-    conversation: OnceLock<crate::changes::Outcome>,
+    /// after it (the record is in `state` too).
+    conversation: Option<crate::changes::Outcome>,
 }
 
 impl Registry {
@@ -132,7 +130,7 @@ impl Registry {
                 source: request.source.as_deref(),
             },
         )?;
-        Ok(Turn {
+        let mut turn = Turn {
             registry: self.clone(),
             expansion,
             state: request.state.clone(),
@@ -142,8 +140,15 @@ impl Registry {
             cache_control: request.cache_control,
             view: request.view,
             version_gone,
-            conversation: OnceLock::new(),
-        })
+            conversation: None,
+        };
+        if turn.tool_changes == ToolChanges::Messages {
+            // Made now, so the turn's state is the state to keep from the start.
+            let outcome = turn.plan_changes()?;
+            turn.state.conversation = Some(outcome.record.clone());
+            turn.conversation = Some(outcome);
+        }
+        Ok(turn)
     }
 
     /// The one-call path: `self.turn(request)?.plan()`.
@@ -158,7 +163,9 @@ impl Turn {
         &self.expansion
     }
 
-    /// The turn state the request carried.
+    /// The turn state: the request's, with this turn's loads once it searches and, with
+    /// `tool_changes: messages`, the conversation's record after this turn's change message —
+    /// the state to keep.
     pub fn state(&self) -> &TurnState {
         &self.state
     }
@@ -298,10 +305,7 @@ impl Turn {
             plan.request_fields.clone_from(&outcome.request_fields);
             plan.changes.clone_from(&outcome.items);
             plan.warnings.extend(outcome.warnings.iter().cloned());
-            plan.state = Some(TurnState {
-                conversation: Some(outcome.record.clone()),
-                ..self.state.clone()
-            });
+            plan.state = Some(self.state.clone());
         }
         Ok(plan)
     }
@@ -329,11 +333,7 @@ impl Turn {
         result.warnings.extend(self.version_gone.iter().cloned());
         // The state handed back keeps only names this registry knows: a state bloated with
         // unknown names shrinks at the first search instead of travelling on.
-        let mut state = state.retain_known(version);
-        if self.tool_changes == ToolChanges::Messages {
-            // The state the caller keeps carries the record this turn's message made.
-            state.conversation = Some(self.conversation()?.record.clone());
-        }
+        let state = state.retain_known(version);
         self.state = state.clone();
         Ok(SearchOutcome {
             result,
