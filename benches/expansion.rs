@@ -12,9 +12,10 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use tool_intent::counter::Estimator;
 use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::render::ToolChanges;
 use tool_intent::search::SearchCall;
 use tool_intent::turn::split;
-use tool_intent::{record_loaded, Registry, ToolsOverride, TurnRequest, TurnState, View};
+use tool_intent::{record_loaded, Provider, Registry, ToolsOverride, TurnRequest, TurnState, View};
 
 const SIZES: [usize; 3] = [50, 1_000, 10_000];
 
@@ -138,6 +139,41 @@ fn benches(c: &mut Criterion) {
         let tool = turn.resolve(plan.array()[0]).unwrap().name.len();
         (plan.fingerprint, hits, tool)
     });
+    // `tool_changes: messages`, a later turn: the persisted state (with the conversation's
+    // record from a first turn on another intent) read from its JSON text, then the plan with
+    // its change message and the state to keep written back, as a server does per request.
+    // Anthropic declares the first turn's array; Bedrock Converse every tool the session
+    // could be offered, so its record grows with the registry.
+    for provider in [Provider::Anthropic, Provider::BedrockConverse] {
+        let mut g = c.benchmark_group(format!("plan_changes_{}", provider.as_str()));
+        for (n, _, r, s) in &fixtures {
+            let first = r
+                .plan_turn(&TurnRequest {
+                    tools_override: ToolsOverride::from_json_str(r#"{"enabled":true}"#).unwrap(),
+                    state: s.clone(),
+                    provider,
+                    tool_changes: ToolChanges::Messages,
+                    ..Default::default()
+                })
+                .unwrap();
+            let kept = serde_json::to_string(&first.state.unwrap()).unwrap();
+            g.bench_function(BenchmarkId::from_parameter(n), |b| {
+                b.iter(|| {
+                    let state = TurnState::from_json_str(black_box(&kept)).unwrap();
+                    let plan = r
+                        .plan_turn(&TurnRequest {
+                            provider,
+                            tool_changes: ToolChanges::Messages,
+                            ..request(&state)
+                        })
+                        .unwrap();
+                    let next = serde_json::to_string(&plan.state).unwrap();
+                    (plan.changes.len(), next.len())
+                })
+            });
+        }
+        g.finish();
+    }
 }
 
 criterion_group! {

@@ -44,7 +44,8 @@ pub use blocks::ANTHROPIC_BETAS;
 use crate::conversation::{ConversationTools, KnownTool};
 use crate::error::{quoted, Error, Result};
 use crate::expand::{Expansion, ToolStatus};
-use crate::render::{fingerprint, DeferralMode, Provider};
+use crate::registry::Registry;
+use crate::render::{DeferralMode, Provider};
 use crate::turn::CATALOG_HEADER;
 use crate::warning::{Warning, WarningCode};
 
@@ -66,7 +67,7 @@ pub(crate) struct Outcome {
     pub(crate) items: String,
     /// Request fields (OpenAI Responses `tool_choice`), a JSON object's members or "".
     pub(crate) request_fields: String,
-    /// The record after this turn's message.
+    /// The record after this turn's message (the turn moves it into its state).
     pub(crate) record: ConversationTools,
     pub(crate) warnings: Vec<Warning>,
 }
@@ -97,18 +98,18 @@ pub(crate) fn check(provider: Provider, mode: DeferralMode) -> Result<()> {
     Ok(())
 }
 
-/// One offered tool of this turn: its registry name and its array entry (no flags).
+/// One offered tool of this turn: its registry position and name, and its array entry (no
+/// flags: `render::tool_entry`).
 pub(crate) struct Offer<'a> {
+    pub(crate) index: usize,
     pub(crate) name: &'a str,
     pub(crate) entry: &'a str,
 }
 
-/// The entry without Anthropic's `cache_control`: the definition it stands for.
-fn definition_of(entry: &str) -> String {
-    match entry.strip_suffix(CACHE_FLAG) {
-        Some(body) => fingerprint(format!("{body}}}").as_bytes()),
-        None => fingerprint(entry.as_bytes()),
-    }
+/// The definition a tool's entry stands for: its fingerprint without flags (memoized per
+/// registry, so a turn does not hash every offered tool again).
+fn definition_of(registry: &Registry, index: usize, provider: Provider) -> Result<String> {
+    crate::render::entry_fingerprint(registry, index, provider).map(str::to_string)
 }
 
 /// How a change block names the tool of `entry` (see [`KnownTool::reference`]).
@@ -141,7 +142,7 @@ fn declare(
     cache_control: bool,
 ) -> Result<ConversationTools> {
     let registry = expansion.registry();
-    let mut declared: Vec<(String, String)> = Vec::new();
+    let mut declared: Vec<(usize, String)> = Vec::new();
     if provider == Provider::BedrockConverse {
         for i in 0..registry.len() {
             let offerable = !matches!(
@@ -150,15 +151,11 @@ fn declare(
             );
             if offerable && !refused(i) {
                 let entry = crate::render::tool_entry(registry, i, provider)?;
-                declared.push((registry.name(i).to_string(), entry.to_string()));
+                declared.push((i, entry.to_string()));
             }
         }
     } else {
-        declared.extend(
-            offers
-                .iter()
-                .map(|o| (o.name.to_string(), o.entry.to_string())),
-        );
+        declared.extend(offers.iter().map(|o| (o.index, o.entry.to_string())));
         if cache_control && provider == Provider::Anthropic {
             if let Some((_, last)) = declared.last_mut() {
                 last.pop();
@@ -167,11 +164,12 @@ fn declare(
         }
     }
     let mut record = ConversationTools::default();
-    for (k, (name, entry)) in declared.into_iter().enumerate() {
+    for (k, (index, entry)) in declared.into_iter().enumerate() {
+        let name = registry.name(index).to_string();
         record.known.insert(
             name.clone(),
             KnownTool {
-                definition: definition_of(&entry),
+                definition: definition_of(registry, index, provider)?,
                 reference: reference_of(&entry, provider)?,
                 entry: Some(k),
             },
@@ -190,14 +188,14 @@ pub(crate) fn plan(
     expansion: &Expansion,
     offers: &[Offer<'_>],
     catalog: &[&str],
-    record: Option<&ConversationTools>,
+    record: Option<ConversationTools>,
     refused: &dyn Fn(usize) -> bool,
     provider: Provider,
     cache_control: bool,
 ) -> Result<Outcome> {
     let first = record.is_none();
     let mut record = match record {
-        Some(r) => r.clone(),
+        Some(r) => r,
         None => declare(expansion, offers, refused, provider, cache_control)?,
     };
     let mut set = ChangeSet::default();
@@ -210,7 +208,7 @@ pub(crate) fn plan(
     let is_in = |list: &[&str], name: &str| list.binary_search(&name).is_ok();
     let by_reference = provider != Provider::OpenAiResponses;
     for offer in offers {
-        let definition = definition_of(offer.entry);
+        let definition = definition_of(expansion.registry(), offer.index, provider)?;
         let newly = was_offered
             .binary_search_by(|n| n.as_str().cmp(offer.name))
             .is_err();

@@ -18,9 +18,11 @@ impl Turn {
         })
     }
 
-    /// Plans the turn's change message against the record in the turn's state (the one the
-    /// previous turn left).
-    pub(super) fn plan_changes(&self) -> Result<crate::changes::Outcome> {
+    /// Plans the turn's change message against `previous`, the record the previous turn left.
+    pub(super) fn plan_changes(
+        &self,
+        previous: Option<crate::conversation::ConversationTools>,
+    ) -> Result<crate::changes::Outcome> {
         crate::changes::check(self.provider, self.mode)?;
         let expansion = &self.expansion;
         let version = expansion.registry();
@@ -37,11 +39,17 @@ impl Turn {
             .array
             .iter()
             .zip(&offered.spans)
-            .map(|(name, &(start, end))| crate::changes::Offer {
-                name,
-                entry: &offered.json[start..end],
+            .map(|(name, &(start, end))| {
+                let index = version.index_of(name).ok_or_else(|| {
+                    crate::Error::internal("a catalog-mode payload names a tool the registry lacks")
+                })?;
+                Ok(crate::changes::Offer {
+                    index,
+                    name,
+                    entry: &offered.json[start..end],
+                })
             })
-            .collect();
+            .collect::<Result<_>>()?;
         let catalog: Vec<&str> = provider_split
             .split
             .catalog
@@ -52,7 +60,7 @@ impl Turn {
             expansion,
             &offers,
             &catalog,
-            self.state.conversation.as_ref(),
+            previous,
             &refused,
             self.provider,
             self.cache_control,

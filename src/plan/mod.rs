@@ -144,8 +144,9 @@ impl Registry {
         };
         if turn.tool_changes == ToolChanges::Messages {
             // Made now, so the turn's state is the state to keep from the start.
-            let outcome = turn.plan_changes()?;
-            turn.state.conversation = Some(outcome.record.clone());
+            let previous = turn.state.conversation.take();
+            let mut outcome = turn.plan_changes(previous)?;
+            turn.state.conversation = Some(std::mem::take(&mut outcome.record));
             turn.conversation = Some(outcome);
         }
         Ok(turn)

@@ -264,9 +264,10 @@ fn push_with_flags(json: &mut String, base: &str, deferred: bool, cache: bool) {
     json.push('}');
 }
 
-/// Each tool's rendered array entry per provider, filled on first use. Rendering is a pure
-/// function of the immutable tool, so caching cannot change any byte.
-pub(crate) struct RenderCache(Vec<[OnceLock<String>; Provider::ALL.len()]>);
+/// Each tool's rendered array entry per provider, and the entry's fingerprint (what
+/// `crate::changes` records as the definition a conversation was given), filled on first
+/// use. Rendering is a pure function of the immutable tool, so caching cannot change any byte.
+pub(crate) struct RenderCache(Vec<[(OnceLock<String>, OnceLock<String>); Provider::ALL.len()]>);
 
 impl Memo for RenderCache {
     const SLOT: MemoSlot = MemoSlot::RenderedEntries;
@@ -275,20 +276,40 @@ impl Memo for RenderCache {
 /// The exact bytes of one registry tool's array entry (catalog mode, no flags), rendered
 /// once per registry and provider.
 pub(crate) fn tool_entry(registry: &Registry, index: usize, provider: Provider) -> Result<&str> {
-    let tool = registry
-        .tool(index)
-        .ok_or_else(|| Error::internal(format!("no tool at registry position {index}")))?;
-    let cache = registry.memo(|r| RenderCache((0..r.len()).map(|_| Default::default()).collect()));
-    let Some(cell) = cache.and_then(|c| c.0.get(index)?.get(provider.index())) else {
-        return Err(Error::internal(format!(
-            "no render cache for position {index}"
-        )));
-    };
+    let (cell, _) = render_cells(registry, index, provider)?;
     if let Some(s) = cell.get() {
         return Ok(s);
     }
+    let tool = registry
+        .tool(index)
+        .ok_or_else(|| Error::internal(format!("no tool at registry position {index}")))?;
     let rendered = render_tool(tool, provider)?;
     Ok(cell.get_or_init(|| rendered))
+}
+
+/// `sha256:<hex>` of [`tool_entry`], computed once per registry and provider.
+pub(crate) fn entry_fingerprint(
+    registry: &Registry,
+    index: usize,
+    provider: Provider,
+) -> Result<&str> {
+    let (_, cell) = render_cells(registry, index, provider)?;
+    if let Some(s) = cell.get() {
+        return Ok(s);
+    }
+    let digest = fingerprint(tool_entry(registry, index, provider)?.as_bytes());
+    Ok(cell.get_or_init(|| digest))
+}
+
+fn render_cells(
+    registry: &Registry,
+    index: usize,
+    provider: Provider,
+) -> Result<&(OnceLock<String>, OnceLock<String>)> {
+    let cache = registry.memo(|r| RenderCache((0..r.len()).map(|_| Default::default()).collect()));
+    cache
+        .and_then(|c| c.0.get(index)?.get(provider.index()))
+        .ok_or_else(|| Error::internal(format!("no render cache for position {index}")))
 }
 
 /// The entry of a search tool the library declares itself (`Slot::ProviderSearch` or
