@@ -276,22 +276,22 @@ pub(crate) fn plan(
             set.text = format!("{CATALOG_HEADER}\n{}\n", catalog.join("\n"));
         }
     } else {
-        let added: Vec<&str> = catalog
-            .iter()
-            .copied()
-            .filter(|n| {
-                record
-                    .catalog
-                    .binary_search_by(|c| c.as_str().cmp(n))
-                    .is_err()
-            })
-            .collect();
-        let withdrawn: Vec<&str> = record
-            .catalog
-            .iter()
-            .map(String::as_str)
-            .filter(|n| listed.binary_search_by(|c| c.as_str().cmp(n)).is_err())
-            .collect();
+        // Both lists sorted: one walk finds what joined and what left (names in order).
+        let (mut added, mut withdrawn): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
+        let (mut now, mut before) = (listed.iter().peekable(), record.catalog.iter().peekable());
+        loop {
+            match (now.peek(), before.peek()) {
+                (Some(a), Some(b)) if a < b => added.extend(now.next().map(String::as_str)),
+                (Some(a), Some(b)) if a > b => withdrawn.extend(before.next().map(String::as_str)),
+                (Some(_), Some(_)) => {
+                    now.next();
+                    before.next();
+                }
+                (Some(_), None) => added.extend(now.next().map(String::as_str)),
+                (None, Some(_)) => withdrawn.extend(before.next().map(String::as_str)),
+                (None, None) => break,
+            }
+        }
         if !added.is_empty() {
             set.text = format!("{CATALOG_ADDED}\n{}\n", added.join("\n"));
         }
