@@ -140,18 +140,35 @@ pub enum ToolChanges {
     /// Bedrock Converse `toolAddition`/`toolRemoval`, OpenAI Responses `additional_tools` and
     /// `allowed_tools`). See `src/changes/mod.rs`.
     Messages,
+    /// As `Messages`, but a change message only names tools the `tools` array declares: the
+    /// first turn declares every tool the session could be offered (as Bedrock Converse
+    /// always does), for a model that takes `tool_addition`/`tool_removal` references but
+    /// not tools given by value (Anthropic's `inline-tools` beta, Responses'
+    /// `additional_tools`).
+    #[serde(rename = "messages-by-reference")]
+    MessagesByReference,
 }
 
 impl ToolChanges {
     /// Every value, in declaration order.
-    pub const ALL: [ToolChanges; 2] = [ToolChanges::Array, ToolChanges::Messages];
+    pub const ALL: [ToolChanges; 3] = [
+        ToolChanges::Array,
+        ToolChanges::Messages,
+        ToolChanges::MessagesByReference,
+    ];
 
-    /// The wire name (`array`, `messages`).
+    /// The wire name (`array`, `messages`, `messages-by-reference`).
     pub fn as_str(self) -> &'static str {
         match self {
             ToolChanges::Array => "array",
             ToolChanges::Messages => "messages",
+            ToolChanges::MessagesByReference => "messages-by-reference",
         }
+    }
+
+    /// Whether changes travel as messages inside the conversation.
+    pub fn is_messages(self) -> bool {
+        self != ToolChanges::Array
     }
 
     /// Parses a wire name.
@@ -162,7 +179,7 @@ impl ToolChanges {
             .ok_or_else(|| {
                 Error::argument(
                     "tool_changes",
-                    format!("\"{text}\" is not one of array, messages"),
+                    format!("\"{text}\" is not one of array, messages, messages-by-reference"),
                 )
             })
     }

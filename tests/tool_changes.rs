@@ -251,7 +251,11 @@ fn run(registry: &Registry, base: &TurnRequest, steps: &[Step]) -> usize {
         let request = TurnRequest {
             tools_override: intent.clone(),
             state: state.clone(),
-            tool_changes: ToolChanges::Messages,
+            tool_changes: if base.tool_changes.is_messages() {
+                base.tool_changes
+            } else {
+                ToolChanges::Messages
+            },
             ..base.clone()
         };
         let mut turn = registry.turn(&request).unwrap();
@@ -267,7 +271,12 @@ fn run(registry: &Registry, base: &TurnRequest, steps: &[Step]) -> usize {
             Some(before) if rewrote => {
                 // Only ever grown at its end or edited in place, never on Anthropic or
                 // Responses for a tool joining.
-                assert_eq!(provider, Provider::BedrockConverse, "turn {}", k + 1);
+                assert!(
+                    provider == Provider::BedrockConverse
+                        || request.tool_changes == ToolChanges::MessagesByReference,
+                    "turn {}",
+                    k + 1
+                );
                 if !plan
                     .warnings
                     .iter()
@@ -386,6 +395,43 @@ fn the_toggle_session_never_changes_the_tools_on_anthropic_and_responses() {
         // Its joining server's tool is deferred and never loaded: no rewrite even on Bedrock.
         assert_eq!(run(&all_merged(), &on(provider), &steps), 0, "{provider:?}");
     }
+}
+
+#[test]
+fn naming_tools_only_by_reference_declares_the_ceiling_and_says_when_it_cannot() {
+    let steps = script_steps("tests/data/cache-session-toggles.json");
+    // The one tool no first turn could declare (the joining server's, loaded on turn 11)
+    // grows the array once, on every provider, as on Bedrock.
+    for provider in PROVIDERS {
+        let base = TurnRequest {
+            tool_changes: ToolChanges::MessagesByReference,
+            ..on(provider)
+        };
+        assert_eq!(run(&all_merged(), &base, &steps), 1, "{provider:?}");
+    }
+    // OpenAI Responses takes at most 128 tools: a ceiling past it is an error naming the
+    // option and the way out.
+    let many: Vec<Value> = (0..130)
+        .map(|k| json!({"name": format!("t{k}"), "description": "d", "inputSchema": {"type": "object"}}))
+        .collect();
+    let r = Registry::embedded()
+        .set_mcp_server("many", &json!({ "tools": many }).to_string())
+        .unwrap()
+        .registry;
+    let request = TurnRequest {
+        tool_changes: ToolChanges::MessagesByReference,
+        ..on(Provider::OpenAiResponses)
+    };
+    let e = r.plan_turn(&request).unwrap_err();
+    assert_eq!(e.input(), Some("tool_changes"));
+    assert!(e.to_string().contains("tool_changes messages"), "{e}");
+    // With by-value additions the same registry plans.
+    assert!(r
+        .plan_turn(&TurnRequest {
+            tool_changes: ToolChanges::Messages,
+            ..request
+        })
+        .is_ok());
 }
 
 fn a_request(provider: Provider, intent: &str, state: TurnState) -> TurnRequest {
@@ -616,6 +662,12 @@ proptest! {
         };
         for provider in [Provider::Anthropic, Provider::OpenAiResponses] {
             prop_assert_eq!(run(&registry, &base(provider), &steps), 0);
+            // Naming tools only by reference: what is offered is the same; the array may grow.
+            let by_reference = TurnRequest {
+                tool_changes: ToolChanges::MessagesByReference,
+                ..base(provider)
+            };
+            run(&registry, &by_reference, &steps);
         }
         run(&registry, &base(Provider::BedrockConverse), &steps);
     }

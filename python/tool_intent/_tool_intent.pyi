@@ -22,7 +22,7 @@ class ToolIntentError(ValueError):
     path: Optional[str]
 
 View = Literal["frozen", "live"]
-ToolChanges = Literal["array", "messages"]
+ToolChanges = Literal["array", "messages", "messages-by-reference"]
 
 class TurnPlan:
     """The per-turn call's result, from one planning: the strings are ready; the name lists are

@@ -354,7 +354,7 @@ pub fn render_table(reports: &[CacheReport]) -> String {
             "{} / {}{} ({} tokens)\n turn | tools | request tokens | first difference | section  | rewritten tokens | events\n------+-------+----------------+------------------+----------+------------------+-------\n",
             r.provider.as_str(),
             r.mode.as_str(),
-            if r.tool_changes == ToolChanges::Messages {
+            if r.tool_changes.is_messages() {
                 " / tool changes as messages"
             } else {
                 ""

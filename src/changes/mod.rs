@@ -23,6 +23,11 @@
 //!   the end at that turn boundary — a rewrite, which the plan reports with
 //!   `tool_changes_rewrite`.
 //!
+//! `tool_changes: messages-by-reference` declares on every provider as Bedrock does, for a
+//! model that takes references but not tools given by value (which models take Anthropic's
+//! `inline-tools` beta is the caller's knowledge, not the library's); OpenAI Responses then
+//! needs the whole ceiling within its 128 tools per request, or it is an error.
+//!
 //! A declared tool whose definition changed is replaced in place (a rewrite, reported); a tool
 //! added by value whose definition changed keeps the definition it was given
 //! (`tool_definition_kept`), since no provider documents replacing one. The array is only ever
@@ -45,7 +50,7 @@ use crate::conversation::{ConversationTools, KnownTool};
 use crate::error::{quoted, Error, Result};
 use crate::expand::{Expansion, ToolStatus};
 use crate::registry::Registry;
-use crate::render::{DeferralMode, Provider};
+use crate::render::{DeferralMode, Provider, ToolChanges};
 use crate::turn::CATALOG_HEADER;
 use crate::warning::{Warning, WarningCode};
 
@@ -133,17 +138,42 @@ fn reference_of(entry: &str, provider: Provider) -> Result<String> {
     found.ok_or_else(|| Error::internal("a rendered entry has no name to reference"))
 }
 
+/// Where and how a conversation's changes are sent.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Target {
+    pub(crate) provider: Provider,
+    pub(crate) cache_control: bool,
+    /// Whether a change message may give a tool by value (`tool_changes: messages` on
+    /// Anthropic and OpenAI Responses); otherwise it only names declared tools.
+    pub(crate) by_value: bool,
+}
+
+impl Target {
+    /// The target of a request.
+    pub(crate) fn of(provider: Provider, tool_changes: ToolChanges, cache_control: bool) -> Target {
+        Target {
+            provider,
+            cache_control,
+            by_value: tool_changes == ToolChanges::Messages
+                && provider != Provider::BedrockConverse,
+        }
+    }
+}
+
 /// The first declaration: what the `tools` array holds for the rest of the conversation.
 fn declare(
     expansion: &Expansion,
     offers: &[Offer<'_>],
     refused: &dyn Fn(usize) -> bool,
-    provider: Provider,
-    cache_control: bool,
+    target: Target,
 ) -> Result<ConversationTools> {
     let registry = expansion.registry();
+    let provider = target.provider;
     let mut declared: Vec<(usize, String)> = Vec::new();
-    if provider == Provider::BedrockConverse {
+    if target.by_value {
+        declared.extend(offers.iter().map(|o| (o.index, o.entry.to_string())));
+    } else {
+        // Every tool the session's ceiling lets some intent offer.
         for i in 0..registry.len() {
             let offerable = !matches!(
                 expansion.status(i),
@@ -154,13 +184,22 @@ fn declare(
                 declared.push((i, entry.to_string()));
             }
         }
-    } else {
-        declared.extend(offers.iter().map(|o| (o.index, o.entry.to_string())));
-        if cache_control && provider == Provider::Anthropic {
-            if let Some((_, last)) = declared.last_mut() {
-                last.pop();
-                last.push_str(CACHE_FLAG);
-            }
+        if let Some(max) = crate::render::rules::max_tools(provider).filter(|&m| declared.len() > m)
+        {
+            return Err(Error::argument(
+                "tool_changes",
+                format!(
+                    "{} takes at most {max} tools per request, and naming tools only by reference declares every tool this session could be offered: {} (use tool_changes messages, which adds tools as they are offered, or narrow the source's ceiling)",
+                    provider.as_str(),
+                    declared.len()
+                ),
+            ));
+        }
+    }
+    if target.cache_control && provider == Provider::Anthropic {
+        if let Some((_, last)) = declared.last_mut() {
+            last.pop();
+            last.push_str(CACHE_FLAG);
         }
     }
     let mut record = ConversationTools::default();
@@ -190,13 +229,13 @@ pub(crate) fn plan(
     catalog: &[&str],
     record: Option<ConversationTools>,
     refused: &dyn Fn(usize) -> bool,
-    provider: Provider,
-    cache_control: bool,
+    target: Target,
 ) -> Result<Outcome> {
+    let provider = target.provider;
     let first = record.is_none();
     let mut record = match record {
         Some(r) => r,
-        None => declare(expansion, offers, refused, provider, cache_control)?,
+        None => declare(expansion, offers, refused, target)?,
     };
     let mut set = ChangeSet::default();
     let mut rewrites: Vec<String> = Vec::new();
@@ -214,10 +253,10 @@ pub(crate) fn plan(
             .is_err();
         match record.known.get_mut(offer.name) {
             None => {
-                let entry = if provider == Provider::BedrockConverse {
-                    // Not declared, and Bedrock adds nothing by value: the array gains it at
-                    // its end. A declared tool is offered until a removal names it, and none
-                    // has.
+                let entry = if !target.by_value {
+                    // Not declared, and nothing is added by value (Bedrock cannot; or the
+                    // caller said so): the array gains it at its end. A declared tool is
+                    // offered until a removal names it, and none has.
                     record.tools.push(offer.entry.to_string());
                     rewrites.push(format!(
                         "{} joined after the first turn",
@@ -333,7 +372,7 @@ pub(crate) fn plan(
             ),
         ));
     }
-    let trailer = (cache_control && provider == Provider::BedrockConverse)
+    let trailer = (target.cache_control && provider == Provider::BedrockConverse)
         .then_some(crate::render::BEDROCK_CACHE_POINT);
     Ok(Outcome {
         tools: record.array(trailer),

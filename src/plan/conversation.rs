@@ -6,7 +6,7 @@
 use super::Turn;
 use crate::error::Result;
 use crate::render::rules::split_for;
-use crate::render::{render_split, RenderOptions, ToolChanges};
+use crate::render::{render_split, RenderOptions};
 
 impl Turn {
     /// The turn's change message (`tool_changes: messages`), made once by
@@ -62,8 +62,7 @@ impl Turn {
             &catalog,
             previous,
             &refused,
-            self.provider,
-            self.cache_control,
+            crate::changes::Target::of(self.provider, self.tool_changes, self.cache_control),
         )?;
         Ok(outcome)
     }
@@ -71,7 +70,7 @@ impl Turn {
     /// Whether the conversation knows `name` (declared or added by a change message) and this
     /// turn does not offer it (`tool_changes: messages`).
     pub(super) fn withdrawn(&self, name: &str) -> bool {
-        self.tool_changes == ToolChanges::Messages
+        self.tool_changes.is_messages()
             && self
                 .state
                 .conversation

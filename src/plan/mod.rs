@@ -142,7 +142,7 @@ impl Registry {
             version_gone,
             conversation: None,
         };
-        if turn.tool_changes == ToolChanges::Messages {
+        if turn.tool_changes.is_messages() {
             // Made now, so the turn's state is the state to keep from the start.
             let previous = turn.state.conversation.take();
             let mut outcome = turn.plan_changes(previous)?;
@@ -297,7 +297,7 @@ impl Turn {
             changes: String::new(),
             state: None,
         };
-        if self.tool_changes == ToolChanges::Messages {
+        if self.tool_changes.is_messages() {
             // The array the conversation declared, and this turn's changes as a message.
             let outcome = self.conversation()?;
             plan.fingerprint = fingerprint(outcome.tools.as_bytes());
@@ -390,7 +390,7 @@ impl Turn {
             self.mode,
             counter,
         )?;
-        if self.tool_changes == ToolChanges::Messages {
+        if self.tool_changes.is_messages() {
             let outcome = self.conversation()?;
             budget.declared_tokens = Some(counter.count(&outcome.tools));
             budget.changes_tokens = Some(counter.count(&outcome.items));

@@ -177,7 +177,8 @@ pub(crate) struct SessionArgs {
     /// How later changes of the offered tools reach the model: `array` (the tools array
     /// changes at a turn boundary) or `messages` (the first turn's array stays; changes are
     /// messages appended to the conversation: Anthropic, Bedrock Converse, OpenAI Responses,
-    /// mode catalog).
+    /// mode catalog) or `messages-by-reference` (the same, naming only tools the first turn
+    /// declared: it declares every tool the session could be offered).
     #[arg(long, value_enum, default_value_t = ToolChangesArg::Array)]
     pub(crate) tool_changes: ToolChangesArg,
 }
@@ -186,6 +187,7 @@ pub(crate) struct SessionArgs {
 pub(crate) enum ToolChangesArg {
     Array,
     Messages,
+    MessagesByReference,
 }
 
 impl ToolChangesArg {
@@ -193,6 +195,7 @@ impl ToolChangesArg {
         match self {
             ToolChangesArg::Array => ToolChanges::Array,
             ToolChangesArg::Messages => ToolChanges::Messages,
+            ToolChangesArg::MessagesByReference => ToolChanges::MessagesByReference,
         }
     }
 }

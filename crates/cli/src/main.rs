@@ -31,7 +31,6 @@ mod cli {
     use serde_json::json;
     use tool_intent::cache_report::{self, CacheScript};
     use tool_intent::counter::shared_counter;
-    use tool_intent::render::ToolChanges;
     use tool_intent::{
         build_intent, record_loaded, DeferralMode, Error, Provider, Registry, SearchCall,
         SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState, View,
@@ -406,7 +405,7 @@ mod cli {
                     CacheScript::from_json_str(&inline_or_file(&script)?).flag("--script")?;
                 let provider = provider.provider();
                 // Change messages go with catalog mode only: "all" means catalog then.
-                let messages = session.tool_changes.tool_changes() == ToolChanges::Messages;
+                let messages = session.tool_changes.tool_changes().is_messages();
                 let modes = match mode {
                     CacheModeArg::All => DeferralMode::ALL
                         .into_iter()

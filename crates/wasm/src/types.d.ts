@@ -48,7 +48,7 @@ export interface ConversationTools {
 }
 
 /** How later changes of the offered tools reach the model. */
-export type ToolChanges = "array" | "messages";
+export type ToolChanges = "array" | "messages" | "messages-by-reference";
 
 /** Options of a turn (registry.turn, registry.planTurn). */
 export interface TurnOptions {
@@ -62,7 +62,9 @@ export interface TurnOptions {
   mode?: DeferralMode;
   /** "array" (default): the tools array changes at a turn boundary. "messages": the first
    * turn's array stays and each change is a message to append (`plan.changes`); Anthropic,
-   * Bedrock Converse and OpenAI Responses, mode catalog. */
+   * Bedrock Converse and OpenAI Responses, mode catalog. "messages-by-reference": the same,
+   * naming only tools the first turn declared (it declares every tool the session could be
+   * offered), for a model without the by-value forms. */
   toolChanges?: ToolChanges;
   /** Explicit caching: Anthropic cache_control on the last non-deferred tool; Bedrock a
    * cachePoint entry after the last tool. */
