@@ -390,6 +390,13 @@ fn the_toggle_session_never_changes_the_tools_on_anthropic_and_responses() {
         run(&all_merged(), &on(Provider::BedrockConverse), &steps),
         1
     );
+    // Anthropic's native-client: deferred tools declared with defer_loading, new ones added
+    // by value with the flag.
+    let native_client = TurnRequest {
+        mode: DeferralMode::NativeClient,
+        ..on(Provider::Anthropic)
+    };
+    assert_eq!(run(&all_merged(), &native_client, &steps), 0);
     for provider in PROVIDERS {
         let steps = script_steps("tests/data/cache-session.json");
         // Its joining server's tool is deferred and never loaded: no rewrite even on Bedrock.
@@ -660,6 +667,8 @@ proptest! {
             source: channel.then(|| "channel".to_string()),
             ..on(provider)
         };
+        let native_client = TurnRequest { mode: DeferralMode::NativeClient, ..base(Provider::Anthropic) };
+        prop_assert_eq!(run(&registry, &native_client, &steps), 0);
         for provider in [Provider::Anthropic, Provider::OpenAiResponses] {
             prop_assert_eq!(run(&registry, &base(provider), &steps), 0);
             // Naming tools only by reference: what is offered is the same; the array may grow.
@@ -683,7 +692,11 @@ fn tool_change_rows_match_the_golden_file() {
         CacheScript::from_json_str(&read_repo_file("tests/data/cache-session-toggles.json"))
             .unwrap();
     let mut rows = Vec::new();
-    for provider in PROVIDERS {
+    let targets = PROVIDERS
+        .map(|p| (p, DeferralMode::Catalog))
+        .into_iter()
+        .chain([(Provider::Anthropic, DeferralMode::NativeClient)]);
+    for (provider, mode) in targets {
         let mut registry = all_merged();
         let mut state = TurnState::default();
         let mut intent = ToolsOverride::Follow;
@@ -706,6 +719,7 @@ fn tool_change_rows_match_the_golden_file() {
                     tools_override: intent.clone(),
                     state: state.clone(),
                     provider,
+                    mode,
                     tool_changes: ToolChanges::Messages,
                     ..TurnRequest::default()
                 })
@@ -713,6 +727,7 @@ fn tool_change_rows_match_the_golden_file() {
             let plan = this_turn.plan().unwrap();
             rows.push(json!({
                 "provider": provider.as_str(),
+                "mode": mode.as_str(),
                 "turn": k + 1,
                 "fingerprint": plan.fingerprint,
                 "changes": tool_intent::fingerprint(plan.changes.as_bytes()),
@@ -726,7 +741,7 @@ fn tool_change_rows_match_the_golden_file() {
             }
         }
     }
-    assert_eq!(rows.len(), 60);
+    assert_eq!(rows.len(), 80);
     check_golden(
         "tool-changes.json",
         &(serde_json::to_string_pretty(&rows).unwrap() + "\n"),

@@ -29,6 +29,9 @@ function cacheSeries(provider) {
   if (native || provider === "bedrock-converse") {
     series.push({ key: "messages", options: { provider, mode: "catalog", toolChanges: "messages" } });
   }
+  if (provider === "anthropic") {
+    series.push({ key: "messages-native-client", options: { provider, mode: "native-client", toolChanges: "messages" } });
+  }
   return series;
 }
 
@@ -466,7 +469,7 @@ function renderCacheReport() {
     ...reports.map((r) => {
       const row = el(
         "tr", {},
-        el("th", { scope: "row" }, r.key === "messages" ? "catalog, tool changes as messages" : r.key),
+        el("th", { scope: "row" }, r.key.startsWith("messages") ? `${r.mode}, tool changes as messages` : r.key),
         el("td", {}, String(r.rewrites)),
         el("td", {}, String(r.rewrittenTokens)),
         el("td", {}, r.turns.filter((t) => t.rewrittenTokens > 0).map((t) => t.turn).join(", ") || "none"),

@@ -16,7 +16,8 @@ SCRIPT = json.loads((ROOT / "tests/data/cache-session-toggles.json").read_text()
 
 def test_the_toggle_session_equals_the_native_rows():
     k = 0
-    for provider in ["anthropic", "bedrock-converse", "openai-responses"]:
+    targets = [("anthropic", "catalog"), ("bedrock-converse", "catalog"), ("openai-responses", "catalog"), ("anthropic", "native-client")]
+    for provider, mode in targets:
         registry = golden_registry("all")
         state = None
         intent = None
@@ -29,11 +30,11 @@ def test_the_toggle_session_equals_the_native_rows():
             if "override" in turn:
                 intent = turn["override"]
             state = registry.begin_turn(state)
-            t = registry.turn(intent, provider=provider, tool_changes="messages", state=state)
+            t = registry.turn(intent, provider=provider, mode=mode, tool_changes="messages", state=state)
             plan = t.plan()
             row = ROWS[k]
             k += 1
-            assert (provider, i + 1) == (row["provider"], row["turn"])
+            assert (provider, mode, i + 1) == (row["provider"], row["mode"], row["turn"])
             assert plan.fingerprint == row["fingerprint"], (provider, i + 1)
             assert tool_intent.fingerprint(plan.changes) == row["changes"], (provider, i + 1)
             assert len(plan.changes.encode()) == row["changesBytes"]
@@ -42,7 +43,7 @@ def test_the_toggle_session_equals_the_native_rows():
             state = plan.state
             for query in turn.get("searches", []):
                 state = t.search(query)["state"]
-    assert k == 60
+    assert k == 80
 
 
 def test_a_withdrawn_tool_is_refused_and_gemini_has_no_change_messages():

@@ -38,8 +38,12 @@
 //! longer finds it; the history is never rewritten (design note §4.3). OpenAI Responses has no
 //! removal item: what is offered is the `allowed_tools` tool choice (`blocks.rs`).
 //!
-//! Only `catalog` mode: the catalog's changes go in the same message as text, so the system
-//! prompt never changes either (the plan's catalog text is empty).
+//! Modes: `catalog` — the catalog's changes go in the same message as text, so the system
+//! prompt never changes either (the plan's catalog text is empty); and on Anthropic with
+//! `messages`, `native-client` — deferred tools are declared with `defer_loading` (outside the
+//! cached prefix), our `tool_search` answers with `tool_reference` blocks, and a deferred tool
+//! new to the conversation is added by value with its flag (`BetaTool.defer_loading` is part
+//! of the definition a `tool_definition` carries).
 
 mod blocks;
 
@@ -77,8 +81,15 @@ pub(crate) struct Outcome {
     pub(crate) warnings: Vec<Warning>,
 }
 
-/// An error (about `tool_changes`) when the provider or mode cannot take change messages.
-pub(crate) fn check(provider: Provider, mode: DeferralMode) -> Result<()> {
+/// An error (about `tool_changes`) when the provider or mode cannot take change messages:
+/// `catalog` mode everywhere, and Anthropic's `native-client` with `messages` (its deferred
+/// tools are declared with `defer_loading`, found by our `tool_search` as `tool_reference`
+/// blocks, so a new deferred tool is added by value with its flag; there is no catalog).
+pub(crate) fn check(
+    provider: Provider,
+    mode: DeferralMode,
+    tool_changes: ToolChanges,
+) -> Result<()> {
     if !matches!(
         provider,
         Provider::Anthropic | Provider::BedrockConverse | Provider::OpenAiResponses
@@ -91,30 +102,48 @@ pub(crate) fn check(provider: Provider, mode: DeferralMode) -> Result<()> {
             ),
         ));
     }
-    if mode != DeferralMode::Catalog {
+    let native_client = provider == Provider::Anthropic
+        && mode == DeferralMode::NativeClient
+        && tool_changes == ToolChanges::Messages;
+    if mode != DeferralMode::Catalog && !native_client {
         return Err(Error::argument(
             "tool_changes",
             format!(
-                "tool_changes messages works with mode catalog, not {} (its catalog changes travel in the same message; use mode catalog, or tool_changes array)",
-                mode.as_str()
+                "tool_changes {} works with mode catalog (and on anthropic, tool_changes messages with native-client), not {} on {} (use mode catalog, or tool_changes array)",
+                tool_changes.as_str(),
+                mode.as_str(),
+                provider.as_str()
             ),
         ));
     }
     Ok(())
 }
 
-/// One offered tool of this turn: its registry position and name, and its array entry (no
-/// flags: `render::tool_entry`).
+/// One offered tool of this turn: its registry position and name, its array entry
+/// (`render::tool_entry`, with `"defer_loading":true` when deferred) and whether it is
+/// deferred (`native-client`).
 pub(crate) struct Offer<'a> {
     pub(crate) index: usize,
     pub(crate) name: &'a str,
     pub(crate) entry: &'a str,
+    pub(crate) deferred: bool,
 }
 
 /// The definition a tool's entry stands for: its fingerprint without flags (memoized per
-/// registry, so a turn does not hash every offered tool again).
-fn definition_of(registry: &Registry, index: usize, provider: Provider) -> Result<String> {
-    crate::render::entry_fingerprint(registry, index, provider).map(str::to_string)
+/// registry, so a turn does not hash every offered tool again), marked when the entry is
+/// declared deferred (the flag is part of what the provider was given).
+fn definition_of(
+    registry: &Registry,
+    index: usize,
+    provider: Provider,
+    deferred: bool,
+) -> Result<String> {
+    let fingerprint = crate::render::entry_fingerprint(registry, index, provider)?;
+    Ok(if deferred {
+        format!("{fingerprint}+defer_loading")
+    } else {
+        fingerprint.to_string()
+    })
 }
 
 /// How a change block names the tool of `entry` (see [`KnownTool::reference`]).
@@ -169,9 +198,13 @@ fn declare(
 ) -> Result<ConversationTools> {
     let registry = expansion.registry();
     let provider = target.provider;
-    let mut declared: Vec<(usize, String)> = Vec::new();
+    let mut declared: Vec<(usize, String, bool)> = Vec::new();
     if target.by_value {
-        declared.extend(offers.iter().map(|o| (o.index, o.entry.to_string())));
+        declared.extend(
+            offers
+                .iter()
+                .map(|o| (o.index, o.entry.to_string(), o.deferred)),
+        );
     } else {
         // Every tool the session's ceiling lets some intent offer.
         for i in 0..registry.len() {
@@ -181,7 +214,7 @@ fn declare(
             );
             if offerable && !refused(i) {
                 let entry = crate::render::tool_entry(registry, i, provider)?;
-                declared.push((i, entry.to_string()));
+                declared.push((i, entry.to_string(), false));
             }
         }
         if let Some(max) = crate::render::rules::max_tools(provider).filter(|&m| declared.len() > m)
@@ -196,19 +229,21 @@ fn declare(
             ));
         }
     }
+    // Anthropic's breakpoint goes on the last tool not deferred (it refuses one on a
+    // deferred tool), as `render_split` puts it.
     if target.cache_control && provider == Provider::Anthropic {
-        if let Some((_, last)) = declared.last_mut() {
+        if let Some((_, last, _)) = declared.iter_mut().rev().find(|(_, _, deferred)| !deferred) {
             last.pop();
             last.push_str(CACHE_FLAG);
         }
     }
     let mut record = ConversationTools::default();
-    for (k, (index, entry)) in declared.into_iter().enumerate() {
+    for (k, (index, entry, deferred)) in declared.into_iter().enumerate() {
         let name = registry.name(index).to_string();
         record.known.insert(
             name.clone(),
             KnownTool {
-                definition: definition_of(registry, index, provider)?,
+                definition: definition_of(registry, index, provider, deferred)?,
                 reference: reference_of(&entry, provider)?,
                 entry: Some(k),
             },
@@ -247,7 +282,8 @@ pub(crate) fn plan(
     let is_in = |list: &[&str], name: &str| list.binary_search(&name).is_ok();
     let by_reference = provider != Provider::OpenAiResponses;
     for offer in offers {
-        let definition = definition_of(expansion.registry(), offer.index, provider)?;
+        let definition =
+            definition_of(expansion.registry(), offer.index, provider, offer.deferred)?;
         let newly = was_offered
             .binary_search_by(|n| n.as_str().cmp(offer.name))
             .is_err();

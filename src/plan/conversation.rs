@@ -23,7 +23,7 @@ impl Turn {
         &self,
         previous: Option<crate::conversation::ConversationTools>,
     ) -> Result<crate::changes::Outcome> {
-        crate::changes::check(self.provider, self.mode)?;
+        crate::changes::check(self.provider, self.mode, self.tool_changes)?;
         let expansion = &self.expansion;
         let version = expansion.registry();
         let provider_split = split_for(expansion, &self.state, self.view, self.provider, self.mode);
@@ -40,22 +40,30 @@ impl Turn {
             .iter()
             .zip(&offered.spans)
             .map(|(name, &(start, end))| {
+                // Catalog and Anthropic native-client payloads hold registry tools only.
                 let index = version.index_of(name).ok_or_else(|| {
-                    crate::Error::internal("a catalog-mode payload names a tool the registry lacks")
+                    crate::Error::internal(
+                        "a payload with change messages names a tool the registry lacks",
+                    )
                 })?;
                 Ok(crate::changes::Offer {
                     index,
                     name,
                     entry: &offered.json[start..end],
+                    deferred: self.mode.declares_deferred() && expansion.is_deferred(index),
                 })
             })
             .collect::<Result<_>>()?;
-        let catalog: Vec<&str> = provider_split
-            .split
-            .catalog
-            .iter()
-            .map(|&i| version.name(i))
-            .collect();
+        // Only catalog mode lists deferred tools by name.
+        let catalog: Vec<&str> = match self.mode {
+            crate::render::DeferralMode::Catalog => provider_split
+                .split
+                .catalog
+                .iter()
+                .map(|&i| version.name(i))
+                .collect(),
+            _ => Vec::new(),
+        };
         let outcome = crate::changes::plan(
             expansion,
             &offers,

@@ -13,7 +13,8 @@ const script = JSON.parse(read("tests/data/cache-session-toggles.json"));
 
 test("the toggle session's change messages equal the native build's, turn by turn", () => {
   let k = 0;
-  for (const provider of ["anthropic", "bedrock-converse", "openai-responses"]) {
+  const targets = [["anthropic", "catalog"], ["bedrock-converse", "catalog"], ["openai-responses", "catalog"], ["anthropic", "native-client"]];
+  for (const [provider, mode] of targets) {
     let registry = goldenRegistry(Registry, "all");
     let state = null;
     let intent = null;
@@ -24,12 +25,13 @@ test("the toggle session's change messages equal the native build's, turn by tur
       if (turn.removeServer) registry = registry.removeMcpServer(turn.removeServer).registry;
       if ("override" in turn) intent = turn.override;
       state = registry.beginTurn(state);
-      const t = registry.turn(intent, { provider, toolChanges: "messages", state });
+      const t = registry.turn(intent, { provider, mode, toolChanges: "messages", state });
       const plan = t.plan();
       const row = rows[k++];
       assert.deepEqual(
         {
           provider,
+          mode,
           turn: i + 1,
           fingerprint: plan.fingerprint,
           changes: fingerprint(plan.changes),
@@ -39,6 +41,7 @@ test("the toggle session's change messages equal the native build's, turn by tur
         },
         {
           provider: row.provider,
+          mode: row.mode,
           turn: row.turn,
           fingerprint: row.fingerprint,
           changes: row.changes,
@@ -52,7 +55,7 @@ test("the toggle session's change messages equal the native build's, turn by tur
       for (const query of turn.searches ?? []) state = t.search(query).state;
     });
   }
-  assert.equal(k, 60);
+  assert.equal(k, 80);
 });
 
 test("a withdrawn tool is refused with tool_removed; Gemini has no change messages", () => {

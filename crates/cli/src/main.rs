@@ -404,14 +404,20 @@ mod cli {
                 let script =
                     CacheScript::from_json_str(&inline_or_file(&script)?).flag("--script")?;
                 let provider = provider.provider();
-                // Change messages go with catalog mode only: "all" means catalog then.
-                let messages = session.tool_changes.tool_changes().is_messages();
+                // Change messages go with catalog mode, and on Anthropic with native-client
+                // too: "all" means those then.
+                let tool_changes = session.tool_changes.tool_changes();
                 let modes = match mode {
                     CacheModeArg::All => DeferralMode::ALL
                         .into_iter()
-                        .filter(|m| {
-                            *m == DeferralMode::Catalog
-                                || (provider.has_native_deferral() && !messages)
+                        .filter(|m| match *m {
+                            DeferralMode::Catalog => true,
+                            _ if !tool_changes.is_messages() => provider.has_native_deferral(),
+                            DeferralMode::NativeClient => {
+                                provider == Provider::Anthropic
+                                    && tool_changes == tool_intent::render::ToolChanges::Messages
+                            }
+                            DeferralMode::Native => false,
                         })
                         .collect(),
                     CacheModeArg::Catalog => vec![DeferralMode::Catalog],

@@ -132,8 +132,15 @@ fn tool_change_rows_inside_wasm() {
     let rows: Vec<Value> = serde_json::from_str(TOOL_CHANGES_EXPECTED).unwrap();
     let script = tool_intent::cache_report::CacheScript::from_json_str(TOGGLE_SESSION).unwrap();
     let mut k = 0;
-    for provider in ["anthropic", "bedrock-converse", "openai-responses"] {
+    let targets = [
+        ("anthropic", "catalog"),
+        ("bedrock-converse", "catalog"),
+        ("openai-responses", "catalog"),
+        ("anthropic", "native-client"),
+    ];
+    for (provider, mode) in targets {
         let provider = tool_intent::Provider::parse(provider).unwrap();
+        let mode = tool_intent::DeferralMode::parse(mode).unwrap();
         let mut registry = golden_registry("all");
         let mut state = tool_intent::TurnState::default();
         let mut intent = tool_intent::ToolsOverride::Follow;
@@ -155,6 +162,7 @@ fn tool_change_rows_inside_wasm() {
                 tools_override: intent.clone(),
                 state: state.clone(),
                 provider,
+                mode,
                 tool_changes: ToolChanges::Messages,
                 ..TurnRequest::default()
             };
@@ -177,7 +185,7 @@ fn tool_change_rows_inside_wasm() {
             }
         }
     }
-    assert_eq!(k, 60);
+    assert_eq!(k, 80);
 }
 
 #[wasm_bindgen_test]
