@@ -83,12 +83,12 @@ test("every payload and search output type-checks against the providers' SDKs", 
   let changes = 0;
   const session = [{ enabled: true }, { enabled: true, web_search: true }, { enabled: true, toolset: "research" }, { enabled: true, disabled: ["shell", "mcp__github__*"] }, { enabled: true }];
   const itemType = { anthropic: "BetaMessageParam[]", "bedrock-converse": "BedrockMessage[]", "openai-responses": "ResponseInputItem[]" };
-  for (const provider of Object.keys(itemType)) {
+  for (const [provider, mode] of [...Object.keys(itemType).map((p) => [p, "catalog"]), ["anthropic", "native-client"]]) {
     const r = registries.all;
     let state = null;
     session.forEach((intent, i) => {
       state = r.beginTurn(state);
-      const t = r.turn(intent, { provider, toolChanges: "messages", state });
+      const t = r.turn(intent, { provider, mode, toolChanges: "messages", state });
       const plan = t.plan();
       if (i === 0) lines.push(`export const ct${changes}: ${provider === "anthropic" ? 'BetaMessageCreateParams["tools"]' : provider === "bedrock-converse" ? 'ToolConfiguration["tools"]' : 'ResponseCreateParams["tools"]'} = ${plan.payload};`);
       if (plan.changes) lines.push(`export const c${changes++}: ${itemType[provider]} = ${plan.changes};`);
