@@ -785,11 +785,22 @@ fn cache_report_with_tool_changes_as_messages_rewrites_nothing_on_the_toggle_ses
     let o = run(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     let reports: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    // Change messages go with catalog mode: one report.
-    assert_eq!(reports.as_array().unwrap().len(), 1);
-    assert_eq!(reports[0]["toolChanges"], "messages");
-    assert_eq!(reports[0]["rewrites"], 0);
+    // Change messages go with catalog mode, and on Anthropic with native-client: two reports.
+    let modes: Vec<&str> = reports
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["mode"].as_str().unwrap())
+        .collect();
+    assert_eq!(modes, ["catalog", "native-client"]);
+    for r in reports.as_array().unwrap() {
+        assert_eq!(
+            (&r["toolChanges"], &r["rewrites"]),
+            (&"messages".into(), &0.into())
+        );
+    }
     let o = run(&[&args[..], &["--provider", "bedrock-converse"][..]].concat());
     let reports: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(reports.as_array().unwrap().len(), 1);
     assert_eq!(reports[0]["rewrites"], 1);
 }
