@@ -19,9 +19,9 @@
 //!   match the name of a tool declared in the top-level tool configuration" and nothing can be
 //!   added by value; the first turn's message removes what it does not offer. Bedrock has no
 //!   `defer_loading`, so those definitions are in the prefix (cached once, read every turn).
-//!   A tool that joins the registry later cannot be referenced: the array gains its entry at
-//!   the end at that turn boundary — a rewrite, which the plan reports with
-//!   `tool_changes_rewrite`.
+//!   A tool that joins the registry later cannot be referenced: at the turn boundary where it
+//!   is first offered the array gains its entry at the end — a rewrite, which the plan reports
+//!   with `tool_changes_rewrite`.
 //!
 //! `tool_changes: messages-by-reference` declares on every provider as Bedrock does, for a
 //! model that takes references but not tools given by value (which models take Anthropic's
@@ -33,8 +33,8 @@
 //! (`tool_definition_kept`), since no provider documents replacing one. The array is only ever
 //! edited at its end or in place, so every name an earlier change block used stays declared.
 //!
-//! Removal is a hint to the model ("Removal is a hint to the model, not enforcement"), so
-//! [`crate::Turn::resolve`] refuses a withdrawn tool (`tool_removed`) and `tool_search` no
+//! A removal does not bind the model (the provider treats it as a hint: the model may still
+//! call a tool it saw), so [`crate::Turn::resolve`] refuses a withdrawn tool (`tool_removed`) and `tool_search` no
 //! longer finds it; the history is never rewritten (design note §4.3). OpenAI Responses has no
 //! removal item: what is offered is the `allowed_tools` tool choice (`blocks.rs`).
 //!
