@@ -38,6 +38,30 @@
 //! longer finds it; the history is never rewritten (design note §4.3). OpenAI Responses has no
 //! removal item: what is offered is the `allowed_tools` tool choice (`blocks.rs`).
 //!
+//! ```
+//! use tool_intent::render::ToolChanges;
+//! use tool_intent::{Registry, ToolsOverride, TurnRequest, TurnState};
+//! let registry = Registry::embedded();
+//! let request = |intent: &str, state: TurnState| -> tool_intent::Result<TurnRequest> {
+//!     Ok(TurnRequest {
+//!         tools_override: ToolsOverride::from_json_str(intent)?,
+//!         state: registry.begin_turn(&state),
+//!         tool_changes: ToolChanges::Messages,
+//!         ..Default::default()
+//!     })
+//! };
+//! // Turn 1: send `payload` as `tools`, append `changes` after the user's message, keep the state.
+//! let turn = registry.turn(&request(r#"{"enabled":true}"#, TurnState::default())?)?;
+//! let first = turn.plan()?;
+//! // Turn 2, web search switched on: the same tools bytes, the change as a message.
+//! let turn = registry.turn(&request(r#"{"enabled":true,"web_search":true}"#, turn.state().clone())?)?;
+//! let second = turn.plan()?;
+//! assert_eq!(second.payload, first.payload);
+//! assert!(second.changes.contains(r#""type":"tool_addition""#));
+//! assert!(second.betas().contains(&"inline-tools-2026-09-15"));
+//! # Ok::<(), tool_intent::Error>(())
+//! ```
+//!
 //! Modes: `catalog` — the catalog's changes go in the same message as text, so the system
 //! prompt never changes either (the plan's catalog text is empty); and on Anthropic with
 //! `messages`, `native-client` — deferred tools are declared with `defer_loading` (outside the
