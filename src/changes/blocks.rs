@@ -76,53 +76,46 @@ pub(super) fn render(provider: Provider, set: &ChangeSet) -> (String, String) {
     if set.is_empty() {
         return (String::new(), fields);
     }
-    let mut blocks: Vec<String> = Vec::new();
+    // A system message's blocks, each a JSON value written between an opening and a closing
+    // part: the catalog's text, then removals and additions by reference.
+    let (text, removal, addition) = match provider {
+        Provider::Anthropic => (
+            ("{\"type\":\"text\",\"text\":", "}"),
+            (
+                "{\"type\":\"tool_removal\",\"tool\":{\"type\":\"tool_reference\",\"name\":",
+                "}}",
+            ),
+            (
+                "{\"type\":\"tool_addition\",\"tool\":{\"type\":\"tool_reference\",\"name\":",
+                "}}",
+            ),
+        ),
+        Provider::BedrockConverse => (
+            ("{\"text\":", "}"),
+            ("{\"toolRemoval\":{\"tool\":{\"name\":", "}}}"),
+            ("{\"toolAddition\":{\"tool\":{\"name\":", "}}}"),
+        ),
+        _ => (("", ""), ("", ""), ("", "")),
+    };
     let items = match provider {
-        Provider::Anthropic => {
+        Provider::Anthropic | Provider::BedrockConverse => {
+            let mut blocks: Vec<String> = Vec::new();
+            let mut block = |(open, close): (&str, &str), value: &str| {
+                blocks.push(format!("{open}{}{close}", string(value)));
+            };
             if !set.text.is_empty() {
-                blocks.push(format!(
-                    "{{\"type\":\"text\",\"text\":{}}}",
-                    string(&set.text)
-                ));
+                block(text, &set.text);
             }
-            let reference =
-                |name: &str| format!("{{\"type\":\"tool_reference\",\"name\":{}}}", string(name));
             for name in &set.removed {
-                blocks.push(format!(
-                    "{{\"type\":\"tool_removal\",\"tool\":{}}}",
-                    reference(name)
-                ));
+                block(removal, name);
             }
             for name in &set.added_by_reference {
-                blocks.push(format!(
-                    "{{\"type\":\"tool_addition\",\"tool\":{}}}",
-                    reference(name)
-                ));
+                block(addition, name);
             }
+            // By value: Anthropic only (Bedrock's records never hold one).
             for entry in &set.added_by_value {
                 blocks.push(format!(
                     "{{\"type\":\"tool_addition\",\"tool\":{{\"type\":\"tool_definition\",\"definition\":{entry}}}}}"
-                ));
-            }
-            format!(
-                "[{{\"role\":\"system\",\"content\":[{}]}}]",
-                blocks.join(",")
-            )
-        }
-        Provider::BedrockConverse => {
-            if !set.text.is_empty() {
-                blocks.push(format!("{{\"text\":{}}}", string(&set.text)));
-            }
-            for name in &set.removed {
-                blocks.push(format!(
-                    "{{\"toolRemoval\":{{\"tool\":{{\"name\":{}}}}}}}",
-                    string(name)
-                ));
-            }
-            for name in &set.added_by_reference {
-                blocks.push(format!(
-                    "{{\"toolAddition\":{{\"tool\":{{\"name\":{}}}}}}}",
-                    string(name)
                 ));
             }
             format!(
