@@ -23,12 +23,18 @@
 //!   functions, the model still sees the function name and description", OpenAI, "Tool
 //!   search"; discovered tools "are injected at the end of the context window"). A load adds
 //!   its definition to the messages.
-//! - `tool_changes: messages` (Anthropic, Bedrock Converse, OpenAI Responses; `catalog`
-//!   mode): the array the session declared, which stays; each turn's change message is
-//!   appended to that turn's messages (growth, not a rewrite: "The cached prefix stays the
-//!   same, so the next request still reads it from cache", Anthropic, "Mid-conversation system
-//!   messages and tool changes"), and the catalog travels in those messages, not the system
-//!   prompt. A change the provider cannot take as a message edits the array (`changes`).
+//! - `tool_changes: messages` / `messages-by-reference` (Anthropic, Bedrock Converse, OpenAI
+//!   Responses; `catalog` mode, and Anthropic's `native-client`): the array the session
+//!   declared, which stays; each turn's change message is appended to that turn's messages,
+//!   growth, not a rewrite — Anthropic: "The cached prefix stays the same, so the next request
+//!   still reads it from cache" ("Mid-conversation system messages and tool changes"); Bedrock
+//!   Converse: a `ToolAdditionBlock` in a system message makes "a tool available without
+//!   re-sending the full tool configuration" (`@aws-sdk/client-bedrock-runtime`); OpenAI
+//!   Responses: an `additional_tools` item makes tools "available at this item", and the
+//!   `allowed_tools` tool choice is not among what "Prompt caching" lists as cached (messages,
+//!   images, tools, structured output schema). The catalog travels in those messages, not the
+//!   system prompt. A change the provider cannot take as a message edits the array
+//!   (`crate::changes`), which the report shows as the rewrite it is.
 //! - `catalog` mode, every provider: the whole array as sent (Bedrock Converse and Gemini have
 //!   no deferral; a Bedrock `cachePoint` would sit after the tools, which is where this
 //!   section ends).
