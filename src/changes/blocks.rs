@@ -76,73 +76,87 @@ pub(super) fn render(provider: Provider, set: &ChangeSet) -> (String, String) {
     if set.is_empty() {
         return (String::new(), fields);
     }
-    // A system message's blocks, each a JSON value written between an opening and a closing
-    // part: the catalog's text, then removals and additions by reference.
-    let (text, removal, addition) = match provider {
-        Provider::Anthropic => (
-            ("{\"type\":\"text\",\"text\":", "}"),
-            (
-                "{\"type\":\"tool_removal\",\"tool\":{\"type\":\"tool_reference\",\"name\":",
-                "}}",
-            ),
-            (
-                "{\"type\":\"tool_addition\",\"tool\":{\"type\":\"tool_reference\",\"name\":",
-                "}}",
-            ),
-        ),
-        Provider::BedrockConverse => (
-            ("{\"text\":", "}"),
-            ("{\"toolRemoval\":{\"tool\":{\"name\":", "}}}"),
-            ("{\"toolAddition\":{\"tool\":{\"name\":", "}}}"),
-        ),
-        _ => (("", ""), ("", ""), ("", "")),
-    };
     let items = match provider {
-        Provider::Anthropic | Provider::BedrockConverse => {
-            let mut blocks: Vec<String> = Vec::new();
-            let mut block = |(open, close): (&str, &str), value: &str| {
-                blocks.push(format!("{open}{}{close}", string(value)));
-            };
-            if !set.text.is_empty() {
-                block(text, &set.text);
-            }
-            for name in &set.removed {
-                block(removal, name);
-            }
-            for name in &set.added_by_reference {
-                block(addition, name);
-            }
-            // By value: Anthropic only (Bedrock's records never hold one).
-            for entry in &set.added_by_value {
-                blocks.push(format!(
-                    "{{\"type\":\"tool_addition\",\"tool\":{{\"type\":\"tool_definition\",\"definition\":{entry}}}}}"
-                ));
-            }
-            format!(
-                "[{{\"role\":\"system\",\"content\":[{}]}}]",
-                blocks.join(",")
-            )
-        }
+        Provider::Anthropic => system_message(&ANTHROPIC_BLOCKS, set),
+        Provider::BedrockConverse => system_message(&BEDROCK_BLOCKS, set),
         // OpenAI Responses (the only other provider `super::check` lets through).
-        _ => {
-            let mut items: Vec<String> = Vec::new();
-            if !set.text.is_empty() {
-                items.push(format!(
-                    "{{\"type\":\"message\",\"role\":\"developer\",\"content\":{}}}",
-                    string(&set.text)
-                ));
-            }
-            if !set.added_by_value.is_empty() {
-                items.push(format!(
-                    "{{\"type\":\"additional_tools\",\"role\":\"developer\",\"tools\":[{}]}}",
-                    set.added_by_value.join(",")
-                ));
-            }
-            if items.is_empty() {
-                return (String::new(), fields);
-            }
-            format!("[{}]", items.join(","))
-        }
+        _ => responses_items(set),
     };
     (items, fields)
+}
+
+/// A system message's blocks by reference, each a JSON value written between an opening and a
+/// closing part.
+struct SystemBlocks {
+    text: (&'static str, &'static str),
+    removal: (&'static str, &'static str),
+    addition: (&'static str, &'static str),
+}
+
+const ANTHROPIC_BLOCKS: SystemBlocks = SystemBlocks {
+    text: ("{\"type\":\"text\",\"text\":", "}"),
+    removal: (
+        "{\"type\":\"tool_removal\",\"tool\":{\"type\":\"tool_reference\",\"name\":",
+        "}}",
+    ),
+    addition: (
+        "{\"type\":\"tool_addition\",\"tool\":{\"type\":\"tool_reference\",\"name\":",
+        "}}",
+    ),
+};
+
+const BEDROCK_BLOCKS: SystemBlocks = SystemBlocks {
+    text: ("{\"text\":", "}"),
+    removal: ("{\"toolRemoval\":{\"tool\":{\"name\":", "}}}"),
+    addition: ("{\"toolAddition\":{\"tool\":{\"name\":", "}}}"),
+};
+
+/// Anthropic's or Bedrock's one `system` message: the catalog's text, removals, additions by
+/// reference, then (Anthropic only: Bedrock's records never hold one) additions by value.
+fn system_message(shape: &SystemBlocks, set: &ChangeSet) -> String {
+    let mut blocks: Vec<String> = Vec::new();
+    let mut block = |(open, close): (&str, &str), value: &str| {
+        blocks.push(format!("{open}{}{close}", string(value)));
+    };
+    if !set.text.is_empty() {
+        block(shape.text, &set.text);
+    }
+    for name in &set.removed {
+        block(shape.removal, name);
+    }
+    for name in &set.added_by_reference {
+        block(shape.addition, name);
+    }
+    for entry in &set.added_by_value {
+        blocks.push(format!(
+            "{{\"type\":\"tool_addition\",\"tool\":{{\"type\":\"tool_definition\",\"definition\":{entry}}}}}"
+        ));
+    }
+    format!(
+        "[{{\"role\":\"system\",\"content\":[{}]}}]",
+        blocks.join(",")
+    )
+}
+
+/// OpenAI Responses' items: a developer message with the catalog's text and an
+/// `additional_tools` item ("" when there is neither: a removal is the tool choice alone).
+fn responses_items(set: &ChangeSet) -> String {
+    let mut items: Vec<String> = Vec::new();
+    if !set.text.is_empty() {
+        items.push(format!(
+            "{{\"type\":\"message\",\"role\":\"developer\",\"content\":{}}}",
+            string(&set.text)
+        ));
+    }
+    if !set.added_by_value.is_empty() {
+        items.push(format!(
+            "{{\"type\":\"additional_tools\",\"role\":\"developer\",\"tools\":[{}]}}",
+            set.added_by_value.join(",")
+        ));
+    }
+    if items.is_empty() {
+        String::new()
+    } else {
+        format!("[{}]", items.join(","))
+    }
 }

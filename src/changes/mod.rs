@@ -82,9 +82,6 @@ use crate::render::{DeferralMode, Provider, ToolChanges};
 use crate::turn::CATALOG_HEADER;
 use crate::warning::{Warning, WarningCode};
 
-/// What Anthropic's `cache_control` adds at the end of an entry (`render::push_with_flags`).
-const CACHE_FLAG: &str = ",\"cache_control\":{\"type\":\"ephemeral\"}}";
-
 /// The first line of a later turn's catalog changes.
 pub const CATALOG_ADDED: &str = "Deferred tools added to the catalog (not loaded yet; call tool_search with query \"select:<name>\" to load one):";
 /// The line before the names a later turn takes out of the catalog.
@@ -257,8 +254,7 @@ fn declare(
     // deferred tool), as `render_split` puts it.
     if target.cache_control && provider == Provider::Anthropic {
         if let Some((_, last, _)) = declared.iter_mut().rev().find(|(_, _, deferred)| !deferred) {
-            last.pop();
-            last.push_str(CACHE_FLAG);
+            *last = crate::render::with_cache_control(last);
         }
     }
     let mut record = ConversationTools::default();
@@ -300,7 +296,7 @@ pub(crate) fn plan(
     let mut rewrites: Vec<String> = Vec::new();
     let mut kept: Vec<&str> = Vec::new();
     // Both name lists sorted (`record.offered` is kept sorted), looked up by binary search.
-    let was_offered = record.offered.clone();
+    let was_offered = std::mem::take(&mut record.offered);
     let mut offered: Vec<&str> = offers.iter().map(|o| o.name).collect();
     offered.sort_unstable();
     let is_in = |list: &[&str], name: &str| list.binary_search(&name).is_ok();
@@ -340,13 +336,13 @@ pub(crate) fn plan(
                 if known.definition != definition {
                     match known.entry {
                         Some(k) => {
-                            let flagged = record.tools[k].ends_with(CACHE_FLAG);
-                            let mut entry = offer.entry.to_string();
-                            if flagged {
-                                entry.pop();
-                                entry.push_str(CACHE_FLAG);
-                            }
-                            record.tools[k] = entry;
+                            // The breakpoint stays where the first turn put it.
+                            record.tools[k] = if crate::render::has_cache_control(&record.tools[k])
+                            {
+                                crate::render::with_cache_control(offer.entry)
+                            } else {
+                                offer.entry.to_string()
+                            };
                             known.definition = definition;
                             rewrites
                                 .push(format!("the definition of {} changed", quoted(offer.name)));

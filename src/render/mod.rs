@@ -246,6 +246,22 @@ pub(crate) fn render_split(
     })
 }
 
+/// Anthropic's explicit cache breakpoint, the last field of the entry it marks.
+const CACHE_CONTROL_FIELD: &str = ",\"cache_control\":{\"type\":\"ephemeral\"}";
+
+/// An entry with Anthropic's `cache_control` added, as [`push_with_flags`] adds it.
+pub(crate) fn with_cache_control(entry: &str) -> String {
+    let body = entry.strip_suffix('}').unwrap_or(entry);
+    format!("{body}{CACHE_CONTROL_FIELD}}}")
+}
+
+/// Whether an entry carries Anthropic's `cache_control` ([`with_cache_control`]).
+pub(crate) fn has_cache_control(entry: &str) -> bool {
+    entry
+        .strip_suffix('}')
+        .is_some_and(|body| body.ends_with(CACHE_CONTROL_FIELD))
+}
+
 /// Appends a cached entry, adding `defer_loading` and `cache_control` as the serialiser
 /// would: both are the last fields of their wrapper, so they go right before its final `}`.
 fn push_with_flags(json: &mut String, base: &str, deferred: bool, cache: bool) {
@@ -259,7 +275,7 @@ fn push_with_flags(json: &mut String, base: &str, deferred: bool, cache: bool) {
         json.push_str(",\"defer_loading\":true");
     }
     if cache {
-        json.push_str(",\"cache_control\":{\"type\":\"ephemeral\"}");
+        json.push_str(CACHE_CONTROL_FIELD);
     }
     json.push('}');
 }
