@@ -78,7 +78,7 @@ use crate::conversation::{ConversationTools, KnownTool};
 use crate::error::{quoted, Error, Result};
 use crate::expand::{Expansion, ToolStatus};
 use crate::registry::Registry;
-use crate::render::{DeferralMode, Provider, ToolChanges};
+use crate::render::{fingerprint, DeferralMode, Payload, Provider, ToolChanges};
 use crate::turn::CATALOG_HEADER;
 use crate::warning::{Warning, WarningCode};
 
@@ -91,12 +91,11 @@ pub const CATALOG_WITHDRAWN: &str =
 /// A turn planned with change messages.
 #[derive(Debug, Clone)]
 pub(crate) struct Outcome {
-    /// The `tools` array to send: the declared one.
-    pub(crate) tools: String,
+    /// What the turn sends as tools: the declared array with its fingerprint, the names this
+    /// turn offers, no catalog text, and the request fields (OpenAI Responses `tool_choice`).
+    pub(crate) payload: Payload,
     /// The items to append to the conversation, a JSON array ("" when nothing changed).
     pub(crate) items: String,
-    /// Request fields (OpenAI Responses `tool_choice`), a JSON object's members or "".
-    pub(crate) request_fields: String,
     /// The record after this turn's message (the turn moves it into its state).
     pub(crate) record: ConversationTools,
     pub(crate) warnings: Vec<Warning>,
@@ -430,10 +429,17 @@ pub(crate) fn plan(
     }
     let trailer = (target.cache_control && provider == Provider::BedrockConverse)
         .then_some(crate::render::BEDROCK_CACHE_POINT);
+    let tools = record.array(trailer);
     Ok(Outcome {
-        tools: record.array(trailer),
+        payload: Payload {
+            fingerprint: fingerprint(tools.as_bytes()),
+            json: tools,
+            catalog: String::new(),
+            array: offers.iter().map(|o| o.name.to_string()).collect(),
+            spans: Vec::new(),
+            request_fields,
+        },
         items,
-        request_fields,
         record,
         warnings,
     })

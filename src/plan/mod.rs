@@ -21,8 +21,7 @@ use crate::intent::ToolsOverride;
 use crate::registry::{Registry, Tool};
 use crate::render::rules::{check_count, split_for};
 use crate::render::{
-    client_search_output, fingerprint, render_split, DeferralMode, Provider, RenderOptions,
-    ToolChanges,
+    client_search_output, render_split, DeferralMode, Provider, RenderOptions, ToolChanges,
 };
 use crate::search::{self, SearchCall, SearchResult};
 use crate::turn::{TurnState, View};
@@ -208,7 +207,12 @@ impl Turn {
         };
         let provider_split = split_for(expansion, state, self.view, self.provider, self.mode);
         let split = &provider_split.split;
-        let payload = render_split(expansion, split, &|i| provider_split.refused(i), options)?;
+        let payload = match &self.conversation {
+            // With change messages: the array the conversation declared, rendered (and
+            // fingerprinted) once when the turn was made.
+            Some(outcome) => outcome.payload.clone(),
+            None => render_split(expansion, split, &|i| provider_split.refused(i), options)?,
+        };
         // The catalog-mode array holds the tools sent in full (resident and promoted).
         check_count(self.provider, payload.array.len(), split.array.len())?;
         let mut warnings = expansion.warnings().to_vec();
@@ -298,12 +302,8 @@ impl Turn {
             state: None,
         };
         if self.tool_changes.is_messages() {
-            // The array the conversation declared, and this turn's changes as a message.
+            // This turn's changes as a message, and the state to keep.
             let outcome = self.conversation()?;
-            plan.fingerprint = fingerprint(outcome.tools.as_bytes());
-            plan.payload.clone_from(&outcome.tools);
-            plan.catalog_text = String::new();
-            plan.request_fields.clone_from(&outcome.request_fields);
             plan.changes.clone_from(&outcome.items);
             plan.warnings.extend(outcome.warnings.iter().cloned());
             plan.state = Some(self.state.clone());
@@ -392,7 +392,7 @@ impl Turn {
         )?;
         if self.tool_changes.is_messages() {
             let outcome = self.conversation()?;
-            budget.declared_tokens = Some(counter.count(&outcome.tools));
+            budget.declared_tokens = Some(counter.count(&outcome.payload.json));
             budget.changes_tokens = Some(counter.count(&outcome.items));
         }
         Ok(budget)

@@ -68,7 +68,8 @@ pub(crate) struct RenderOptions {
     pub view: View,
 }
 
-/// One rendered tool array.
+/// One rendered tool array (with `tool_changes: messages`, the array a conversation declared:
+/// `crate::changes`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Payload {
     /// The exact JSON bytes of the `tools` array.
