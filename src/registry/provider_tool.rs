@@ -371,33 +371,26 @@ impl ProviderTool {
                 ))
             }
         };
-        let search_context_size = match obj.get("search_context_size") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if ["low", "medium", "high"].contains(&s.as_str()) => {
-                Some(s.clone())
-            }
-            Some(other) => {
-                return Err(Error::expected(
-                    "document",
-                    &path.key("search_context_size"),
-                    "low, medium or high",
-                    other,
-                ))
+        // An optional option that must be one of a few words.
+        let one_of = |key: &str, allowed: &[&str], expected: &str| -> Result<Option<String>> {
+            match obj.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) if allowed.contains(&s.as_str()) => Ok(Some(s.clone())),
+                Some(other) => Err(Error::expected("document", &path.key(key), expected, other)),
             }
         };
-        let anthropic_version = match obj.get("anthropic_version") {
-            None | Some(Value::Null) => {
-                rules.anthropic_versions[rules.anthropic_versions.len() - 1].to_string()
-            }
-            Some(Value::String(v)) if rules.anthropic_versions.contains(&v.as_str()) => v.clone(),
-            Some(other) => {
-                return Err(Error::expected(
-                    "document",
-                    &path.key("anthropic_version"),
-                    &format!("one of: {}", rules.anthropic_versions.join(", ")),
-                    other,
-                ))
-            }
+        let search_context_size = one_of(
+            "search_context_size",
+            &["low", "medium", "high"],
+            "low, medium or high",
+        )?;
+        let anthropic_version = match one_of(
+            "anthropic_version",
+            rules.anthropic_versions,
+            &format!("one of: {}", rules.anthropic_versions.join(", ")),
+        )? {
+            Some(version) => version,
+            None => rules.anthropic_versions[rules.anthropic_versions.len() - 1].to_string(),
         };
         let providers = match obj.get("providers") {
             None | Some(Value::Null) => rules.default_providers.to_vec(),
