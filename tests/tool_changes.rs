@@ -8,12 +8,15 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
+#[path = "common/tool_change_rows.rs"]
+mod tool_change_rows;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use common::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
+use tool_change_rows::tool_change_rows;
 use tool_intent::cache_report::CacheScript;
 use tool_intent::changes::{CATALOG_ADDED, CATALOG_WITHDRAWN};
 use tool_intent::render::ToolChanges;
@@ -691,56 +694,7 @@ fn tool_change_rows_match_the_golden_file() {
     let script =
         CacheScript::from_json_str(&read_repo_file("tests/data/cache-session-toggles.json"))
             .unwrap();
-    let mut rows = Vec::new();
-    let targets = PROVIDERS
-        .map(|p| (p, DeferralMode::Catalog))
-        .into_iter()
-        .chain([(Provider::Anthropic, DeferralMode::NativeClient)]);
-    for (provider, mode) in targets {
-        let mut registry = all_merged();
-        let mut state = TurnState::default();
-        let mut intent = ToolsOverride::Follow;
-        for (k, turn) in script.turns.iter().enumerate() {
-            for (name, tools) in &turn.add_servers {
-                registry = registry
-                    .set_mcp_server(name, &tools.to_string())
-                    .unwrap()
-                    .registry;
-            }
-            for name in &turn.remove_servers {
-                registry = registry.remove_mcp_server(name).unwrap().registry;
-            }
-            if let Some(o) = &turn.tools_override {
-                intent = o.clone();
-            }
-            state = registry.begin_turn(&state);
-            let mut this_turn = registry
-                .turn(&TurnRequest {
-                    tools_override: intent.clone(),
-                    state: state.clone(),
-                    provider,
-                    mode,
-                    tool_changes: ToolChanges::Messages,
-                    ..TurnRequest::default()
-                })
-                .unwrap();
-            let plan = this_turn.plan().unwrap();
-            rows.push(json!({
-                "provider": provider.as_str(),
-                "mode": mode.as_str(),
-                "turn": k + 1,
-                "fingerprint": plan.fingerprint,
-                "changes": tool_intent::fingerprint(plan.changes.as_bytes()),
-                "changesBytes": plan.changes.len(),
-                "requestFields": plan.request_fields,
-                "betas": plan.betas(),
-            }));
-            state = plan.state.clone().unwrap();
-            for query in &turn.searches {
-                state = this_turn.search(&SearchCall::new(query)).unwrap().state;
-            }
-        }
-    }
+    let rows = tool_change_rows(&all_merged(), &script);
     assert_eq!(rows.len(), 80);
     check_golden(
         "tool-changes.json",

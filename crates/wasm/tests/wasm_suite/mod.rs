@@ -9,6 +9,9 @@ use tool_intent_wasm as wasm;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
+#[path = "../../../../tests/common/tool_change_rows.rs"]
+mod tool_change_rows;
+
 /// Fully resolved golden rows, written by the native `tests/cross_target.rs`.
 const EXPECTED: &str = include_str!("../../../../tests/golden/cross-target.json");
 /// tool_search golden rows (same writer) and the BFCL pool their `bfcl` rows search.
@@ -128,64 +131,11 @@ fn cross_target_fingerprints_inside_wasm() {
 /// the wasm module turn by turn: the same tools, change messages and request fields as native.
 #[wasm_bindgen_test]
 fn tool_change_rows_inside_wasm() {
-    use tool_intent::render::ToolChanges;
-    let rows: Vec<Value> = serde_json::from_str(TOOL_CHANGES_EXPECTED).unwrap();
+    let expected: Vec<Value> = serde_json::from_str(TOOL_CHANGES_EXPECTED).unwrap();
     let script = tool_intent::cache_report::CacheScript::from_json_str(TOGGLE_SESSION).unwrap();
-    let mut k = 0;
-    let targets = [
-        ("anthropic", "catalog"),
-        ("bedrock-converse", "catalog"),
-        ("openai-responses", "catalog"),
-        ("anthropic", "native-client"),
-    ];
-    for (provider, mode) in targets {
-        let provider = tool_intent::Provider::parse(provider).unwrap();
-        let mode = tool_intent::DeferralMode::parse(mode).unwrap();
-        let mut registry = golden_registry("all");
-        let mut state = tool_intent::TurnState::default();
-        let mut intent = tool_intent::ToolsOverride::Follow;
-        for turn in &script.turns {
-            for (name, tools) in &turn.add_servers {
-                registry = registry
-                    .set_mcp_server(name, &tools.to_string())
-                    .unwrap()
-                    .registry;
-            }
-            for name in &turn.remove_servers {
-                registry = registry.remove_mcp_server(name).unwrap().registry;
-            }
-            if let Some(o) = &turn.tools_override {
-                intent = o.clone();
-            }
-            state = registry.begin_turn(&state);
-            let request = TurnRequest {
-                tools_override: intent.clone(),
-                state: state.clone(),
-                provider,
-                mode,
-                tool_changes: ToolChanges::Messages,
-                ..TurnRequest::default()
-            };
-            let mut this_turn = registry.turn(&request).unwrap();
-            let plan = this_turn.plan().unwrap();
-            let row = &rows[k];
-            k += 1;
-            assert_eq!(row["fingerprint"], Value::from(plan.fingerprint.clone()));
-            assert_eq!(
-                row["changes"],
-                Value::from(tool_intent::fingerprint(plan.changes.as_bytes()))
-            );
-            assert_eq!(
-                row["requestFields"],
-                Value::from(plan.request_fields.clone())
-            );
-            state = plan.state.clone().unwrap();
-            for query in &turn.searches {
-                state = this_turn.search(&SearchCall::new(query)).unwrap().state;
-            }
-        }
-    }
-    assert_eq!(k, 80);
+    let rows = tool_change_rows::tool_change_rows(&golden_registry("all"), &script);
+    assert_eq!(rows, expected);
+    assert_eq!(rows.len(), 80);
 }
 
 #[wasm_bindgen_test]
