@@ -120,7 +120,14 @@ impl ConversationTools {
         for (key, v) in obj {
             let at = path.key(key);
             match key.as_str() {
-                "tools" => record.tools = strings(v, &at, "a list of tool entries (JSON text)")?,
+                "tools" => {
+                    record.tools = string_list(
+                        v,
+                        &at,
+                        ("a list of tool entries (JSON text)", "items", "a string"),
+                        RECORD_MAX,
+                    )?
+                }
                 "offered" => record.offered = sorted_names(v, &at)?,
                 "catalog" => record.catalog = sorted_names(v, &at)?,
                 "known" => record.known = known(v, &at)?,
@@ -137,13 +144,12 @@ impl ConversationTools {
             }
         }
         for (name, tool) in record.known.iter() {
-            if tool.entry.is_some_and(|k| k >= record.tools.len()) {
+            if let Some(k) = tool.entry.filter(|&k| k >= record.tools.len()) {
                 return Err(Error::value(
                     INPUT,
                     &path.key("known").key(name).key("entry"),
                     format!(
-                        "entry {} is past the {} declared tools",
-                        tool.entry.unwrap_or(0),
+                        "entry {k} is past the {} declared tools",
                         record.tools.len()
                     ),
                 ));
@@ -187,34 +193,48 @@ impl ConversationTools {
     }
 }
 
-fn strings(v: &Value, path: &JsonPath, what: &str) -> Result<Vec<String>> {
+/// A persisted state's list of strings: at most `max`, `nouns` of them (`"names"`), each `item`
+/// (`"a tool name"`), the whole `list` (`"a list of tool names"`). `TurnState::from_value`
+/// reads `loaded` and `frozen` with it too.
+pub(crate) fn string_list(
+    v: &Value,
+    path: &JsonPath,
+    (list, nouns, item): (&str, &str, &str),
+    max: usize,
+) -> Result<Vec<String>> {
     let items = v
         .as_array()
-        .ok_or_else(|| Error::expected(INPUT, path, what, v))?;
-    if items.len() > LIMITS.max_tools + 2 {
+        .ok_or_else(|| Error::expected(INPUT, path, list, v))?;
+    if items.len() > max {
         return Err(Error::limit(
             INPUT,
             path,
-            format!(
-                "{} items, at most {} are accepted",
-                items.len(),
-                LIMITS.max_tools + 2
-            ),
+            format!("{} {nouns}, at most {max} are accepted", items.len()),
         ));
     }
     items
         .iter()
         .enumerate()
-        .map(|(i, item)| {
-            item.as_str()
+        .map(|(i, value)| {
+            value
+                .as_str()
                 .map(str::to_string)
-                .ok_or_else(|| Error::expected(INPUT, &path.index(i), "a string", item))
+                .ok_or_else(|| Error::expected(INPUT, &path.index(i), item, value))
         })
         .collect()
 }
 
+/// The most entries a record's lists hold: one per registry tool, plus `tool_search` and a
+/// provider's search tool.
+const RECORD_MAX: usize = LIMITS.max_tools + 2;
+
 fn sorted_names(v: &Value, path: &JsonPath) -> Result<Vec<String>> {
-    Ok(sorted(&strings(v, path, "a list of tool names")?))
+    Ok(sorted(&string_list(
+        v,
+        path,
+        ("a list of tool names", "items", "a string"),
+        RECORD_MAX,
+    )?))
 }
 
 /// The names sorted, each once (sorted as `&str`: the crate's one instantiation of that sort,

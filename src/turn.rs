@@ -122,34 +122,12 @@ impl TurnState {
                 "loaded" | "frozen" => {
                     let names = match v {
                         Value::Null => Vec::new(),
-                        Value::Array(items) if items.len() > LIMITS.max_tools => {
-                            return Err(Error::limit(
-                                INPUT,
-                                &path,
-                                format!(
-                                    "{} names, at most {} are accepted",
-                                    items.len(),
-                                    LIMITS.max_tools
-                                ),
-                            ))
-                        }
-                        Value::Array(items) => items
-                            .iter()
-                            .enumerate()
-                            .map(|(i, n)| {
-                                n.as_str().map(String::from).ok_or_else(|| {
-                                    Error::expected(INPUT, &path.index(i), "a tool name", n)
-                                })
-                            })
-                            .collect::<Result<_>>()?,
-                        other => {
-                            return Err(Error::expected(
-                                INPUT,
-                                &path,
-                                "a list of tool names",
-                                other,
-                            ))
-                        }
+                        v => crate::conversation::string_list(
+                            v,
+                            &path,
+                            ("a list of tool names", "names", "a tool name"),
+                            LIMITS.max_tools,
+                        )?,
                     };
                     if key == "loaded" {
                         state.loaded = names;
