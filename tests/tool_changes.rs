@@ -419,6 +419,32 @@ fn naming_tools_only_by_reference_declares_the_ceiling_and_says_when_it_cannot()
         };
         assert_eq!(run(&all_merged(), &base, &steps), 1, "{provider:?}");
     }
+    // References only: Anthropic's inline-tools beta is not asked for (a model without it
+    // would refuse the header), the change-message beta is.
+    let registry = Registry::embedded();
+    let by_reference = registry
+        .plan_turn(&TurnRequest {
+            tool_changes: ToolChanges::MessagesByReference,
+            ..on(Provider::Anthropic)
+        })
+        .unwrap();
+    assert_eq!(
+        by_reference.betas(),
+        ["mid-conversation-tool-changes-2026-07-01"]
+    );
+    let by_value = registry
+        .plan_turn(&TurnRequest {
+            tool_changes: ToolChanges::Messages,
+            ..on(Provider::Anthropic)
+        })
+        .unwrap();
+    assert_eq!(
+        by_value.betas(),
+        [
+            "mid-conversation-tool-changes-2026-07-01",
+            "inline-tools-2026-09-15"
+        ]
+    );
     // OpenAI Responses takes at most 128 tools: a ceiling past it is an error naming the
     // option and the way out.
     let many: Vec<Value> = (0..130)

@@ -27,7 +27,9 @@ use serde_json::Value;
 
 use crate::render::Provider;
 
-/// The Anthropic betas a conversation with change messages needs on every request.
+/// The Anthropic betas a conversation with change messages needs on every request: the first
+/// for references, the second for tools given by value (`messages`, not
+/// `messages-by-reference`).
 pub const ANTHROPIC_BETAS: [&str; 2] = [
     "mid-conversation-tool-changes-2026-07-01",
     "inline-tools-2026-09-15",

@@ -300,6 +300,7 @@ impl Turn {
             request_fields: payload.request_fields,
             changes: String::new(),
             state: None,
+            tool_changes: self.tool_changes,
         };
         if self.tool_changes.is_messages() {
             // This turn's changes as a message, and the state to keep.

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::registry::Registry;
-use crate::render::{DeferralMode, Provider, ANTHROPIC_TOOL_SEARCH_NAME};
+use crate::render::{DeferralMode, Provider, ToolChanges, ANTHROPIC_TOOL_SEARCH_NAME};
 use crate::turn::TurnState;
 use crate::warning::Warning;
 
@@ -31,6 +31,8 @@ pub struct TurnPlan {
     pub provider: Provider,
     /// The deferral mode.
     pub mode: DeferralMode,
+    /// How changes of the offered tools reach the model.
+    pub tool_changes: ToolChanges,
     /// `sha256:<hex>` of `payload`.
     pub fingerprint: String,
     /// The exact provider tools-array JSON.
@@ -200,11 +202,14 @@ impl TurnPlan {
         out
     }
 
-    /// The provider betas the request needs (Anthropic's change-message betas with
-    /// `tool_changes: messages`; empty otherwise).
+    /// The provider betas the request needs: on Anthropic, the change-message beta with
+    /// `tool_changes: messages-by-reference`, and the inline-tools beta too with `messages`
+    /// (which gives tools by value); empty otherwise.
     pub fn betas(&self) -> Vec<&'static str> {
-        match (self.provider, &self.state) {
-            (Provider::Anthropic, Some(_)) => crate::changes::ANTHROPIC_BETAS.to_vec(),
+        let betas = &crate::changes::ANTHROPIC_BETAS;
+        match (self.provider, self.tool_changes) {
+            (Provider::Anthropic, ToolChanges::Messages) => betas.to_vec(),
+            (Provider::Anthropic, ToolChanges::MessagesByReference) => betas[..1].to_vec(),
             _ => Vec::new(),
         }
     }
