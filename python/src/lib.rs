@@ -785,8 +785,7 @@ impl TurnPlan {
             .or_else(|_| Ok(py.None().into_bound(py)))
     }
 
-    /// The provider betas the request needs (`[]` unless Anthropic with
-    /// `tool_changes="messages"`).
+    /// The provider betas the request needs (`[]` unless Anthropic with change messages).
     #[getter]
     fn betas(&self) -> Vec<&'static str> {
         self.plan.betas()

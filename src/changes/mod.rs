@@ -105,11 +105,7 @@ pub(crate) struct Outcome {
 /// `catalog` mode everywhere, and Anthropic's `native-client` with `messages` (its deferred
 /// tools are declared with `defer_loading`, found by our `tool_search` as `tool_reference`
 /// blocks, so a new deferred tool is added by value with its flag; there is no catalog).
-pub(crate) fn check(
-    provider: Provider,
-    mode: DeferralMode,
-    tool_changes: ToolChanges,
-) -> Result<()> {
+pub fn check(provider: Provider, mode: DeferralMode, tool_changes: ToolChanges) -> Result<()> {
     if !matches!(
         provider,
         Provider::Anthropic | Provider::BedrockConverse | Provider::OpenAiResponses

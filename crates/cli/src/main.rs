@@ -404,20 +404,19 @@ mod cli {
                 let script =
                     CacheScript::from_json_str(&inline_or_file(&script)?).flag("--script")?;
                 let provider = provider.provider();
-                // Change messages go with catalog mode, and on Anthropic with native-client
-                // too: "all" means those then.
+                // "all": catalog (which reports any error of the options), and each mode the
+                // provider takes with these tool changes (the library's own rule).
                 let tool_changes = session.tool_changes.tool_changes();
                 let modes = match mode {
                     CacheModeArg::All => DeferralMode::ALL
                         .into_iter()
-                        .filter(|m| match *m {
-                            DeferralMode::Catalog => true,
-                            _ if !tool_changes.is_messages() => provider.has_native_deferral(),
-                            DeferralMode::NativeClient => {
-                                provider == Provider::Anthropic
-                                    && tool_changes == tool_intent::render::ToolChanges::Messages
-                            }
-                            DeferralMode::Native => false,
+                        .filter(|&m| {
+                            m == DeferralMode::Catalog
+                                || if tool_changes.is_messages() {
+                                    tool_intent::changes::check(provider, m, tool_changes).is_ok()
+                                } else {
+                                    provider.has_native_deferral()
+                                }
                         })
                         .collect(),
                     CacheModeArg::Catalog => vec![DeferralMode::Catalog],
