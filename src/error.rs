@@ -252,15 +252,6 @@ impl Error {
         }
     }
 
-    pub(crate) fn invalid_json(input: &'static str, err: &serde_json::Error) -> Self {
-        Error::InvalidJson {
-            input,
-            line: err.line(),
-            column: err.column(),
-            message: strip_position(&err.to_string()),
-        }
-    }
-
     pub(crate) fn value(input: &'static str, path: &JsonPath, message: impl Into<String>) -> Self {
         Error::InvalidValue {
             input,
@@ -312,14 +303,6 @@ impl Error {
         Error::Internal {
             message: message.into(),
         }
-    }
-}
-
-/// serde_json appends " at line X column Y"; we report those as fields.
-pub(crate) fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_string(),
-        None => message.to_string(),
     }
 }
 
@@ -530,16 +513,6 @@ mod tests {
             e.to_string(),
             "invalid override at $.enabled: expected true, false or null, found string \"yes\""
         );
-    }
-
-    #[test]
-    fn json_errors_report_line_and_column() {
-        let err = serde_json::from_str::<Value>("{\n  \"a\": }").unwrap_err();
-        let e = Error::invalid_json("override", &err);
-        assert_eq!(e.code(), "invalid_json");
-        let text = e.to_string();
-        assert!(text.contains("line 2"), "{text}");
-        assert!(!text.contains(" at line "), "{text}");
     }
 
     #[test]

@@ -6,8 +6,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::parse_trusted;
 use super::read::{Failure, Raw, Reader, Step};
+use super::value::{decode_string, value_of_text, Refusal};
 use crate::error::Result;
 
 /// An object's members in document order, values unread. A key given twice is kept in
@@ -98,12 +98,18 @@ impl<'a> Reader<'a> {
             _ => {
                 let raw = self.raw()?;
                 let start = self.i - raw.get().len();
-                parse_trusted(raw.get())
-                    .map(Node::Other)
-                    .map_err(|e| Failure {
+                match value_of_text(raw.get(), false) {
+                    Ok(value) => Ok(Node::Other(value)),
+                    Err(Refusal::Syntax(failure)) => Err(Failure {
+                        at: start + failure.at,
+                        message: failure.message,
+                    }),
+                    // Keys are not checked here: a scalar has none, and objects are read above.
+                    Err(Refusal::Duplicate { path }) => Err(Failure {
                         at: start,
-                        message: Cow::Owned(crate::error::strip_position(&e.to_string())),
-                    })
+                        message: Cow::Owned(format!("key given twice at {path}")),
+                    }),
+                }
             }
         }
     }
@@ -120,11 +126,7 @@ impl<'a> Reader<'a> {
         loop {
             let key = self.key()?;
             let key: Cow<'a, str> = if key.escaped {
-                let quoted = &self.text[key.start - 1..key.end + 1];
-                Cow::Owned(serde_json::from_str::<String>(quoted).map_err(|e| Failure {
-                    at: key.start - 1,
-                    message: Cow::Owned(crate::error::strip_position(&e.to_string())),
-                })?)
+                Cow::Owned(decode_string(self.text, &key)?)
             } else {
                 Cow::Borrowed(&self.text[key.start..key.end])
             };

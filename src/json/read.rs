@@ -134,10 +134,14 @@ impl<'a> Reader<'a> {
     }
 
     pub(super) fn fail<T>(&self, at: usize, message: &'static str) -> Step<T> {
-        Err(Failure {
+        Err(self.failure(at, message))
+    }
+
+    pub(super) fn failure(&self, at: usize, message: &'static str) -> Failure {
+        Failure {
             at,
             message: Cow::Borrowed(message),
-        })
+        }
     }
 
     #[inline(always)]
@@ -168,7 +172,7 @@ impl<'a> Reader<'a> {
 
     /// The string whose opening quote is at `self.i`, with `self.i` moved past it.
     #[inline(always)]
-    fn string(&mut self) -> Step<Span> {
+    pub(super) fn string(&mut self) -> Step<Span> {
         let start = self.i + 1;
         let (mut i, mut escaped, mut unicode_escape) = (start, false, false);
         loop {
@@ -211,7 +215,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A number at `self.i`; whether it may be out of range.
-    fn number(&mut self) -> Step<bool> {
+    pub(super) fn number(&mut self) -> Step<bool> {
         let b = self.b;
         let start = self.i;
         let mut i = start + usize::from(b.get(start) == Some(&b'-'));
@@ -248,7 +252,7 @@ impl<'a> Reader<'a> {
         Ok(exponent || i - start > 300)
     }
 
-    fn literal(&mut self, word: &'static [u8]) -> Step<()> {
+    pub(super) fn literal(&mut self, word: &'static [u8]) -> Step<()> {
         if !self.b[self.i..].starts_with(word) {
             return self.fail(self.i, "expected a JSON value");
         }
