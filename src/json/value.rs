@@ -226,9 +226,7 @@ impl Builder<'_> {
     /// The members of an object whose `{` was read.
     fn object(&mut self, depth: usize) -> Result<Value, Stop> {
         let mut map = Map::new();
-        self.reader.ws();
-        if self.reader.b.get(self.reader.i) == Some(&b'}') {
-            self.reader.i += 1;
+        if self.closes(b'}') {
             return Ok(Value::Object(map));
         }
         loop {
@@ -242,19 +240,8 @@ impl Builder<'_> {
                 Err(stop) => return Err(stop.within(|| Step::Key(key))),
             };
             map.insert(key, value);
-            let r = &mut self.reader;
-            r.ws();
-            match r.b.get(r.i) {
-                Some(b',') => r.i += 1,
-                Some(b'}') => {
-                    r.i += 1;
-                    return Ok(Value::Object(map));
-                }
-                _ => {
-                    return Err(Stop::from(
-                        r.failure(r.i, "expected ',' or '}' after a member"),
-                    ))
-                }
+            if self.next_or_close(b'}', "expected ',' or '}' after a member")? {
+                return Ok(Value::Object(map));
             }
         }
     }
@@ -262,9 +249,7 @@ impl Builder<'_> {
     /// The elements of an array whose `[` was read.
     fn array(&mut self, depth: usize) -> Result<Value, Stop> {
         let mut items = Vec::new();
-        self.reader.ws();
-        if self.reader.b.get(self.reader.i) == Some(&b']') {
-            self.reader.i += 1;
+        if self.closes(b']') {
             return Ok(Value::Array(items));
         }
         loop {
@@ -275,20 +260,36 @@ impl Builder<'_> {
                     return Err(stop.within(|| Step::Index(index)));
                 }
             }
-            let r = &mut self.reader;
-            r.ws();
-            match r.b.get(r.i) {
-                Some(b',') => r.i += 1,
-                Some(b']') => {
-                    r.i += 1;
-                    return Ok(Value::Array(items));
-                }
-                _ => {
-                    return Err(Stop::from(
-                        r.failure(r.i, "expected ',' or ']' after an element"),
-                    ))
-                }
+            if self.next_or_close(b']', "expected ',' or ']' after an element")? {
+                return Ok(Value::Array(items));
             }
+        }
+    }
+
+    /// Whether the container ends here, empty (its `close` is read if so).
+    fn closes(&mut self, close: u8) -> bool {
+        let r = &mut self.reader;
+        r.ws();
+        let closed = r.b.get(r.i) == Some(&close);
+        r.i += usize::from(closed);
+        closed
+    }
+
+    /// After a member or element: `,` (false: another follows) or `close` (true: the
+    /// container ended), anything else refused with `message`.
+    fn next_or_close(&mut self, close: u8, message: &'static str) -> Result<bool, Stop> {
+        let r = &mut self.reader;
+        r.ws();
+        match r.b.get(r.i) {
+            Some(b',') => {
+                r.i += 1;
+                Ok(false)
+            }
+            Some(&c) if c == close => {
+                r.i += 1;
+                Ok(true)
+            }
+            _ => Err(Stop::from(r.failure(r.i, message))),
         }
     }
 }
