@@ -393,6 +393,22 @@ mod tests {
             proptest::prop_assert_eq!(parsed(&text), serde(&text), "{:?}", text);
         }
 
+        /// What the registry reader accepts and measures as needing no full parse (no `\u`
+        /// escape, no exponent, no 300-digit number), within the nesting limit, always builds:
+        /// so re-reading a loaded schema (`registry/model.rs`) cannot fail.
+        #[test]
+        fn what_the_reader_passes_always_builds(parts in proptest::collection::vec(proptest::sample::select(vec![
+            "{", "}", "[", "]", ",", ":", " ", "\"a\"", "\"b\"", "\"\\u00e9\"", "\"\\ud800\"", "\"\\n\"",
+            "1", "-0.5", "1e999", "-0", "true", "null", "false",
+        ]), 0..24)) {
+            let text = parts.concat();
+            if let Some(raw) = super::super::read::raw_of(&text) {
+                if !raw.measure.needs_parse && raw.measure.depth <= MAX_DEPTH {
+                    proptest::prop_assert!(value_of_text(&text, false).is_ok(), "{:?}", text);
+                }
+            }
+        }
+
         /// Any f64 written by serde_json reads back to the same bits, as serde_json reads it.
         #[test]
         fn floats_round_trip(bits in proptest::num::u64::ANY) {

@@ -122,8 +122,10 @@ impl Schema {
     }
 
     pub(crate) fn value(&self) -> &Value {
-        // The text was validated as a JSON object when the tool was loaded, so parsing it
-        // again cannot fail; an empty object stands in rather than a panic.
+        // The text was validated as a JSON object when the tool was loaded (values that need
+        // a full parse were parsed then, and schemas nest at most 32 deep), so parsing it again
+        // cannot fail: `json::value::tests::what_the_reader_passes_always_builds` holds the
+        // parser to the reader. An empty object stands in rather than a panic.
         self.0.value.get_or_init(|| {
             crate::json::parse_trusted(&self.0.text).unwrap_or_else(|_| Value::Object(Map::new()))
         })
