@@ -29,7 +29,7 @@ pub(crate) fn strip_bom(text: &str) -> &str {
 /// Public (`tool_intent::json::parse`) for bindings that receive JSON text.
 pub fn parse(input: &'static str, text: &str) -> Result<Value> {
     let text = strip_bom(text);
-    value::value_of_text(text, true).map_err(|refusal| match refusal {
+    value::value_of_text(text).map_err(|refusal| match refusal {
         Refusal::Syntax(failure) => failure.into_error(input, text),
         Refusal::Duplicate { path } => Error::value(input, &path, "key given twice"),
     })
@@ -39,11 +39,7 @@ pub fn parse(input: &'static str, text: &str) -> Result<Value> {
 /// crate rendered), keeping the last of keys given twice as `serde_json::Value` does. The
 /// error is the reason, for the caller to report as its own defect or input error.
 pub(crate) fn parse_trusted(text: &str) -> std::result::Result<Value, String> {
-    value::value_of_text(text, false).map_err(|refusal| match refusal {
-        Refusal::Syntax(failure) => failure.into_error("value", text).to_string(),
-        // Not reached (keys are not checked), and still a reason rather than a panic.
-        Refusal::Duplicate { path } => format!("key given twice at {path}"),
-    })
+    value::value_of_trusted(text).map_err(|failure| failure.into_error("value", text).to_string())
 }
 
 /// A raw value parsed (a name, a flag, a policy). The document's first pass checked its

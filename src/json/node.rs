@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::read::{Failure, Raw, Reader, Step};
-use super::value::{decode_string, value_of_text, Refusal};
+use super::value::{decode_string, value_of_trusted};
 use crate::error::Result;
 
 /// An object's members in document order, values unread. A key given twice is kept in
@@ -98,18 +98,12 @@ impl<'a> Reader<'a> {
             _ => {
                 let raw = self.raw()?;
                 let start = self.i - raw.get().len();
-                match value_of_text(raw.get(), false) {
-                    Ok(value) => Ok(Node::Other(value)),
-                    Err(Refusal::Syntax(failure)) => Err(Failure {
+                value_of_trusted(raw.get())
+                    .map(Node::Other)
+                    .map_err(|failure| Failure {
                         at: start + failure.at,
                         message: failure.message,
-                    }),
-                    // Keys are not checked here: a scalar has none, and objects are read above.
-                    Err(Refusal::Duplicate { path }) => Err(Failure {
-                        at: start,
-                        message: Cow::Owned(format!("key given twice at {path}")),
-                    }),
-                }
+                    })
             }
         }
     }
