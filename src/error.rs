@@ -333,7 +333,7 @@ impl JsonPath {
             out.push_str(key);
         } else {
             out.push('[');
-            out.push_str(&Value::String(key.to_string()).to_string());
+            crate::json_text::write_string(key, &mut out);
             out.push(']');
         }
         JsonPath(out)

@@ -94,7 +94,7 @@ impl ToolsOverride {
     /// The canonical JSON text: equal intents give equal bytes.
     pub fn to_canonical_json(&self) -> String {
         // serde_json's map is ordered by key (no `preserve_order`), which is the canonical order.
-        self.to_canonical_value().to_string()
+        crate::json_text::text(&self.to_canonical_value())
     }
 
     /// The canonical form as a value of this type.

@@ -73,6 +73,7 @@ pub mod expand;
 pub mod glob;
 pub mod intent;
 pub mod json;
+mod json_text;
 pub mod limits;
 pub mod plan;
 mod provider;

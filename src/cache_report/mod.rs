@@ -185,7 +185,9 @@ fn replay(
     for (k, turn) in script.turns.iter().enumerate() {
         let mut events = Vec::new();
         for (name, tools) in &turn.add_servers {
-            registry = registry.set_mcp_server(name, &tools.to_string())?.registry;
+            registry = registry
+                .set_mcp_server(name, &crate::json_text::text(tools))?
+                .registry;
             events.push(format!("server {name} added to the registry"));
         }
         for name in &turn.remove_servers {
@@ -336,7 +338,7 @@ fn replay(
                     .flatten()
                     .find(|e| e.get("name").and_then(Value::as_str) == Some(hit));
                 if let Some(entry) = entry {
-                    let definition = entry.to_string();
+                    let definition = crate::json_text::text(entry);
                     messages_tokens += counter.count(&definition);
                     messages.push_str(&definition);
                 }

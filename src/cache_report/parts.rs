@@ -129,7 +129,7 @@ pub(super) fn prefix_tools(entries: &[Value], provider: Provider) -> String {
             .collect(),
         _ => entries.to_vec(),
     };
-    Value::Array(kept).to_string()
+    crate::json_text::text(&Value::Array(kept))
 }
 
 /// `seed` repeated to exactly `bytes` (ASCII seeds only, so any cut is a boundary).

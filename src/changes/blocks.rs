@@ -23,8 +23,6 @@
 //!   caching": what is cached is the messages, images, the list of tools and the structured
 //!   output schema).
 
-use serde_json::Value;
-
 use crate::render::Provider;
 
 /// The Anthropic betas a conversation with change messages needs on every request: the first
@@ -59,7 +57,7 @@ impl ChangeSet {
 }
 
 fn string(text: &str) -> String {
-    Value::from(text).to_string()
+    crate::json_text::string(text)
 }
 
 /// The items to append (a JSON array, "" when nothing changed) and the request fields (a

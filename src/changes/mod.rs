@@ -176,7 +176,7 @@ fn reference_of(entry: &str, provider: Provider) -> Result<String> {
             if let Some(name) = text(value.get("name")) {
                 o.insert("name".into(), name.into());
             }
-            serde_json::Value::Object(o).to_string()
+            crate::json_text::text(&serde_json::Value::Object(o))
         }),
         _ => text(value.get("name")),
     };

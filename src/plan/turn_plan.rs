@@ -7,7 +7,6 @@
 //! for, not copied per turn: plans of 10,000-tool registries list every name.
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
-use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::registry::Registry;
@@ -173,11 +172,11 @@ impl TurnPlan {
                 out.push(',');
             }
             out.push_str("{\"wire\":");
-            out.push_str(&Value::from(r.wire).to_string());
+            crate::json_text::write_string(r.wire, &mut out);
             out.push_str(",\"source\":");
-            out.push_str(&Value::from(r.source).to_string());
+            crate::json_text::write_string(r.source, &mut out);
             out.push_str(",\"server\":");
-            out.push_str(&Value::from(r.server).to_string());
+            crate::json_text::write_string(r.server, &mut out);
             out.push('}');
         }
         out.push(']');
@@ -245,14 +244,7 @@ fn push_names(out: &mut String, names: &[&str]) {
             out.push_str(",");
         }
         first = false;
-        if name.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-            // Unreachable for registry names; kept total for any input.
-            out.push_str(&Value::String((*name).to_string()).to_string());
-        } else {
-            out.push_str("\"");
-            out.push_str(name);
-            out.push_str("\"");
-        }
+        crate::json_text::write_string(name, out);
     }
     out.push_str("]");
 }

@@ -160,7 +160,7 @@ impl Registry {
             })?;
             let tools = match item.get("tools") {
                 Some(Value::String(text)) => std::borrow::Cow::Borrowed(text.as_str()),
-                Some(v) => std::borrow::Cow::Owned(v.to_string()),
+                Some(v) => std::borrow::Cow::Owned(crate::json_text::text(v)),
                 None => {
                     return Err(Error::expected(
                         "servers",

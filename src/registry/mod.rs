@@ -142,7 +142,7 @@ impl Registry {
 
     /// Builds a registry from a parsed JSON value.
     pub fn from_value(value: &serde_json::Value) -> Result<Self> {
-        Self::from_json_str(&value.to_string())
+        Self::from_json_str(&crate::json_text::text(value))
     }
 
     /// The registry compiled into the library (`src/default_registry.json`).
@@ -246,7 +246,7 @@ impl Registry {
 
     /// The registry document in our format as JSON text; loading it gives an equal registry.
     pub fn to_json(&self) -> String {
-        self.to_value().to_string()
+        crate::json_text::text(&self.to_value())
     }
 
     /// Number of tools (the built-in `tool_search` included).

@@ -113,7 +113,7 @@ impl Schema {
 
     pub(crate) fn from_value(value: Value) -> Schema {
         let cell = SchemaCell {
-            text: value.to_string().into_boxed_str(),
+            text: crate::json_text::text(&value).into_boxed_str(),
             value: OnceLock::new(),
             digest: OnceLock::new(),
         };
@@ -140,9 +140,9 @@ impl Schema {
         use sha2::{Digest, Sha256};
         *self.0.digest.get_or_init(|| {
             let canonical = match self.0.value.get() {
-                Some(v) => v.to_string(),
+                Some(v) => crate::json_text::text(v),
                 None => crate::json::parse_trusted(&self.0.text)
-                    .map(|v: Value| v.to_string())
+                    .map(|v: Value| crate::json_text::text(&v))
                     .unwrap_or_else(|_| self.0.text.to_string()),
             };
             Sha256::digest(canonical.as_bytes()).into()

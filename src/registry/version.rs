@@ -36,7 +36,7 @@ impl Registry {
 
     fn compute_fingerprint(&self) -> String {
         let mut h = Sha256::new();
-        h.update(self.settings_value().to_string().as_bytes());
+        h.update(crate::json_text::text(&self.settings_value()).as_bytes());
         for t in self.tools() {
             for part in [t.name.as_str(), &t.description] {
                 h.update((part.len() as u64).to_le_bytes());
@@ -63,7 +63,7 @@ impl Registry {
             if let Some(b) = &t.builtin {
                 rest.insert("builtin".into(), b.to_value());
             }
-            let rest = serde_json::Value::Object(rest).to_string();
+            let rest = crate::json_text::text(&serde_json::Value::Object(rest));
             h.update((rest.len() as u64).to_le_bytes());
             h.update(rest.as_bytes());
         }

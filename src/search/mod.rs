@@ -321,11 +321,11 @@ fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
         // Each definition as canonical JSON (keys in order), written without building a map.
         for t in tools {
             text.push_str("{\"description\":");
-            text.push_str(&Value::from(t.description.as_str()).to_string());
+            crate::json_text::write_string(&t.description, &mut text);
             text.push_str(",\"name\":");
-            text.push_str(&Value::from(t.name.as_str()).to_string());
+            crate::json_text::write_string(&t.name, &mut text);
             text.push_str(",\"parameters\":");
-            text.push_str(&t.parameters().to_string());
+            crate::json_text::write(t.parameters(), &mut text);
             text.push_str("}\n");
         }
     }
