@@ -60,6 +60,34 @@ fn duplicate_keys_in_a_tool_or_the_document_are_errors() {
 }
 
 #[test]
+fn a_key_given_twice_in_a_schema_is_refused_whatever_else_the_schema_holds() {
+    // Once only a schema with a `\u` escape or an exponent was parsed in full, so the same
+    // duplicate was refused in one schema and sent on in the other.
+    for schema in [
+        r#"{"type":"object","properties":{"q":{"type":"string"},"q":{"type":"number"}}}"#,
+        r#"{"type":"object","properties":{"q":{"type":"string"},"q":{"type":"number","maximum":1e3}}}"#,
+        r#"{"type":"object","properties":{"q":{"type":"string"},"q":{"description":"\u00e9"}}}"#,
+        r#"{"type":"object","properties":{"q\/":{},"q/":{}}}"#,
+    ] {
+        let text = format!(r#"[{{"name":"t","parameters":{schema}}}]"#);
+        let e = Registry::from_json_str(&text).unwrap_err();
+        assert_eq!(e.path(), Some("$[0].parameters"), "{schema}: {e}");
+        assert!(e.to_string().contains("given twice"), "{schema}: {e}");
+    }
+    // An MCP server's tool with one is left out, with a warning; the server's others load.
+    let tools = r#"{"tools":[{"name":"ok","inputSchema":{"type":"object"}},
+        {"name":"twice","inputSchema":{"type":"object","required":[],"required":["a"]}}]}"#;
+    let change = Registry::embedded().set_mcp_server("s", tools).unwrap();
+    assert!(change.registry.index_of("mcp__s__ok").is_some());
+    assert!(change.registry.index_of("mcp__s__twice").is_none());
+    let warnings = change.registry.warnings();
+    assert!(
+        warnings.iter().any(|w| w.message.contains("twice") && w.message.contains("given twice")),
+        "{warnings:?}"
+    );
+}
+
+#[test]
 fn rejects_non_object_parameters() {
     let e = Registry::from_value(&json!([{"name": "a", "parameters": [1]}])).unwrap_err();
     assert_eq!(e.path(), Some("$[0].parameters"));
