@@ -35,8 +35,8 @@ pub fn parse(input: &'static str, text: &str) -> Result<Value> {
     })
 }
 
-/// Parses JSON text that is known to be valid (a schema the loader checked, a payload the
-/// crate rendered), keeping the last of keys given twice as `serde_json::Value` does. The
+/// Parses JSON text that is known to be valid or read as providers read it (a tool's schema, a
+/// payload the crate rendered), keeping the last of keys given twice as `JSON.parse` does. The
 /// error is the reason, for the caller to report as its own defect or input error.
 pub(crate) fn parse_trusted(text: &str) -> std::result::Result<Value, String> {
     value::value_of_trusted(text).map_err(|failure| failure.into_error("value", text).to_string())

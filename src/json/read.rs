@@ -121,51 +121,6 @@ pub(super) struct Reader<'a> {
     pub(super) i: usize,
     /// Whitespace bytes outside strings read so far.
     whitespace: usize,
-    /// The keys of the objects open in the value [`Reader::raw`] is reading, and where each
-    /// object's keys start: kept across values, so a registry's schemas share one allocation.
-    keys: OpenKeys,
-}
-
-/// The keys read so far in each open object of a raw value (`starts` has one entry per open
-/// object, innermost last).
-#[derive(Default)]
-struct OpenKeys {
-    spans: Vec<(usize, usize)>,
-    starts: Vec<usize>,
-}
-
-/// Past this many keys in one object the reader stops comparing (the comparisons grow with
-/// the square of the count) and leaves the object to the full parse, which finds a key given
-/// twice in a sorted map.
-const KEYS_COMPARED: usize = 32;
-
-impl OpenKeys {
-    /// Records a key of the innermost object; `true` when only a full parse can tell whether
-    /// the object already has it: the same bytes were seen, an escape may spell a seen key
-    /// differently, or the object has too many keys to compare.
-    fn may_repeat(&mut self, b: &[u8], key: &Span) -> bool {
-        let start = self.starts.last().copied().unwrap_or(0);
-        let seen = &self.spans[start.min(self.spans.len())..];
-        if key.escaped || seen.len() >= KEYS_COMPARED {
-            return true;
-        }
-        let text = &b[key.start..key.end];
-        if seen.iter().any(|&(s, e)| &b[s..e] == text) {
-            return true;
-        }
-        self.spans.push((key.start, key.end));
-        false
-    }
-
-    fn open(&mut self) {
-        self.starts.push(self.spans.len());
-    }
-
-    fn close(&mut self) {
-        if let Some(start) = self.starts.pop() {
-            self.spans.truncate(start);
-        }
-    }
 }
 
 impl<'a> Reader<'a> {
@@ -175,7 +130,6 @@ impl<'a> Reader<'a> {
             b: text.as_bytes(),
             i: 0,
             whitespace: 0,
-            keys: OpenKeys::default(),
         }
     }
 
@@ -329,8 +283,6 @@ impl<'a> Reader<'a> {
             root_type: None,
         };
         let mut open = Open::default();
-        self.keys.spans.clear();
-        self.keys.starts.clear();
         // The next value is the root object's `type`.
         let mut type_value_next = false;
         'value: loop {
@@ -350,9 +302,8 @@ impl<'a> Reader<'a> {
                         self.i += 1;
                         open.len -= 1;
                     } else if object {
-                        self.keys.open();
                         let key = self.key()?;
-                        m.needs_parse |= key.unicode_escape || self.keys.may_repeat(self.b, &key);
+                        m.needs_parse |= key.unicode_escape;
                         type_value_next = open.len == 1 && &self.b[key.start..key.end] == b"type";
                         continue 'value;
                     } else {
@@ -399,9 +350,7 @@ impl<'a> Reader<'a> {
                         self.i += 1;
                         if object {
                             let key = self.key()?;
-                            // A key given twice is refused by the full parse, with its path,
-                            // as in every other value: a schema is no exception.
-                            m.needs_parse |= key.unicode_escape || self.keys.may_repeat(self.b, &key);
+                            m.needs_parse |= key.unicode_escape;
                             type_value_next =
                                 open.len == 1 && &self.b[key.start..key.end] == b"type";
                         }
@@ -410,7 +359,6 @@ impl<'a> Reader<'a> {
                     Some(b'}') if object => {
                         self.i += 1;
                         open.len -= 1;
-                        self.keys.close();
                     }
                     Some(b']') if !object => {
                         self.i += 1;
@@ -525,21 +473,9 @@ mod tests {
             (r#"{"a": "\u00e9"}"#, true),
             (r#"{"\u00e9": 1}"#, true),
             (r#"{"a": "\n"}"#, false),
-            // A key given twice, or one that may be (an escape, too many keys to compare).
-            (r#"{"a": 1, "b": 2, "a": 3}"#, true),
-            (r#"{"p": {"a": 1, "b": {"a": 2}}, "q": [{"a": 1}, {"a": 2}]}"#, false),
-            (r#"{"a": {"x": 1}, "b": {"x": 2}, "c": {}}"#, false),
-            (r#"{"a": {"x": 1, "y": {}, "x": 2}}"#, true),
-            (r#"{"a\/": 1}"#, true),
         ] {
             assert_eq!(m(text).needs_parse, risky, "{text}");
         }
-        let keys = |n: usize| {
-            let members: Vec<String> = (0..n).map(|k| format!("\"k{k}\": {k}")).collect();
-            format!("{{{}}}", members.join(", "))
-        };
-        assert!(!measure(&keys(KEYS_COMPARED)).unwrap().needs_parse);
-        assert!(measure(&keys(KEYS_COMPARED + 1)).unwrap().needs_parse);
         let long = format!("{{\"a\": {}}}", "9".repeat(301));
         assert!(measure(&long).unwrap().needs_parse);
         let root = |t: &'static str| m(t).root_type;

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::error::{Error, JsonPath, Result};
-use crate::json::{value_of, Raw};
+use crate::json::{parse_trusted, value_of, Raw};
 use crate::limits::LIMITS;
 
 /// What loading does with a schema that passed the checks.
@@ -69,7 +69,10 @@ pub(crate) fn check(raw: Raw<'_>, path: impl Fn() -> JsonPath) -> Result<Verdict
     if !m.needs_parse && !normalise {
         return Ok(Verdict::Object);
     }
-    let mut value = value_of(raw)
+    // Read as `JSON.parse` and Python's `json` read it: a key given twice keeps its last value,
+    // as a schema the reader keeps as text (no `\u` escape, no exponent) is read on first use;
+    // payloads carry the schema as read, so a provider never sees the key twice.
+    let mut value = parse_trusted(raw.get())
         .map_err(|e| Error::value("document", &path(), format!("unreadable value: {e}")))?;
     if !normalise {
         return Ok(Verdict::Object);
