@@ -24,7 +24,7 @@ WASM_OPT=node_modules/.bin/wasm-opt
 command -v wasm-bindgen >/dev/null || { echo "build-wasm: wasm-bindgen missing; run scripts/setup.sh" >&2; exit 1; }
 # Rust's wasm32 target emits these proposals by default; wasm-opt must accept them.
 OPT_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
-  --enable-mutable-globals --enable-reference-types --enable-multivalue)
+  --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd)
 
 # Size over speed for the browser bundle (the native release profile is opt-level 3).
 export CARGO_PROFILE_RELEASE_OPT_LEVEL=z
@@ -36,8 +36,12 @@ build() { # out-dir [cargo args...]
   shift
   # serde_json at "z" too (Cargo.toml keeps "s" for the native JSON writer): loading reads
   # registries with our own reader, so size wins here (-1.3 KB gzip, previews as fast).
+  # 128-bit SIMD (every engine since 2023: Chrome 91, Firefox 89, Safari 16.4, Node 16.4) makes
+  # the module 2 KB gzip smaller (LLVM moves and compares 16 bytes at a time); without
+  # relaxed-simd every lane is IEEE-exact, so results keep their bits (the goldens say so).
   cargo rustc --quiet -p tool-intent-wasm --lib --release --target wasm32-unknown-unknown --crate-type cdylib \
-    --config 'profile.release.package.serde_json.opt-level="z"' "$@"
+    --config 'profile.release.package.serde_json.opt-level="z"' \
+    --config 'target.wasm32-unknown-unknown.rustflags=["-C", "target-feature=+simd128"]' "$@"
   local wasm="$TARGET_DIR/wasm32-unknown-unknown/release/tool_intent_wasm.wasm"
   rm -rf "$out/web" "$out/node"
   wasm-bindgen --target web --out-dir "$out/web" --out-name tool_intent "$wasm"
