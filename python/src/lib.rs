@@ -487,7 +487,7 @@ impl Turn {
             };
             inner.search(&call).map_err(search_argument_error)
         });
-        text_to_py(py, &lib(py, outcome)?.to_json())
+        text_to_py(py, &lib(py, lib(py, outcome)?.to_json())?)
     }
 
     /// Dispatch: the full definition of a tool this turn may call (`source_name` is the name
@@ -726,7 +726,9 @@ struct TurnPlan {
 impl TurnPlan {
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyAny>> {
         self.parsed
-            .get_or_try_init(py, || loads(py, &self.plan.to_json()).map(Bound::unbind))
+            .get_or_try_init(py, || {
+                loads(py, &lib(py, self.plan.to_json())?).map(Bound::unbind)
+            })
             .map(|v| v.bind(py))
     }
 }
@@ -796,7 +798,7 @@ impl TurnPlan {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         // Parsed anew from the plan's JSON: the caller may change the dict and its lists
         // without changing what `plan["array"]` returns.
-        let d = loads(py, &self.plan.to_json())?;
+        let d = loads(py, &lib(py, self.plan.to_json())?)?;
         d.set_item("payload", &self.plan.payload)?;
         d.set_item("catalog_text", &self.plan.catalog_text)?;
         d.set_item("request_fields", &self.plan.request_fields)?;

@@ -79,16 +79,17 @@ pub struct SearchOutcome {
 impl SearchOutcome {
     /// Compact JSON `{hits, notFound, text, state, providerOutput?}`, with the provider output
     /// written in as the JSON it already is (no parse and re-serialisation).
-    pub fn to_json(&self) -> String {
-        // Serialising our own plain structs cannot fail.
-        let mut out = serde_json::to_string(self).unwrap_or_else(|_| "{}".to_string());
+    /// An `internal` error if serde_json refused the outcome, which its plain structs of
+    /// strings and lists never make it do.
+    pub fn to_json(&self) -> Result<String> {
+        let mut out = turn_plan::serialised(self)?;
         if let Some(output) = &self.provider_output {
             out.pop();
             out.push_str(",\"providerOutput\":");
             out.push_str(output);
             out.push('}');
         }
-        out
+        Ok(out)
     }
 }
 

@@ -22,15 +22,20 @@ fn to_json_equals_the_serde_serialisation() {
             ..Default::default()
         };
         let p = r.plan_turn(&req).unwrap();
-        assert_eq!(p.to_json(), serde_json::to_string(&p).unwrap(), "{o}");
-        let mut without: Value = serde_json::from_str(&p.to_json()).unwrap();
+        assert_eq!(
+            p.to_json().unwrap(),
+            serde_json::to_string(&p).unwrap(),
+            "{o}"
+        );
+        let mut without: Value = serde_json::from_str(&p.to_json().unwrap()).unwrap();
         for key in ["array", "catalog", "promoted"] {
             without[key] = json!([]);
         }
-        let written: Value = serde_json::from_str(&p.to_json_without_names()).unwrap();
+        let written: Value = serde_json::from_str(&p.to_json_without_names().unwrap()).unwrap();
         assert_eq!(written, without, "{o}");
         assert!(p
             .to_json_without_names()
+            .unwrap()
             .starts_with(r#"{"array":[],"catalog":[],"promoted":[],"#));
     }
 }
@@ -47,7 +52,7 @@ fn search_outcome_json_carries_the_provider_output_as_json() {
         .unwrap()
         .search(&SearchCall::new("plan mode"))
         .unwrap();
-    let v: Value = serde_json::from_str(&outcome.to_json()).unwrap();
+    let v: Value = serde_json::from_str(&outcome.to_json().unwrap()).unwrap();
     assert_eq!(v["providerOutput"][0]["type"], "tool_reference");
     assert_eq!(v["hits"][0], "enter_plan_mode");
     let plain = r
@@ -55,7 +60,7 @@ fn search_outcome_json_carries_the_provider_output_as_json() {
         .unwrap()
         .search(&SearchCall::new("plan mode"))
         .unwrap();
-    let v: Value = serde_json::from_str(&plain.to_json()).unwrap();
+    let v: Value = serde_json::from_str(&plain.to_json().unwrap()).unwrap();
     assert!(v.get("providerOutput").is_none());
     assert_eq!(v["state"]["loaded"], json!(plain.result.hits));
 }
@@ -212,8 +217,8 @@ fn a_turns_calls_equal_a_fresh_turn_per_call() {
         let mut turn = r.turn(&request).unwrap();
         let plan = turn.plan().unwrap();
         assert_eq!(
-            plan.to_json(),
-            r.plan_turn(&request).unwrap().to_json(),
+            plan.to_json().unwrap(),
+            r.plan_turn(&request).unwrap().to_json().unwrap(),
             "{o}"
         );
         let call = SearchCall::new("browser page");

@@ -131,22 +131,22 @@ impl TurnPlan {
     }
 
     /// Compact JSON `{array, catalog, promoted, renamed, warnings, provider, mode,
-    /// fingerprint}`, written directly: plans of large registries list every tool name, and
-    /// names are provider-safe (`[a-zA-Z0-9_-]`, checked at load), so they need no escaping.
-    /// The payload and catalog text are not in it (they are strings a caller sends as they
-    /// are).
-    pub fn to_json(&self) -> String {
+    /// fingerprint}` (and `betas`, `state` with change messages), written directly: plans of
+    /// large registries list every tool name. The payload and catalog text are not in it (they
+    /// are strings a caller sends as they are). An `internal` error if serde_json refused the
+    /// warnings or the state, which plain structs of strings and lists never make it do.
+    pub fn to_json(&self) -> Result<String> {
         self.write_json(true)
     }
 
     /// [`TurnPlan::to_json`] with the three name lists empty (`[]`), for a binding that hands
     /// the names over its own way (the wasm binding splits one newline-joined string per list
     /// on the JS side, which costs a fraction of parsing them as JSON).
-    pub fn to_json_without_names(&self) -> String {
+    pub fn to_json_without_names(&self) -> Result<String> {
         self.write_json(false)
     }
 
-    fn write_json(&self, with_names: bool) -> String {
+    fn write_json(&self, with_names: bool) -> Result<String> {
         let names = self.array.len() + self.catalog.len() + self.promoted.len();
         let mut out = String::with_capacity(256 + if with_names { names * 40 } else { 0 });
         let lists: [(&str, Vec<&str>); 3] = if with_names {
@@ -181,7 +181,7 @@ impl TurnPlan {
         }
         out.push(']');
         out.push_str(",\"warnings\":");
-        out.push_str(&serde_json::to_string(&self.warnings).unwrap_or_else(|_| "[]".to_string()));
+        out.push_str(&serialised(&self.warnings)?);
         out.push_str(",\"provider\":\"");
         out.push_str(self.provider.as_str());
         out.push_str("\",\"mode\":\"");
@@ -191,14 +191,12 @@ impl TurnPlan {
         out.push('"');
         if let Some(state) = &self.state {
             out.push_str(",\"betas\":");
-            out.push_str(
-                &serde_json::to_string(&self.betas()).unwrap_or_else(|_| "[]".to_string()),
-            );
+            out.push_str(&serialised(&self.betas())?);
             out.push_str(",\"state\":");
-            out.push_str(&serde_json::to_string(state).unwrap_or_else(|_| "null".to_string()));
+            out.push_str(&serialised(state)?);
         }
         out.push('}');
-        out
+        Ok(out)
     }
 
     /// The provider betas the request needs: on Anthropic, the change-message beta with
@@ -247,4 +245,13 @@ fn push_names(out: &mut String, names: &[&str]) {
         crate::json_text::write_string(name, out);
     }
     out.push_str("]");
+}
+
+/// A plain struct of the crate as compact JSON. serde_json fails only on a map key that is not
+/// a string, a `Serialize` impl that returns an error, or a failing writer; the crate's output
+/// structs have none of these (string keys, derived impls, a `Vec` to write into), so the error
+/// arm is a defect, reported as `internal` rather than written as an empty value.
+pub(super) fn serialised(value: &impl Serialize) -> Result<String> {
+    serde_json::to_string(value)
+        .map_err(|_| Error::internal("serde_json refused one of the crate's own output structs"))
 }

@@ -383,7 +383,10 @@ mod cli {
                     "--query",
                 )?;
                 Ok(if json {
-                    let value: serde_json::Value = serde_json::from_str(&outcome.to_json())
+                    let text = outcome
+                        .to_json()
+                        .map_err(|e| CliError::In("search output".into(), e))?;
+                    let value: serde_json::Value = serde_json::from_str(&text)
                         .map_err(|e| CliError::Io(format!("search output: {e}")))?;
                     pretty(&value)
                 } else {

@@ -413,7 +413,7 @@ impl Turn {
     /// fingerprinted).
     pub fn plan(&self) -> Result<JsTurnPlan, JsValue> {
         let plan = lib(self.inner.plan())?;
-        let object: JsValue = parse_out(&plan.to_json_without_names())?;
+        let object: JsValue = parse_out(&lib(plan.to_json_without_names())?)?;
         let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&object, &key.into(), value);
         // Each name list crosses as one newline-joined string split by the engine: names are
         // provider-safe (`[a-zA-Z0-9_-]`, checked at load), so a newline never occurs in one,
@@ -458,7 +458,11 @@ impl Turn {
             ranker: lib(extra.ranker.unwrap_or_default().ranker())?,
             ..SearchCall::new(&query)
         };
-        parse_out(&lib(self.inner.search(&call).map_err(search_argument_error))?.to_json())
+        parse_out(&lib(lib(self
+            .inner
+            .search(&call)
+            .map_err(search_argument_error))?
+        .to_json())?)
     }
 
     /// Dispatch lookup: the full definition of a tool this turn may call, or a
