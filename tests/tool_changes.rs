@@ -422,29 +422,22 @@ fn naming_tools_only_by_reference_declares_the_ceiling_and_says_when_it_cannot()
     // References only: Anthropic's inline-tools beta is not asked for (a model without it
     // would refuse the header), the change-message beta is.
     let registry = Registry::embedded();
-    let by_reference = registry
-        .plan_turn(&TurnRequest {
-            tool_changes: ToolChanges::MessagesByReference,
-            ..on(Provider::Anthropic)
-        })
-        .unwrap();
-    assert_eq!(
-        by_reference.betas(),
-        ["mid-conversation-tool-changes-2026-07-01"]
-    );
-    let by_value = registry
-        .plan_turn(&TurnRequest {
-            tool_changes: ToolChanges::Messages,
-            ..on(Provider::Anthropic)
-        })
-        .unwrap();
-    assert_eq!(
-        by_value.betas(),
-        [
-            "mid-conversation-tool-changes-2026-07-01",
-            "inline-tools-2026-09-15"
-        ]
-    );
+    let change_beta = "mid-conversation-tool-changes-2026-07-01";
+    for (tool_changes, betas) in [
+        (ToolChanges::MessagesByReference, vec![change_beta]),
+        (
+            ToolChanges::Messages,
+            vec![change_beta, "inline-tools-2026-09-15"],
+        ),
+    ] {
+        let plan = registry
+            .plan_turn(&TurnRequest {
+                tool_changes,
+                ..on(Provider::Anthropic)
+            })
+            .unwrap();
+        assert_eq!(plan.betas(), betas, "{tool_changes:?}");
+    }
     // OpenAI Responses takes at most 128 tools: a ceiling past it is an error naming the
     // option and the way out.
     let many: Vec<Value> = (0..130)

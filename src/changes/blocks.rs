@@ -23,6 +23,7 @@
 //!   caching": what is cached is the messages, images, the list of tools and the structured
 //!   output schema).
 
+use crate::json_text::string;
 use crate::render::Provider;
 
 /// The Anthropic betas a conversation with change messages needs on every request: the first
@@ -54,10 +55,6 @@ impl ChangeSet {
             && self.added_by_reference.is_empty()
             && self.added_by_value.is_empty()
     }
-}
-
-fn string(text: &str) -> String {
-    crate::json_text::string(text)
 }
 
 /// The items to append (a JSON array, "" when nothing changed) and the request fields (a

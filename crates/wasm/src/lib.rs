@@ -458,11 +458,8 @@ impl Turn {
             ranker: lib(extra.ranker.unwrap_or_default().ranker())?,
             ..SearchCall::new(&query)
         };
-        parse_out(&lib(lib(self
-            .inner
-            .search(&call)
-            .map_err(search_argument_error))?
-        .to_json())?)
+        let outcome = lib(self.inner.search(&call).map_err(search_argument_error))?;
+        parse_out(&lib(outcome.to_json())?)
     }
 
     /// Dispatch lookup: the full definition of a tool this turn may call, or a
