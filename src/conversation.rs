@@ -237,11 +237,10 @@ fn sorted_names(v: &Value, path: &JsonPath) -> Result<Vec<String>> {
     )?))
 }
 
-/// The names sorted, each once (sorted as `&str`: the crate's one instantiation of that sort,
-/// for the size of the wasm module).
+/// The names sorted, each once (as `&str`, by the crate's one name sort: `sort.rs`).
 pub(crate) fn sorted<S: AsRef<str>>(names: &[S]) -> Vec<String> {
     let mut refs: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
-    refs.sort_unstable();
+    crate::sort::sort_names(&mut refs);
     refs.dedup();
     refs.into_iter().map(str::to_string).collect()
 }

@@ -286,11 +286,9 @@ pub(crate) fn parse_pattern_list(
 }
 
 pub(crate) fn sorted_unique(list: &[String]) -> Vec<String> {
-    // Sorted as `&str` with `sort_unstable` (equal names are identical, so stability is moot):
-    // the crate's other name sorts are that one instantiation, which keeps the wasm module
-    // small (a stable `String` sort measured ~4 KB).
+    // Sorted as `&str` by the crate's one name sort (`sort.rs`), for the size of the wasm module.
     let mut v: Vec<&str> = list.iter().map(String::as_str).collect();
-    v.sort_unstable();
+    crate::sort::sort_names(&mut v);
     v.dedup();
     v.into_iter().map(String::from).collect()
 }

@@ -81,6 +81,7 @@ pub mod registry;
 pub mod render;
 pub mod search;
 pub mod session;
+mod sort;
 pub mod tool_info;
 pub mod turn;
 pub mod warning;

@@ -293,7 +293,7 @@ pub(crate) fn plan(
     // Both name lists sorted (`record.offered` is kept sorted), looked up by binary search.
     let was_offered = std::mem::take(&mut record.offered);
     let mut offered: Vec<&str> = offers.iter().map(|o| o.name).collect();
-    offered.sort_unstable();
+    crate::sort::sort_names(&mut offered);
     let is_in = |list: &[&str], name: &str| list.binary_search(&name).is_ok();
     let by_reference = provider != Provider::OpenAiResponses;
     for offer in offers {

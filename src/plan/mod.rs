@@ -272,8 +272,8 @@ impl Turn {
                 Vec::new(),
             ),
         };
-        // In wire-name order: the names are sorted as `&str` (the crate's one instantiation of
-        // that sort, for the size of the wasm module) and mapped back to their positions.
+        // In wire-name order: the names are sorted as `&str` (the crate's one name sort,
+        // `sort.rs`) and mapped back to their positions.
         let mut renamed_names: Vec<&str> = split
             .array
             .iter()
@@ -281,7 +281,7 @@ impl Turn {
             .filter_map(|&i| version.tool(i).filter(|t| t.is_renamed()))
             .map(|t| t.name.as_str())
             .collect();
-        renamed_names.sort_unstable();
+        crate::sort::sort_names(&mut renamed_names);
         let renamed: Vec<usize> = renamed_names
             .iter()
             .filter_map(|name| version.index_of(name))

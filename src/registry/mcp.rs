@@ -211,7 +211,7 @@ impl Registry {
             .map(String::as_str)
             .chain(removed.iter().copied())
             .collect();
-        sorted.sort_unstable();
+        crate::sort::sort_names(&mut sorted);
         let changing =
             |name: &str| server_of(name).is_some_and(|s| sorted.binary_search(&s).is_ok());
         let mut settings = Settings::clone(&self.data.settings);
@@ -244,7 +244,7 @@ impl Registry {
                         .iter()
                         .map(String::as_str)
                         .collect();
-                    v.sort_unstable();
+                    crate::sort::sort_names(&mut v);
                     v
                 });
                 if listed.binary_search(&server.as_str()).is_err() {

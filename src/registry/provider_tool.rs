@@ -418,9 +418,13 @@ impl ProviderTool {
                         out.push(parsed);
                     }
                 }
-                // Provider order, whatever the document's: one registry, one set.
-                out.sort_by_key(|p| p.index());
-                out
+                // Provider order, whatever the document's: one registry, one set (a filter
+                // of the five, not a sort: the only stable sort of the crate cost the wasm
+                // module a sort routine).
+                Provider::ALL
+                    .into_iter()
+                    .filter(|p| out.contains(p))
+                    .collect()
             }
             Some(other) => {
                 return Err(Error::expected(

@@ -115,8 +115,8 @@ pub(crate) fn cmp_folded(a: &str, b: &str) -> Ordering {
     a.len().cmp(&b.len())
 }
 
-/// Positions in name order ignoring case, then position order: the one sort of names in the
-/// crate (every caller shares this instantiation, which keeps the wasm module small).
+/// Positions in name order ignoring case, then position order (every caller shares this
+/// instantiation of the crate's merge sort, `sort.rs`, which keeps the wasm module small).
 pub(crate) fn sort_by_folded_name(positions: &mut [u32], names: &NameTable) {
     // Compared as lowered copies (one pass over the names): a plain byte comparison instead
     // of lowering both names in every comparison, the same order as `cmp_folded`.
@@ -131,7 +131,7 @@ pub(crate) fn sort_by_folded_name(positions: &mut [u32], names: &NameTable) {
         let end = names.ends.get(i).copied().unwrap_or(start);
         lowered.as_bytes().get(start..end).unwrap_or(&[])
     };
-    positions.sort_unstable_by(|&a, &b| name(a).cmp(name(b)).then(a.cmp(&b)));
+    crate::sort::sort_by(positions, |&a, &b| (name(a), a) < (name(b), b));
 }
 
 impl NameIndex {
