@@ -1,7 +1,7 @@
 //! One small sort for the whole crate: a bottom-up merge sort.
 //!
 //! The standard library's sorts are fast and large: each element type instantiates its own
-//! quicksort, pivot selection and small-sort networks (about 2.5 KB of wasm each). The crate
+//! quicksort, pivot selection and small-sort networks (about 3 KB of wasm each). The crate
 //! sorts only names and name positions, at load and per call, where an `O(n log n)` merge is
 //! as fast as needed; one routine per element type keeps the wasm module small.
 
