@@ -199,3 +199,15 @@ test("property: random values into every parameter of every call fail only as To
   console.log(`property: ${calls} calls with random arguments, ${failed} ToolIntentErrors, no other error`);
   assert.ok(failed > calls / 4 && failed < calls, `${failed} of ${calls} failed: the generator must make both`);
 });
+
+test("a value of the wrong class is named by its class in the error", () => {
+  const cases = [[new Map(), "Map"], [new Date(0), "Date"], [new Uint8Array(2), "Uint8Array"], [NaN, "non-finite number"]];
+  for (const [value, kind] of cases) {
+    assert.throws(() => Registry.fromJson(value), (e) => {
+      assert.equal(e.argument, "document");
+      assert.ok(e.message.endsWith(`found ${kind}`), e.message);
+      return true;
+    });
+  }
+  assert.throws(() => Registry.embedded().setMcpServer(new Map(), "[]"), /expected a string, found Map$/);
+});

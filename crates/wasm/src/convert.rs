@@ -111,10 +111,11 @@ fn js_kind(value: &JsValue) -> String {
     if kind != "object" || value.is_null() {
         return if value.is_null() { "null".into() } else { kind };
     }
-    String::from(object_tag(value))
-        .trim_start_matches("[object ")
-        .trim_end_matches(']')
-        .to_string()
+    // `[object Date]` → `Date` (prefix and suffix stripped, not trimmed by pattern: a
+    // pattern trim links the standard library's substring searcher).
+    let tag = String::from(object_tag(value));
+    let inner = tag.strip_prefix("[object ").unwrap_or(&tag);
+    inner.strip_suffix(']').unwrap_or(inner).to_string()
 }
 
 /// A string argument (a name, a query, a provider): anything else is an error naming it.
