@@ -229,20 +229,12 @@ pub(crate) fn string_list(
 const RECORD_MAX: usize = LIMITS.max_tools + 2;
 
 fn sorted_names(v: &Value, path: &JsonPath) -> Result<Vec<String>> {
-    Ok(sorted(&string_list(
+    Ok(crate::sort::sorted_unique(&string_list(
         v,
         path,
         ("a list of tool names", "items", "a string"),
         RECORD_MAX,
     )?))
-}
-
-/// The names sorted, each once (as `&str`, by the crate's one name sort: `sort.rs`).
-pub(crate) fn sorted<S: AsRef<str>>(names: &[S]) -> Vec<String> {
-    let mut refs: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
-    crate::sort::sort_names(&mut refs);
-    refs.dedup();
-    refs.into_iter().map(str::to_string).collect()
 }
 
 fn known(v: &Value, path: &JsonPath) -> Result<KnownTools> {

@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, JsonPath, Result};
 use crate::limits::LIMITS;
+use crate::sort::sorted_unique;
 
 /// The toggles of an intent object. Every field is optional; `None` means "not said".
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -283,14 +284,6 @@ pub(crate) fn parse_pattern_list(
             )),
         })
         .collect()
-}
-
-pub(crate) fn sorted_unique(list: &[String]) -> Vec<String> {
-    // Sorted as `&str` by the crate's one name sort (`sort.rs`), for the size of the wasm module.
-    let mut v: Vec<&str> = list.iter().map(String::as_str).collect();
-    crate::sort::sort_names(&mut v);
-    v.dedup();
-    v.into_iter().map(String::from).collect()
 }
 
 pub(crate) fn string_array(list: &[String]) -> Value {

@@ -10,6 +10,14 @@ pub(crate) fn sort_names(v: &mut [&str]) {
     sort_by(v, |a, b| a < b);
 }
 
+/// The names sorted, each once, as owned strings.
+pub(crate) fn sorted_unique<S: AsRef<str>>(names: &[S]) -> Vec<String> {
+    let mut refs: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    sort_names(&mut refs);
+    refs.dedup();
+    refs.into_iter().map(str::to_string).collect()
+}
+
 /// The length of the runs insertion-sorted before merging.
 const RUN: usize = 16;
 

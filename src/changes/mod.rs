@@ -266,7 +266,7 @@ fn declare(
         record.offered.push(name);
         record.tools.push(entry);
     }
-    record.offered = crate::conversation::sorted(&record.offered);
+    record.offered = crate::sort::sorted_unique(&record.offered);
     Ok(record)
 }
 
@@ -360,7 +360,7 @@ pub(crate) fn plan(
     }
     record.offered = offered.iter().map(|n| n.to_string()).collect();
     // The catalog's changes, as text.
-    let listed = crate::conversation::sorted(catalog);
+    let listed = crate::sort::sorted_unique(catalog);
     if first {
         if !catalog.is_empty() {
             set.text = format!("{CATALOG_HEADER}\n{}\n", catalog.join("\n"));
