@@ -28,7 +28,6 @@ OPT_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-si
 
 # Size over speed for the browser bundle (the native release profile is opt-level 3).
 export CARGO_PROFILE_RELEASE_OPT_LEVEL=z
-export CARGO_PROFILE_RELEASE_PANIC=abort
 TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
 
 build() { # out-dir [cargo args...]
@@ -39,9 +38,17 @@ build() { # out-dir [cargo args...]
   # 128-bit SIMD (every engine since 2023: Chrome 91, Firefox 89, Safari 16.4, Node 16.4) makes
   # the module 2 KB gzip smaller (LLVM moves and compares 16 bytes at a time); without
   # relaxed-simd every lane is IEEE-exact, so results keep their bits (the goldens say so).
-  cargo rustc --quiet -p tool-intent-wasm --lib --release --target wasm32-unknown-unknown --crate-type cdylib \
+  # The standard library is compiled here (`-Zbuild-std`, from the rust-src component that
+  # scripts/setup.sh adds) with `panic=immediate-abort`: a panic in the module is a trap either
+  # way (no message reaches JS without a panic hook, and the library installs none), and the
+  # prebuilt std carries the code that formats panic messages (`str` slicing errors, `char`'s
+  # `Debug`, Unicode printable tables): -10.3 KB gzip, previews and loads as fast. Both are
+  # unstable flags, hence RUSTC_BOOTSTRAP=1 for this one command; a toolchain that renames
+  # them fails this build loudly (docs/benchmarks.md, "Core wasm size").
+  RUSTC_BOOTSTRAP=1 cargo rustc --quiet -p tool-intent-wasm --lib --release --target wasm32-unknown-unknown --crate-type cdylib \
+    -Zbuild-std=std,panic_abort \
     --config 'profile.release.package.serde_json.opt-level="z"' \
-    --config 'target.wasm32-unknown-unknown.rustflags=["-C", "target-feature=+simd128"]' "$@"
+    --config 'target.wasm32-unknown-unknown.rustflags=["-C", "target-feature=+simd128", "-Zunstable-options", "-Cpanic=immediate-abort"]' "$@"
   local wasm="$TARGET_DIR/wasm32-unknown-unknown/release/tool_intent_wasm.wasm"
   rm -rf "$out/web" "$out/node"
   wasm-bindgen --target web --out-dir "$out/web" --out-name tool_intent "$wasm"
@@ -49,7 +56,8 @@ build() { # out-dir [cargo args...]
   # The classes declare [Symbol.dispose] (`using`): bring its lib along, so a consumer on
   # lib ES2022 type-checks without skipLibCheck.
   sed -i '1i /// <reference lib="esnext.disposable" />' "$out/web/tool_intent.d.ts" "$out/node/tool_intent.d.ts"
-  "$WASM_OPT" -Oz --strip-debug --strip-producers "${OPT_FEATURES[@]}" "$out/web/tool_intent_bg.wasm" -o "$out/web/tool_intent_bg.wasm"
+  # -Oz twice: the second pass finds what the first one's inlining opened up (-0.4 KB gzip).
+  "$WASM_OPT" -Oz -Oz --strip-debug --strip-producers "${OPT_FEATURES[@]}" "$out/web/tool_intent_bg.wasm" -o "$out/web/tool_intent_bg.wasm"
 
   # Node's CommonJS glue loads the browser build's module (the two are the same bytes: the
   # targets differ only in JS glue). Fail loudly if wasm-bindgen changes the line we rewrite.

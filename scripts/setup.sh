@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the project's commands need, idempotently: each step is skipped when its
 # result is already there. Sourced by scripts/demo.sh and scripts/test.sh.
-#   setup_rust     wasm32 target, wasm-bindgen-cli (= Cargo.lock's wasm-bindgen), wasm-pack
+#   setup_rust     wasm32 target, rust-src, wasm-bindgen-cli (= Cargo.lock's wasm-bindgen), wasm-pack
 #   setup_node     npm ci (binaryen's wasm-opt, vite, playwright-core, typescript)
 #   setup_chromium Debian's chromium and chromium-driver (no browser download)
 #   setup_postgres Debian's postgresql package (initdb, pg_ctl, psql) for the migration tests
@@ -18,6 +18,11 @@ setup_rust() {
   if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
     log "rustup target add wasm32-unknown-unknown"
     rustup target add wasm32-unknown-unknown
+  fi
+  # scripts/build-wasm.sh compiles the standard library for the wasm module (-Zbuild-std).
+  if ! rustup component list --installed 2>/dev/null | grep -qx 'rust-src'; then
+    log "rustup component add rust-src"
+    rustup component add rust-src
   fi
   local want
   want=$(lock_version wasm-bindgen)

@@ -430,9 +430,9 @@ pub(crate) fn some_names<S: AsRef<str>>(names: &[S]) -> String {
         .collect();
     let more = names.len().saturating_sub(SHOWN);
     if more > 0 {
-        format!("{} and {more} more", shown.join(", "))
+        format!("{} and {more} more", crate::text::join(&shown, ", "))
     } else {
-        shown.join(", ")
+        crate::text::join(&shown, ", ")
     }
 }
 

@@ -82,6 +82,7 @@ pub mod render;
 pub mod search;
 pub mod session;
 mod sort;
+mod text;
 pub mod tool_info;
 pub mod turn;
 pub mod warning;

@@ -351,11 +351,14 @@ fn migrate_file_graph_has_no_cycle() {
 #[test]
 fn leaves_depend_on_nothing_above_them() {
     let graph = graph();
-    for leaf in ["glob", "json_text", "limits", "sort", "warning"] {
+    for leaf in ["glob", "json_text", "limits", "sort", "text", "warning"] {
         assert!(graph[leaf].is_empty(), "{leaf} uses {:?}", graph[leaf]);
     }
-    // The error type writes the keys of its JSON paths as JSON strings.
-    assert_eq!(graph["error"], BTreeSet::from(["json_text".to_string()]));
+    // The error type writes the keys of its JSON paths as JSON strings, and joins names.
+    assert_eq!(
+        graph["error"],
+        BTreeSet::from(["json_text".to_string(), "text".to_string()])
+    );
     assert_eq!(graph["json"], BTreeSet::from(["error".to_string()]));
 }
 

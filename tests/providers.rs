@@ -96,6 +96,28 @@ fn a_strict_tool_must_meet_openais_rules_and_then_goes_out_strict() {
 }
 
 #[test]
+fn a_shortened_description_is_measured_in_the_units_the_limit_counts() {
+    // 600 rockets: 600 code points, 1,200 UTF-16 units. The limit counts units, so the
+    // warning must say 1,200, not a number under the limit it names.
+    let doc = serde_json::json!({
+        "tools": [{"name": "rockets", "description": "\u{1F680}".repeat(600),
+                   "parameters": {"type": "object"}}],
+        "default_tools": ["rockets"]
+    });
+    let r = Registry::from_json_str(&doc.to_string()).unwrap();
+    let (payload, warnings) = plan(&r, "null", Provider::OpenAiChat);
+    let shortened = codes(&warnings, WarningCode::DescriptionShortened);
+    assert_eq!(shortened.len(), 1, "{warnings:?}");
+    assert!(
+        shortened[0].contains("description of 1200 characters is shortened to 1024"),
+        "{}",
+        shortened[0]
+    );
+    let sent = payload[0]["function"]["description"].as_str().unwrap();
+    assert_eq!(sent.encode_utf16().count(), 1023);
+}
+
+#[test]
 fn openai_descriptions_are_shortened_to_1024_characters_with_a_warning_each() {
     let r = Registry::embedded();
     let (payload, warnings) = plan(&r, "null", Provider::OpenAiChat);

@@ -219,7 +219,10 @@ fn replay(
             .filter(|p| !promoted.iter().any(|q| q == p))
             .collect();
         if !joined.is_empty() {
-            events.push(format!("joined the array: {}", joined.join(", ")));
+            events.push(format!(
+                "joined the array: {}",
+                crate::text::join(&joined, ", ")
+            ));
         }
         promoted = plan.promoted().iter().map(|p| p.to_string()).collect();
         for query in &loads {
@@ -385,7 +388,7 @@ pub fn render_table(reports: &[CacheReport]) -> String {
                     .map_or("-".to_string(), |b| format!("byte {b}")),
                 section,
                 t.rewritten_tokens,
-                t.events.join("; ")
+                crate::text::join(&t.events, "; ")
             ));
         }
         out.push_str(&format!(

@@ -66,7 +66,7 @@ pub(super) fn render(provider: Provider, set: &ChangeSet) -> (String, String) {
         }
         (Some(allowed), Provider::OpenAiResponses) => format!(
             "\"tool_choice\":{{\"type\":\"allowed_tools\",\"mode\":\"auto\",\"tools\":[{}]}}",
-            allowed.join(",")
+            crate::text::join(allowed, ",")
         ),
         _ => String::new(),
     };
@@ -131,7 +131,7 @@ fn system_message(shape: &SystemBlocks, set: &ChangeSet) -> String {
     }
     format!(
         "[{{\"role\":\"system\",\"content\":[{}]}}]",
-        blocks.join(",")
+        crate::text::join(&blocks, ",")
     )
 }
 
@@ -148,12 +148,12 @@ fn responses_items(set: &ChangeSet) -> String {
     if !set.added_by_value.is_empty() {
         items.push(format!(
             "{{\"type\":\"additional_tools\",\"role\":\"developer\",\"tools\":[{}]}}",
-            set.added_by_value.join(",")
+            crate::text::join(&set.added_by_value, ",")
         ));
     }
     if items.is_empty() {
         String::new()
     } else {
-        format!("[{}]", items.join(","))
+        format!("[{}]", crate::text::join(&items, ","))
     }
 }

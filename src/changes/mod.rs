@@ -363,7 +363,7 @@ pub(crate) fn plan(
     let listed = crate::sort::sorted_unique(catalog);
     if first {
         if !catalog.is_empty() {
-            set.text = format!("{CATALOG_HEADER}\n{}\n", catalog.join("\n"));
+            set.text = format!("{CATALOG_HEADER}\n{}\n", crate::text::join(catalog, "\n"));
         }
     } else {
         // Both lists sorted: one walk finds what joined and what left (names in order).
@@ -383,11 +383,13 @@ pub(crate) fn plan(
             }
         }
         if !added.is_empty() {
-            set.text = format!("{CATALOG_ADDED}\n{}\n", added.join("\n"));
+            set.text = format!("{CATALOG_ADDED}\n{}\n", crate::text::join(&added, "\n"));
         }
         if !withdrawn.is_empty() {
-            set.text
-                .push_str(&format!("{CATALOG_WITHDRAWN}\n{}\n", withdrawn.join("\n")));
+            set.text.push_str(&format!(
+                "{CATALOG_WITHDRAWN}\n{}\n",
+                crate::text::join(&withdrawn, "\n")
+            ));
         }
     }
     record.catalog = listed;
@@ -408,7 +410,7 @@ pub(crate) fn plan(
             "tool_changes",
             format!(
                 "{} cannot be said inside the conversation on {}: the tools array changed at this turn boundary, rewriting the cache from the tools on",
-                rewrites.join("; "),
+                crate::text::join(&rewrites, "; "),
                 provider.as_str()
             ),
         ));

@@ -339,7 +339,7 @@ fn select_intent(
             format!(
                 "intent key {} is not known to this version (known: {}); kept, ignored",
                 quoted(key),
-                INTENT_KEYS.join(", ")
+                crate::text::join(&INTENT_KEYS, ", ")
             ),
         );
     }
@@ -371,7 +371,7 @@ fn select_intent(
                     format!(
                         "preset {} is not in the registry (known: {}); using default_tools",
                         quoted(name),
-                        registry.toolset_names().collect::<Vec<_>>().join(", ")
+                        crate::text::join(&registry.toolset_names().collect::<Vec<_>>(), ", ")
                     ),
                 );
                 registry.default_set().clone()

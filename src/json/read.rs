@@ -41,7 +41,7 @@ pub(crate) struct Measure<'a> {
     pub(crate) bytes: usize,
     pub(crate) needs_parse: bool,
     /// The root object's `type`: `None` when absent, `Some(Err(()))` when not a plain string.
-    pub(crate) root_type: Option<std::result::Result<&'a [u8], ()>>,
+    pub(crate) root_type: Option<std::result::Result<&'a str, ()>>,
 }
 
 /// The measure of a JSON text holding one value, `None` if it is not JSON.
@@ -314,7 +314,8 @@ impl<'a> Reader<'a> {
                     let s = self.string()?;
                     m.needs_parse |= s.unicode_escape;
                     if is_type_value {
-                        m.root_type = Some(Ok(&self.b[s.start..s.end]));
+                        // Both ends sit beside a quote byte: char boundaries.
+                        m.root_type = Some(Ok(&self.text[s.start..s.end]));
                     }
                 }
                 Some(b'-' | b'0'..=b'9') => {
@@ -481,11 +482,11 @@ mod tests {
         let root = |t: &'static str| m(t).root_type;
         assert_eq!(
             root(r#"{"type": "object", "properties": {"type": {"type": "string"}}}"#),
-            Some(Ok(&b"object"[..]))
+            Some(Ok("object"))
         );
         assert_eq!(
             root(r#"{"properties": {"type": "x"}, "type":"dict"}"#),
-            Some(Ok(&b"dict"[..]))
+            Some(Ok("dict"))
         );
         assert_eq!(root(r#"{"properties": {"type": "string"}}"#), None);
         assert_eq!(root(r#"{"type": ["object", "null"]}"#), Some(Err(())));

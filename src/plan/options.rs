@@ -181,7 +181,7 @@ fn read(options: &Value, call: Call) -> Result<(TurnRequest, CallOptions)> {
                 message: format!(
                     "unknown option {} (known: {})",
                     quoted(key),
-                    call.keys().join(", ")
+                    crate::text::join(call.keys(), ", ")
                 ),
             });
         }

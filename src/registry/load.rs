@@ -115,7 +115,7 @@ pub(crate) fn parse_document(
                 format!(
                     "unknown registry key {} (expected one of: {})",
                     quoted(key),
-                    TOP_LEVEL_KEYS[..TOP_LEVEL_KEYS.len() - 2].join(", ")
+                    crate::text::join(&TOP_LEVEL_KEYS[..TOP_LEVEL_KEYS.len() - 2], ", ")
                 ),
             ));
         }
@@ -374,21 +374,11 @@ fn parse_tool(
                 schema = Some((key, *raw));
             }
             other => {
-                extra.insert(other.to_string(), read(*raw, || path().key(other))?);
+                extra.insert(other.to_string(), read_member(*raw, origin, other)?);
             }
         }
     }
-    let text = |raw: Option<Raw<'_>>, key: &str| match raw.map(string_of).transpose() {
-        Err(m) => Err(unreadable(&path().key(key), &m)),
-        Ok(None) | Ok(Some(Err(Value::Null))) => Ok(None),
-        Ok(Some(Ok(s))) => Ok(Some(s)),
-        Ok(Some(Err(other))) => Err(Error::expected(
-            "document",
-            &path().key(key),
-            "a string",
-            &other,
-        )),
-    };
+    let text = |raw: Option<Raw<'_>>, key: &str| text_member(raw, origin, key);
     let Some(raw_name) = text(name, "name")? else {
         return Err(Error::value("document", &path(), "tool has no \"name\""));
     };
@@ -443,23 +433,10 @@ fn parse_tool(
     };
     let verdict = schema::check(raw_schema, || path().key(schema_key))?;
     let title = text(title, "title")?;
-    // `true`, `false` or absent/null.
-    let flag = |raw: Option<Raw<'_>>, key: &str| -> Result<Option<bool>> {
-        match raw.map(|r| read(r, || path().key(key))).transpose()? {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(b)),
-            Some(other) => Err(Error::expected(
-                "document",
-                &path().key(key),
-                "true or false",
-                &other,
-            )),
-        }
-    };
-    let defer = flag(defer, "defer")?;
-    let strict = flag(strict, "strict")?.unwrap_or(false);
+    let defer = flag_member(defer, origin, "defer")?;
+    let strict = flag_member(strict, origin, "strict")?.unwrap_or(false);
     let annotations = annotations
-        .map(|a| read(a, || path().key("annotations")))
+        .map(|a| read_member(a, origin, "annotations"))
         .transpose()?
         .filter(|v| !v.is_null());
     let (schema, normalised) = match verdict {
@@ -470,7 +447,7 @@ fn parse_tool(
         super::strict::check(schema.value(), &path().key(schema_key))?;
     }
     let builtin = match builtin
-        .map(|b| read(b, || path().key("builtin")))
+        .map(|b| read_member(b, origin, "builtin"))
         .transpose()?
     {
         None | Some(Value::Null) => None,
@@ -494,6 +471,42 @@ fn parse_tool(
         builtin,
     };
     Ok((tool, normalised))
+}
+
+/// A member of a tool read in full, its parse error reported at its path. (These member
+/// readers are functions, not closures: each closure would instantiate its callee again,
+/// which the wasm module pays for.)
+fn read_member(raw: Raw<'_>, origin: &ToolOrigin, key: &str) -> Result<Value> {
+    value_of(raw).map_err(|m| unreadable(&origin.path().key(key), &m))
+}
+
+/// A string member of a tool (absent or `null`: `None`).
+fn text_member(raw: Option<Raw<'_>>, origin: &ToolOrigin, key: &str) -> Result<Option<String>> {
+    match raw.map(string_of).transpose() {
+        Err(m) => Err(unreadable(&origin.path().key(key), &m)),
+        Ok(None) | Ok(Some(Err(Value::Null))) => Ok(None),
+        Ok(Some(Ok(s))) => Ok(Some(s)),
+        Ok(Some(Err(other))) => Err(Error::expected(
+            "document",
+            &origin.path().key(key),
+            "a string",
+            &other,
+        )),
+    }
+}
+
+/// A `true` / `false` member of a tool (absent or `null`: `None`).
+fn flag_member(raw: Option<Raw<'_>>, origin: &ToolOrigin, key: &str) -> Result<Option<bool>> {
+    match raw.map(|r| read_member(r, origin, key)).transpose()? {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(b)),
+        Some(other) => Err(Error::expected(
+            "document",
+            &origin.path().key(key),
+            "true or false",
+            &other,
+        )),
+    }
 }
 
 /// Refuses a registry or tools-list text over `LIMITS.max_input_bytes` before anything parses

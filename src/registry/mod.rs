@@ -428,7 +428,7 @@ impl Registry {
                 known: if sources.is_empty() {
                     "none defined".to_string()
                 } else {
-                    self.source_names().collect::<Vec<_>>().join(", ")
+                    crate::text::join(&self.source_names().collect::<Vec<_>>(), ", ")
                 },
             })
     }

@@ -251,7 +251,7 @@ impl ProviderTool {
                 format!(
                     "unknown builtin key {} (expected one of: {})",
                     quoted(key),
-                    KEYS.join(", ")
+                    crate::text::join(&KEYS, ", ")
                 ),
             ));
         }
@@ -266,7 +266,7 @@ impl ProviderTool {
             return Err(Error::expected(
                 "document",
                 &path.key("kind"),
-                &format!("one of: {}", names.join(", ")),
+                &format!("one of: {}", crate::text::join(&names, ", ")),
                 given,
             ));
         };
@@ -387,7 +387,10 @@ impl ProviderTool {
         let anthropic_version = match one_of(
             "anthropic_version",
             rules.anthropic_versions,
-            &format!("one of: {}", rules.anthropic_versions.join(", ")),
+            &format!(
+                "one of: {}",
+                crate::text::join(rules.anthropic_versions, ", ")
+            ),
         )? {
             Some(version) => version,
             None => rules.anthropic_versions[rules.anthropic_versions.len() - 1].to_string(),
@@ -469,7 +472,7 @@ impl ProviderTool {
                         "{}'s built-in {} takes no {}: left out of its form",
                         provider.as_str(),
                         quoted(tool),
-                        dropped.join(", ")
+                        crate::text::join(&dropped, ", ")
                     ),
                 ));
             }

@@ -52,11 +52,11 @@ pub(crate) fn check(raw: Raw<'_>, path: impl Fn() -> JsonPath) -> Result<Verdict
         ));
     }
     let normalise = match m.root_type {
-        Some(Ok(b"object")) => false,
-        None | Some(Ok(b"dict")) => true,
+        Some(Ok("object")) => false,
+        None | Some(Ok("dict")) => true,
         Some(other) => {
             let found = match other {
-                Ok(t) => format!("\"{}\"", String::from_utf8_lossy(t)),
+                Ok(t) => format!("\"{t}\""),
                 Err(()) => "a value that is not a type name".to_string(),
             };
             return Err(Error::value(

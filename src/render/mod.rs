@@ -242,7 +242,7 @@ pub(crate) fn render_split(
         request_fields: if fields.is_empty() {
             String::new()
         } else {
-            format!("{{{}}}", fields.join(","))
+            format!("{{{}}}", crate::text::join(&fields, ","))
         },
     })
 }

@@ -22,7 +22,8 @@ use crate::registry::{Memo, MemoSlot, Registry, Tool};
 use crate::turn::{split, Split, TurnState, View};
 use crate::warning::{Warning, WarningCode};
 
-/// OpenAI's longest function description, in characters.
+/// OpenAI's longest function description, in characters, counted as UTF-16 units (JS's
+/// `length`): the stricter reading of "characters" for text beyond the BMP.
 pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
 
 /// How many tools one request may declare, where the provider says.
@@ -218,7 +219,8 @@ pub(crate) fn split_for<'r>(
             format!(
                 "{}'s description of {} characters is shortened to {OPENAI_MAX_DESCRIPTION} for {} (rule description_length; the full text is in the registry and in tool_search results)",
                 quoted(&tool.name),
-                tool.description.chars().count(),
+                // UTF-16 units, as the limit counts them (and JS's `length`).
+                tool.description.encode_utf16().count(),
                 provider.as_str()
             ),
         ));
@@ -336,7 +338,7 @@ impl Registry {
                     refused: false,
                     message: format!(
                         "description of {} characters, shortened to {OPENAI_MAX_DESCRIPTION}",
-                        tool.description.chars().count()
+                        tool.description.encode_utf16().count()
                     ),
                 });
             }
@@ -372,7 +374,7 @@ impl Registry {
                     format!(
                         "{}'s own tool takes no {}: left out of its form",
                         provider.as_str(),
-                        dropped.join(", ")
+                        crate::text::join(&dropped, ", ")
                     ),
                 ));
             }

@@ -179,7 +179,7 @@ fn search(
         text = format!(
             "No deferred tool has the required term{} {} (a word written with a leading + must appear in the tool; write it without + to search for it).",
             if terms.len() == 1 { "" } else { "s" },
-            terms.join(", ")
+            crate::text::join(&terms, ", ")
         );
     }
     SearchResult {
@@ -335,7 +335,7 @@ fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
         }
         text.push_str(&format!(
             "Not available as deferred tools of this session: {}\n",
-            not_found.join(", ")
+            crate::text::join(not_found, ", ")
         ));
     }
     text
