@@ -22,6 +22,8 @@ cd "$(dirname "$0")/.."
 WASM_OPT=node_modules/.bin/wasm-opt
 [ -x "$WASM_OPT" ] || { echo "build-wasm: $WASM_OPT missing; run npm ci first" >&2; exit 1; }
 command -v wasm-bindgen >/dev/null || { echo "build-wasm: wasm-bindgen missing; run scripts/setup.sh" >&2; exit 1; }
+[ -d "$(rustc --print sysroot)/lib/rustlib/src/rust/library" ] ||
+  { echo "build-wasm: the rust-src component is missing (the module compiles the standard library); run scripts/setup.sh" >&2; exit 1; }
 # Rust's wasm32 target emits these proposals by default; wasm-opt must accept them.
 OPT_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd)
