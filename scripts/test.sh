@@ -23,6 +23,11 @@ setup_chromium
 setup_postgres
 setup_python
 
+# Disk: a fresh clone's run once ran out of space (gcc writing SQLite's object file). Every
+# build shares target/ (the Python builds too), Cargo.toml's dev profile keeps line tables
+# only, and CI skips incremental state, which nothing reuses there.
+if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
+log "disk: $(df -h --output=avail . | tail -1 | tr -d ' ') free before the build"
 # The workspace (the core and its binding crates) with every feature the tests need; the
 # Python binding is built by maturin below.
 FEATURES=tool-intent/exact-tokens,tool-intent/hybrid,tool-intent-cli/exact-tokens,tool-intent-cli/hybrid
@@ -69,12 +74,12 @@ if [ -f www/tests/page.test.mjs ]; then
 fi
 
 log "python: maturin develop (the PyO3 binding in python/), the hybrid wheel, pytest"
-VIRTUAL_ENV="$PWD/.venv-py" PATH="$PWD/.venv-py/bin:$PATH" CARGO_TARGET_DIR="$PWD/target/python" \
+VIRTUAL_ENV="$PWD/.venv-py" PATH="$PWD/.venv-py/bin:$PATH" CARGO_TARGET_DIR="$PWD/target" \
   .venv-py/bin/maturin develop --quiet -m python/Cargo.toml
 # The hybrid distribution (tool-intent-hybrid): built once, unpacked for
 # python/tests/test_hybrid.py and installed below as the extra.
 rm -rf target/wheels target/hybrid-module
-(cd python/hybrid && VIRTUAL_ENV="$PWD/../../.venv-py" CARGO_TARGET_DIR="$PWD/../../target/python" \
+(cd python/hybrid && VIRTUAL_ENV="$PWD/../../.venv-py" CARGO_TARGET_DIR="$PWD/../../target" \
   ../../.venv-py/bin/maturin build --release --quiet -o ../../target/wheels)
 mkdir -p target/hybrid-module
 .venv-py/bin/python -m zipfile -e target/wheels/tool_intent_hybrid-*.whl target/hybrid-module
@@ -82,7 +87,7 @@ mkdir -p target/hybrid-module
 
 log "python: the abi3 wheels (maturin build --release) installed into a fresh virtualenv"
 rm -rf target/wheel-venv
-CARGO_TARGET_DIR="$PWD/target/python" .venv-py/bin/maturin build --release --quiet -m python/Cargo.toml -o target/wheels
+CARGO_TARGET_DIR="$PWD/target" .venv-py/bin/maturin build --release --quiet -m python/Cargo.toml -o target/wheels
 ls -l target/wheels
 python3 -m venv target/wheel-venv
 target/wheel-venv/bin/pip install --quiet --no-index --find-links target/wheels tool-intent
@@ -112,4 +117,4 @@ if [ -f scripts/fuzz.sh ]; then
   log "fuzz smoke"
   bash scripts/fuzz.sh smoke
 fi
-log "all tests passed"
+log "all tests passed; target/ holds $(du -sh target | cut -f1), $(df -h --output=avail . | tail -1 | tr -d ' ') free"
