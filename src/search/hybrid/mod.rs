@@ -50,6 +50,32 @@ use super::rank::{best_candidates, diversify, keyword_scores, Ranker, DIVERSITY_
 use super::text::name_words;
 use crate::registry::{Memo, MemoSlot, Registry, Tool};
 
+/// The WordPiece ids of `text` (the model's tokenizer, `wordpiece.rs`), at most `max` of them,
+/// appended to `ids` (for the model ranker, which shares this vocabulary).
+#[cfg(feature = "model")]
+pub(super) fn word_piece_ids(text: &str, max: usize, ids: &mut Vec<u32>) {
+    let Some(table) = table::table() else { return };
+    let mut taken = 0;
+    wordpiece::tokens(table, text, |id| {
+        if taken < max {
+            ids.push(id);
+            taken += 1;
+        }
+    });
+}
+
+/// The id of a special token (`[CLS]`, `[SEP]`) in the vocabulary.
+#[cfg(feature = "model")]
+pub(super) fn special_token(token: &str) -> Option<u32> {
+    table::table()?.id(token)
+}
+
+/// How many tokens the vocabulary has (0 if the embedded table did not parse).
+#[cfg(feature = "model")]
+pub(super) fn vocabulary_size() -> usize {
+    table::table().map_or(0, |t| t.len())
+}
+
 /// Whether this build's embedding table parses (`RankerKind::Hybrid.ranker()` asks before any
 /// search, so a broken table is an error, not a keyword-only ranking).
 pub(crate) fn check_table() -> crate::error::Result<()> {
@@ -257,7 +283,7 @@ fn centred_unit(v: &[f64], mean: &[f64], out: &mut [f64]) {
 /// added as `(s0 + s1) + (s2 + s3)` and the tail. A fixed order, so the same bits on every
 /// target; four sums rather than one because one sum waits on each previous addition, and a
 /// request of several clauses takes several cosines per tool.
-fn cosine(query: &[f32], tool: &[f32]) -> f64 {
+pub(super) fn cosine(query: &[f32], tool: &[f32]) -> f64 {
     let mut sums = [0.0f64; 4];
     let query_quads = query.chunks_exact(4);
     let tool_quads = tool.chunks_exact(4);

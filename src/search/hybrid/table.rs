@@ -95,6 +95,12 @@ impl StaticTable {
     }
 
     /// Dimensions of a vector.
+    /// How many tokens the vocabulary has.
+    #[cfg(feature = "model")]
+    pub(super) fn len(&self) -> usize {
+        self.weights.len()
+    }
+
     pub(super) fn dims(&self) -> usize {
         self.dims
     }

@@ -1,0 +1,488 @@
+//! all-MiniLM-L6-v2's forward pass (a 6-layer BERT encoder, 384 dimensions, 12 heads), then
+//! sentence-transformers' mean pooling and L2 normalisation: a text's sentence embedding.
+//! It follows Hugging Face's `BertModel` (post-norm layers, exact erf GELU, LayerNorm
+//! ε 1e-12, token type 0) and the model's `sentence_bert_config.json` (at most 256 tokens);
+//! `benches/retrieval/minilm.py` is the numpy reference it is checked against
+//! (`tests/model.rs`).
+//!
+//! **The same bits on every target.** Every sum runs in one fixed order: a linear layer's
+//! output `j` is `((x₀w₀ⱼ + x₁w₁ⱼ) + x₂w₂ⱼ) + …` then the bias, whatever the target
+//! vectorises, because the vector lanes hold different outputs, never parts of one sum.
+//! Multiplications and additions stay separate (Rust never fuses them into FMA), `exp` and
+//! `erf` are `libm`'s pure-Rust ones, and `sqrt` is correctly rounded everywhere. So native,
+//! wasm and Python builds give the same embedding, and the search's hits replay exactly.
+//!
+//! **Speed.** A linear layer is computed 8 outputs × 4 tokens at a time, with the weights
+//! packed so those 8 outputs' weights are contiguous: 32 running sums that the compiler keeps
+//! in vector registers, and each weight read from memory once per text rather than once per
+//! token.
+
+use std::collections::BTreeMap;
+
+use super::safetensors::Tensor;
+use crate::error::{Error, Result};
+
+/// Outputs computed together by [`Linear::apply`] (a layer's width must be a multiple).
+const LANES: usize = 8;
+/// Tokens computed together by [`Linear::apply`].
+const TOKENS: usize = 4;
+/// The most tokens a text is cut to, `[CLS]` and `[SEP]` included (sentence-transformers'
+/// `max_seq_length` for all-MiniLM-L6-v2).
+pub(super) const MAX_TOKENS: usize = 256;
+
+/// A dense layer `y = x Wᵀ + b`, the weights packed [`LANES`] outputs at a time: for output
+/// group `g`, input `k`, lane `l`: `packed[(g · inputs + k) · LANES + l] = W[g · LANES + l][k]`.
+#[derive(Debug)]
+struct Linear {
+    inputs: usize,
+    outputs: usize,
+    packed: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+#[derive(Debug)]
+struct LayerNorm {
+    gain: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+#[derive(Debug)]
+struct Layer {
+    query: Linear,
+    key: Linear,
+    value: Linear,
+    attention_out: Linear,
+    attention_norm: LayerNorm,
+    intermediate: Linear,
+    output: Linear,
+    output_norm: LayerNorm,
+}
+
+/// The encoder's weights.
+#[derive(Debug)]
+pub(super) struct Encoder {
+    dims: usize,
+    heads: usize,
+    /// Token id → `dims` values.
+    words: Vec<f32>,
+    /// Position → `dims` values (at least [`MAX_TOKENS`] rows, or fewer texts are cut to).
+    positions: Vec<f32>,
+    max_tokens: usize,
+    /// Token type 0's row (every text is one segment).
+    token_type: Vec<f32>,
+    embedding_norm: LayerNorm,
+    layers: Vec<Layer>,
+}
+
+/// Takes tensors out of the file by name, refusing a missing one or a wrong shape by name.
+struct Tensors(BTreeMap<String, Tensor>);
+
+impl Tensors {
+    fn take(&mut self, name: &str, shape: &[Option<usize>]) -> Result<Tensor> {
+        let tensor = self.0.remove(name).ok_or_else(|| {
+            Error::argument(
+                "model",
+                format!("tensor {name} is missing: not a BERT model's weights"),
+            )
+        })?;
+        if tensor.dtype != "F32" {
+            return Err(Error::argument(
+                "model",
+                format!(
+                    "tensor {name} is {}; the encoder reads F32 weights",
+                    tensor.dtype
+                ),
+            ));
+        }
+        let fits = tensor.shape.len() == shape.len()
+            && tensor
+                .shape
+                .iter()
+                .zip(shape)
+                .all(|(&d, want)| want.is_none_or(|w| w == d));
+        if !fits {
+            return Err(Error::argument(
+                "model",
+                format!(
+                    "tensor {name} has shape {:?}; expected {}",
+                    tensor.shape,
+                    describe(shape)
+                ),
+            ));
+        }
+        Ok(tensor)
+    }
+
+    fn linear(&mut self, name: &str, inputs: usize, outputs: Option<usize>) -> Result<Linear> {
+        let weight = self.take(&format!("{name}.weight"), &[outputs, Some(inputs)])?;
+        let outputs = weight.shape[0];
+        if outputs % LANES != 0 {
+            return Err(Error::argument(
+                "model",
+                format!(
+                    "tensor {name}.weight has {outputs} outputs; a multiple of {LANES} is read"
+                ),
+            ));
+        }
+        let bias = self.take(&format!("{name}.bias"), &[Some(outputs)])?.values;
+        let mut packed = vec![0.0f32; outputs * inputs];
+        for (o, row) in weight.values.chunks_exact(inputs).enumerate() {
+            let (group, lane) = (o / LANES, o % LANES);
+            for (k, &w) in row.iter().enumerate() {
+                packed[(group * inputs + k) * LANES + lane] = w;
+            }
+        }
+        Ok(Linear {
+            inputs,
+            outputs,
+            packed,
+            bias,
+        })
+    }
+
+    fn norm(&mut self, name: &str, dims: usize) -> Result<LayerNorm> {
+        Ok(LayerNorm {
+            gain: self.take(&format!("{name}.weight"), &[Some(dims)])?.values,
+            bias: self.take(&format!("{name}.bias"), &[Some(dims)])?.values,
+        })
+    }
+}
+
+fn describe(shape: &[Option<usize>]) -> String {
+    let dims: Vec<String> = shape
+        .iter()
+        .map(|d| d.map_or("any".to_string(), |d| d.to_string()))
+        .collect();
+    format!("[{}]", crate::text::join(&dims, ", "))
+}
+
+impl Encoder {
+    /// The encoder of a BERT checkpoint's tensors (Hugging Face names, an optional `bert.`
+    /// prefix removed), with `heads` attention heads.
+    pub(super) fn from_tensors(tensors: BTreeMap<String, Tensor>, heads: usize) -> Result<Encoder> {
+        let tensors = tensors
+            .into_iter()
+            .map(|(name, t)| {
+                (
+                    name.strip_prefix("bert.")
+                        .map(str::to_string)
+                        .unwrap_or(name),
+                    t,
+                )
+            })
+            .collect();
+        let mut t = Tensors(tensors);
+        let words = t.take("embeddings.word_embeddings.weight", &[None, None])?;
+        let dims = words.shape[1];
+        if heads == 0 || dims % heads != 0 || dims % LANES != 0 {
+            return Err(Error::argument(
+                "model",
+                format!("{dims} dimensions do not split into {heads} heads of {LANES}-multiples"),
+            ));
+        }
+        let positions = t.take("embeddings.position_embeddings.weight", &[None, Some(dims)])?;
+        let token_types = t.take(
+            "embeddings.token_type_embeddings.weight",
+            &[None, Some(dims)],
+        )?;
+        let token_type = token_types
+            .values
+            .get(..dims)
+            .map(<[f32]>::to_vec)
+            .ok_or_else(|| {
+                Error::argument(
+                    "model",
+                    "embeddings.token_type_embeddings.weight has no rows",
+                )
+            })?;
+        let embedding_norm = t.norm("embeddings.LayerNorm", dims)?;
+        let mut layers = Vec::new();
+        while t.0.contains_key(&format!(
+            "encoder.layer.{}.attention.self.query.weight",
+            layers.len()
+        )) {
+            let p = format!("encoder.layer.{}.", layers.len());
+            let query = t.linear(&format!("{p}attention.self.query"), dims, Some(dims))?;
+            let key = t.linear(&format!("{p}attention.self.key"), dims, Some(dims))?;
+            let value = t.linear(&format!("{p}attention.self.value"), dims, Some(dims))?;
+            let attention_out =
+                t.linear(&format!("{p}attention.output.dense"), dims, Some(dims))?;
+            let attention_norm = t.norm(&format!("{p}attention.output.LayerNorm"), dims)?;
+            let intermediate = t.linear(&format!("{p}intermediate.dense"), dims, None)?;
+            let output = t.linear(
+                &format!("{p}output.dense"),
+                intermediate.outputs,
+                Some(dims),
+            )?;
+            let output_norm = t.norm(&format!("{p}output.LayerNorm"), dims)?;
+            layers.push(Layer {
+                query,
+                key,
+                value,
+                attention_out,
+                attention_norm,
+                intermediate,
+                output,
+                output_norm,
+            });
+        }
+        if layers.is_empty() {
+            return Err(Error::argument(
+                "model",
+                "tensor encoder.layer.0.attention.self.query.weight is missing: not a BERT model's weights",
+            ));
+        }
+        let max_tokens = (positions.values.len() / dims).min(MAX_TOKENS);
+        if max_tokens < 3 {
+            return Err(Error::argument("model", "fewer than 3 position embeddings"));
+        }
+        Ok(Encoder {
+            dims,
+            heads,
+            words: words.values,
+            positions: positions.values,
+            max_tokens,
+            token_type,
+            embedding_norm,
+            layers,
+        })
+    }
+
+    pub(super) fn dims(&self) -> usize {
+        self.dims
+    }
+
+    /// How many word pieces a text keeps between `[CLS]` and `[SEP]`.
+    pub(super) fn max_pieces(&self) -> usize {
+        self.max_tokens - 2
+    }
+
+    /// The number of token ids the vocabulary may use (rows of the word embeddings).
+    pub(super) fn vocabulary_size(&self) -> usize {
+        self.words.len() / self.dims
+    }
+
+    /// The unit sentence embedding of `ids` (`[CLS]` … `[SEP]`, at most `max_tokens`; an id
+    /// past the vocabulary counts as id 0, which the caller rules out).
+    pub(super) fn embed(&self, ids: &[u32]) -> Vec<f32> {
+        let dims = self.dims;
+        let count = ids.len().min(self.max_tokens);
+        let mut x = vec![0.0f32; count * dims];
+        for (i, (row, &id)) in x.chunks_exact_mut(dims).zip(ids).enumerate() {
+            let word = self
+                .words
+                .get(id as usize * dims..(id as usize + 1) * dims)
+                .unwrap_or(&self.words[..dims]);
+            let position = &self.positions[i * dims..(i + 1) * dims];
+            for (((v, &w), &p), &t) in row.iter_mut().zip(word).zip(position).zip(&self.token_type)
+            {
+                *v = (w + p) + t;
+            }
+        }
+        self.embedding_norm.apply(&mut x, dims);
+        let mut scratch = Scratch::default();
+        for layer in &self.layers {
+            layer.apply(&mut x, count, self.heads, dims, &mut scratch);
+        }
+        // Mean pooling over the tokens (no padding: one text at a time), then unit length.
+        let mut sum = vec![0.0f32; dims];
+        for row in x.chunks_exact(dims) {
+            for (s, &v) in sum.iter_mut().zip(row) {
+                *s += v;
+            }
+        }
+        let n = count as f32;
+        sum.iter_mut().for_each(|s| *s /= n);
+        let mut norm = 0.0f32;
+        for &s in &sum {
+            norm += s * s;
+        }
+        let norm = norm.sqrt().max(1e-12);
+        sum.iter_mut().for_each(|s| *s /= norm);
+        sum
+    }
+}
+
+#[derive(Default)]
+struct Scratch {
+    query: Vec<f32>,
+    key: Vec<f32>,
+    value: Vec<f32>,
+    attended: Vec<f32>,
+    projected: Vec<f32>,
+    hidden: Vec<f32>,
+    tiles: Vec<f32>,
+    scores: Vec<f32>,
+}
+
+impl Layer {
+    fn apply(&self, x: &mut [f32], count: usize, heads: usize, dims: usize, s: &mut Scratch) {
+        self.query.apply(x, count, &mut s.tiles, &mut s.query);
+        self.key.apply(x, count, &mut s.tiles, &mut s.key);
+        self.value.apply(x, count, &mut s.tiles, &mut s.value);
+        let head_dims = dims / heads;
+        let scale = 1.0 / (head_dims as f32).sqrt();
+        s.attended.clear();
+        s.attended.resize(count * dims, 0.0);
+        s.scores.resize(count, 0.0);
+        for h in 0..heads {
+            let part = h * head_dims..(h + 1) * head_dims;
+            for i in 0..count {
+                let q = &s.query[i * dims..][part.clone()];
+                let mut most = f32::NEG_INFINITY;
+                for (j, score) in s.scores.iter_mut().enumerate() {
+                    let k = &s.key[j * dims..][part.clone()];
+                    let mut dot = 0.0f32;
+                    for (&a, &b) in q.iter().zip(k) {
+                        dot += a * b;
+                    }
+                    *score = dot * scale;
+                    most = most.max(*score);
+                }
+                let mut total = 0.0f32;
+                for score in s.scores.iter_mut() {
+                    *score = libm::expf(*score - most);
+                    total += *score;
+                }
+                let out = &mut s.attended[i * dims..][part.clone()];
+                for (j, &score) in s.scores.iter().enumerate() {
+                    let p = score / total;
+                    let v = &s.value[j * dims..][part.clone()];
+                    for (o, &v) in out.iter_mut().zip(v) {
+                        *o += p * v;
+                    }
+                }
+            }
+        }
+        self.attention_out
+            .apply(&s.attended, count, &mut s.tiles, &mut s.projected);
+        add(x, &s.projected);
+        self.attention_norm.apply(x, dims);
+        self.intermediate
+            .apply(x, count, &mut s.tiles, &mut s.hidden);
+        for v in s.hidden.iter_mut() {
+            *v = 0.5 * *v * (1.0 + libm::erff(*v * std::f32::consts::FRAC_1_SQRT_2));
+        }
+        self.output
+            .apply(&s.hidden, count, &mut s.tiles, &mut s.projected);
+        add(x, &s.projected);
+        self.output_norm.apply(x, dims);
+    }
+}
+
+fn add(x: &mut [f32], y: &[f32]) {
+    for (a, &b) in x.iter_mut().zip(y) {
+        *a += b;
+    }
+}
+
+impl LayerNorm {
+    /// Each `dims`-row: `(v − mean) / √(variance + 1e-12) · gain + bias`.
+    fn apply(&self, x: &mut [f32], dims: usize) {
+        let n = dims as f32;
+        for row in x.chunks_exact_mut(dims) {
+            let mut sum = 0.0f32;
+            for &v in row.iter() {
+                sum += v;
+            }
+            let mean = sum / n;
+            let mut squares = 0.0f32;
+            for &v in row.iter() {
+                squares += (v - mean) * (v - mean);
+            }
+            let scale = 1.0 / (squares / n + 1e-12).sqrt();
+            for ((v, &g), &b) in row.iter_mut().zip(&self.gain).zip(&self.bias) {
+                *v = (*v - mean) * scale * g + b;
+            }
+        }
+    }
+}
+
+impl Linear {
+    /// `y = x Wᵀ + b` for `count` rows of `x`; `tiles` is scratch (the rows interleaved
+    /// [`TOKENS`] at a time: `tiles[(t · inputs + k) · TOKENS + i] = x[t · TOKENS + i][k]`).
+    fn apply(&self, x: &[f32], count: usize, tiles: &mut Vec<f32>, y: &mut Vec<f32>) {
+        let (inputs, outputs) = (self.inputs, self.outputs);
+        let tile_count = count.div_ceil(TOKENS);
+        tiles.clear();
+        tiles.resize(tile_count * inputs * TOKENS, 0.0);
+        for (i, row) in x.chunks_exact(inputs).take(count).enumerate() {
+            let tile = &mut tiles[(i / TOKENS) * inputs * TOKENS..][..inputs * TOKENS];
+            for (k, &v) in row.iter().enumerate() {
+                tile[k * TOKENS + i % TOKENS] = v;
+            }
+        }
+        y.clear();
+        y.resize(count * outputs, 0.0);
+        for (group, weights) in self.packed.chunks_exact(inputs * LANES).enumerate() {
+            let bias = &self.bias[group * LANES..][..LANES];
+            for (t, tile) in tiles.chunks_exact(inputs * TOKENS).enumerate() {
+                let mut sums = [[0.0f32; LANES]; TOKENS];
+                for (w, xs) in weights.chunks_exact(LANES).zip(tile.chunks_exact(TOKENS)) {
+                    for (sum, &x) in sums.iter_mut().zip(xs) {
+                        for (s, &w) in sum.iter_mut().zip(w) {
+                            *s += x * w;
+                        }
+                    }
+                }
+                for (i, sum) in sums.iter().enumerate().take(count - t * TOKENS) {
+                    let out = &mut y[(t * TOKENS + i) * outputs + group * LANES..][..LANES];
+                    for ((o, &s), &b) in out.iter_mut().zip(sum).zip(bias) {
+                        *o = s + b;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_linear_layer_is_the_plain_product_in_input_order() {
+        // 5 rows (a full tile and a partial one), 3 inputs, 16 outputs (two groups).
+        let (inputs, outputs, rows) = (3, 16, 5);
+        let w: Vec<f32> = (0..outputs * inputs)
+            .map(|i| (i as f32 * 0.37).sin())
+            .collect();
+        let b: Vec<f32> = (0..outputs).map(|i| i as f32 * 0.01).collect();
+        let x: Vec<f32> = (0..rows * inputs)
+            .map(|i| (i as f32 * 0.11).cos())
+            .collect();
+        let mut tensors = BTreeMap::new();
+        tensors.insert(
+            "l.weight".to_string(),
+            Tensor {
+                dtype: "F32".into(),
+                shape: vec![outputs, inputs],
+                values: w.clone(),
+            },
+        );
+        tensors.insert(
+            "l.bias".to_string(),
+            Tensor {
+                dtype: "F32".into(),
+                shape: vec![outputs],
+                values: b.clone(),
+            },
+        );
+        let layer = Tensors(tensors).linear("l", inputs, Some(outputs)).unwrap();
+        let (mut tiles, mut y) = (Vec::new(), Vec::new());
+        layer.apply(&x, rows, &mut tiles, &mut y);
+        for r in 0..rows {
+            for o in 0..outputs {
+                let mut s = 0.0f32;
+                for k in 0..inputs {
+                    s += x[r * inputs + k] * w[o * inputs + k];
+                }
+                assert_eq!(
+                    y[r * outputs + o].to_bits(),
+                    (s + b[o]).to_bits(),
+                    "row {r} output {o}"
+                );
+            }
+        }
+    }
+}
