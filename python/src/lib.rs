@@ -215,6 +215,21 @@ impl Registry {
         })
     }
 
+    /// This registry with all-MiniLM-L6-v2's weights (`model`: the bytes of its
+    /// `model.safetensors`) for `turn.search(query, ranker="model")`; registries made from
+    /// it keep them. The content and fingerprint do not change. In `tool-intent[hybrid]`.
+    #[cfg(feature = "hybrid")]
+    fn with_model(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::model)] model: Vec<u8>,
+    ) -> PyResult<Self> {
+        let loaded = py.detach(|| tool_intent::search::ModelRanker::from_safetensors(&model));
+        Ok(Registry {
+            inner: self.inner.clone().with_model(lib(py, loaded)?),
+        })
+    }
+
     /// Sets one MCP server's tools from its `tools/list` result (adds the server or replaces
     /// its tools): `{"registry": Registry, "diff": {"added", "removed", "changed"}}`; this
     /// registry is unchanged.
@@ -480,9 +495,13 @@ impl Turn {
         let extra = lib(py, CallOptions::from_value(&options.value(), Call::Search))?;
         let inner = &mut self.inner;
         let outcome = py.detach(|| {
+            let ranker = extra
+                .ranker
+                .unwrap_or_default()
+                .ranker_for(inner.registry())?;
             let call = tool_intent::SearchCall {
                 limit: extra.limit,
-                ranker: extra.ranker.unwrap_or_default().ranker()?,
+                ranker: ranker.as_ranker(),
                 ..tool_intent::SearchCall::new(&query)
             };
             inner.search(&call).map_err(search_argument_error)

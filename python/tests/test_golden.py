@@ -34,15 +34,15 @@ def golden_registry(recipe, module=tool_intent):
     return registry.embedded().set_mcp_server(name, mcp(name))["registry"]
 
 
-def check_search_rows(module, file):
+def check_search_rows(module, file, prepare=lambda registry: registry):
     """Runs every row of a search golden file through `module` (its limit, and its ranker when
-    the row names one) and compares hits and result text with the native build's; returns
-    the row count."""
+    the row names one) on registries passed through `prepare` (to give them a model) and
+    compares hits and result text with the native build's; returns the row count."""
     rows = json.loads((ROOT / file).read_text())
     pool = (ROOT / "tests/data/bfcl/retrieval-pool.json").read_text()
     registries = {
-        "all": golden_registry("all", module),
-        "bfcl": module.Registry.embedded().set_mcp_server("b", pool)["registry"],
+        "all": prepare(golden_registry("all", module)),
+        "bfcl": prepare(module.Registry.embedded().set_mcp_server("b", pool)["registry"]),
     }
     for row in rows:
         ranker = {"ranker": row["ranker"]} if "ranker" in row else {}

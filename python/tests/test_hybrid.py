@@ -51,4 +51,4 @@ def test_the_default_module_refuses_the_hybrid_ranker_and_names_the_extra():
     assert "tool-intent[hybrid]" in str(e.value)
     with pytest.raises(tool_intent.ToolIntentError) as e:
         _tool_intent.Registry.embedded().turn().search("plan mode", ranker="semantic")
-    assert e.value.argument == "ranker" and "keyword, hybrid" in str(e.value)
+    assert e.value.argument == "ranker" and "keyword, hybrid, model" in str(e.value)

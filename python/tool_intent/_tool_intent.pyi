@@ -61,6 +61,9 @@ class Registry:
     def embedded() -> "Registry": ...
     @staticmethod
     def from_json(document: JsonIn) -> "Registry": ...
+    def with_model(self, model: bytes) -> "Registry":
+        """This registry with all-MiniLM-L6-v2's weights (its model.safetensors bytes) for
+        search(..., ranker="model"); in tool-intent[hybrid] only."""
     def set_mcp_server(self, server: str, tools_list: JsonIn) -> Dict[str, Any]:
         """Adds or replaces one MCP server's tools: {"registry": Registry, "diff": {added, removed, changed}}."""
     def set_mcp_servers(self, servers: List[Dict[str, Any]]) -> Dict[str, Any]:
@@ -131,7 +134,7 @@ class Turn:
         query: str,
         *,
         limit: Optional[int] = None,
-        ranker: Optional[Literal["keyword", "hybrid"]] = None,
+        ranker: Optional[Literal["keyword", "hybrid", "model"]] = None,
     ) -> Dict[str, Any]: ...
     def resolve(self, name: str) -> Dict[str, Any]: ...
     def budget(self, *, counter: Optional[Counter] = None) -> Dict[str, Any]: ...

@@ -159,6 +159,11 @@ impl Registry {
 }
 
 impl Turn {
+    /// The current registry (what dispatch checks a tool still exists in).
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
     /// The expansion of the turn's request (on the turn's registry version).
     pub fn expansion(&self) -> &Expansion {
         &self.expansion

@@ -223,7 +223,7 @@ fn read(options: &Value, call: Call) -> Result<(TurnRequest, CallOptions)> {
                 // Checked here too, so `hybrid` in a build without it is an error at `ranker`.
                 "ranker" => {
                     let kind = RankerKind::parse(text()?)?;
-                    kind.ranker()?;
+                    kind.check_build()?;
                     extra.ranker = Some(kind);
                 }
                 "counter" => extra.counter = Some(CounterKind::parse(text()?)?),

@@ -120,6 +120,10 @@ struct Data {
     /// Earlier versions, newest first, kept for turns that began on them (see `version.rs`);
     /// each holds no earlier versions of its own.
     earlier: Vec<Registry>,
+    /// The model `ranker: "model"` searches with ([`Registry::with_model`]); not content:
+    /// registries made from this one keep it, and nothing writes it out.
+    #[cfg(feature = "model")]
+    model: Option<crate::model::ModelRanker>,
 }
 
 /// Sets derived once at load time so expansion is a few passes over bit masks.
@@ -164,6 +168,21 @@ impl Registry {
         }
     }
 
+    /// This registry with `model` for `ranker: "model"` searches (feature `model`); the
+    /// registries made from it by MCP changes keep it. The content, fingerprint and written
+    /// form do not change.
+    #[cfg(feature = "model")]
+    pub fn with_model(mut self, model: crate::model::ModelRanker) -> Registry {
+        self.data_mut().model = Some(model);
+        self
+    }
+
+    /// The model attached by [`Registry::with_model`].
+    #[cfg(feature = "model")]
+    pub fn model(&self) -> Option<&crate::model::ModelRanker> {
+        self.data.model.as_ref()
+    }
+
     /// Whether two handles are the same registry value (clones of one load or change).
     pub(crate) fn same_version(&self, other: &Registry) -> bool {
         Arc::ptr_eq(&self.data, &other.data)
@@ -191,6 +210,8 @@ impl Data {
             effective: Vec::new(),
             memos: Arc::new(Memos::default()),
             earlier: Vec::new(),
+            #[cfg(feature = "model")]
+            model: None,
         }
     }
 }

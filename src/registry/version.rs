@@ -85,6 +85,10 @@ impl Registry {
     /// This registry as the successor of `previous`: `previous` (without its own history)
     /// becomes the newest earlier version.
     pub(crate) fn after(mut self, previous: &Registry) -> Registry {
+        #[cfg(feature = "model")]
+        {
+            self.data_mut().model = previous.data.model.clone();
+        }
         let mut flat = previous.clone();
         let older = std::mem::take(&mut flat.data_mut().earlier);
         self.data_mut().earlier = std::iter::once(flat)

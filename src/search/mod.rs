@@ -25,11 +25,11 @@ mod rank;
 mod table;
 mod text;
 
+#[cfg(feature = "model")]
+pub use crate::model::{ModelRanker, DEFAULT_MODEL_KEYWORD_WEIGHT};
 #[cfg(feature = "hybrid")]
 pub use hybrid::{HybridRanker, DEFAULT_KEYWORD_WEIGHT};
-pub use kind::RankerKind;
-#[cfg(feature = "model")]
-pub use model::{ModelRanker, DEFAULT_MODEL_KEYWORD_WEIGHT};
+pub use kind::{ChosenRanker, RankerKind};
 pub use rank::{KeywordRanker, Ranker};
 
 use serde::Serialize;

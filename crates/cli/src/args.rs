@@ -96,10 +96,14 @@ pub(crate) enum Command {
         /// Maximum number of hits for a keyword query.
         #[arg(long, default_value_t = 5)]
         limit: usize,
-        /// How keyword queries are ranked: keywords alone, or keywords fused with static
-        /// sentence embeddings (a build with the `hybrid` feature).
+        /// How keyword queries are ranked: keywords alone, keywords fused with static
+        /// sentence embeddings (a build with the `hybrid` feature), or keywords fused with
+        /// all-MiniLM-L6-v2 run per text (the `model` feature, with --model).
         #[arg(long, value_enum, default_value_t = RankerArg::Keyword)]
         ranker: RankerArg,
+        /// all-MiniLM-L6-v2's model.safetensors, for --ranker model.
+        #[arg(long, value_name = "FILE")]
+        model: Option<PathBuf>,
         /// Print {hits, notFound, text, state, warnings?, providerOutput?} as JSON instead of the result text.
         #[arg(long)]
         json: bool,
@@ -298,6 +302,7 @@ pub(crate) enum CacheModeArg {
 pub(crate) enum RankerArg {
     Keyword,
     Hybrid,
+    Model,
 }
 
 impl RankerArg {
@@ -305,6 +310,7 @@ impl RankerArg {
         match self {
             RankerArg::Keyword => RankerKind::Keyword,
             RankerArg::Hybrid => RankerKind::Hybrid,
+            RankerArg::Model => RankerKind::Model,
         }
     }
 }

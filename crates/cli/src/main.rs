@@ -178,6 +178,35 @@ mod cli {
         })
     }
 
+    /// The registry with `--model`'s weights attached (for `--ranker model`).
+    fn with_model(
+        registry: Registry,
+        model: Option<&std::path::Path>,
+    ) -> Result<Registry, CliError> {
+        let Some(path) = model else {
+            return Ok(registry);
+        };
+        let flag = format!("--model {}", path.display());
+        #[cfg(feature = "model")]
+        {
+            let bytes = std::fs::read(path).map_err(|e| CliError::Io(format!("{flag}: {e}")))?;
+            let model = tool_intent::search::ModelRanker::from_safetensors(&bytes).flag(&flag)?;
+            Ok(registry.with_model(model))
+        }
+        #[cfg(not(feature = "model"))]
+        {
+            let _ = registry;
+            Err(CliError::In(
+                flag,
+                Error::InvalidArgument {
+                    argument: "model",
+                    path: None,
+                    message: "the model ranker is not in this build (cargo feature model)".into(),
+                },
+            ))
+        }
+    }
+
     fn load_registry(args: &RegistryArgs) -> Result<Registry, CliError> {
         let mut registry = match &args.registry {
             None => Registry::embedded(),
@@ -370,14 +399,15 @@ mod cli {
                 query,
                 limit,
                 ranker,
+                model,
                 json,
             } => {
-                let ranker = ranker.kind().ranker().flag("--ranker")?;
-                let registry = load_registry(&args.registry)?;
+                let registry = with_model(load_registry(&args.registry)?, model.as_deref())?;
+                let ranker = ranker.kind().ranker_for(&registry).flag("--ranker")?;
                 let req = request(&args)?;
                 let call = SearchCall::new(&query)
                     .with_limit(limit)
-                    .with_ranker(ranker);
+                    .with_ranker(ranker.as_ranker());
                 let outcome = turn_flag(
                     registry.turn(&req).and_then(|mut turn| turn.search(&call)),
                     "--query",

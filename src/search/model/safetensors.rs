@@ -14,14 +14,7 @@ use crate::error::{Error, Result};
 /// The largest header accepted (the format's own limit is 100 MB; MiniLM's is 9 KB).
 const MAX_HEADER_BYTES: usize = 1 << 20;
 
-/// One tensor: its type, shape and (for `F32`) its values, row-major.
-#[derive(Debug)]
-pub(super) struct Tensor {
-    pub(super) dtype: String,
-    pub(super) shape: Vec<usize>,
-    /// Empty unless `dtype` is `F32`.
-    pub(super) values: Vec<f32>,
-}
+use tool_intent_minilm::Tensor;
 
 /// Every tensor of the file by name (a `BTreeMap`: nothing iterates it in hash order).
 pub(super) fn read(bytes: &[u8]) -> Result<BTreeMap<String, Tensor>> {

@@ -296,15 +296,38 @@ fn cross_target_hybrid_search_hits_inside_wasm() {
     assert_eq!(check_search_rows(rows), 144);
 }
 
+/// The model ranker's rows (tests/golden/search-model.json), with all-MiniLM-L6-v2's weights
+/// compiled into this test module (`setup_model` downloads them; without them this suite does
+/// not build).
+#[cfg(feature = "hybrid")]
+#[wasm_bindgen_test]
+fn cross_target_model_search_hits_inside_wasm() {
+    static WEIGHTS: &[u8] =
+        include_bytes!("../../../../target/retrieval/minilm/model/model.safetensors");
+    let model = tool_intent::search::ModelRanker::from_safetensors(WEIGHTS).unwrap();
+    let rows = include_str!("../../../../tests/golden/search-model.json");
+    assert_eq!(
+        check_search_rows_with(rows, |r| r.with_model(model.clone())),
+        44
+    );
+}
+
 /// Runs every search row (its limit, and its ranker when it names one) and compares hits and
 /// result text with the native build's; returns the row count.
 fn check_search_rows(text: &str) -> usize {
+    check_search_rows_with(text, |r| r)
+}
+
+/// [`check_search_rows`] on registries passed through `prepare` (to give them a model).
+fn check_search_rows_with(text: &str, prepare: impl Fn(Registry) -> Registry) -> usize {
     let rows: Vec<Value> = serde_json::from_str(text).unwrap();
-    let bfcl = Registry::embedded()
-        .set_mcp_server("b", BFCL_POOL)
-        .unwrap()
-        .registry;
-    let all = golden_registry("all");
+    let bfcl = prepare(
+        Registry::embedded()
+            .set_mcp_server("b", BFCL_POOL)
+            .unwrap()
+            .registry,
+    );
+    let all = prepare(golden_registry("all"));
     for row in &rows {
         let registry = if row["registry"] == "bfcl" {
             &bfcl
@@ -317,9 +340,14 @@ fn check_search_rows(text: &str) -> usize {
         }
         let (req, extra) =
             TurnRequest::from_values(&row["override"], &options, Call::Search).unwrap();
+        let chosen = extra
+            .ranker
+            .unwrap_or_default()
+            .ranker_for(registry)
+            .unwrap();
         let call = SearchCall {
             limit: extra.limit,
-            ranker: extra.ranker.unwrap_or_default().ranker().unwrap(),
+            ranker: chosen.as_ranker(),
             ..SearchCall::new(row["query"].as_str().unwrap())
         };
         let out = registry

@@ -2,8 +2,8 @@
 //! sentence-transformers' mean pooling and L2 normalisation: a text's sentence embedding.
 //! It follows Hugging Face's `BertModel` (post-norm layers, exact erf GELU, LayerNorm
 //! ε 1e-12, token type 0) and the model's `sentence_bert_config.json` (at most 256 tokens);
-//! `benches/retrieval/minilm.py` is the numpy reference it is checked against
-//! (`tests/model.rs`).
+//! tool-intent's `benches/retrieval/minilm.py` is the numpy reference it is checked against
+//! (tool-intent's `tests/model.rs`).
 //!
 //! **The same bits on every target.** Every sum runs in one fixed order: a linear layer's
 //! output `j` is `((x₀w₀ⱼ + x₁w₁ⱼ) + x₂w₂ⱼ) + …` then the bias, whatever the target
@@ -17,10 +17,13 @@
 //! in vector registers, and each weight read from memory once per text rather than once per
 //! token.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 use std::collections::BTreeMap;
 
-use super::safetensors::Tensor;
-use crate::error::{Error, Result};
+/// A refusal of the weights: what is missing or has the wrong shape, by tensor name.
+pub type Error = String;
 
 /// Outputs computed together by [`Linear::apply`] (a layer's width must be a multiple).
 const LANES: usize = 8;
@@ -28,11 +31,10 @@ const LANES: usize = 8;
 const TOKENS: usize = 4;
 /// The most tokens a text is cut to, `[CLS]` and `[SEP]` included (sentence-transformers'
 /// `max_seq_length` for all-MiniLM-L6-v2).
-pub(super) const MAX_TOKENS: usize = 256;
+pub const MAX_TOKENS: usize = 256;
 
 /// A dense layer `y = x Wᵀ + b`, the weights packed [`LANES`] outputs at a time: for output
 /// group `g`, input `k`, lane `l`: `packed[(g · inputs + k) · LANES + l] = W[g · LANES + l][k]`.
-#[derive(Debug)]
 struct Linear {
     inputs: usize,
     outputs: usize,
@@ -40,13 +42,11 @@ struct Linear {
     bias: Vec<f32>,
 }
 
-#[derive(Debug)]
 struct LayerNorm {
     gain: Vec<f32>,
     bias: Vec<f32>,
 }
 
-#[derive(Debug)]
 struct Layer {
     query: Linear,
     key: Linear,
@@ -58,9 +58,19 @@ struct Layer {
     output_norm: LayerNorm,
 }
 
+/// One tensor of a checkpoint: its type, shape and (for `F32`) its values, row-major.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tensor {
+    /// The safetensors type name (`F32`, `I64`, ...).
+    pub dtype: String,
+    /// The dimensions.
+    pub shape: Vec<usize>,
+    /// The values when `dtype` is `F32`, else empty.
+    pub values: Vec<f32>,
+}
+
 /// The encoder's weights.
-#[derive(Debug)]
-pub(super) struct Encoder {
+pub struct Encoder {
     dims: usize,
     heads: usize,
     /// Token id → `dims` values.
@@ -78,20 +88,15 @@ pub(super) struct Encoder {
 struct Tensors(BTreeMap<String, Tensor>);
 
 impl Tensors {
-    fn take(&mut self, name: &str, shape: &[Option<usize>]) -> Result<Tensor> {
-        let tensor = self.0.remove(name).ok_or_else(|| {
-            Error::argument(
-                "model",
-                format!("tensor {name} is missing: not a BERT model's weights"),
-            )
-        })?;
+    fn take(&mut self, name: &str, shape: &[Option<usize>]) -> Result<Tensor, Error> {
+        let tensor = self
+            .0
+            .remove(name)
+            .ok_or_else(|| format!("tensor {name} is missing: not a BERT model's weights"))?;
         if tensor.dtype != "F32" {
-            return Err(Error::argument(
-                "model",
-                format!(
-                    "tensor {name} is {}; the encoder reads F32 weights",
-                    tensor.dtype
-                ),
+            return Err(format!(
+                "tensor {name} is {}; the encoder reads F32 weights",
+                tensor.dtype
             ));
         }
         let fits = tensor.shape.len() == shape.len()
@@ -101,27 +106,26 @@ impl Tensors {
                 .zip(shape)
                 .all(|(&d, want)| want.is_none_or(|w| w == d));
         if !fits {
-            return Err(Error::argument(
-                "model",
-                format!(
-                    "tensor {name} has shape {:?}; expected {}",
-                    tensor.shape,
-                    describe(shape)
-                ),
+            return Err(format!(
+                "tensor {name} has shape {:?}; expected {}",
+                tensor.shape,
+                describe(shape)
             ));
         }
         Ok(tensor)
     }
 
-    fn linear(&mut self, name: &str, inputs: usize, outputs: Option<usize>) -> Result<Linear> {
+    fn linear(
+        &mut self,
+        name: &str,
+        inputs: usize,
+        outputs: Option<usize>,
+    ) -> Result<Linear, Error> {
         let weight = self.take(&format!("{name}.weight"), &[outputs, Some(inputs)])?;
         let outputs = weight.shape[0];
         if outputs % LANES != 0 {
-            return Err(Error::argument(
-                "model",
-                format!(
-                    "tensor {name}.weight has {outputs} outputs; a multiple of {LANES} is read"
-                ),
+            return Err(format!(
+                "tensor {name}.weight has {outputs} outputs; a multiple of {LANES} is read"
             ));
         }
         let bias = self.take(&format!("{name}.bias"), &[Some(outputs)])?.values;
@@ -140,7 +144,7 @@ impl Tensors {
         })
     }
 
-    fn norm(&mut self, name: &str, dims: usize) -> Result<LayerNorm> {
+    fn norm(&mut self, name: &str, dims: usize) -> Result<LayerNorm, Error> {
         Ok(LayerNorm {
             gain: self.take(&format!("{name}.weight"), &[Some(dims)])?.values,
             bias: self.take(&format!("{name}.bias"), &[Some(dims)])?.values,
@@ -153,13 +157,13 @@ fn describe(shape: &[Option<usize>]) -> String {
         .iter()
         .map(|d| d.map_or("any".to_string(), |d| d.to_string()))
         .collect();
-    format!("[{}]", crate::text::join(&dims, ", "))
+    format!("[{}]", dims.join(", "))
 }
 
 impl Encoder {
     /// The encoder of a BERT checkpoint's tensors (Hugging Face names, an optional `bert.`
     /// prefix removed), with `heads` attention heads.
-    pub(super) fn from_tensors(tensors: BTreeMap<String, Tensor>, heads: usize) -> Result<Encoder> {
+    pub fn from_tensors(tensors: BTreeMap<String, Tensor>, heads: usize) -> Result<Encoder, Error> {
         let tensors = tensors
             .into_iter()
             .map(|(name, t)| {
@@ -175,9 +179,8 @@ impl Encoder {
         let words = t.take("embeddings.word_embeddings.weight", &[None, None])?;
         let dims = words.shape[1];
         if heads == 0 || dims % heads != 0 || dims % LANES != 0 {
-            return Err(Error::argument(
-                "model",
-                format!("{dims} dimensions do not split into {heads} heads of {LANES}-multiples"),
+            return Err(format!(
+                "{dims} dimensions do not split into {heads} heads of {LANES}-multiples"
             ));
         }
         let positions = t.take("embeddings.position_embeddings.weight", &[None, Some(dims)])?;
@@ -189,12 +192,7 @@ impl Encoder {
             .values
             .get(..dims)
             .map(<[f32]>::to_vec)
-            .ok_or_else(|| {
-                Error::argument(
-                    "model",
-                    "embeddings.token_type_embeddings.weight has no rows",
-                )
-            })?;
+            .ok_or_else(|| "embeddings.token_type_embeddings.weight has no rows".to_string())?;
         let embedding_norm = t.norm("embeddings.LayerNorm", dims)?;
         let mut layers = Vec::new();
         while t.0.contains_key(&format!(
@@ -227,14 +225,11 @@ impl Encoder {
             });
         }
         if layers.is_empty() {
-            return Err(Error::argument(
-                "model",
-                "tensor encoder.layer.0.attention.self.query.weight is missing: not a BERT model's weights",
-            ));
+            return Err("tensor encoder.layer.0.attention.self.query.weight is missing: not a BERT model's weights".to_string());
         }
         let max_tokens = (positions.values.len() / dims).min(MAX_TOKENS);
         if max_tokens < 3 {
-            return Err(Error::argument("model", "fewer than 3 position embeddings"));
+            return Err("fewer than 3 position embeddings".to_string());
         }
         Ok(Encoder {
             dims,
@@ -248,23 +243,24 @@ impl Encoder {
         })
     }
 
-    pub(super) fn dims(&self) -> usize {
+    /// The embedding's dimensions (384).
+    pub fn dims(&self) -> usize {
         self.dims
     }
 
     /// How many word pieces a text keeps between `[CLS]` and `[SEP]`.
-    pub(super) fn max_pieces(&self) -> usize {
+    pub fn max_pieces(&self) -> usize {
         self.max_tokens - 2
     }
 
     /// The number of token ids the vocabulary may use (rows of the word embeddings).
-    pub(super) fn vocabulary_size(&self) -> usize {
+    pub fn vocabulary_size(&self) -> usize {
         self.words.len() / self.dims
     }
 
     /// The unit sentence embedding of `ids` (`[CLS]` … `[SEP]`, at most `max_tokens`; an id
     /// past the vocabulary counts as id 0, which the caller rules out).
-    pub(super) fn embed(&self, ids: &[u32]) -> Vec<f32> {
+    pub fn embed(&self, ids: &[u32]) -> Vec<f32> {
         let dims = self.dims;
         let count = ids.len().min(self.max_tokens);
         let mut x = vec![0.0f32; count * dims];

@@ -1,0 +1,58 @@
+"""The model ranker in Python: `Registry.with_model` of the `tool-intent[hybrid]` module takes
+all-MiniLM-L6-v2's weights (target/retrieval/minilm/model/model.safetensors, which
+scripts/setup.sh's setup_model downloads; without it these tests fail and say so), and
+`search(..., ranker="model")` must give the native build's hits for every row of
+tests/golden/search-model.json. The default module has no with_model and refuses the ranker."""
+
+import json
+import pathlib
+
+import pytest
+
+import tool_intent
+from test_golden import check_search_rows
+from test_hybrid import load_hybrid
+from tool_intent import _tool_intent
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+WEIGHTS = ROOT / "target/retrieval/minilm/model/model.safetensors"
+
+
+def weights():
+    assert WEIGHTS.is_file(), f"{WEIGHTS} missing: source scripts/setup.sh && setup_model"
+    return WEIGHTS.read_bytes()
+
+
+def test_every_model_search_row_has_the_native_hits():
+    hybrid = load_hybrid()
+    model = weights()
+    rows = json.loads((ROOT / "tests/golden/search-model.json").read_text())
+    assert all(row["ranker"] == "model" for row in rows)
+    assert check_search_rows(hybrid, "tests/golden/search-model.json", lambda r: r.with_model(model)) == 44
+
+
+def test_the_model_is_kept_through_changes_and_refused_with_its_argument():
+    hybrid = load_hybrid()
+    plain = hybrid.Registry.embedded()
+    r = plain.with_model(weights())
+    assert r.fingerprint() == plain.fingerprint()
+    time_list = (ROOT / "tests/data/mcp/time.json").read_text()
+    changed = r.set_mcp_server("time", time_list)["registry"]
+    hits = changed.turn().search("remind me what the clock says in Sydney", ranker="model", limit=1)["hits"]
+    assert hits == ["mcp__time__get_current_time"]
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        plain.turn().search("plan mode", ranker="model")
+    assert (e.value.code, e.value.argument) == ("invalid_argument", "ranker")
+    assert "with_model" in str(e.value)
+    for bad, says in [(b"\x01\x02\x03", "safetensors"), ("model.safetensors", "expected bytes")]:
+        with pytest.raises(tool_intent.ToolIntentError) as e:
+            plain.with_model(bad)
+        assert (e.value.code, e.value.argument) == ("invalid_argument", "model")
+        assert says in str(e.value)
+
+
+def test_the_default_module_has_no_model():
+    assert not hasattr(_tool_intent.Registry, "with_model")
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        _tool_intent.Registry.embedded().turn().search("plan mode", ranker="model")
+    assert e.value.argument == "ranker" and "tool-intent[hybrid]" in str(e.value)

@@ -1,0 +1,61 @@
+//! The model ranker's handle (feature `model`): all-MiniLM-L6-v2's weights and the cache of
+//! tool embeddings, shared by clones. The type sits here, below `registry` (a registry holds
+//! one: `Registry::with_model`) and `search` (whose `model/` reads the weights, embeds and
+//! ranks: `search/model/mod.rs` has the methods and the module docs), so that neither of those
+//! two depends on the other through it.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tool_intent_minilm::Encoder;
+
+/// all-MiniLM-L6-v2's attention heads (its `config.json`: 12 of 32 dimensions).
+pub(crate) const HEADS: usize = 12;
+
+/// [`ModelRanker`]'s default keyword weight, chosen by MRR@10 on BFCL's non-live categories.
+pub const DEFAULT_MODEL_KEYWORD_WEIGHT: f64 = 0.8;
+
+/// Keyword scores fused with all-MiniLM-L6-v2's cosine (`search/model/mod.rs`'s docs say how).
+/// Clones share the weights and the cache of tool embeddings.
+#[derive(Clone)]
+pub struct ModelRanker {
+    pub(crate) encoder: Arc<Encoder>,
+    pub(crate) keyword_weight: f64,
+    /// The ids of `[CLS]` and `[SEP]`.
+    pub(crate) cls: u32,
+    pub(crate) sep: u32,
+    /// Tool text → its unit embedding.
+    pub(crate) cache: Arc<Mutex<BTreeMap<String, Arc<[f32]>>>>,
+}
+
+impl std::fmt::Debug for ModelRanker {
+    // Not the weights (23 million values).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelRanker")
+            .field("dims", &self.encoder.dims())
+            .field("keyword_weight", &self.keyword_weight)
+            .field("cached_tools", &self.cached_tools())
+            .finish()
+    }
+}
+
+impl ModelRanker {
+    /// The same ranker with another keyword weight (0 to 1; 0: the model alone, 1: the
+    /// keyword ranking). Not finite: the default.
+    pub fn with_keyword_weight(mut self, keyword_weight: f64) -> ModelRanker {
+        self.keyword_weight = if keyword_weight.is_finite() {
+            keyword_weight.clamp(0.0, 1.0)
+        } else {
+            DEFAULT_MODEL_KEYWORD_WEIGHT
+        };
+        self
+    }
+
+    /// How many distinct tool texts have been embedded and kept.
+    pub fn cached_tools(&self) -> usize {
+        self.cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+}
