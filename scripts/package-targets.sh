@@ -20,9 +20,10 @@ echo "crate tool-intent"
 # Its own target dir: the verify build records the packaged copies of the sources as the
 # library's inputs, and in the shared target/ that made later builds of the working tree
 # look fresh after source edits.
-# With its data crate: the `hybrid` feature depends on tool-intent-hybrid-table by path and
+# With its data and encoder crates: the `hybrid` and `model` features depend on
+# tool-intent-hybrid-table and tool-intent-minilm by path and
 # version, which only a multi-package `cargo package` resolves before it is published.
-cargo package -p tool-intent -p tool-intent-hybrid-table --allow-dirty --quiet --target-dir target/package-verify 2>/dev/null
+cargo package -p tool-intent -p tool-intent-hybrid-table -p tool-intent-minilm --allow-dirty --quiet --target-dir target/package-verify 2>/dev/null
 crate=$(ls target/package-verify/package/tool-intent-0*.crate | tail -1)
 files=$(tar tzf "$crate" | grep -vc '/$')
 check "cargo package (verified build of the .crate)" 1 "$crate, $files files, $(stat -c %s "$crate") bytes"

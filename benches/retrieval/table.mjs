@@ -19,10 +19,13 @@ for (const s of sets) {
   row("tool-intent keyword (BM25F + rules)", s.keyword, rust(s.keyword));
   row("tool-intent static embeddings alone", s.embedding, rust(s.embedding));
   row("tool-intent hybrid", s.hybrid, rust(s.hybrid));
+  row("tool-intent model alone (MiniLM in Rust)", s.model_alone, s.model_alone && rust(s.model_alone));
+  row("tool-intent model (keywords + MiniLM)", s.model, s.model && rust(s.model));
   row(s.bm25.ranking, s.bm25, `${s.bm25.query_us.toFixed(0)} µs (Python)`);
   if (s.minilm) row("all-MiniLM-L6-v2 alone (numpy)", s.minilm, `${s.minilm.query_ms} ms (numpy)`);
   const signed = (x) => (x >= 0 ? "+" : "") + f(x);
   console.log(`  hybrid Recall@5 − keyword's: ${signed(s.hybrid["recall@5"] - s.keyword["recall@5"])} (the target: ≥ 0 on every set)`);
+  if (s.model) console.log(`  model Recall@5 − keyword's: ${signed(s.model["recall@5"] - s.keyword["recall@5"])}${s.minilm ? `; − the model alone's (numpy): ${signed(s.model["recall@5"] - s.minilm["recall@5"])}` : ""}`);
   if (s.abstention) {
     console.log("  can the best score tell \"no tool fits\"? (right tools removed; benches/retrieval/abstention.py)");
     for (const [label, key] of [["BM25 best score", "bm25"], ["BM25 best ÷ query idf", "bm25_share_of_query_idf"], ["all-MiniLM-L6-v2 best cosine", "minilm_cosine"]]) {
