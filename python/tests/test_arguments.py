@@ -16,7 +16,8 @@ import tool_intent
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 API = json.loads((ROOT / "tests" / "data" / "api.json").read_text())
-TABLE = [c for c in API["calls"] if c.get("py", True) is not None]
+# A call of one build (`build`) is checked by that build's own test (test_model.py).
+TABLE = [c for c in API["calls"] if c.get("py", True) is not None and "build" not in c]
 CODES = {
     "invalid_json", "invalid_value", "invalid_registry", "limit_exceeded", "unknown_source",
     "invalid_argument", "tool_not_available", "tool_removed", "database",

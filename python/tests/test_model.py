@@ -40,12 +40,13 @@ def test_the_model_is_kept_through_changes_and_refused_with_its_argument():
     changed = r.set_mcp_server("time", time_list)["registry"]
     hits = changed.turn().search("remind me what the clock says in Sydney", ranker="model", limit=1)["hits"]
     assert hits == ["mcp__time__get_current_time"]
-    with pytest.raises(tool_intent.ToolIntentError) as e:
+    # The hybrid module loaded alone has its own error class (tool_intent picks one module).
+    with pytest.raises(hybrid.ToolIntentError) as e:
         plain.turn().search("plan mode", ranker="model")
     assert (e.value.code, e.value.argument) == ("invalid_argument", "ranker")
     assert "with_model" in str(e.value)
     for bad, says in [(b"\x01\x02\x03", "safetensors"), ("model.safetensors", "expected bytes")]:
-        with pytest.raises(tool_intent.ToolIntentError) as e:
+        with pytest.raises(hybrid.ToolIntentError) as e:
             plain.with_model(bad)
         assert (e.value.code, e.value.argument) == ("invalid_argument", "model")
         assert says in str(e.value)
@@ -56,3 +57,13 @@ def test_the_default_module_has_no_model():
     with pytest.raises(tool_intent.ToolIntentError) as e:
         _tool_intent.Registry.embedded().turn().search("plan mode", ranker="model")
     assert e.value.argument == "ranker" and "tool-intent[hybrid]" in str(e.value)
+
+
+def test_with_model_is_the_api_tables_call_of_the_hybrid_build():
+    import inspect
+
+    api = json.loads((ROOT / "tests/data/api.json").read_text())
+    spec = next(c for c in api["calls"] if c["name"] == "with_model")
+    assert spec["build"] == "hybrid"
+    params = [p.name for p in inspect.signature(load_hybrid().Registry.with_model).parameters.values() if p.name != "self"]
+    assert params == [p["name"] for p in spec["params"]]

@@ -24,11 +24,14 @@ pub(crate) enum MemoSlot {
     /// either way).
     #[cfg_attr(not(feature = "hybrid"), allow(dead_code))]
     EmbeddingIndex,
+    /// `search::model`: every tool's text as the model embeds it (feature `model`).
+    #[cfg_attr(not(feature = "model"), allow(dead_code))]
+    ModelTexts,
 }
 
-const SLOTS: usize = 5;
+const SLOTS: usize = 6;
 // The array below has one slot per variant: a variant added without growing it fails here.
-const _: () = assert!(MemoSlot::EmbeddingIndex as usize + 1 == SLOTS);
+const _: () = assert!(MemoSlot::ModelTexts as usize + 1 == SLOTS);
 
 /// A value derived from a registry and kept with it, in its own slot.
 pub(crate) trait Memo: Any + Send + Sync {
@@ -150,6 +153,7 @@ mod tests {
             "KeywordIndex",
             "ProviderRules",
             "EmbeddingIndex",
+            "ModelTexts",
         ];
         all.sort();
         assert_eq!(

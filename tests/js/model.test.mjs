@@ -61,3 +61,15 @@ test("the model survives registry changes, leaves the fingerprint alone and is r
     (e) => e.code === "invalid_argument" && e.argument === "ranker" && /tool-intent-hybrid/.test(e.message),
   );
 });
+
+test("withModel is the API table's call of the hybrid build: its parameter as the table names it", () => {
+  const api = JSON.parse(read("tests/data/api.json"));
+  const spec = api.calls.find((c) => c.name === "with_model");
+  assert.equal(spec.build, "hybrid");
+  const declared = /^[^(]*\(([^)]*)\)/.exec(Registry.prototype.withModel.toString())[1].split(",").map((p) => p.trim());
+  assert.deepEqual(declared, spec.params.map((p) => p.name));
+  // A wrong-typed argument is a ToolIntentError naming it, not a TypeError from the glue.
+  for (const wrong of [42, "model.safetensors", null, {}, [1, 2]]) {
+    assert.throws(() => Registry.embedded().withModel(wrong), (e) => e.code === "invalid_argument" && e.argument === "model", String(wrong));
+  }
+});

@@ -130,6 +130,23 @@ pub(super) fn text_in(value: &JsValue, input: &'static str) -> Result<String, Js
     string_text(value, input)
 }
 
+/// A `Uint8Array` argument (a file's bytes), copied into the module: anything else is an
+/// error naming it.
+#[cfg(feature = "hybrid")]
+pub(super) fn bytes_in(value: &JsValue, input: &'static str) -> Result<Vec<u8>, JsValue> {
+    match value.dyn_ref::<js_sys::Uint8Array>() {
+        Some(array) => Ok(array.to_vec()),
+        None => Err(js_error(&Error::InvalidArgument {
+            argument: input,
+            path: None,
+            message: format!(
+                "expected a Uint8Array (the file's bytes), found {}",
+                js_kind(value)
+            ),
+        })),
+    }
+}
+
 /// An optional string argument: `undefined` and `null` are absent.
 pub(super) fn opt_text_in(value: &JsValue, input: &'static str) -> Result<Option<String>, JsValue> {
     if value.is_undefined() || value.is_null() {

@@ -145,6 +145,8 @@ extern "C" {
     pub type JsText;
     #[wasm_bindgen(typescript_type = "string[]")]
     pub type JsNames;
+    #[wasm_bindgen(typescript_type = "Uint8Array")]
+    pub type JsBytes;
     #[wasm_bindgen(typescript_type = "Provider")]
     pub type JsProviderName;
 }
@@ -292,8 +294,9 @@ impl Registry {
     /// content and fingerprint do not change. Loading copies the 91 MB into the module.
     #[cfg(feature = "hybrid")]
     #[wasm_bindgen(js_name = withModel)]
-    pub fn with_model(&self, model: &[u8]) -> Result<Registry, JsValue> {
-        let model = lib(tool_intent::search::ModelRanker::from_safetensors(model))?;
+    pub fn with_model(&self, model: &JsBytes) -> Result<Registry, JsValue> {
+        let bytes = convert::bytes_in(model, "model")?;
+        let model = lib(tool_intent::search::ModelRanker::from_safetensors(&bytes))?;
         Ok(Registry {
             inner: self.inner.clone().with_model(model),
         })

@@ -28,7 +28,7 @@ use super::rank::{best_candidates, diversify, keyword_scores, Ranker, DIVERSITY_
 use super::text::name_words;
 use crate::error::{Error, Result};
 use crate::model::{ModelRanker, DEFAULT_MODEL_KEYWORD_WEIGHT, HEADS};
-use crate::registry::{Registry, Tool};
+use crate::registry::{Memo, MemoSlot, Registry, Tool};
 use tool_intent_minilm::Encoder;
 
 impl ModelRanker {
@@ -73,24 +73,25 @@ impl ModelRanker {
 
     /// The embeddings of `candidates`, from the cache or computed now (and kept).
     fn tool_vectors(&self, registry: &Registry, candidates: &[usize]) -> Vec<Arc<[f32]>> {
-        let tools = registry.tools();
-        let texts: Vec<Option<String>> = candidates
+        let built;
+        let all = match registry.memo(ToolTexts::build) {
+            Some(texts) => texts,
+            None => {
+                built = ToolTexts::build(registry);
+                &built
+            }
+        };
+        let texts: Vec<Option<&str>> = candidates
             .iter()
-            .map(|&i| {
-                tools.get(i).map(|tool| {
-                    let mut text = String::new();
-                    tool_text(tool, &mut text);
-                    text
-                })
-            })
+            .map(|&i| all.0.get(i).map(String::as_str))
             .collect();
         // A poisoned lock only means a panic elsewhere; the map itself is whole.
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         let mut missing: Vec<&str> = texts
             .iter()
             .flatten()
-            .filter(|t| !cache.contains_key(t.as_str()))
-            .map(String::as_str)
+            .copied()
+            .filter(|t| !cache.contains_key(*t))
             .collect();
         missing.sort_unstable();
         missing.dedup();
@@ -99,7 +100,7 @@ impl ModelRanker {
         }
         texts
             .iter()
-            .map(|text| match text.as_deref().and_then(|t| cache.get(t)) {
+            .map(|text| match text.and_then(|t| cache.get(t)) {
                 Some(v) => Arc::clone(v),
                 None => Arc::from(vec![0.0; self.encoder.dims()]),
             })
@@ -132,6 +133,31 @@ impl ModelRanker {
             }
         }
         texts.iter().map(|t| self.embed(t)).collect()
+    }
+}
+
+/// Every tool's embedded text, in registry order: built once per registry version (a memo),
+/// not once per search (reading each schema's parameter names cost a query in wasm ~5 ms).
+#[derive(Debug, Default)]
+struct ToolTexts(Vec<String>);
+
+impl Memo for ToolTexts {
+    const SLOT: MemoSlot = MemoSlot::ModelTexts;
+}
+
+impl ToolTexts {
+    fn build(registry: &Registry) -> ToolTexts {
+        ToolTexts(
+            registry
+                .tools()
+                .iter()
+                .map(|tool| {
+                    let mut text = String::new();
+                    tool_text(tool, &mut text);
+                    text
+                })
+                .collect(),
+        )
     }
 }
 
