@@ -115,7 +115,17 @@ rows = [r for r in json.load(open('tests/golden/search-hybrid.json')) if r['regi
 r = tool_intent.Registry.embedded().set_mcp_server('b', open('tests/data/bfcl/retrieval-pool.json').read())['registry']
 for row in rows:
     assert r.turn().search(row['query'], limit=row['limit'], ranker='hybrid')['hits'] == row['hits'], row['case']
-print('tool-intent[hybrid] ok:', len(rows), 'golden hybrid rows give the native hits')"
+print('tool-intent[hybrid] ok:', len(rows), 'golden hybrid rows give the native hits')
+# The model ranker as an installed user runs it: the weights given to the registry.
+rows = json.load(open('tests/golden/search-model.json'))
+weights = open('target/retrieval/minilm/model/model.safetensors', 'rb').read()
+r = tool_intent.Registry.embedded().with_model(weights)
+for name in ['everything', 'fetch', 'filesystem', 'git', 'github', 'memory', 'playwright', 'seqthink', 'time']:
+    r = r.set_mcp_server(name, open('tests/data/mcp/' + name + '.json').read())['registry']
+for row in rows[:8]:
+    hits = r.turn(row['override']).search(row['query'], limit=row['limit'], ranker='model')['hits']
+    assert hits == row['hits'], row['case']
+print('tool-intent[hybrid] ok: 8 golden model rows give the native hits')"
 
 if [ -f scripts/fuzz.sh ]; then
   log "fuzz smoke"
