@@ -73,6 +73,35 @@ impl Ranker for KeywordRanker {
     }
 }
 
+/// The ranking of a ranker that fuses the keyword scores with an embedding `similarity` (the
+/// hybrid and the model rankers): `w · keyword / query idf + (1 − w) · similarity`, where `w`
+/// is `keyword_weight` and the query idf is the most any tool could score for the query; the
+/// best [`DIVERSITY_POOL`] by that, then the coverage diversification, which discounts only
+/// the keyword half. Both halves are absolute, so a weak keyword match stays weak
+/// (`hybrid/mod.rs` has the case that decided it).
+pub(super) fn fused_ranking(
+    registry: &Registry,
+    query: &str,
+    candidates: &[usize],
+    limit: usize,
+    keyword_weight: f64,
+    similarity: impl Fn(usize) -> f64,
+) -> Vec<usize> {
+    let keywords = KeywordIndex::of(registry);
+    let (counted, scores) = keyword_scores(&keywords, query);
+    let most = keywords.query_idf(query);
+    let keyword_scale = if most > 0.0 {
+        keyword_weight / most
+    } else {
+        0.0
+    };
+    let similarity_scale = 1.0 - keyword_weight;
+    let similarity = |i: usize| similarity(i) * similarity_scale;
+    let fused = |i: usize| scores.get(i).copied().unwrap_or(0.0) * keyword_scale + similarity(i);
+    let pool = best_candidates(candidates, limit.max(DIVERSITY_POOL), fused);
+    diversify(&keywords, &counted, &pool, limit, keyword_scale, similarity)
+}
+
 /// The query's terms (with their counts) and every tool's BM25F score for them, by registry
 /// index.
 pub(super) fn keyword_scores(index: &KeywordIndex, query: &str) -> (Vec<(u32, f64)>, Vec<f64>) {

@@ -45,8 +45,7 @@ mod table;
 mod wordpiece;
 
 use super::fields::{for_each_field, NAME, PARAMETER_DESCRIPTION, PARAMETER_NAME, SERVER};
-use super::index::KeywordIndex;
-use super::rank::{best_candidates, diversify, keyword_scores, Ranker, DIVERSITY_POOL};
+use super::rank::{fused_ranking, Ranker};
 use super::text::name_words;
 use crate::registry::{Memo, MemoSlot, Registry, Tool};
 
@@ -308,8 +307,6 @@ impl Ranker for HybridRanker {
         candidates: &[usize],
         limit: usize,
     ) -> Vec<usize> {
-        let keywords = KeywordIndex::of(registry);
-        let (counted, scores) = keyword_scores(&keywords, query);
         let built;
         let embeddings = match registry.memo(EmbeddingIndex::build) {
             Some(index) => index,
@@ -328,23 +325,14 @@ impl Ranker for HybridRanker {
         } else {
             DEFAULT_KEYWORD_WEIGHT
         };
-        // The keyword half as the share of the query's idf a tool matches, the other half the
-        // raw cosine: both absolute, so a weak keyword match stays weak (see the module docs).
-        let most = keywords.query_idf(query);
-        let keyword_scale = if most > 0.0 { w / most } else { 0.0 };
-        let cosine_scale = 1.0 - w;
         // The whole request's cosine, or a clause's discounted, whichever is larger.
         let similarity = |i: usize| {
             let tool = embeddings.vector(i);
-            let best = parts.iter().fold(cosine(&whole, tool), |best, part| {
+            parts.iter().fold(cosine(&whole, tool), |best, part| {
                 best.max(CLAUSE_WEIGHT * cosine(part, tool))
-            });
-            best * cosine_scale
+            })
         };
-        let fused =
-            |i: usize| scores.get(i).copied().unwrap_or(0.0) * keyword_scale + similarity(i);
-        let pool = best_candidates(candidates, limit.max(DIVERSITY_POOL), fused);
-        diversify(&keywords, &counted, &pool, limit, keyword_scale, similarity)
+        fused_ranking(registry, query, candidates, limit, w, similarity)
     }
 }
 

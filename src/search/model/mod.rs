@@ -23,8 +23,7 @@ use std::sync::{Arc, PoisonError};
 
 use super::fields::{for_each_field, NAME, PARAMETER_NAME};
 use super::hybrid::{cosine, special_token, word_piece_ids};
-use super::index::KeywordIndex;
-use super::rank::{best_candidates, diversify, keyword_scores, Ranker, DIVERSITY_POOL};
+use super::rank::{fused_ranking, Ranker};
 use super::text::name_words;
 use crate::error::{Error, Result};
 use crate::model::{ModelRanker, DEFAULT_MODEL_KEYWORD_WEIGHT, HEADS};
@@ -195,8 +194,6 @@ impl Ranker for ModelRanker {
         candidates: &[usize],
         limit: usize,
     ) -> Vec<usize> {
-        let keywords = KeywordIndex::of(registry);
-        let (counted, scores) = keyword_scores(&keywords, query);
         // `+term` markers are syntax, not words.
         let request: String = query
             .chars()
@@ -205,19 +202,20 @@ impl Ranker for ModelRanker {
         let request = self.embed(&request);
         let vectors = self.tool_vectors(registry, candidates);
         // Registry index → cosine, for the candidates (others are never asked for).
-        let mut similarity = vec![0.0f64; registry.tools().len()];
-        let w = self.keyword_weight;
+        let mut cosines = vec![0.0f64; registry.tools().len()];
         for (&i, v) in candidates.iter().zip(&vectors) {
-            if let Some(s) = similarity.get_mut(i) {
-                *s = cosine(&request, v) * (1.0 - w);
+            if let Some(c) = cosines.get_mut(i) {
+                *c = cosine(&request, v);
             }
         }
-        let most = keywords.query_idf(query);
-        let keyword_scale = if most > 0.0 { w / most } else { 0.0 };
-        let similarity = |i: usize| similarity.get(i).copied().unwrap_or(0.0);
-        let fused =
-            |i: usize| scores.get(i).copied().unwrap_or(0.0) * keyword_scale + similarity(i);
-        let pool = best_candidates(candidates, limit.max(DIVERSITY_POOL), fused);
-        diversify(&keywords, &counted, &pool, limit, keyword_scale, similarity)
+        let similarity = |i: usize| cosines.get(i).copied().unwrap_or(0.0);
+        fused_ranking(
+            registry,
+            query,
+            candidates,
+            limit,
+            self.keyword_weight,
+            similarity,
+        )
     }
 }
