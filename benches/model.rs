@@ -10,6 +10,8 @@
 
 #[path = "support/generator.rs"]
 mod generator;
+#[path = "support/model_weights.rs"]
+mod model_weights;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -22,16 +24,7 @@ use tool_intent::{Registry, ToolsOverride, TurnRequest};
 const TOTAL: usize = 1_020;
 
 fn benches(c: &mut Criterion) {
-    let path = std::env::var("TOOL_INTENT_MODEL").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/target/retrieval/minilm/model/model.safetensors"
-        )
-        .to_string()
-    });
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| {
-        panic!("{path}: {e}; `source scripts/setup.sh && setup_model` downloads it")
-    });
+    let bytes = model_weights::bytes();
     let doc = generator::registry_document(TOTAL, 42);
     let started = Instant::now();
     let model = ModelRanker::from_safetensors(&bytes).unwrap();

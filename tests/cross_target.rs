@@ -12,6 +12,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
+#[cfg(feature = "model")]
+#[path = "../benches/support/model_weights.rs"]
+mod model_weights;
 
 use common::*;
 use serde_json::{json, Value};
@@ -162,16 +165,7 @@ fn cross_target_hybrid_search_hits() {
 #[cfg(feature = "model")]
 #[test]
 fn cross_target_model_search_hits() {
-    let path = std::env::var("TOOL_INTENT_MODEL").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/target/retrieval/minilm/model/model.safetensors"
-        )
-        .to_string()
-    });
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| {
-        panic!("{path}: {e}; `source scripts/setup.sh && setup_model` downloads it")
-    });
+    let bytes = model_weights::bytes();
     let model = tool_intent::search::ModelRanker::from_safetensors(&bytes).unwrap();
     let rows = search_rows_on(Some("model"), &PARAPHRASES, Some(&model), 0);
     let text = serde_json::to_string_pretty(&rows).unwrap() + "\n";

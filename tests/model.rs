@@ -10,31 +10,18 @@
 
 #![cfg(all(feature = "model", not(target_arch = "wasm32")))]
 
+#[path = "../benches/support/model_weights.rs"]
+mod model_weights;
+
 use std::sync::OnceLock;
 
 use serde_json::Value;
 use tool_intent::search::ModelRanker;
 use tool_intent::{Error, Ranker, Registry};
 
-fn model_path() -> String {
-    std::env::var("TOOL_INTENT_MODEL").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/target/retrieval/minilm/model/model.safetensors"
-        )
-        .to_string()
-    })
-}
-
 fn ranker() -> &'static ModelRanker {
     static RANKER: OnceLock<ModelRanker> = OnceLock::new();
-    RANKER.get_or_init(|| {
-        let path = model_path();
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| {
-            panic!("{path}: {e}; `source scripts/setup.sh && setup_model` downloads it")
-        });
-        ModelRanker::from_safetensors(&bytes).unwrap()
-    })
+    RANKER.get_or_init(|| ModelRanker::from_safetensors(&model_weights::bytes()).unwrap())
 }
 
 #[test]
@@ -132,7 +119,7 @@ fn a_paraphrase_finds_its_tool_and_keyword_weight_one_is_the_keyword_ranking() {
     );
     assert_eq!(model.rank(&r, "money", &ids, 1).len(), 1);
     let keyword = tool_intent::search::KeywordRanker;
-    let weighted = ModelRanker::from_safetensors(&std::fs::read(model_path()).unwrap())
+    let weighted = ModelRanker::from_safetensors(&model_weights::bytes())
         .unwrap()
         .with_keyword_weight(1.0);
     for q in ["fridge", "convert currencies", "city forecasts"] {
@@ -146,7 +133,7 @@ fn a_paraphrase_finds_its_tool_and_keyword_weight_one_is_the_keyword_ranking() {
 
 #[test]
 fn a_registry_change_embeds_only_the_tools_it_changes() {
-    let model = ModelRanker::from_safetensors(&std::fs::read(model_path()).unwrap()).unwrap();
+    let model = ModelRanker::from_safetensors(&model_weights::bytes()).unwrap();
     let r = Registry::embedded()
         .set_mcp_server("m", TOOLS)
         .unwrap()
@@ -198,7 +185,7 @@ fn a_file_that_is_not_the_model_is_refused_by_name() {
         other => panic!("expected an invalid_argument error, got {other:?}"),
     };
     assert!(refused(b"").contains("not a safetensors file"));
-    let bytes = std::fs::read(model_path()).unwrap();
+    let bytes = model_weights::bytes();
     assert!(refused(&bytes[..bytes.len() / 2]).contains("run past"));
     // A valid file without the model's tensors.
     let header = br#"{"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#;

@@ -79,6 +79,7 @@ impl Ranker for KeywordRanker {
 /// best [`DIVERSITY_POOL`] by that, then the coverage diversification, which discounts only
 /// the keyword half. Both halves are absolute, so a weak keyword match stays weak
 /// (`hybrid/mod.rs` has the case that decided it).
+#[cfg(feature = "hybrid")]
 pub(super) fn fused_ranking(
     registry: &Registry,
     query: &str,
