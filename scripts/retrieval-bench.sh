@@ -20,7 +20,8 @@
 # Per set too: whether a best score separates requests whose tool is in the pool from requests
 # whose tool was removed (benches/retrieval/abstention.py; issue 36's abstention point).
 # Then the hybrid and model rankers' latency natively (criterion, benches/hybrid.rs,
-# benches/model.rs) and in wasm under Node (benches/js/hybrid-node.mjs, model-node.mjs). Results: bench-results/retrieval.json.
+# benches/model.rs), in wasm under Node (benches/js/hybrid-node.mjs, model-node.mjs) and
+# the model's in Chromium (benches/js/model-chrome.mjs). Results: bench-results/retrieval.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -91,4 +92,6 @@ if [ "$model" = 1 ]; then
   cargo bench --quiet --features model --bench model -- --noplot 2>&1 | grep -E "^model bench|^search|time:"
   log "model latency, wasm under Node"
   node benches/js/model-node.mjs bench-results/registry-1020.json "$model_dir/model.safetensors" | grep -v '^{'
+  log "model latency, wasm in headless Chromium"
+  node benches/js/model-chrome.mjs "$model_dir/model.safetensors" | grep -v '^{'
 fi
