@@ -125,10 +125,11 @@ impl RankerKind {
                 "ranker",
                 "not in this build: cargo feature hybrid, npm tool-intent-hybrid, pip tool-intent[hybrid]",
             )),
-            RankerKind::Model => Err(Error::argument(
+            RankerKind::Model if cfg!(feature = "model") => Err(Error::argument(
                 "ranker",
                 "\"model\" searches with a registry's model: RankerKind::ranker_for",
             )),
+            RankerKind::Model => Err(model_not_built()),
         }
     }
 }

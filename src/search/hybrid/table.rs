@@ -94,13 +94,13 @@ impl StaticTable {
         })
     }
 
-    /// Dimensions of a vector.
     /// How many tokens the vocabulary has.
     #[cfg(feature = "model")]
     pub(super) fn len(&self) -> usize {
         self.weights.len()
     }
 
+    /// Dimensions of a vector.
     pub(super) fn dims(&self) -> usize {
         self.dims
     }

