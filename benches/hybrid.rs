@@ -14,31 +14,19 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::search::{HybridRanker, KeywordRanker, Ranker, SearchCall};
-use tool_intent::{Registry, ToolsOverride, TurnRequest};
+use tool_intent::Registry;
 
 /// Tools in the generated registry: its 17 built-in tools plus 1,003 generated ones, of which
 /// at least 1,000 are deferred (checked below).
 const TOTAL: usize = 1_020;
 
 fn benches(c: &mut Criterion) {
-    let doc = generator::registry_document(TOTAL, 42);
-    let registry = Registry::from_json_str(&serde_json::to_string(&doc).unwrap()).unwrap();
-    let o = ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap();
-    let deferred = expand(&registry, &o, ExpandContext::default())
-        .unwrap()
-        .deferred()
-        .count();
-    assert!(deferred >= 1_000, "{deferred} deferred tools");
+    let (doc, registry, request, deferred) = generator::search_bench(TOTAL);
     println!(
         "hybrid bench: {deferred} deferred tools of {TOTAL}, query of {} words",
         generator::SEARCH_20_WORDS.split_whitespace().count()
     );
-    let request = TurnRequest {
-        tools_override: o,
-        ..Default::default()
-    };
     let hybrid = HybridRanker::default();
     // The process's first hybrid query also parses the embedding table (once per process).
     let started = std::time::Instant::now();

@@ -17,31 +17,18 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::search::{ModelRanker, SearchCall};
-use tool_intent::{Registry, ToolsOverride, TurnRequest};
+use tool_intent::Registry;
 
 const TOTAL: usize = 1_020;
 
 fn benches(c: &mut Criterion) {
     let bytes = model_weights::bytes();
-    let doc = generator::registry_document(TOTAL, 42);
+    let (_, registry, request, deferred) = generator::search_bench(TOTAL);
     let started = Instant::now();
     let model = ModelRanker::from_safetensors(&bytes).unwrap();
     let load_ms = started.elapsed().as_secs_f64() * 1e3;
-    let registry = Registry::from_json_str(&serde_json::to_string(&doc).unwrap())
-        .unwrap()
-        .with_model(model.clone());
-    let o = ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap();
-    let deferred = expand(&registry, &o, ExpandContext::default())
-        .unwrap()
-        .deferred()
-        .count();
-    assert!(deferred >= 1_000, "{deferred} deferred tools");
-    let request = TurnRequest {
-        tools_override: o,
-        ..Default::default()
-    };
+    let registry = registry.with_model(model.clone());
     let call = SearchCall::new(generator::SEARCH_20_WORDS).with_ranker(&model);
     let search = |r: &Registry| {
         r.turn(&request)

@@ -87,8 +87,8 @@ fn pool(r: &Registry, names: &[&str]) -> Vec<usize> {
     names.iter().map(|n| r.index_of(n).unwrap()).collect()
 }
 
-#[test]
-fn a_paraphrase_finds_its_tool_and_keyword_weight_one_is_the_keyword_ranking() {
+/// The embedded registry with [`TOOLS`] as server `m`, and those three tools' indices.
+fn three_tools() -> (Registry, Vec<usize>) {
     let r = Registry::embedded()
         .set_mcp_server("m", TOOLS)
         .unwrap()
@@ -97,6 +97,12 @@ fn a_paraphrase_finds_its_tool_and_keyword_weight_one_is_the_keyword_ranking() {
         &r,
         &["mcp__m__exchange", "mcp__m__weather", "mcp__m__recipes"],
     );
+    (r, ids)
+}
+
+#[test]
+fn a_paraphrase_finds_its_tool_and_keyword_weight_one_is_the_keyword_ranking() {
+    let (r, ids) = three_tools();
     let model = ranker();
     // No word in common with any description.
     assert_eq!(
@@ -119,9 +125,8 @@ fn a_paraphrase_finds_its_tool_and_keyword_weight_one_is_the_keyword_ranking() {
     );
     assert_eq!(model.rank(&r, "money", &ids, 1).len(), 1);
     let keyword = tool_intent::search::KeywordRanker;
-    let weighted = ModelRanker::from_safetensors(&model_weights::bytes())
-        .unwrap()
-        .with_keyword_weight(1.0);
+    // A clone shares the weights (and cache), not the weight of the keyword half.
+    let weighted = model.clone().with_keyword_weight(1.0);
     for q in ["fridge", "convert currencies", "city forecasts"] {
         assert_eq!(
             weighted.rank(&r, q, &ids, 3),
@@ -134,14 +139,7 @@ fn a_paraphrase_finds_its_tool_and_keyword_weight_one_is_the_keyword_ranking() {
 #[test]
 fn a_registry_change_embeds_only_the_tools_it_changes() {
     let model = ModelRanker::from_safetensors(&model_weights::bytes()).unwrap();
-    let r = Registry::embedded()
-        .set_mcp_server("m", TOOLS)
-        .unwrap()
-        .registry;
-    let ids = pool(
-        &r,
-        &["mcp__m__exchange", "mcp__m__weather", "mcp__m__recipes"],
-    );
+    let (r, ids) = three_tools();
     model.rank(&r, "currency", &ids, 3);
     assert_eq!(model.cached_tools(), 3);
     model.rank(&r, "weather", &ids, 3);

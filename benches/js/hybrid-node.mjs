@@ -8,14 +8,13 @@
 //   node benches/js/hybrid-node.mjs bench-results/registry-1020.json
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import { INTENT, QUERY } from "./search-bench.mjs";
 
 const file = process.argv[2];
 if (!file) {
   console.error("usage: node benches/js/hybrid-node.mjs REGISTRY.json (from the gen_registry example)");
   process.exit(2);
 }
-const QUERY = "find the open github issues assigned to me about the failing deploy pipeline and add a comment with the logs";
-const INTENT = { toolset: "full" };
 const text = readFileSync(file, "utf8");
 
 const mib = () => process.memoryUsage().rss / 2 ** 20;

@@ -11,10 +11,10 @@ import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { QUERY } from "./search-bench.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const weights = process.argv[2] ?? join(root, "target/retrieval/minilm/model/model.safetensors");
-const QUERY = "find the open github issues assigned to me about the failing deploy pipeline and add a comment with the logs";
 const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
 const page = `<!doctype html><script type="module">
 import init, { Registry } from "/pkg/tool_intent.js";

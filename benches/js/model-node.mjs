@@ -9,6 +9,7 @@
 //   node benches/js/model-node.mjs bench-results/registry-1020.json [MODEL.safetensors]
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import { INTENT, QUERY } from "./search-bench.mjs";
 
 const file = process.argv[2];
 const weightsFile = process.argv[3] ?? "target/retrieval/minilm/model/model.safetensors";
@@ -16,8 +17,6 @@ if (!file) {
   console.error("usage: node benches/js/model-node.mjs REGISTRY.json [MODEL.safetensors]");
   process.exit(2);
 }
-const QUERY = "find the open github issues assigned to me about the failing deploy pipeline and add a comment with the logs";
-const INTENT = { toolset: "full" };
 const text = readFileSync(file, "utf8");
 
 const mib = () => process.memoryUsage().rss / 2 ** 20;

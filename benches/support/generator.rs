@@ -248,7 +248,7 @@ pub fn registry_document(total: usize, seed: u64) -> Value {
 }
 
 /// 20 words, as a model writes a tool_search query from a user's request (the search
-/// benchmarks' query; benches/js uses the same text).
+/// benchmarks' query; benches/js/search-bench.mjs holds the same text).
 pub const SEARCH_20_WORDS: &str = "find the open github issues assigned to me about the failing deploy pipeline and add a comment with the logs";
 
 /// The override every benchmark previews: a preset, the overlay, a glob disable.
@@ -268,4 +268,31 @@ pub fn bench_loaded(doc: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The search benchmarks' setup (benches/hybrid.rs, benches/model.rs): the generated document
+/// of `total` tools, its registry, the request that turns every tool on (`{"toolset":"full"}`)
+/// and how many tools that request defers (at least 1,000, or this panics: the benchmarks'
+/// figures are stated for 1,000 deferred tools).
+pub fn search_bench(
+    total: usize,
+) -> (
+    Value,
+    tool_intent::Registry,
+    tool_intent::TurnRequest,
+    usize,
+) {
+    let doc = registry_document(total, 42);
+    let registry = tool_intent::Registry::from_json_str(&doc.to_string()).unwrap();
+    let o = tool_intent::ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap();
+    let deferred = tool_intent::expand::expand(&registry, &o, Default::default())
+        .unwrap()
+        .deferred()
+        .count();
+    assert!(deferred >= 1_000, "{deferred} deferred tools");
+    let request = tool_intent::TurnRequest {
+        tools_override: o,
+        ..Default::default()
+    };
+    (doc, registry, request, deferred)
 }
