@@ -33,6 +33,9 @@ if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
 log "disk: $(df -h --output=avail . | tail -1 | tr -d ' ') free before the build"
 # The workspace (the core and its binding crates) with every feature the tests need; the
 # Python binding is built by maturin below.
+# Every wasm32 build here with 128-bit SIMD, as scripts/build-wasm.sh builds the packages: the
+# model's forward pass has a simd128 path (crates/minilm), and the wasm suites below run it.
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128"
 FEATURES=tool-intent/exact-tokens,tool-intent/hybrid,tool-intent/model,tool-intent-cli/exact-tokens,tool-intent-cli/hybrid,tool-intent-cli/model
 
 log "cargo fmt --check, clippy"
