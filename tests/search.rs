@@ -25,6 +25,34 @@ fn hits_limit(r: &Registry, query: &str, limit: usize) -> Vec<String> {
         .hits
 }
 
+/// Abstention on the committed BFCL fixture (300 requests, 709 tools): the keyword ranker's
+/// calibrated threshold turns away at most 2% of the requests whose tools are in the pool
+/// (issue 36's bound), each ranker fit is a share in [0, 1], and a request fits worse on the
+/// whole once its tools are removed (`retrieval::abstention`, which the benchmark uses too).
+#[test]
+fn bfcl_fixture_abstention_keeps_answerable_requests() {
+    let (fixture, registry) = bfcl_fixture();
+    let queries = fixture["queries"].as_array().unwrap();
+    let ranker = tool_intent::search::KeywordRanker;
+    let a = retrieval::abstention(&registry, queries, &ranker).unwrap();
+    assert_eq!(a.queries, 300);
+    println!(
+        "fixture abstention: {} of 300 in the pool, {} removed",
+        a.abstained_in, a.abstained_out
+    );
+    assert!(
+        a.abstained_in * 50 <= a.queries,
+        "{} abstentions",
+        a.abstained_in
+    );
+    assert!(a.abstained_out >= a.abstained_in);
+    for fit in a.fits_in.iter().chain(&a.fits_out) {
+        assert!((0.0..=1.0).contains(fit), "fit {fit}");
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    assert!(mean(&a.fits_in) > mean(&a.fits_out));
+}
+
 /// tests/data/bfcl/retrieval.json: 300 of the 1,000 benchmark queries over the 709 BFCL tools
 /// of retrieval-pool.json, and the figures of rank-bm25 on exactly that fixture (see
 /// tests/data/bfcl/README.md).

@@ -26,6 +26,14 @@ for (const s of sets) {
   const signed = (x) => (x >= 0 ? "+" : "") + f(x);
   console.log(`  hybrid Recall@5 − keyword's: ${signed(s.hybrid["recall@5"] - s.keyword["recall@5"])} (the target: ≥ 0 on every set)`);
   if (s.model) console.log(`  model Recall@5 − keyword's: ${signed(s.model["recall@5"] - s.keyword["recall@5"])}${s.minilm ? `; − the model alone's (numpy): ${signed(s.model["recall@5"] - s.minilm["recall@5"])}` : ""}`);
+  const pct = (x) => `${(x * 100).toFixed(1)}%`;
+  for (const ranker of ["keyword", "hybrid", "model"]) {
+    const a = s[`abstain_${ranker}`];
+    if (!a) continue;
+    if (ranker === "keyword") console.log("  tool_search with abstain (each ranker's threshold): abstains on requests whose tools are in the pool / removed / of another set");
+    const foreign = a.abstained_foreign == null ? "not run" : pct(a.abstained_foreign);
+    console.log(`    ${ranker.padEnd(8)} below ${a.threshold}: ${pct(a.abstained_in)} (target ≤ 2%) / ${pct(a.abstained_out)} (target ≥ 80%) / ${foreign}; fit AUC ${f(a.auc)}, at this set's own 2% point ${pct(a.abstained_out_at_2pct_here)} removed`);
+  }
   if (s.abstention) {
     console.log("  can the best score tell \"no tool fits\"? (right tools removed; benches/retrieval/abstention.py)");
     for (const [label, key] of [["BM25 best score", "bm25"], ["BM25 best ÷ query idf", "bm25_share_of_query_idf"], ["all-MiniLM-L6-v2 best cosine", "minilm_cosine"]]) {

@@ -91,3 +91,84 @@ pub fn evaluate(
     f.query_us = (total_ms - f.first_query_ms) / (n - 1.0).max(1.0) * 1e3;
     Ok(f)
 }
+
+/// What a search that may abstain does on a query set: with each request's tools in the
+/// pool, and with them removed (disabled in the turn, so they are not deferred).
+#[derive(Debug, Default)]
+pub struct Abstention {
+    pub queries: usize,
+    /// Requests answered "no tool fits" although their tools are in the pool.
+    pub abstained_in: usize,
+    /// Requests answered "no tool fits" with their tools removed.
+    pub abstained_out: usize,
+    /// Per request, the ranker's fit of its best candidate over the pool's tools, with the
+    /// request's tools and without them.
+    pub fits_in: Vec<f64>,
+    pub fits_out: Vec<f64>,
+}
+
+/// Runs every query twice through `tool_search` with `abstain` (limit 10): once as is, once
+/// with its relevant tools disabled, counting `search_abstained` answers (none for a ranker
+/// without a threshold); and reads the ranker's fit of each (the pool's tools are the server
+/// `b`'s).
+pub fn abstention(
+    registry: &Registry,
+    queries: &[Value],
+    ranker: &dyn Ranker,
+) -> Result<Abstention, tool_intent::Error> {
+    let pool: Vec<usize> = (0..registry.tools().len())
+        .filter(|&i| registry.tools()[i].name.starts_with("mcp__b__"))
+        .collect();
+    let mut a = Abstention {
+        queries: queries.len(),
+        ..Abstention::default()
+    };
+    for q in queries {
+        let text = q["query"].as_str().unwrap_or_default();
+        let relevant: Vec<String> = q["relevant"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(|n| format!("mcp__b__{n}"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let abstains = |disabled: &[String]| -> Result<bool, tool_intent::Error> {
+            let (request, _) = TurnRequest::from_values(
+                &serde_json::json!({ "disabled": disabled }),
+                &Value::Null,
+                tool_intent::plan::Call::Search,
+            )?;
+            let call = SearchCall::new(text)
+                .with_limit(10)
+                .with_ranker(ranker)
+                .with_abstain(true);
+            let outcome = registry.turn(&request).and_then(|mut t| t.search(&call))?;
+            Ok(outcome
+                .result
+                .warnings
+                .iter()
+                .any(|w| w.code == tool_intent::WarningCode::SearchAbstained))
+        };
+        // A ranker without a threshold (another keyword weight) has fits but cannot abstain.
+        if ranker.abstention_threshold().is_some() {
+            a.abstained_in += usize::from(abstains(&[])?);
+            a.abstained_out += usize::from(abstains(&relevant)?);
+        }
+        let kept: Vec<usize> = pool
+            .iter()
+            .copied()
+            .filter(|&i| !relevant.contains(&registry.tools()[i].name))
+            .collect();
+        let fit = |candidates: &[usize]| {
+            ranker
+                .rank_with_fit(registry, text, candidates, 10)
+                .1
+                .unwrap_or(f64::NAN)
+        };
+        a.fits_in.push(fit(&pool));
+        a.fits_out.push(fit(&kept));
+    }
+    Ok(a)
+}

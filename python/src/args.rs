@@ -220,6 +220,7 @@ extractors! {
     limit: Option<usize> = opt_count("limit");
     batch_size: Option<usize> = opt_count("batch_size");
     opt_cache_control: Option<bool> = opt_flag("cache_control");
+    opt_abstain: Option<bool> = opt_flag("abstain");
     dry_run: bool = flag("dry_run");
     name_list: Vec<String> = names("names");
     db: tool_intent_migrate::Database = database("db");

@@ -479,19 +479,24 @@ impl Turn {
         })
     }
 
-    /// Runs `tool_search`: `{hits, not_found, text, state, provider_output?}`; the hits are
-    /// recorded in the turn's `state` (they join the array at the next `begin_turn`).
-    /// `ranker`: `"keyword"` (default) or `"hybrid"` (installed with
-    /// `pip install tool-intent[hybrid]`).
-    #[pyo3(signature = (query, *, limit=None, ranker=None))]
+    /// Runs `tool_search`: `{hits, not_found, text, state, warnings?, provider_output?}`; the hits are recorded in the turn's `state` (they join the array at
+    /// the next `begin_turn`). `ranker`: `"keyword"` (default), `"hybrid"` or `"model"`
+    /// (installed with `pip install tool-intent[hybrid]`). `abstain=True`: a keyword query
+    /// that names no tool and fits none well enough loads nothing, names the nearest tools
+    /// in its text and warns `search_abstained`.
+    #[pyo3(signature = (query, *, limit=None, ranker=None, abstain=None))]
     fn search<'py>(
         &mut self,
         py: Python<'py>,
         #[pyo3(from_py_with = args::query)] query: String,
         #[pyo3(from_py_with = args::limit)] limit: Option<usize>,
         #[pyo3(from_py_with = args::opt_ranker)] ranker: Option<String>,
+        #[pyo3(from_py_with = args::opt_abstain)] abstain: Option<bool>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let options = Options::new().count("limit", limit).text("ranker", ranker);
+        let options = Options::new()
+            .count("limit", limit)
+            .text("ranker", ranker)
+            .flag("abstain", abstain);
         let extra = lib(py, CallOptions::from_value(&options.value(), Call::Search))?;
         let inner = &mut self.inner;
         let outcome = py.detach(|| {
@@ -502,6 +507,7 @@ impl Turn {
             let call = tool_intent::SearchCall {
                 limit: extra.limit,
                 ranker: ranker.as_ranker(),
+                abstain: extra.abstain.unwrap_or(false),
                 ..tool_intent::SearchCall::new(&query)
             };
             inner.search(&call).map_err(search_argument_error)

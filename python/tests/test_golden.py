@@ -34,21 +34,26 @@ def golden_registry(recipe, module=tool_intent):
     return registry.embedded().set_mcp_server(name, mcp(name))["registry"]
 
 
-def check_search_rows(module, file, prepare=lambda registry: registry):
-    """Runs every row of a search golden file through `module` (its limit, and its ranker when
-    the row names one) on registries passed through `prepare` (to give them a model) and
-    compares hits and result text with the native build's; returns the row count."""
-    rows = json.loads((ROOT / file).read_text())
+def check_search_rows(module, file, prepare=lambda registry: registry, keep=lambda row: True):
+    """Runs every row of a search golden file that `keep` keeps through `module` (its limit,
+    its ranker when the row names one, abstain when it asks) on registries passed through
+    `prepare` (to give them a model) and compares hits, result text and (abstention rows)
+    warning codes with the native build's; returns the row count."""
+    rows = [row for row in json.loads((ROOT / file).read_text()) if keep(row)]
     pool = (ROOT / "tests/data/bfcl/retrieval-pool.json").read_text()
     registries = {
         "all": prepare(golden_registry("all", module)),
         "bfcl": prepare(module.Registry.embedded().set_mcp_server("b", pool)["registry"]),
     }
     for row in rows:
-        ranker = {"ranker": row["ranker"]} if "ranker" in row else {}
-        result = registries[row["registry"]].turn(row["override"]).search(row["query"], limit=row["limit"], **ranker)
+        options = {"ranker": row["ranker"]} if "ranker" in row else {}
+        if row.get("abstain"):
+            options["abstain"] = True
+        result = registries[row["registry"]].turn(row["override"]).search(row["query"], limit=row["limit"], **options)
         assert result["hits"] == row["hits"], row["case"]
         assert module.fingerprint(result["text"]) == row["text"], row["case"]
+        if "warnings" in row:
+            assert [w["code"] for w in result.get("warnings", [])] == row["warnings"], row["case"]
     return len(rows)
 
 

@@ -10,7 +10,7 @@ import pathlib
 import pytest
 
 import tool_intent
-from test_golden import check_search_rows
+from test_golden import check_search_rows, golden_registry
 from test_hybrid import load_hybrid
 from tool_intent import _tool_intent
 
@@ -67,3 +67,32 @@ def test_with_model_is_the_api_tables_call_of_the_hybrid_build():
     assert spec["build"] == "hybrid"
     params = [p.name for p in inspect.signature(load_hybrid().Registry.with_model).parameters.values() if p.name != "self"]
     assert params == [p["name"] for p in spec["params"]]
+
+
+def test_every_abstention_row_has_the_native_answer():
+    """tests/golden/search-abstain.json: every ranker with abstain=True in the hybrid module,
+    its keyword rows in the default module too (hits, text and warning codes)."""
+    hybrid = load_hybrid()
+    model = weights()
+    file = "tests/golden/search-abstain.json"
+    rows = json.loads((ROOT / file).read_text())
+    assert any("search_abstained" in row["warnings"] for row in rows)
+    assert check_search_rows(hybrid, file, lambda r: r.with_model(model)) == 140
+
+
+def test_abstain_in_the_default_module():
+    keyword = lambda row: row["ranker"] == "keyword"  # noqa: E731
+    assert check_search_rows(tool_intent, "tests/golden/search-abstain.json", keep=keyword) == 60
+    registry = golden_registry("all", tool_intent)
+    request = "remind me what the clock says in Sydney"  # keyword's one abstention there
+    out = registry.turn(None).search(request, abstain=True)
+    assert out["hits"] == [] and out["state"]["loaded"] == []
+    assert [w["code"] for w in out["warnings"]] == ["search_abstained"]
+    assert out["text"].startswith("No deferred tool fits this request well enough to load")
+    assert "under the 0.02 this search asks for" in out["text"]
+    assert registry.turn(None).search(request)["hits"]
+    turn = registry.turn(None)
+    assert turn.search("select:mcp__git__git_status", abstain=True)["hits"] == ["mcp__git__git_status"]
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        turn.search("plan mode", abstain="yes")
+    assert e.value.code == "invalid_argument" and e.value.argument == "abstain"

@@ -22,8 +22,10 @@ pub struct CallOptions {
     pub limit: Option<usize>,
     /// `counter` of a budget or cache report call.
     pub counter: Option<CounterKind>,
-    /// `ranker` of a search call (`keyword` or `hybrid`).
+    /// `ranker` of a search call (`keyword`, `hybrid` or `model`).
     pub ranker: Option<RankerKind>,
+    /// `abstain` of a search call ([`SearchCall::abstain`](crate::SearchCall::abstain)).
+    pub abstain: Option<bool>,
 }
 
 /// Which call an options object is for; each accepts its own keys ([`Call::keys`]).
@@ -31,7 +33,7 @@ pub struct CallOptions {
 pub enum Call {
     /// `turn`, `plan_turn`: the request's keys.
     Turn,
-    /// `Turn.search`: `limit`, `ranker`.
+    /// `Turn.search`: `limit`, `ranker`, `abstain`.
     Search,
     /// `Turn.budget`: `counter`.
     Budget,
@@ -57,7 +59,7 @@ impl Call {
     pub fn keys(self) -> &'static [&'static str] {
         match self {
             Call::Turn => &TURN_KEYS,
-            Call::Search => &["limit", "ranker"],
+            Call::Search => &["limit", "ranker", "abstain"],
             Call::Budget => &["counter"],
             Call::CacheReport => &[
                 "source",
@@ -123,6 +125,7 @@ fn argument_of(key: &str) -> &'static str {
         "view" => "view",
         "limit" => "limit",
         "ranker" => "ranker",
+        "abstain" => "abstain",
         "counter" => "counter",
         _ => "options",
     }
@@ -193,6 +196,10 @@ fn read(options: &Value, call: Call) -> Result<(TurnRequest, CallOptions)> {
             v.as_str()
                 .ok_or_else(|| Error::expected(argument, &root, "a string", v))
         };
+        let boolean = || {
+            v.as_bool()
+                .ok_or_else(|| Error::expected(argument, &root, "true or false", v))
+        };
         let mut read_one = || -> Result<()> {
             match key.as_str() {
                 "source" => request.source = Some(text()?.to_string()),
@@ -201,11 +208,8 @@ fn read(options: &Value, call: Call) -> Result<(TurnRequest, CallOptions)> {
                 "provider" => request.provider = Provider::parse(text()?)?,
                 "mode" => request.mode = DeferralMode::parse(text()?)?,
                 "toolChanges" => request.tool_changes = ToolChanges::parse(text()?)?,
-                "cacheControl" => {
-                    request.cache_control = v
-                        .as_bool()
-                        .ok_or_else(|| Error::expected(argument, &root, "true or false", v))?
-                }
+                "cacheControl" => request.cache_control = boolean()?,
+                "abstain" => extra.abstain = Some(boolean()?),
                 "view" => request.view = View::parse(text()?)?,
                 "limit" => {
                     extra.limit = Some(match v.as_u64() {

@@ -98,6 +98,10 @@ fn options_errors_name_the_option_and_the_path_inside_it() {
         at("counter", "$")
     );
     assert_eq!(err(json!({"limit": 0}), Call::Search), at("limit", "$"));
+    assert_eq!(
+        err(json!({"abstain": "yes"}), Call::Search),
+        at("abstain", "$")
+    );
     // A key the call does not take is an error of the options object, listing the keys.
     for (options, call, known) in [
         (
@@ -119,7 +123,7 @@ fn options_errors_name_the_option_and_the_path_inside_it() {
         (
             json!({"state": null}),
             Call::Search,
-            "(known: limit, ranker)",
+            "(known: limit, ranker, abstain)",
         ),
     ] {
         let e = TurnRequest::from_values(&json!(null), &options, call).unwrap_err();

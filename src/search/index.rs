@@ -276,8 +276,9 @@ impl KeywordIndex {
     /// The highest score any tool could have for `text`: the sum of its terms' idf (a term's
     /// weight in a tool is below 1), a term no tool has counting at the idf of a term in no
     /// tool. A score over it is the share of the query a tool matches, comparable between
-    /// queries (the hybrid ranker fuses it with a cosine).
-    #[cfg(feature = "hybrid")]
+    /// queries (the hybrid ranker fuses it with a cosine; a search that may abstain compares
+    /// it with a threshold).
+    #[cfg(feature = "abstain")]
     pub(crate) fn query_idf(&self, text: &str) -> f64 {
         let n = self.docs as f64;
         let unseen = libm::log(1.0 + (n + 0.5) / 0.5);

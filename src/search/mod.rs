@@ -12,6 +12,7 @@
 //! saying the tools can be called at once: dispatch resolves them even before the next turn
 //! boundary shows them in the provider array.
 
+mod abstain;
 mod fields;
 #[cfg(feature = "hybrid")]
 mod hybrid;
@@ -27,9 +28,14 @@ mod text;
 
 #[cfg(feature = "model")]
 pub use crate::model::{ModelRanker, DEFAULT_MODEL_KEYWORD_WEIGHT};
+pub use abstain::NEAREST_NAMED;
 #[cfg(feature = "hybrid")]
-pub use hybrid::{HybridRanker, DEFAULT_KEYWORD_WEIGHT};
+pub use hybrid::{HybridRanker, DEFAULT_KEYWORD_WEIGHT, HYBRID_ABSTENTION_THRESHOLD};
 pub use kind::{ChosenRanker, RankerKind};
+#[cfg(feature = "model")]
+pub use model::MODEL_ABSTENTION_THRESHOLD;
+#[cfg(feature = "abstain")]
+pub use rank::KEYWORD_ABSTENTION_THRESHOLD;
 pub use rank::{KeywordRanker, Ranker};
 
 use serde::Serialize;
@@ -116,7 +122,8 @@ pub struct SearchResult {
     pub not_found: Vec<String>,
     /// The tool-result text handed back to the model.
     pub text: String,
-    /// Why a search found nothing when the cause is not a plain miss (`nothing_deferred`).
+    /// Why a search found nothing when the cause is not a plain miss (`nothing_deferred`;
+    /// `search_abstained`, whose message is the text naming the nearest tools).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Warning>,
 }
@@ -126,20 +133,23 @@ pub struct SearchResult {
 pub const NOTHING_DEFERRED: &str = "Nothing is deferred in this session: every tool it may use is already declared, so tool_search has nothing to load.";
 
 /// Runs a query against the session's deferred tools, keywords scored by `ranker` (`select:`
-/// does not rank). Pure: the caller records the hits ([`run`] does both).
+/// does not rank). With `abstain_below`, a keyword query that names no tool and whose best
+/// fit is below it loads nothing and names the nearest tools instead. Pure: the caller
+/// records the hits ([`run`] does both).
 fn search(
     expansion: &Expansion,
     query: &Query,
     limit: usize,
     ranker: &dyn Ranker,
+    abstain_below: Option<f64>,
     excluded: &dyn Fn(usize) -> bool,
-) -> SearchResult {
+) -> Result<SearchResult> {
     let registry = expansion.registry();
     let limit = limit.clamp(1, MAX_SEARCH_LIMIT);
     let mut hits: Vec<usize> = Vec::new();
     let mut not_found = Vec::new();
     if !expansion.deferred().any(|i| !excluded(i)) {
-        return SearchResult {
+        return Ok(SearchResult {
             hits: Vec::new(),
             not_found: match query {
                 Query::Select(names) => names.clone(),
@@ -151,7 +161,7 @@ fn search(
                 "tool_search",
                 NOTHING_DEFERRED.to_string(),
             )],
-        };
+        });
     }
     let mut missing_terms = Vec::new();
     match query {
@@ -168,9 +178,20 @@ fn search(
             }
         }
         Query::Keywords { text, required } => {
-            hits = rank::rank(expansion, text, required, limit, ranker, excluded);
+            let ranked = rank::rank(expansion, text, required, limit, ranker, excluded);
+            hits = ranked.hits;
             if hits.is_empty() && !required.is_empty() {
                 missing_terms = rank::missing_required(expansion, required, excluded);
+            }
+            // A request that names a tool never abstains: the name is the best evidence there is.
+            if let Some(threshold) = abstain_below.filter(|_| ranked.named == 0 && !hits.is_empty())
+            {
+                let fit = ranked.fit.ok_or_else(|| {
+                    Error::argument("abstain", "the ranker gave no fit for this request")
+                })?;
+                if fit < threshold {
+                    return Ok(abstain::answer(registry, &hits, fit, threshold));
+                }
             }
         }
     }
@@ -186,12 +207,12 @@ fn search(
             crate::text::join(&terms, ", ")
         );
     }
-    SearchResult {
+    Ok(SearchResult {
         hits: tools.iter().map(|t| t.name.clone()).collect(),
         text,
         not_found,
         warnings: Vec::new(),
-    }
+    })
 }
 
 /// One `tool_search` call: the query, how many hits at most, and the ranker for keyword
@@ -206,6 +227,11 @@ pub struct SearchCall<'a> {
     pub limit: Option<usize>,
     /// Scores keyword queries ([`KeywordRanker`] unless a server plugs in its own).
     pub ranker: &'a dyn Ranker,
+    /// Whether a keyword query may answer that no tool fits: when it names no tool and the
+    /// ranker's fit of its best candidate is below the ranker's
+    /// [`abstention_threshold`](Ranker::abstention_threshold), it loads nothing, names the
+    /// nearest tools and warns `search_abstained`. A ranker without a threshold refuses it.
+    pub abstain: bool,
 }
 
 impl std::fmt::Debug for SearchCall<'_> {
@@ -213,6 +239,7 @@ impl std::fmt::Debug for SearchCall<'_> {
         f.debug_struct("SearchCall")
             .field("query", &self.query)
             .field("limit", &self.limit)
+            .field("abstain", &self.abstain)
             .finish_non_exhaustive()
     }
 }
@@ -224,7 +251,13 @@ impl<'a> SearchCall<'a> {
             query,
             limit: None,
             ranker: &KeywordRanker,
+            abstain: false,
         }
+    }
+
+    /// The same call, allowed to abstain ([`SearchCall::abstain`]).
+    pub fn with_abstain(self, abstain: bool) -> Self {
+        SearchCall { abstain, ..self }
     }
 
     /// The same call with a limit.
@@ -304,7 +337,30 @@ pub(crate) fn run(
         }
     };
     let query = Query::parse(call.query)?;
-    let result = search(expansion, &query, limit, call.ranker, excluded);
+    let abstain_below = match call.abstain {
+        false => None,
+        // Out of the core npm package only (its size budget); every other build has it.
+        true if !cfg!(feature = "abstain") => {
+            return Err(Error::argument(
+                "abstain",
+                "not in this build: npm tool-intent-exact or tool-intent-hybrid",
+            ))
+        }
+        true => Some(call.ranker.abstention_threshold().ok_or_else(|| {
+            Error::argument(
+                "abstain",
+                "this ranker has no calibrated threshold (the built-in rankers have one at their default keyword weight)",
+            )
+        })?),
+    };
+    let result = search(
+        expansion,
+        &query,
+        limit,
+        call.ranker,
+        abstain_below,
+        excluded,
+    )?;
     // A full loaded list first forgets names this registry lacks: then every hit fits
     // (`TurnState::make_room`), and the text that told the model "Loaded" stays true.
     let room = state.make_room(expansion.registry(), result.hits.len());
@@ -379,8 +435,10 @@ mod tests {
             &Query::parse("select:enter_plan_mode,read_file,nope").unwrap(),
             5,
             &KeywordRanker,
+            None,
             &|_| false,
-        );
+        )
+        .unwrap();
         assert_eq!(res.hits, ["enter_plan_mode"]);
         assert_eq!(res.not_found, ["read_file", "nope"]);
         assert!(res.text.contains("can be called at once"));

@@ -35,6 +35,25 @@ pub trait Ranker {
         candidates: &[usize],
         limit: usize,
     ) -> Vec<usize>;
+
+    /// [`Ranker::rank`], and how well the best candidate fits the query on the scale of
+    /// [`Ranker::abstention_threshold`] (higher is better). The default: `rank`'s list and
+    /// no fit, so a search that may abstain is refused (`SearchCall::abstain`).
+    fn rank_with_fit(
+        &self,
+        registry: &Registry,
+        query: &str,
+        candidates: &[usize],
+        limit: usize,
+    ) -> (Vec<usize>, Option<f64>) {
+        (self.rank(registry, query, candidates, limit), None)
+    }
+
+    /// The fit below which a search that may abstain answers that no tool fits (`None`:
+    /// this ranker cannot tell). The built-in rankers' are calibrated on BFCL (docs/search.md).
+    fn abstention_threshold(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// The built-in ranker: BM25F over name, server, description and parameters, with stop
@@ -64,21 +83,58 @@ impl Ranker for KeywordRanker {
         candidates: &[usize],
         limit: usize,
     ) -> Vec<usize> {
-        let index = KeywordIndex::of(registry);
-        let index = &*index;
-        let (counted, scores) = keyword_scores(index, query);
-        let size = limit.max(DIVERSITY_POOL);
-        let pool = best_candidates(candidates, size, |i| scores.get(i).copied().unwrap_or(0.0));
-        diversify(index, &counted, &pool, limit, 1.0, |_| 0.0)
+        keyword_ranking(registry, query, candidates, limit).0
+    }
+
+    /// The fit is the best BM25F score over the query's idf: the share of the query the best
+    /// tool matches.
+    #[cfg(feature = "abstain")]
+    fn rank_with_fit(
+        &self,
+        registry: &Registry,
+        query: &str,
+        candidates: &[usize],
+        limit: usize,
+    ) -> (Vec<usize>, Option<f64>) {
+        let (hits, best) = keyword_ranking(registry, query, candidates, limit);
+        let most = KeywordIndex::of(registry).query_idf(query);
+        let fit = if most > 0.0 { best / most } else { 0.0 };
+        (hits, Some(fit))
+    }
+
+    #[cfg(feature = "abstain")]
+    fn abstention_threshold(&self) -> Option<f64> {
+        Some(KEYWORD_ABSTENTION_THRESHOLD)
     }
 }
+
+/// [`KeywordRanker`]'s hits and the best candidate's score (0 when none scores).
+fn keyword_ranking(
+    registry: &Registry,
+    query: &str,
+    candidates: &[usize],
+    limit: usize,
+) -> (Vec<usize>, f64) {
+    let index = KeywordIndex::of(registry);
+    let index = &*index;
+    let (counted, scores) = keyword_scores(index, query);
+    let size = limit.max(DIVERSITY_POOL);
+    let pool = best_candidates(candidates, size, |i| scores.get(i).copied().unwrap_or(0.0));
+    let best = pool.first().map_or(0.0, |&(s, _)| s);
+    (diversify(index, &counted, &pool, limit, 1.0, |_| 0.0), best)
+}
+
+/// [`KeywordRanker`]'s abstention threshold: the fit under which 2% of BFCL's non-live
+/// requests fall with their tool in the pool (docs/search.md, "Abstention").
+#[cfg(feature = "abstain")]
+pub const KEYWORD_ABSTENTION_THRESHOLD: f64 = 0.02;
 
 /// The ranking of a ranker that fuses the keyword scores with an embedding `similarity` (the
 /// hybrid and the model rankers): `w · keyword / query idf + (1 − w) · similarity`, where `w`
 /// is `keyword_weight` and the query idf is the most any tool could score for the query; the
 /// best [`DIVERSITY_POOL`] by that, then the coverage diversification, which discounts only
 /// the keyword half. Both halves are absolute, so a weak keyword match stays weak
-/// (`hybrid/mod.rs` has the case that decided it).
+/// (`hybrid/mod.rs` has the case that decided it). The fit is the best fused score.
 #[cfg(feature = "hybrid")]
 pub(super) fn fused_ranking(
     registry: &Registry,
@@ -87,7 +143,7 @@ pub(super) fn fused_ranking(
     limit: usize,
     keyword_weight: f64,
     similarity: impl Fn(usize) -> f64,
-) -> Vec<usize> {
+) -> (Vec<usize>, Option<f64>) {
     let keywords = KeywordIndex::of(registry);
     let (counted, scores) = keyword_scores(&keywords, query);
     let most = keywords.query_idf(query);
@@ -100,7 +156,9 @@ pub(super) fn fused_ranking(
     let similarity = |i: usize| similarity(i) * similarity_scale;
     let fused = |i: usize| scores.get(i).copied().unwrap_or(0.0) * keyword_scale + similarity(i);
     let pool = best_candidates(candidates, limit.max(DIVERSITY_POOL), fused);
-    diversify(&keywords, &counted, &pool, limit, keyword_scale, similarity)
+    let fit = pool.first().map_or(0.0, |&(s, _)| s);
+    let hits = diversify(&keywords, &counted, &pool, limit, keyword_scale, similarity);
+    (hits, Some(fit))
 }
 
 /// The query's terms (with their counts) and every tool's BM25F score for them, by registry
@@ -191,7 +249,6 @@ pub(super) fn diversify(
     hits
 }
 
-/// The hits of a keyword query, best first, at most `limit` (see the module docs).
 /// The `+terms` (markers removed) that no candidate has: deferred, not excluded tools.
 pub(super) fn missing_required(
     expansion: &Expansion,
@@ -216,6 +273,17 @@ pub(super) fn missing_required(
         .collect()
 }
 
+/// The hits of a keyword query (see the module docs).
+pub(super) struct Ranked {
+    /// Best first, at most the limit.
+    pub hits: Vec<usize>,
+    /// How many of them the query names (they lead the list).
+    pub named: usize,
+    /// The ranker's fit of its best candidate ([`Ranker::rank_with_fit`]).
+    pub fit: Option<f64>,
+}
+
+/// The hits of a keyword query, best first, at most `limit` (see the module docs).
 pub(super) fn rank(
     expansion: &Expansion,
     text: &str,
@@ -223,12 +291,17 @@ pub(super) fn rank(
     limit: usize,
     ranker: &dyn Ranker,
     excluded: &dyn Fn(usize) -> bool,
-) -> Vec<usize> {
+) -> Ranked {
+    let none = Ranked {
+        hits: Vec::new(),
+        named: 0,
+        fit: None,
+    };
     let registry = expansion.registry();
     let index = KeywordIndex::of(registry);
     let index = &*index;
     let Some(required) = index.required_terms(required) else {
-        return Vec::new();
+        return none;
     };
     let candidates: Vec<usize> = expansion
         .deferred()
@@ -236,7 +309,7 @@ pub(super) fn rank(
         .filter(|&i| required.iter().all(|&term| index.term_score(term, i) > 0.0))
         .collect();
     if candidates.is_empty() || limit == 0 {
-        return Vec::new();
+        return none;
     }
     // Named tools first, longest name match first, then registry order (`named` is in
     // registry order; each round takes the first longest left).
@@ -254,7 +327,8 @@ pub(super) fn rank(
             hits.push(named.remove(k).0);
         }
     }
-    let ranked = ranker.rank(registry, text, &candidates, limit);
+    let named_count = hits.len();
+    let (ranked, fit) = ranker.rank_with_fit(registry, text, &candidates, limit);
     for i in ranked {
         if hits.len() == limit {
             break;
@@ -264,5 +338,9 @@ pub(super) fn rank(
             hits.push(i);
         }
     }
-    hits
+    Ranked {
+        hits,
+        named: named_count,
+        fit,
+    }
 }

@@ -19,20 +19,24 @@ export function goldenRegistry(Registry, recipe) {
   return kind === "mcp" ? Registry.fromJson(mcp(name)) : Registry.embedded().setMcpServer(name, mcp(name)).registry;
 }
 
-/** Runs every row of a search golden file (tests/golden/search*.json) through the package
- * — its limit, and its ranker when the row names one — and compares hits and result text
- * with the native build's. Returns the row count. */
-export function checkSearchRows({ Registry, fingerprint }, file) {
-  const rows = JSON.parse(read(file));
+/** Runs every row of a search golden file (tests/golden/search*.json) that `keep` keeps
+ * through the package — its limit, its ranker when the row names one, abstain when it asks —
+ * and compares hits, result text and (abstention rows) warning codes with the native
+ * build's. Returns the row count. */
+export function checkSearchRows({ Registry, fingerprint }, file, keep = () => true) {
+  const rows = JSON.parse(read(file)).filter(keep);
   const registries = {
     all: goldenRegistry(Registry, "all"),
     bfcl: Registry.embedded().setMcpServer("b", read("tests/data/bfcl/retrieval-pool.json")).registry,
   };
   for (const row of rows) {
-    const options = row.ranker ? { limit: row.limit, ranker: row.ranker } : { limit: row.limit };
+    const options = { limit: row.limit };
+    if (row.ranker) options.ranker = row.ranker;
+    if (row.abstain) options.abstain = true;
     const out = registries[row.registry].turn(row.override).search(row.query, options);
     assert.deepEqual(out.hits, row.hits, row.case);
     assert.equal(fingerprint(out.text), row.text, row.case);
+    if (row.warnings) assert.deepEqual((out.warnings ?? []).map((w) => w.code), row.warnings, row.case);
   }
   return rows.length;
 }

@@ -104,6 +104,11 @@ pub(crate) enum Command {
         /// all-MiniLM-L6-v2's model.safetensors, for --ranker model.
         #[arg(long, value_name = "FILE")]
         model: Option<PathBuf>,
+        /// Answer "no tool fits" (loading nothing, naming the nearest tools, warning
+        /// search_abstained) when a query names no tool and its best match scores below the
+        /// ranker's calibrated threshold.
+        #[arg(long)]
+        abstain: bool,
         /// Print {hits, notFound, text, state, warnings?, providerOutput?} as JSON instead of the result text.
         #[arg(long)]
         json: bool,

@@ -400,6 +400,7 @@ mod cli {
                 limit,
                 ranker,
                 model,
+                abstain,
                 json,
             } => {
                 let registry = with_model(load_registry(&args.registry)?, model.as_deref())?;
@@ -407,7 +408,8 @@ mod cli {
                 let req = request(&args)?;
                 let call = SearchCall::new(&query)
                     .with_limit(limit)
-                    .with_ranker(ranker.as_ranker());
+                    .with_ranker(ranker.as_ranker())
+                    .with_abstain(abstain);
                 let outcome = turn_flag(
                     registry.turn(&req).and_then(|mut turn| turn.search(&call)),
                     "--query",

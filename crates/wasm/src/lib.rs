@@ -468,7 +468,7 @@ impl Turn {
         Ok(object.unchecked_into())
     }
 
-    /// Runs `tool_search`: `{hits, notFound, text, state, providerOutput?}`. The hits are
+    /// Runs `tool_search`: `{hits, notFound, text, state, warnings?, providerOutput?}`. The hits are
     /// recorded in the turn's state (`turn.state`), so a second search keeps the first's loads.
     pub fn search(
         &mut self,
@@ -484,6 +484,7 @@ impl Turn {
         let call = SearchCall {
             limit: extra.limit,
             ranker: ranker.as_ranker(),
+            abstain: extra.abstain.unwrap_or(false),
             ..SearchCall::new(&query)
         };
         let outcome = lib(self.inner.search(&call).map_err(search_argument_error))?;

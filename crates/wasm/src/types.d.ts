@@ -77,8 +77,13 @@ export interface TurnOptions {
 export interface SearchOptions {
   /** Maximum hits for a keyword query (1-50, default 5). */
   limit?: number | null;
-  /** "keyword" (default); "hybrid" in tool-intent-hybrid. */
+  /** "keyword" (default); "hybrid" and "model" in tool-intent-hybrid. */
   ranker?: RankerName | null;
+  /** true: a keyword query that names no tool and fits no tool well enough (below the
+   * ranker's calibrated threshold) loads nothing, names the nearest tools in its text and warns
+   * search_abstained. Not in the core package (its size budget): tool-intent-exact and
+   * tool-intent-hybrid have it. */
+  abstain?: boolean | null;
 }
 
 /** Options of turn.budget. */
@@ -114,6 +119,7 @@ export type WarningCode =
   | "provider_refused_tool"
   | "description_shortened"
   | "nothing_deferred"
+  | "search_abstained"
   | "duplicate_tool_name"
   | "turn_registry_gone"
   | "builtin_option_dropped"
@@ -168,7 +174,7 @@ export interface SearchOutcome {
   notFound: string[];
   /** The tool-result text handed back to the model. */
   text: string;
-  /** Why nothing was found when it is not a plain miss (nothing_deferred). */
+  /** Why nothing was found when it is not a plain miss (nothing_deferred, search_abstained). */
   warnings?: ExpansionWarning[];
   /** The turn state with the hits recorded as loaded. */
   state: TurnState;

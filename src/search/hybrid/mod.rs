@@ -299,6 +299,11 @@ pub(super) fn cosine(query: &[f32], tool: &[f32]) -> f64 {
     ((sums[0] + sums[1]) + (sums[2] + sums[3])) + tail
 }
 
+/// [`HybridRanker`]'s abstention threshold at [`DEFAULT_KEYWORD_WEIGHT`]: the fused score
+/// under which 2% of BFCL's non-live requests fall with their tool in the pool
+/// (docs/search.md, "Abstention").
+pub const HYBRID_ABSTENTION_THRESHOLD: f64 = 0.06;
+
 impl Ranker for HybridRanker {
     fn rank(
         &self,
@@ -307,6 +312,22 @@ impl Ranker for HybridRanker {
         candidates: &[usize],
         limit: usize,
     ) -> Vec<usize> {
+        self.rank_with_fit(registry, query, candidates, limit).0
+    }
+
+    /// Calibrated at the default keyword weight only: another weight puts the fused score on
+    /// another scale.
+    fn abstention_threshold(&self) -> Option<f64> {
+        (self.keyword_weight == DEFAULT_KEYWORD_WEIGHT).then_some(HYBRID_ABSTENTION_THRESHOLD)
+    }
+
+    fn rank_with_fit(
+        &self,
+        registry: &Registry,
+        query: &str,
+        candidates: &[usize],
+        limit: usize,
+    ) -> (Vec<usize>, Option<f64>) {
         let built;
         let embeddings = match registry.memo(EmbeddingIndex::build) {
             Some(index) => index,

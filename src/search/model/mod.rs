@@ -190,6 +190,11 @@ fn tool_text(tool: &Tool, out: &mut String) {
     out.push(')');
 }
 
+/// [`ModelRanker`]'s abstention threshold at [`DEFAULT_MODEL_KEYWORD_WEIGHT`]: the fused
+/// score under which 2% of BFCL's non-live requests fall with their tool in the pool
+/// (docs/search.md, "Abstention").
+pub const MODEL_ABSTENTION_THRESHOLD: f64 = 0.06;
+
 impl Ranker for ModelRanker {
     fn rank(
         &self,
@@ -198,6 +203,22 @@ impl Ranker for ModelRanker {
         candidates: &[usize],
         limit: usize,
     ) -> Vec<usize> {
+        self.rank_with_fit(registry, query, candidates, limit).0
+    }
+
+    /// Calibrated at the default keyword weight only: another weight puts the fused score on
+    /// another scale.
+    fn abstention_threshold(&self) -> Option<f64> {
+        (self.keyword_weight == DEFAULT_MODEL_KEYWORD_WEIGHT).then_some(MODEL_ABSTENTION_THRESHOLD)
+    }
+
+    fn rank_with_fit(
+        &self,
+        registry: &Registry,
+        query: &str,
+        candidates: &[usize],
+        limit: usize,
+    ) -> (Vec<usize>, Option<f64>) {
         // `+term` markers are syntax, not words.
         let request: String = query
             .chars()

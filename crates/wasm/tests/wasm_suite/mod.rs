@@ -296,15 +296,32 @@ fn cross_target_hybrid_search_hits_inside_wasm() {
     assert_eq!(check_search_rows(rows), 144);
 }
 
+/// The abstention rows (tests/golden/search-abstain.json: keyword, hybrid and model rankers
+/// with `abstain`), the registries given the model.
+#[cfg(feature = "hybrid")]
+#[wasm_bindgen_test]
+fn cross_target_abstain_search_inside_wasm() {
+    let model = tool_intent::search::ModelRanker::from_safetensors(MODEL_WEIGHTS).unwrap();
+    let rows = include_str!("../../../../tests/golden/search-abstain.json");
+    assert_eq!(
+        check_search_rows_with(rows, |r| r.with_model(model.clone())),
+        140
+    );
+}
+
+/// all-MiniLM-L6-v2's weights, compiled into this test module (`setup_model` downloads them;
+/// without them this suite does not build).
+#[cfg(feature = "hybrid")]
+static MODEL_WEIGHTS: &[u8] =
+    include_bytes!("../../../../target/retrieval/minilm/model/model.safetensors");
+
 /// The model ranker's rows (tests/golden/search-model.json), with all-MiniLM-L6-v2's weights
 /// compiled into this test module (`setup_model` downloads them; without them this suite does
 /// not build).
 #[cfg(feature = "hybrid")]
 #[wasm_bindgen_test]
 fn cross_target_model_search_hits_inside_wasm() {
-    static WEIGHTS: &[u8] =
-        include_bytes!("../../../../target/retrieval/minilm/model/model.safetensors");
-    let model = tool_intent::search::ModelRanker::from_safetensors(WEIGHTS).unwrap();
+    let model = tool_intent::search::ModelRanker::from_safetensors(MODEL_WEIGHTS).unwrap();
     let rows = include_str!("../../../../tests/golden/search-model.json");
     assert_eq!(
         check_search_rows_with(rows, |r| r.with_model(model.clone())),
@@ -312,8 +329,9 @@ fn cross_target_model_search_hits_inside_wasm() {
     );
 }
 
-/// Runs every search row (its limit, and its ranker when it names one) and compares hits and
-/// result text with the native build's; returns the row count.
+/// Runs every search row (its limit, its ranker when it names one, `abstain` when it asks) and
+/// compares hits, result text and (for abstention rows) warning codes with the native
+/// build's; returns the row count.
 fn check_search_rows(text: &str) -> usize {
     check_search_rows_with(text, |r| r)
 }
@@ -338,6 +356,9 @@ fn check_search_rows_with(text: &str, prepare: impl Fn(Registry) -> Registry) ->
         if let Some(ranker) = row.get("ranker") {
             options["ranker"] = ranker.clone();
         }
+        if let Some(abstain) = row.get("abstain") {
+            options["abstain"] = abstain.clone();
+        }
         let (req, extra) =
             TurnRequest::from_values(&row["override"], &options, Call::Search).unwrap();
         let chosen = extra
@@ -348,6 +369,7 @@ fn check_search_rows_with(text: &str, prepare: impl Fn(Registry) -> Registry) ->
         let call = SearchCall {
             limit: extra.limit,
             ranker: chosen.as_ranker(),
+            abstain: extra.abstain.unwrap_or(false),
             ..SearchCall::new(row["query"].as_str().unwrap())
         };
         let out = registry
@@ -366,6 +388,15 @@ fn check_search_rows_with(text: &str, prepare: impl Fn(Registry) -> Registry) ->
             "{}",
             row["case"]
         );
+        if let Some(codes) = row.get("warnings") {
+            let got: Vec<&str> = out
+                .result
+                .warnings
+                .iter()
+                .map(|w| w.code.as_str())
+                .collect();
+            assert_eq!(*codes, serde_json::json!(got), "{}", row["case"]);
+        }
     }
     rows.len()
 }
