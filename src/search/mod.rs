@@ -6,6 +6,9 @@
 //!   query first, then BM25F scores from `index.rs` over words split and stemmed by
 //!   `text.rs`); a `+term` is required: a tool that does not have it is not a hit.
 //!
+//! With `abstain`, a keyword query that names no tool and whose best candidate fits under the
+//! ranker's threshold loads nothing and answers that no tool fits (`abstain.rs`).
+//!
 //! Only this session's deferred tools can be hits, so a disabled tool can never be found.
 //! Results are deterministic, the same on native and wasm. The result text carries each
 //! hit's full `{name, description, parameters}` (canonical JSON, one per line) under a line

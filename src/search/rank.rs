@@ -50,7 +50,8 @@ pub trait Ranker {
     }
 
     /// The fit below which a search that may abstain answers that no tool fits (`None`:
-    /// this ranker cannot tell). The built-in rankers' are calibrated on BFCL (docs/search.md).
+    /// this ranker cannot tell). The built-in rankers' are calibrated on BFCL and MetaTool
+    /// (docs/search.md, "Abstention").
     fn abstention_threshold(&self) -> Option<f64> {
         None
     }
@@ -124,8 +125,9 @@ fn keyword_ranking(
     (diversify(index, &counted, &pool, limit, 1.0, |_| 0.0), best)
 }
 
-/// [`KeywordRanker`]'s abstention threshold: the fit under which 2% of BFCL's non-live
-/// requests fall with their tool in the pool (docs/search.md, "Abstention").
+/// [`KeywordRanker`]'s abstention threshold: the fit (best BM25F ÷ the query's idf) under
+/// which 2% of the answerable requests of BFCL non-live and of MetaTool fall, whichever is
+/// lower, rounded down (docs/search.md, "Abstention").
 #[cfg(feature = "abstain")]
 pub const KEYWORD_ABSTENTION_THRESHOLD: f64 = 0.02;
 

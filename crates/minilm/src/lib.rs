@@ -418,9 +418,10 @@ impl Linear {
     }
 
     /// [`Linear::apply_tiled`] ([`TOKENS`] per pass) in wasm's 128-bit vectors, written out
-    /// because LLVM leaves that loop scalar for wasm32 (a warm query in Node: 62 ms → 28 ms): each of the 8 vectors holds 4 outputs of one token,
-    /// and a product and a sum stay two instructions (`f32x4.mul`, `f32x4.add`; no relaxed
-    /// SIMD), so every lane computes the scalar code's sum in the scalar code's order.
+    /// because LLVM leaves that loop scalar for wasm32 (a warm query in Node: 64 → 32 ms).
+    /// Each of the 8 vectors holds 4 outputs of one token, and a product and a sum stay two
+    /// instructions (`f32x4.mul`, `f32x4.add`; no relaxed SIMD), so every lane computes the
+    /// scalar code's sum in the scalar code's order.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     fn apply_simd128(&self, x: &[f32], count: usize, tiles: &mut Vec<f32>, y: &mut Vec<f32>) {
         use core::arch::wasm32::{f32x4, f32x4_add, f32x4_extract_lane, f32x4_mul, f32x4_splat};

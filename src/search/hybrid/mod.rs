@@ -300,8 +300,8 @@ pub(super) fn cosine(query: &[f32], tool: &[f32]) -> f64 {
 }
 
 /// [`HybridRanker`]'s abstention threshold at [`DEFAULT_KEYWORD_WEIGHT`]: the fused score
-/// under which 2% of BFCL's non-live requests fall with their tool in the pool
-/// (docs/search.md, "Abstention").
+/// under which 2% of the answerable requests of BFCL non-live and of MetaTool fall,
+/// whichever is lower, rounded down (docs/search.md, "Abstention").
 pub const HYBRID_ABSTENTION_THRESHOLD: f64 = 0.06;
 
 impl Ranker for HybridRanker {

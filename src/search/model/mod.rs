@@ -190,9 +190,9 @@ fn tool_text(tool: &Tool, out: &mut String) {
     out.push(')');
 }
 
-/// [`ModelRanker`]'s abstention threshold at [`DEFAULT_MODEL_KEYWORD_WEIGHT`]: the fused
-/// score under which 2% of BFCL's non-live requests fall with their tool in the pool
-/// (docs/search.md, "Abstention").
+/// [`ModelRanker`]'s abstention threshold at [`DEFAULT_MODEL_KEYWORD_WEIGHT`]: the fused score
+/// under which 2% of the answerable requests of BFCL non-live and of MetaTool fall,
+/// whichever is lower, rounded down (docs/search.md, "Abstention").
 pub const MODEL_ABSTENTION_THRESHOLD: f64 = 0.06;
 
 impl Ranker for ModelRanker {
