@@ -15,8 +15,8 @@
 //! **Speed.** A linear layer is computed 8 outputs × 4 tokens at a time, with the weights
 //! packed so those 8 outputs' weights are contiguous: 32 running sums that the compiler keeps
 //! in vector registers, and each weight read from memory once per text rather than once per
-//! token. LLVM vectorises that loop on x86-64 but leaves it scalar for wasm32, so wasm gets
-//! the same loop written in `simd128` operations (lane for lane the same sums).
+//! token. For wasm32 LLVM left that loop scalar (the module held `f32.mul`, no `f32x4.mul`),
+//! so wasm gets the same loop written in `simd128` operations (lane for lane the same sums).
 
 // One `unsafe` block: calling the AVX2 build of the product after checking the CPU has AVX2.
 #![deny(unsafe_code)]
