@@ -20,7 +20,7 @@ use common::*;
 use serde_json::{json, Value};
 use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::plan::Call;
-use tool_intent::{SearchCall, ToolsOverride, TurnRequest};
+use tool_intent::{ToolsOverride, TurnRequest};
 
 /// A row's options as the library reads them: the rows' `loaded` (a list of names loaded
 /// earlier) stands for a turn state that loaded them and began a turn, which every runner
@@ -269,13 +269,8 @@ fn search_row(
         options["abstain"] = json!(true);
     }
     let (req, extra) = TurnRequest::from_values(&o, &options, Call::Search).unwrap();
-    let chosen = extra.ranker.unwrap_or_default().ranker_for(r).unwrap();
-    let call = SearchCall {
-        limit: extra.limit,
-        ranker: chosen.as_ranker(),
-        abstain: extra.abstain.unwrap_or(false),
-        ..SearchCall::new(query)
-    };
+    let chosen = extra.search_ranker(r).unwrap();
+    let call = extra.search_call(query, &chosen);
     let outcome = r
         .turn(&req)
         .and_then(|mut turn| turn.search(&call))

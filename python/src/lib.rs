@@ -479,8 +479,8 @@ impl Turn {
         })
     }
 
-    /// Runs `tool_search`: `{hits, not_found, text, state, warnings?, provider_output?}`; the hits are recorded in the turn's `state` (they join the array at
-    /// the next `begin_turn`). `ranker`: `"keyword"` (default), `"hybrid"` or `"model"`
+    /// Runs `tool_search`: `{hits, not_found, text, state, warnings?, provider_output?}`; the
+    /// hits are recorded in the turn's `state` (they join the array at the next `begin_turn`). `ranker`: `"keyword"` (default), `"hybrid"` or `"model"`
     /// (installed with `pip install tool-intent[hybrid]`). `abstain=True`: a keyword query
     /// that names no tool and fits none well enough loads nothing, names the nearest tools
     /// in its text and warns `search_abstained`.
@@ -500,17 +500,10 @@ impl Turn {
         let extra = lib(py, CallOptions::from_value(&options.value(), Call::Search))?;
         let inner = &mut self.inner;
         let outcome = py.detach(|| {
-            let ranker = extra
-                .ranker
-                .unwrap_or_default()
-                .ranker_for(inner.registry())?;
-            let call = tool_intent::SearchCall {
-                limit: extra.limit,
-                ranker: ranker.as_ranker(),
-                abstain: extra.abstain.unwrap_or(false),
-                ..tool_intent::SearchCall::new(&query)
-            };
-            inner.search(&call).map_err(search_argument_error)
+            let ranker = extra.search_ranker(inner.registry())?;
+            inner
+                .search(&extra.search_call(&query, &ranker))
+                .map_err(search_argument_error)
         });
         text_to_py(py, &lib(py, lib(py, outcome)?.to_json())?)
     }

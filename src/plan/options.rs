@@ -10,9 +10,9 @@ use super::TurnRequest;
 use crate::counter::CounterKind;
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::ToolsOverride;
-use crate::registry::MAX_SEARCH_LIMIT;
+use crate::registry::{Registry, MAX_SEARCH_LIMIT};
 use crate::render::{DeferralMode, Provider, ToolChanges};
-use crate::search::RankerKind;
+use crate::search::{ChosenRanker, RankerKind, SearchCall};
 use crate::turn::{TurnState, View};
 
 /// The options of one call that are not part of the turn.
@@ -158,6 +158,23 @@ impl CallOptions {
     /// Reads the options of a call on a turn ([`Call::Search`], [`Call::Budget`]).
     pub fn from_value(options: &Value, call: Call) -> Result<CallOptions> {
         Ok(read(options, call)?.1)
+    }
+
+    /// The ranker a search's `ranker` option names, for searches of `registry` (the keyword
+    /// ranker when absent; errors as [`RankerKind::ranker_for`]'s, on `ranker`).
+    pub fn search_ranker(&self, registry: &Registry) -> Result<ChosenRanker> {
+        self.ranker.unwrap_or_default().ranker_for(registry)
+    }
+
+    /// The search these options describe: `query`, their `limit` and `abstain`, ranked by
+    /// `ranker` (from [`CallOptions::search_ranker`]). One translation for every binding.
+    pub fn search_call<'a>(&self, query: &'a str, ranker: &'a ChosenRanker) -> SearchCall<'a> {
+        SearchCall {
+            limit: self.limit,
+            ranker: ranker.as_ranker(),
+            abstain: self.abstain.unwrap_or(false),
+            ..SearchCall::new(query)
+        }
     }
 }
 

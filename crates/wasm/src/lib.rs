@@ -30,8 +30,8 @@ use tool_intent::counter::shared_counter;
 use tool_intent::plan::{search_argument_error, Call, CallOptions};
 use tool_intent::session::normalize_tools_value as normalize_core;
 use tool_intent::{
-    CounterKind, Error, Registry as CoreRegistry, SearchCall, SessionRunConfig, Toggles,
-    ToolsOverride, Turn as CoreTurn, TurnRequest, TurnState,
+    CounterKind, Error, Registry as CoreRegistry, SessionRunConfig, Toggles, ToolsOverride,
+    Turn as CoreTurn, TurnRequest, TurnState,
 };
 
 // talc instead of the default dlmalloc: measured smaller in the module and as fast for the
@@ -468,8 +468,9 @@ impl Turn {
         Ok(object.unchecked_into())
     }
 
-    /// Runs `tool_search`: `{hits, notFound, text, state, warnings?, providerOutput?}`. The hits are
-    /// recorded in the turn's state (`turn.state`), so a second search keeps the first's loads.
+    /// Runs `tool_search`: `{hits, notFound, text, state, warnings?, providerOutput?}`. The
+    /// hits are recorded in the turn's state (`turn.state`), so a second search keeps the
+    /// first's loads.
     pub fn search(
         &mut self,
         query: &JsText,
@@ -477,16 +478,8 @@ impl Turn {
     ) -> Result<JsSearchOutcome, JsValue> {
         let query = text_in(query, "query")?;
         let extra = call_options(options.as_deref(), Call::Search)?;
-        let ranker = lib(extra
-            .ranker
-            .unwrap_or_default()
-            .ranker_for(self.inner.registry()))?;
-        let call = SearchCall {
-            limit: extra.limit,
-            ranker: ranker.as_ranker(),
-            abstain: extra.abstain.unwrap_or(false),
-            ..SearchCall::new(&query)
-        };
+        let ranker = lib(extra.search_ranker(self.inner.registry()))?;
+        let call = extra.search_call(&query, &ranker);
         let outcome = lib(self.inner.search(&call).map_err(search_argument_error))?;
         parse_out(&lib(outcome.to_json())?)
     }

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use tool_intent::plan::Call;
-use tool_intent::{Registry, SearchCall, TurnRequest};
+use tool_intent::{Registry, TurnRequest};
 use tool_intent_wasm as wasm;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -361,17 +361,8 @@ fn check_search_rows_with(text: &str, prepare: impl Fn(Registry) -> Registry) ->
         }
         let (req, extra) =
             TurnRequest::from_values(&row["override"], &options, Call::Search).unwrap();
-        let chosen = extra
-            .ranker
-            .unwrap_or_default()
-            .ranker_for(registry)
-            .unwrap();
-        let call = SearchCall {
-            limit: extra.limit,
-            ranker: chosen.as_ranker(),
-            abstain: extra.abstain.unwrap_or(false),
-            ..SearchCall::new(row["query"].as_str().unwrap())
-        };
+        let chosen = extra.search_ranker(registry).unwrap();
+        let call = extra.search_call(row["query"].as_str().unwrap(), &chosen);
         let out = registry
             .turn(&req)
             .and_then(|mut turn| turn.search(&call))
