@@ -6,16 +6,13 @@
 // ≤ 60 ms in the browser.
 //
 //   bash scripts/build-wasm.sh hybrid && node benches/js/model-chrome.mjs [MODEL.safetensors]
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { launchChromium, serveFiles } from "../../tests/js/browser.mjs";
 import { QUERY } from "./search-bench.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const weights = process.argv[2] ?? join(root, "target/retrieval/minilm/model/model.safetensors");
-const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
 const page = `<!doctype html><script type="module">
 import init, { Registry } from "/pkg/tool_intent.js";
 await init({ module_or_path: "/pkg/tool_intent_bg.wasm" });
@@ -34,29 +31,15 @@ for (let i = 0; i < 30; i++) {
 xs.sort((a, b) => a - b);
 document.body.dataset.result = JSON.stringify({ loadMs, queryMs: xs[15], userAgent: navigator.userAgent });
 </script>`;
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
-  try {
-    if (path === "/") return res.writeHead(200, { "content-type": "text/html" }), res.end(page);
-    const file = path === "/weights" ? weights : join(root, "npm/hybrid/pkg/web", path.replace(/^\/pkg\//, ""));
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end("not found");
-  }
-});
-await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const { server, base } = await serveFiles((path) =>
+  path === "/" ? { body: page, type: "text/html" } : path === "/weights" ? weights : join(root, "npm/hybrid/pkg/web", path.replace(/^\/pkg\//, "")),
+);
+const browser = await launchChromium();
 try {
   const tab = await browser.newPage();
   const errors = [];
   tab.on("pageerror", (e) => errors.push(e.message));
-  await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+  await tab.goto(base);
   await tab.waitForFunction(() => document.body?.dataset.result, null, { timeout: 180000 }).catch(() => {
     throw new Error(`no result: ${errors.join("; ") || "timed out"}`);
   });

@@ -19,10 +19,10 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { extname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium, serveFiles } from "../js/browser.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const bin = (tool) => join(root, "node_modules", ".bin", tool);
@@ -166,23 +166,13 @@ ${PRINT}document.body.dataset.fingerprint = plan.fingerprint;
   });
   run("node", [join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], dir);
   const dist = join(dir, "dist");
-  const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
-  const server = createServer((req, res) => {
-    const file = join(dist, req.url === "/" ? "index.html" : decodeURIComponent(req.url.split("?")[0]));
-    if (!file.startsWith(dist) || !existsSync(file)) return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { chromium } = await import(join(root, "node_modules/playwright-core/index.mjs"));
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  const { server, base } = await serveFiles((path) => join(dist, path === "/" ? "index.html" : path));
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.goto(base);
     await page.waitForFunction(() => document.body.dataset.fingerprint, null, { timeout: 20000 }).catch(() => {});
     assert.deepEqual(errors, []);
     assert.equal(await page.evaluate(() => document.body.dataset.fingerprint), expected);

@@ -3,41 +3,23 @@
 // main states go to test-output/screenshots/.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { readFile, mkdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { launchChromium, serveFiles } from "../../tests/js/browser.mjs";
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 const shots = fileURLToPath(new URL("../../test-output/screenshots/", import.meta.url));
 const githubJson = fileURLToPath(new URL("../../tests/data/mcp/github.json", import.meta.url));
-const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
 
 let server, browser, base;
 
 before(async () => {
   assert.ok(existsSync(join(dist, "index.html")), "www/dist missing: run `npx vite build www` first");
   await mkdir(shots, { recursive: true });
-  server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
-    const file = join(dist, path.endsWith("/") ? `${path}index.html` : path);
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-      res.end(body);
-    } catch {
-      res.writeHead(404);
-      res.end("not found");
-    }
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  ({ server, base } = await serveFiles((path) => join(dist, path.endsWith("/") ? `${path}index.html` : path)));
+  browser = await launchChromium();
 });
 
 after(async () => {
