@@ -425,42 +425,32 @@ impl Linear {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     fn apply_simd128(&self, x: &[f32], count: usize, tiles: &mut Vec<f32>, y: &mut Vec<f32>) {
         use core::arch::wasm32::{f32x4, f32x4_add, f32x4_extract_lane, f32x4_mul, f32x4_splat};
-        const T: usize = TOKENS;
-        let (inputs, outputs) = (self.inputs, self.outputs);
-        interleave::<T>(x, inputs, count, tiles);
-        y.clear();
-        y.resize(count * outputs, 0.0);
-        for (group, weights) in self.packed.chunks_exact(inputs * LANES).enumerate() {
-            let bias = &self.bias[group * LANES..][..LANES];
-            for (t, tile) in tiles.chunks_exact(inputs * T).enumerate() {
-                let mut sums = [f32x4_splat(0.0); 2 * T];
-                for (w, xs) in weights.chunks_exact(LANES).zip(tile.chunks_exact(T)) {
-                    let low = f32x4(w[0], w[1], w[2], w[3]);
-                    let high = f32x4(w[4], w[5], w[6], w[7]);
-                    for (pair, &x) in sums.chunks_exact_mut(2).zip(xs) {
-                        let x = f32x4_splat(x);
-                        pair[0] = f32x4_add(pair[0], f32x4_mul(x, low));
-                        pair[1] = f32x4_add(pair[1], f32x4_mul(x, high));
-                    }
-                }
-                for (i, pair) in sums.chunks_exact(2).enumerate().take(count - t * T) {
-                    let out = &mut y[(t * T + i) * outputs + group * LANES..][..LANES];
-                    let lanes = [
-                        f32x4_extract_lane::<0>(pair[0]),
-                        f32x4_extract_lane::<1>(pair[0]),
-                        f32x4_extract_lane::<2>(pair[0]),
-                        f32x4_extract_lane::<3>(pair[0]),
-                        f32x4_extract_lane::<0>(pair[1]),
-                        f32x4_extract_lane::<1>(pair[1]),
-                        f32x4_extract_lane::<2>(pair[1]),
-                        f32x4_extract_lane::<3>(pair[1]),
-                    ];
-                    for ((o, &s), &b) in out.iter_mut().zip(&lanes).zip(bias) {
-                        *o = s + b;
-                    }
+        self.each_tile::<TOKENS>(x, count, tiles, y, |weights, tile| {
+            let mut sums = [f32x4_splat(0.0); 2 * TOKENS];
+            for (w, xs) in weights.chunks_exact(LANES).zip(tile.chunks_exact(TOKENS)) {
+                let low = f32x4(w[0], w[1], w[2], w[3]);
+                let high = f32x4(w[4], w[5], w[6], w[7]);
+                for (pair, &x) in sums.chunks_exact_mut(2).zip(xs) {
+                    let x = f32x4_splat(x);
+                    pair[0] = f32x4_add(pair[0], f32x4_mul(x, low));
+                    pair[1] = f32x4_add(pair[1], f32x4_mul(x, high));
                 }
             }
-        }
+            let mut lanes = [[0.0f32; LANES]; TOKENS];
+            for (token, pair) in lanes.iter_mut().zip(sums.chunks_exact(2)) {
+                *token = [
+                    f32x4_extract_lane::<0>(pair[0]),
+                    f32x4_extract_lane::<1>(pair[0]),
+                    f32x4_extract_lane::<2>(pair[0]),
+                    f32x4_extract_lane::<3>(pair[0]),
+                    f32x4_extract_lane::<0>(pair[1]),
+                    f32x4_extract_lane::<1>(pair[1]),
+                    f32x4_extract_lane::<2>(pair[1]),
+                    f32x4_extract_lane::<3>(pair[1]),
+                ];
+            }
+            lanes
+        })
     }
 
     /// [`Linear::apply_tiled`] compiled for AVX2, 8 tokens per pass.
@@ -489,6 +479,32 @@ impl Linear {
         tiles: &mut Vec<f32>,
         y: &mut Vec<f32>,
     ) {
+        self.each_tile::<T>(x, count, tiles, y, |weights, tile| {
+            let mut sums = [[0.0f32; LANES]; T];
+            for (w, xs) in weights.chunks_exact(LANES).zip(tile.chunks_exact(T)) {
+                for (sum, &x) in sums.iter_mut().zip(xs) {
+                    for (s, &w) in sum.iter_mut().zip(w) {
+                        *s += x * w;
+                    }
+                }
+            }
+            sums
+        })
+    }
+
+    /// The loops both products share: the rows interleaved `T` at a time ([`interleave`]),
+    /// then for each group of [`LANES`] outputs and each tile of `T` tokens, `product(the
+    /// group's packed weights, the tile)` gives the `T` × [`LANES`] sums, written to `y` with
+    /// the bias added (the padding rows of the last tile dropped).
+    #[inline(always)]
+    fn each_tile<const T: usize>(
+        &self,
+        x: &[f32],
+        count: usize,
+        tiles: &mut Vec<f32>,
+        y: &mut Vec<f32>,
+        product: impl Fn(&[f32], &[f32]) -> [[f32; LANES]; T],
+    ) {
         let (inputs, outputs) = (self.inputs, self.outputs);
         interleave::<T>(x, inputs, count, tiles);
         y.clear();
@@ -496,14 +512,7 @@ impl Linear {
         for (group, weights) in self.packed.chunks_exact(inputs * LANES).enumerate() {
             let bias = &self.bias[group * LANES..][..LANES];
             for (t, tile) in tiles.chunks_exact(inputs * T).enumerate() {
-                let mut sums = [[0.0f32; LANES]; T];
-                for (w, xs) in weights.chunks_exact(LANES).zip(tile.chunks_exact(T)) {
-                    for (sum, &x) in sums.iter_mut().zip(xs) {
-                        for (s, &w) in sum.iter_mut().zip(w) {
-                            *s += x * w;
-                        }
-                    }
-                }
+                let sums = product(weights, tile);
                 for (i, sum) in sums.iter().enumerate().take(count - t * T) {
                     let out = &mut y[(t * T + i) * outputs + group * LANES..][..LANES];
                     for ((o, &s), &b) in out.iter_mut().zip(sum).zip(bias) {
