@@ -1,18 +1,18 @@
 //! The model ranker: keyword scores fused with all-MiniLM-L6-v2's own sentence embeddings,
 //! the model run per text (the crate `tool-intent-minilm`) rather than the static table
-//! distilled from it (`hybrid/`). Behind the `model` feature; the weights are not in the crate (90.9 MB, over
-//! crates.io's 10 MiB limit): the caller reads the model's `model.safetensors` and passes its
-//! bytes to [`ModelRanker::from_safetensors`]. The vocabulary and tokenizer are the hybrid
+//! distilled from it (`hybrid/`). Behind the `model` feature; the weights are not in the
+//! crate (90.9 MB, over crates.io's 10 MiB limit): the caller reads the model's
+//! `model.safetensors` and passes its bytes to [`ModelRanker::from_safetensors`]. The vocabulary and tokenizer are the hybrid
 //! ranker's (the same 30,522 WordPiece tokens, in the embedded table).
 //!
 //! **What is embedded.** A tool as `name words: description (parameter names)`, as
 //! `benches/retrieval/bfcl.py embed` measures the model alone; the request as written.
 //! Tools' embeddings are cached by that text inside the ranker, so a registry that gains a
 //! server embeds only the new server's tools, and a tool whose description changed is
-//! embedded again (its text is another key). A forward pass costs about 0.4 ms per token
-//! natively with AVX2 and 2.5 ms in wasm (docs/search.md), so the first search over 1,011
-//! tools took 17 s natively (two cores) and 175 s in wasm; keep one ranker for the process. The cache never forgets a text (about 1.6 KB each): a process whose
-//! tools keep changing can start a fresh ranker now and then.
+//! embedded again (its text is another key). The first search over 1,011 tools took 17 s
+//! natively (two cores) and 79 s in wasm (docs/search.md); keep one ranker for the process.
+//! The cache never forgets a text (about 1.6 KB each): a process whose tools keep changing
+//! can start a fresh ranker now and then.
 //!
 //! **Fusion.** As the hybrid ranker's: `w · keyword / query idf + (1 − w) · cosine`, then the
 //! keyword ranking's coverage diversification on the keyword half; `w`
