@@ -419,3 +419,80 @@ fn a_read_only_tool_a_server_adds_mid_session_joins_at_the_next_turn_with_no_row
         stored_intent
     );
 }
+
+/// Every preset and ceiling the round-trip test compares, as (intent, source).
+const DECISIONS: [(&str, Option<&str>); 5] = [
+    (r#"{"toolset": "readonly"}"#, None),
+    (r#"{"toolset": "readonly"}"#, Some("channel")),
+    (r#"{"enabled": true}"#, Some("channel")),
+    (r#"{"enabled": true}"#, None),
+    (r#"{"toolset": "full"}"#, Some("channel")),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// Trust is a property of the server name on every path: a registry written with
+    /// `to_value` and read back (what `Registry.fromJson(r.toJson())` does on every surface,
+    /// and what the CLI does to add `--trust`) has the same fingerprint and offers the same
+    /// tools under every preset and ceiling, whoever it trusts.
+    #[test]
+    fn a_written_registry_decides_as_the_original(
+        own in proptest::collection::vec(tool_strategy(), 1..4),
+        servers in proptest::collection::vec(proptest::collection::vec(tool_strategy(), 0..5), 1..4),
+        trusted in proptest::collection::vec(proptest::sample::select(vec!["s0", "s1", "s*", "x", "s2"]), 0..3),
+        in_document in any::<bool>(),
+        cli_trust in proptest::option::of(proptest::sample::select(vec!["s1", "unrelated"])),
+    ) {
+        let tools: Vec<Value> = own.iter().enumerate().map(|(i, h)| json!({
+            "name": format!("t{i}"), "description": "", "parameters": {"type": "object"}, "annotations": annotations_value(h),
+        })).collect();
+        let lists: Vec<Value> = servers.iter().map(|tools| Value::Array(tools.iter().enumerate().map(|(i, h)| json!({
+            "name": format!("u.{i}"), "description": "", "inputSchema": {"type": "object"}, "annotations": annotations_value(h),
+        })).collect())).collect();
+        let mut doc = json!({
+            "tools": tools,
+            "toolsets": {"readonly": ["@read_only"]},
+            "sources": {"channel": {"deny": ["@destructive"]}},
+            "trusted_servers": trusted,
+        });
+        // Servers given in the document's `mcp_servers`, or merged later by `set_mcp_server`.
+        let r = if in_document {
+            doc["mcp_servers"] = Value::Array(lists.iter().enumerate().map(|(k, l)| json!({"name": format!("s{k}"), "tools": l})).collect());
+            Registry::from_value(&doc).unwrap()
+        } else {
+            let mut r = Registry::from_value(&doc).unwrap();
+            for (k, l) in lists.iter().enumerate() {
+                r = r.set_mcp_server(&format!("s{k}"), &l.to_string()).unwrap().registry;
+            }
+            r
+        };
+        let again = Registry::from_json_str(&r.to_json()).unwrap();
+        prop_assert_eq!(again.fingerprint(), r.fingerprint());
+        prop_assert_eq!(again.to_value(), r.to_value());
+        for (intent_json, source) in DECISIONS {
+            prop_assert_eq!(offered(&again, intent_json, source), offered(&r, intent_json, source), "{} {:?}", intent_json, source);
+        }
+        // The CLI's `--trust`: the written document gains a trusted server and loads again;
+        // it decides as a registry loaded with that trust from the start.
+        if let Some(extra) = cli_trust {
+            let mut written = r.to_value();
+            written["trusted_servers"].as_array_mut().map(|a| a.push(json!(extra)))
+                .unwrap_or_else(|| written["trusted_servers"] = json!([extra]));
+            let widened = Registry::from_value(&written).unwrap();
+            doc["trusted_servers"].as_array_mut().unwrap().push(json!(extra));
+            let direct = if in_document {
+                Registry::from_value(&doc).unwrap()
+            } else {
+                let mut d = Registry::from_value(&doc).unwrap();
+                for (k, l) in lists.iter().enumerate() {
+                    d = d.set_mcp_server(&format!("s{k}"), &l.to_string()).unwrap().registry;
+                }
+                d
+            };
+            for (intent_json, source) in DECISIONS {
+                prop_assert_eq!(offered(&widened, intent_json, source), offered(&direct, intent_json, source), "--trust {}: {} {:?}", extra, intent_json, source);
+            }
+        }
+    }
+}

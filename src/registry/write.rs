@@ -1,89 +1,155 @@
 //! Writing a registry back as a document in our format: loading it again gives an equal
-//! registry (MCP tools stay under their namespaced names, their patterns in the lists).
+//! registry — the same fingerprint, and the same trust decisions. A merged MCP server's
+//! tools go back under `mcp_servers` as the server listed them (its own names, `inputSchema`),
+//! never as the document's own tools: a registry believes its own tools' annotations and a
+//! server's only when `trusted_servers` names it, so writing a server's tools as the
+//! document's would make a reload believe an untrusted server (a destructive tool claiming
+//! `readOnlyHint` would join the `readonly` preset).
 
 use serde_json::{Map, Value};
 
 use super::model::Tool;
-use super::Registry;
+use super::names::{belongs_to, server_glob};
+use super::{Registry, Settings};
 use crate::intent::{string_array, ToolsOverride};
 
 impl Registry {
-    /// The registry as JSON in our format; loading it again gives an equal registry.
+    /// The registry as JSON in our format; loading it again gives an equal registry (same
+    /// fingerprint, same server attribution, same trust decisions).
     pub fn to_value(&self) -> Value {
+        let settings = &self.data.settings;
+        let mut own = Vec::new();
+        let mut servers: Vec<(&str, Vec<Value>)> = settings
+            .servers
+            .iter()
+            .map(|s| (s.as_str(), Vec::new()))
+            .collect();
+        for tool in self.own_tools() {
+            match servers
+                .iter_mut()
+                .find(|(server, _)| tool.source.is_some() && belongs_to(&tool.name, server))
+            {
+                Some((_, list)) => list.push(tool.to_server_value()),
+                None => own.push(tool.to_value()),
+            }
+        }
         let mut doc = Map::new();
-        let tools = self.own_tools().iter().map(|t| t.to_value()).collect();
-        doc.insert("tools".into(), Value::Array(tools));
-        if let Value::Object(settings) = self.settings_value() {
-            doc.extend(settings);
+        doc.insert("tools".into(), Value::Array(own));
+        if let Value::Object(written) = settings_value(&settings.as_written()) {
+            doc.extend(written);
+        }
+        if !servers.is_empty() {
+            let servers = servers
+                .into_iter()
+                .map(|(name, tools)| {
+                    let mut o = Map::new();
+                    o.insert("name".into(), Value::String(name.to_string()));
+                    o.insert("tools".into(), Value::Array(tools));
+                    Value::Object(o)
+                })
+                .collect();
+            doc.insert("mcp_servers".into(), Value::Array(servers));
         }
         Value::Object(doc)
     }
 
-    /// Everything of the document but its tools, as written back.
+    /// Everything of the registry but its tools (the servers' globs included), as the
+    /// fingerprint reads it.
     pub(crate) fn settings_value(&self) -> Value {
-        let s = &self.data.settings;
-        let mut doc = Map::new();
-        if let Some(defaults) = &s.default_tools {
-            doc.insert("default_tools".into(), string_array(defaults));
-        }
-        if !s.deferred_default_tools.is_empty() {
-            doc.insert(
-                "deferred_default_tools".into(),
-                string_array(&s.deferred_default_tools),
-            );
-        }
-        // Maps are filled by `insert`, not `collect`: collecting into a map links a stable
-        // sort per element type into the wasm module.
-        let named = |items: &[(String, Vec<String>)]| {
-            let mut map = Map::new();
-            for (k, l) in items {
-                map.insert(k.clone(), string_array(l));
-            }
-            Value::Object(map)
-        };
-        if !s.toolsets.is_empty() {
-            doc.insert("toolsets".into(), named(&s.toolsets));
-        }
-        if !s.overlays.is_empty() {
-            doc.insert("overlays".into(), named(&s.overlays));
-        }
-        if !s.sources.is_empty() {
-            let mut sources = Map::new();
-            for p in &s.sources {
-                let mut o = Map::new();
-                if !matches!(p.default, ToolsOverride::Follow) {
-                    o.insert("default".into(), p.default.to_canonical_value());
-                }
-                if !p.deny.is_empty() {
-                    o.insert("deny".into(), string_array(&p.deny));
-                }
-                sources.insert(p.name.clone(), Value::Object(o));
-            }
-            doc.insert("sources".into(), Value::Object(sources));
-        }
-        if !s.trusted_servers.is_empty() {
-            doc.insert("trusted_servers".into(), string_array(&s.trusted_servers));
-        }
-        if !s.history.is_empty() {
-            let history = s
-                .history
-                .iter()
-                .map(|h| {
-                    let mut o = Map::new();
-                    o.insert("version".into(), Value::String(h.version.clone()));
-                    if let Some(d) = &h.default_tools {
-                        o.insert("default_tools".into(), string_array(d));
-                    }
-                    if !h.toolsets.is_empty() {
-                        o.insert("toolsets".into(), named(&h.toolsets));
-                    }
-                    Value::Object(o)
-                })
-                .collect();
-            doc.insert("history".into(), Value::Array(history));
-        }
-        Value::Object(doc)
+        settings_value(&self.data.settings)
     }
+}
+
+impl Settings {
+    /// The settings as the document said them: without the glob each merged server added
+    /// to `full`, `default_tools` and `deferred_default_tools` (`Settings::add_server`), which
+    /// loading the document's `mcp_servers` adds again. The last occurrence goes, newest
+    /// server first, so a glob the operator wrote stays.
+    fn as_written(&self) -> Settings {
+        let mut s = self.clone();
+        let drop_last = |list: &mut Vec<String>, glob: &str| {
+            if let Some(k) = list.iter().rposition(|p| p == glob) {
+                list.remove(k);
+            }
+        };
+        for server in self.servers.iter().rev() {
+            let glob = server_glob(server);
+            if let Some((_, full)) = s.toolsets.iter_mut().find(|(n, _)| n == "full") {
+                drop_last(full, &glob);
+            }
+            if let Some(defaults) = &mut s.default_tools {
+                drop_last(defaults, &glob);
+                drop_last(&mut s.deferred_default_tools, &glob);
+            }
+        }
+        s.servers.clear();
+        s
+    }
+}
+
+/// Everything of a document but its tools.
+fn settings_value(s: &Settings) -> Value {
+    let mut doc = Map::new();
+    if let Some(defaults) = &s.default_tools {
+        doc.insert("default_tools".into(), string_array(defaults));
+    }
+    if !s.deferred_default_tools.is_empty() {
+        doc.insert(
+            "deferred_default_tools".into(),
+            string_array(&s.deferred_default_tools),
+        );
+    }
+    // Maps are filled by `insert`, not `collect`: collecting into a map links a stable
+    // sort per element type into the wasm module.
+    let named = |items: &[(String, Vec<String>)]| {
+        let mut map = Map::new();
+        for (k, l) in items {
+            map.insert(k.clone(), string_array(l));
+        }
+        Value::Object(map)
+    };
+    if !s.toolsets.is_empty() {
+        doc.insert("toolsets".into(), named(&s.toolsets));
+    }
+    if !s.overlays.is_empty() {
+        doc.insert("overlays".into(), named(&s.overlays));
+    }
+    if !s.sources.is_empty() {
+        let mut sources = Map::new();
+        for p in &s.sources {
+            let mut o = Map::new();
+            if !matches!(p.default, ToolsOverride::Follow) {
+                o.insert("default".into(), p.default.to_canonical_value());
+            }
+            if !p.deny.is_empty() {
+                o.insert("deny".into(), string_array(&p.deny));
+            }
+            sources.insert(p.name.clone(), Value::Object(o));
+        }
+        doc.insert("sources".into(), Value::Object(sources));
+    }
+    if !s.trusted_servers.is_empty() {
+        doc.insert("trusted_servers".into(), string_array(&s.trusted_servers));
+    }
+    if !s.history.is_empty() {
+        let history = s
+            .history
+            .iter()
+            .map(|h| {
+                let mut o = Map::new();
+                o.insert("version".into(), Value::String(h.version.clone()));
+                if let Some(d) = &h.default_tools {
+                    o.insert("default_tools".into(), string_array(d));
+                }
+                if !h.toolsets.is_empty() {
+                    o.insert("toolsets".into(), named(&h.toolsets));
+                }
+                Value::Object(o)
+            })
+            .collect();
+        doc.insert("history".into(), Value::Array(history));
+    }
+    Value::Object(doc)
 }
 
 impl Tool {
@@ -112,6 +178,29 @@ impl Tool {
         }
         if let Some(b) = &t.builtin {
             o.insert("builtin".into(), b.to_value());
+        }
+        Value::Object(o)
+    }
+
+    /// A merged server's tool as its server listed it (MCP `tools/list` fields: its own name,
+    /// `inputSchema`): what `mcp_servers` holds, so a reload names it and trusts it as before.
+    fn to_server_value(&self) -> Value {
+        let t = self;
+        let mut o = t.extra.clone();
+        o.insert("name".into(), Value::String(t.source_name().to_string()));
+        o.insert("description".into(), Value::String(t.description.clone()));
+        o.insert("inputSchema".into(), t.parameters().clone());
+        if let Some(title) = &t.title {
+            o.insert("title".into(), Value::String(title.clone()));
+        }
+        if let Some(a) = &t.annotations {
+            o.insert("annotations".into(), a.clone());
+        }
+        if let Some(d) = t.defer {
+            o.insert("defer".into(), Value::Bool(d));
+        }
+        if t.strict {
+            o.insert("strict".into(), Value::Bool(true));
         }
         Value::Object(o)
     }
