@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::limits::LIMITS;
+use crate::render::Provider;
 
 const INPUT: &str = "state";
 
@@ -34,6 +35,10 @@ pub struct KnownTool {
 /// The conversation's tool record (`tool_changes: messages`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ConversationTools {
+    /// The provider the `tools` array was declared for (`None` in records written before
+    /// releases said): a turn for another provider declares again (`crate::changes`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<Provider>,
     /// The `tools` array the conversation declared, entry by entry, exact bytes. It is only
     /// ever edited at its end or in place (a rewrite), so every name an earlier change block
     /// used stays declared.
@@ -131,12 +136,21 @@ impl ConversationTools {
                 "offered" => record.offered = sorted_names(v, &at)?,
                 "catalog" => record.catalog = sorted_names(v, &at)?,
                 "known" => record.known = known(v, &at)?,
+                "provider" => {
+                    record.provider = match v {
+                        Value::Null => None,
+                        Value::String(s) => Some(Provider::parse(s).map_err(|_| {
+                            Error::expected(INPUT, &at, "a provider's wire name", v)
+                        })?),
+                        v => return Err(Error::expected(INPUT, &at, "a provider's wire name", v)),
+                    }
+                }
                 _ => {
                     return Err(Error::value(
                         INPUT,
                         &at,
                         format!(
-                            "unknown key {} (expected tools, known, offered, catalog)",
+                            "unknown key {} (expected provider, tools, known, offered, catalog)",
                             quoted(key)
                         ),
                     ))

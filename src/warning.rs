@@ -42,6 +42,10 @@ pub enum WarningCode {
     /// The turn's state names a registry version that is no longer held: the current
     /// registry is used for the rest of the turn.
     TurnRegistryGone,
+    /// The turn's state names an earlier registry version than the current one, still held:
+    /// the turn runs on it (a registry change waits for the turn boundary), so its tools and
+    /// trust decisions are that version's until the next [`crate::Registry::begin_turn`].
+    TurnRegistryEarlier,
     /// An option of a provider-executed tool (`"builtin"`) that a provider's form cannot carry
     /// (and whose loss widens nothing, unlike a domain list) was left out of that form.
     BuiltinOptionDropped,
@@ -61,7 +65,7 @@ pub enum WarningCode {
 
 impl WarningCode {
     /// Every code, in declaration order.
-    pub const ALL: [WarningCode; 19] = [
+    pub const ALL: [WarningCode; 20] = [
         WarningCode::UnknownTool,
         WarningCode::UnknownToolset,
         WarningCode::UnknownIntentKey,
@@ -77,6 +81,7 @@ impl WarningCode {
         WarningCode::NothingDeferred,
         WarningCode::DuplicateToolName,
         WarningCode::TurnRegistryGone,
+        WarningCode::TurnRegistryEarlier,
         WarningCode::BuiltinOptionDropped,
         WarningCode::ToolChangesRewrite,
         WarningCode::ToolDefinitionKept,
@@ -101,6 +106,7 @@ impl WarningCode {
             WarningCode::DuplicateToolName => "duplicate_tool_name",
             WarningCode::EmptyToolset => "empty_toolset",
             WarningCode::TurnRegistryGone => "turn_registry_gone",
+            WarningCode::TurnRegistryEarlier => "turn_registry_earlier",
             WarningCode::BuiltinOptionDropped => "builtin_option_dropped",
             WarningCode::ToolChangesRewrite => "tool_changes_rewrite",
             WarningCode::ToolDefinitionKept => "tool_definition_kept",

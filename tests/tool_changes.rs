@@ -18,7 +18,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use tool_change_rows::tool_change_rows;
 use tool_intent::cache_report::CacheScript;
-use tool_intent::changes::{CATALOG_ADDED, CATALOG_WITHDRAWN};
+use tool_intent::changes::{CATALOG_ADDED, CATALOG_NOW_OFFERED, CATALOG_WITHDRAWN};
 use tool_intent::render::ToolChanges;
 use tool_intent::turn::CATALOG_HEADER;
 use tool_intent::{
@@ -88,16 +88,27 @@ impl Replay {
         }
     }
 
-    fn text(&mut self, text: &str) {
+    /// The catalog's changes; names said to be offered now are returned, to be checked
+    /// against the additions of the same message.
+    fn text(&mut self, text: &str) -> Vec<String> {
         let mut adding = true;
+        let mut now_offered = None;
+        let mut offered = Vec::new();
         for line in text.lines() {
             match line {
-                CATALOG_HEADER | CATALOG_ADDED => adding = true,
-                CATALOG_WITHDRAWN => adding = false,
+                CATALOG_HEADER | CATALOG_ADDED => (adding, now_offered) = (true, None),
+                CATALOG_WITHDRAWN => (adding, now_offered) = (false, None),
+                CATALOG_NOW_OFFERED => (adding, now_offered) = (false, Some(())),
                 name if adding => assert!(self.catalog.insert(name.to_string()), "{name} twice"),
-                name => assert!(self.catalog.remove(name), "{name} was not listed"),
+                name => {
+                    assert!(self.catalog.remove(name), "{name} was not listed");
+                    if now_offered.is_some() {
+                        offered.push(name.to_string());
+                    }
+                }
             }
         }
+        offered
     }
 
     /// Applies one turn's change items (the JSON array text, or "").
@@ -106,6 +117,7 @@ impl Replay {
             return;
         }
         let items: Vec<Value> = serde_json::from_str(items).unwrap();
+        let mut said_offered = Vec::new();
         for item in items {
             match self.provider {
                 Provider::Anthropic => {
@@ -113,7 +125,8 @@ impl Replay {
                     for block in item["content"].as_array().unwrap() {
                         let tool = &block["tool"];
                         match (block["type"].as_str().unwrap(), tool["type"].as_str()) {
-                            ("text", _) => self.text(block["text"].as_str().unwrap()),
+                            ("text", _) => said_offered
+                                .extend(self.text(block["text"].as_str().unwrap())),
                             ("tool_removal", Some("tool_reference")) => {
                                 let name = tool["name"].as_str().unwrap();
                                 assert!(self.defs.contains_key(name), "{name} never declared");
@@ -139,7 +152,7 @@ impl Replay {
                     assert_eq!(item["role"], "system");
                     for block in item["content"].as_array().unwrap() {
                         if let Some(text) = block.get("text") {
-                            self.text(text.as_str().unwrap());
+                            said_offered.extend(self.text(text.as_str().unwrap()));
                             continue;
                         }
                         let (add, change) =
@@ -162,7 +175,7 @@ impl Replay {
                 _ => match item["type"].as_str().unwrap() {
                     "message" => {
                         assert_eq!(item["role"], "developer");
-                        self.text(item["content"].as_str().unwrap());
+                        said_offered.extend(self.text(item["content"].as_str().unwrap()));
                     }
                     "additional_tools" => {
                         for def in item["tools"].as_array().unwrap() {
@@ -174,6 +187,13 @@ impl Replay {
                     }
                     other => panic!("unexpected item {other}"),
                 },
+            }
+        }
+        // A name the text says left the catalog for the tools is offered by the same message.
+        for name in said_offered {
+            assert!(self.defs.contains_key(&name), "{name} said offered, never given");
+            if self.provider != Provider::OpenAiResponses {
+                assert!(self.offered.contains(&name), "{name} said offered, not added");
             }
         }
     }

@@ -70,11 +70,12 @@
 //! of the definition a `tool_definition` carries).
 
 mod blocks;
+mod verify;
 
 use blocks::ChangeSet;
 pub use blocks::ANTHROPIC_BETAS;
 
-use crate::conversation::{ConversationTools, KnownTool};
+use crate::conversation::{ConversationTools, KnownTool, KnownTools};
 use crate::error::{quoted, Error, Result};
 use crate::expand::{Expansion, ToolStatus};
 use crate::registry::Registry;
@@ -87,6 +88,11 @@ pub const CATALOG_ADDED: &str = "Deferred tools added to the catalog (not loaded
 /// The line before the names a later turn takes out of the catalog.
 pub const CATALOG_WITHDRAWN: &str =
     "Deferred tools withdrawn from the catalog (no longer available):";
+
+/// The line before the names that left the catalog because they are offered in full now (a
+/// `tool_search` load, or an intent that made them resident): they are not gone.
+pub const CATALOG_NOW_OFFERED: &str =
+    "Deferred tools now in your tools (no longer in the catalog; call them directly):";
 
 /// A turn planned with change messages.
 #[derive(Debug, Clone)]
@@ -252,7 +258,10 @@ fn declare(
             *last = crate::render::with_cache_control(last);
         }
     }
-    let mut record = ConversationTools::default();
+    let mut record = ConversationTools {
+        provider: Some(provider),
+        ..ConversationTools::default()
+    };
     for (k, (index, entry, deferred)) in declared.into_iter().enumerate() {
         let name = registry.name(index).to_string();
         record.known.insert(
@@ -273,15 +282,25 @@ fn declare(
 /// Plans the turn's change message against the conversation's record (`None` on its first
 /// turn in this mode): `offers` are the tools a fresh plan of this turn offers (array order),
 /// `catalog` the deferred tools its catalog lists (registry order).
+/// The stored record is checked first (`verify.rs`, against the `held` registry versions):
+/// one that cannot be used as it is leaves the turn to declare again.
 pub(crate) fn plan(
     expansion: &Expansion,
     offers: &[Offer<'_>],
     catalog: &[&str],
     record: Option<ConversationTools>,
+    held: &[&Registry],
     refused: &dyn Fn(usize) -> bool,
     target: Target,
 ) -> Result<Outcome> {
     let provider = target.provider;
+    let (record, redeclared) = match record {
+        None => (None, None),
+        Some(stored) => match verify::verify(stored, expansion, held, provider)? {
+            verify::Verdict::Use(record) => (Some(record), None),
+            verify::Verdict::Redeclare(why) => (None, Some(why)),
+        },
+    };
     let first = record.is_none();
     let mut record = match record {
         Some(r) => r,
@@ -385,6 +404,17 @@ pub(crate) fn plan(
         if !added.is_empty() {
             set.text = format!("{CATALOG_ADDED}\n{}\n", crate::text::join(&added, "\n"));
         }
+        // A name that left the catalog because it is offered now was loaded (or made
+        // resident), not withdrawn: its addition block says so, and the text must not call
+        // it gone.
+        let (now_offered, withdrawn): (Vec<&str>, Vec<&str>) =
+            withdrawn.into_iter().partition(|n| is_in(&offered, n));
+        if !now_offered.is_empty() {
+            set.text.push_str(&format!(
+                "{CATALOG_NOW_OFFERED}\n{}\n",
+                crate::text::join(&now_offered, "\n")
+            ));
+        }
         if !withdrawn.is_empty() {
             set.text.push_str(&format!(
                 "{CATALOG_WITHDRAWN}\n{}\n",
@@ -404,6 +434,15 @@ pub(crate) fn plan(
     }
     let (items, request_fields) = blocks::render(provider, &set);
     let mut warnings = Vec::new();
+    if let Some(why) = redeclared {
+        warnings.push(Warning::new(
+            WarningCode::ToolChangesRewrite,
+            "state",
+            format!(
+                "{why}: the tools array is declared again as on a first turn, rewriting the cache from the tools on (change messages sent before it name the earlier declaration)"
+            ),
+        ));
+    }
     if !rewrites.is_empty() {
         warnings.push(Warning::new(
             WarningCode::ToolChangesRewrite,

@@ -7,7 +7,9 @@
 //! fingerprint names, so a server's `tools/list` change mid-turn leaves the rest of the turn's
 //! requests byte-identical (the prompt cache keeps its prefix, and a tool the model already
 //! saw stays declared while it may still call it). The new tools join at the next boundary.
-//! A turn whose version is no longer held (a restart, a burst of more than
+//! A turn on a held version that is not the current one says so (`turn_registry_earlier`): a
+//! stored state can name any held version, and that version's trust decisions then hold for
+//! the turn. A turn whose version is no longer held (a restart, a burst of more than
 //! [`KEPT_VERSIONS`] changes) runs on the current registry with a `turn_registry_gone`
 //! warning.
 //!
@@ -40,7 +42,20 @@ impl Registry {
             return (self, None);
         };
         if let Some(version) = self.version(stamp) {
-            return (version, None);
+            // Legitimate mid-turn (the registry changed after the turn began), but a stored
+            // state can name any held version: never silently, since the turn then runs on
+            // that version's tools and trust decisions.
+            let warning = self.is_earlier_version(stamp).then(|| {
+                Warning::new(
+                    WarningCode::TurnRegistryEarlier,
+                    "state",
+                    format!(
+                        "this turn began on registry {stamp}, an earlier version than the current {}: the turn runs on it until the next turn boundary",
+                        self.fingerprint()
+                    ),
+                )
+            });
+            return (version, warning);
         }
         let warning = Warning::new(
             WarningCode::TurnRegistryGone,

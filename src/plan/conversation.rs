@@ -64,11 +64,20 @@ impl Turn {
                 .collect(),
             _ => Vec::new(),
         };
+        // The versions a stored record is checked against: the turn's, the current one and
+        // the earlier ones it holds.
+        let mut held: Vec<&crate::Registry> = vec![version];
+        for v in std::iter::once(&self.registry).chain(self.registry.earlier_versions()) {
+            if !held.iter().any(|h| std::ptr::eq(*h, v) || h.fingerprint() == v.fingerprint()) {
+                held.push(v);
+            }
+        }
         let outcome = crate::changes::plan(
             expansion,
             &offers,
             &catalog,
             previous,
+            &held,
             &refused,
             crate::changes::Target::of(self.provider, self.tool_changes, self.cache_control),
         )?;

@@ -110,8 +110,9 @@ pub struct Turn {
     tool_changes: ToolChanges,
     cache_control: bool,
     view: View,
-    /// `turn_registry_gone`, when the version the turn began on is no longer held.
-    version_gone: Option<Warning>,
+    /// `turn_registry_gone` when the version the turn began on is no longer held,
+    /// `turn_registry_earlier` when it is held but not the current one.
+    version_warning: Option<Warning>,
     /// With `tool_changes: messages`: the turn's change message and the conversation's record
     /// after it (the record is in `state` too).
     conversation: Option<crate::changes::Outcome>,
@@ -121,7 +122,7 @@ impl Registry {
     /// Starts the calls of one turn: finds the registry version the turn runs on and expands
     /// the request against it, once. Fails only for caller errors (an unknown source).
     pub fn turn(&self, request: &TurnRequest) -> Result<Turn> {
-        let (version, version_gone) = self.for_turn(&request.state, request.view);
+        let (version, version_warning) = self.for_turn(&request.state, request.view);
         let expansion = expand(
             version,
             &request.tools_override,
@@ -139,7 +140,7 @@ impl Registry {
             tool_changes: request.tool_changes,
             cache_control: request.cache_control,
             view: request.view,
-            version_gone,
+            version_warning,
             conversation: None,
         };
         if turn.tool_changes.is_messages() {
@@ -192,10 +193,10 @@ impl Turn {
     }
 
     /// Warnings of the turn: the expansion's, then `turn_registry_gone` when the version the
-    /// turn began on is no longer held.
+    /// turn began on is no longer held, or `turn_registry_earlier` when it is an earlier one.
     pub fn warnings(&self) -> Vec<Warning> {
         let mut all = self.expansion.warnings().to_vec();
-        all.extend(self.version_gone.iter().cloned());
+        all.extend(self.version_warning.iter().cloned());
         all
     }
 
@@ -245,7 +246,7 @@ impl Turn {
                 ),
             ));
         }
-        warnings.extend(self.version_gone.iter().cloned());
+        warnings.extend(self.version_warning.iter().cloned());
         let (array, catalog) = match self.mode {
             // The array's tools as the payload orders them: a built-in OpenAI Chat takes as a
             // request field is not in it, and Gemini's comes after its function declarations.
@@ -338,7 +339,7 @@ impl Turn {
             )?),
             _ => None,
         };
-        result.warnings.extend(self.version_gone.iter().cloned());
+        result.warnings.extend(self.version_warning.iter().cloned());
         // The state handed back keeps only names this registry knows: a state bloated with
         // unknown names shrinks at the first search instead of travelling on.
         let state = state.retain_known(version);

@@ -74,15 +74,22 @@ pub struct RegistryChange {
 
 impl Settings {
     /// Makes a server's tools exposed and deferred by default.
+    /// A list that already holds the server's glob keeps it where it is: a written-back
+    /// registry lists the globs its servers added, and loading it adds none again.
     pub(crate) fn add_server(&mut self, server: &str) {
         self.servers.push(server.to_string());
         let glob = server_glob(server);
+        let add = |list: &mut Vec<String>| {
+            if !list.contains(&glob) {
+                list.push(glob.clone());
+            }
+        };
         if let Some((_, full)) = self.toolsets.iter_mut().find(|(n, _)| n == "full") {
-            full.push(glob.clone());
+            add(full);
         }
         if let Some(defaults) = &mut self.default_tools {
-            defaults.push(glob.clone());
-            self.deferred_default_tools.push(glob);
+            add(defaults);
+            add(&mut self.deferred_default_tools);
         }
     }
 

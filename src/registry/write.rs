@@ -9,7 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::model::Tool;
-use super::names::{belongs_to, server_glob};
+use super::names::belongs_to;
 use super::{Registry, Settings};
 use crate::intent::{string_array, ToolsOverride};
 
@@ -19,23 +19,33 @@ impl Registry {
     pub fn to_value(&self) -> Value {
         let settings = &self.data.settings;
         let mut own = Vec::new();
-        let mut servers: Vec<(&str, Vec<Value>)> = settings
-            .servers
-            .iter()
-            .map(|s| (s.as_str(), Vec::new()))
-            .collect();
+        // Servers in the order their first tool appears, those without tools after them, so
+        // the reload puts every tool back in its place (a server whose list was empty when it
+        // joined has its tools after those of servers that joined later).
+        let mut servers: Vec<(&str, Vec<Value>)> = Vec::new();
         for tool in self.own_tools() {
-            match servers
-                .iter_mut()
-                .find(|(server, _)| tool.source.is_some() && belongs_to(&tool.name, server))
-            {
-                Some((_, list)) => list.push(tool.to_server_value()),
+            let server = settings
+                .servers
+                .iter()
+                .find(|server| tool.source.is_some() && belongs_to(&tool.name, server));
+            match server {
+                Some(server) => match servers.iter_mut().find(|(s, _)| s == server) {
+                    Some((_, list)) => list.push(tool.to_server_value()),
+                    None => servers.push((server, vec![tool.to_server_value()])),
+                },
                 None => own.push(tool.to_value()),
+            }
+        }
+        for server in &settings.servers {
+            if !servers.iter().any(|(s, _)| s == server) {
+                servers.push((server, Vec::new()));
             }
         }
         let mut doc = Map::new();
         doc.insert("tools".into(), Value::Array(own));
-        if let Value::Object(written) = settings_value(&settings.as_written()) {
+        // The servers' globs stay where merging put them: loading `mcp_servers` adds a glob
+        // only where it is missing.
+        if let Value::Object(written) = settings_value(settings) {
             doc.extend(written);
         }
         if !servers.is_empty() {
@@ -60,32 +70,6 @@ impl Registry {
     }
 }
 
-impl Settings {
-    /// The settings as the document said them: without the glob each merged server added
-    /// to `full`, `default_tools` and `deferred_default_tools` (`Settings::add_server`), which
-    /// loading the document's `mcp_servers` adds again. The last occurrence goes, newest
-    /// server first, so a glob the operator wrote stays.
-    fn as_written(&self) -> Settings {
-        let mut s = self.clone();
-        let drop_last = |list: &mut Vec<String>, glob: &str| {
-            if let Some(k) = list.iter().rposition(|p| p == glob) {
-                list.remove(k);
-            }
-        };
-        for server in self.servers.iter().rev() {
-            let glob = server_glob(server);
-            if let Some((_, full)) = s.toolsets.iter_mut().find(|(n, _)| n == "full") {
-                drop_last(full, &glob);
-            }
-            if let Some(defaults) = &mut s.default_tools {
-                drop_last(defaults, &glob);
-                drop_last(&mut s.deferred_default_tools, &glob);
-            }
-        }
-        s.servers.clear();
-        s
-    }
-}
 
 /// Everything of a document but its tools.
 fn settings_value(s: &Settings) -> Value {

@@ -248,7 +248,10 @@ pub(crate) fn render_split(
 }
 
 /// Anthropic's explicit cache breakpoint, the last field of the entry it marks.
-const CACHE_CONTROL_FIELD: &str = ",\"cache_control\":{\"type\":\"ephemeral\"}";
+pub(crate) const CACHE_CONTROL_FIELD: &str = ",\"cache_control\":{\"type\":\"ephemeral\"}";
+
+/// A deferred declaration's flag, the last field of its entry but `cache_control`.
+pub(crate) const DEFER_LOADING_FIELD: &str = ",\"defer_loading\":true";
 
 /// An entry with Anthropic's `cache_control` added, as [`push_with_flags`] adds it.
 pub(crate) fn with_cache_control(entry: &str) -> String {
@@ -273,7 +276,7 @@ fn push_with_flags(json: &mut String, base: &str, deferred: bool, cache: bool) {
     let body = base.strip_suffix('}').unwrap_or(base);
     json.push_str(body);
     if deferred {
-        json.push_str(",\"defer_loading\":true");
+        json.push_str(DEFER_LOADING_FIELD);
     }
     if cache {
         json.push_str(CACHE_CONTROL_FIELD);

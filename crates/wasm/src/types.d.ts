@@ -122,6 +122,7 @@ export type WarningCode =
   | "search_abstained"
   | "duplicate_tool_name"
   | "turn_registry_gone"
+  | "turn_registry_earlier"
   | "builtin_option_dropped"
   | "tool_changes_rewrite"
   | "tool_definition_kept";
