@@ -164,7 +164,10 @@ fn a_registry_change_mid_turn_waits_for_the_next_turn() {
         // The same warnings, and one saying the turn runs on the version it began on.
         let codes: Vec<&str> = again.warnings.iter().map(|w| w.code.as_str()).collect();
         assert_eq!(codes.last(), Some(&"turn_registry_earlier"));
-        assert_eq!(again.warnings[..again.warnings.len() - 1], first.warnings[..]);
+        assert_eq!(
+            again.warnings[..again.warnings.len() - 1],
+            first.warnings[..]
+        );
         // A search mid-turn finds what this turn declares, not the newcomer.
         let found = r2
             .turn(&request(&state, provider, mode))

@@ -125,8 +125,9 @@ impl Replay {
                     for block in item["content"].as_array().unwrap() {
                         let tool = &block["tool"];
                         match (block["type"].as_str().unwrap(), tool["type"].as_str()) {
-                            ("text", _) => said_offered
-                                .extend(self.text(block["text"].as_str().unwrap())),
+                            ("text", _) => {
+                                said_offered.extend(self.text(block["text"].as_str().unwrap()))
+                            }
                             ("tool_removal", Some("tool_reference")) => {
                                 let name = tool["name"].as_str().unwrap();
                                 assert!(self.defs.contains_key(name), "{name} never declared");
@@ -191,9 +192,15 @@ impl Replay {
         }
         // A name the text says left the catalog for the tools is offered by the same message.
         for name in said_offered {
-            assert!(self.defs.contains_key(&name), "{name} said offered, never given");
+            assert!(
+                self.defs.contains_key(&name),
+                "{name} said offered, never given"
+            );
             if self.provider != Provider::OpenAiResponses {
-                assert!(self.offered.contains(&name), "{name} said offered, not added");
+                assert!(
+                    self.offered.contains(&name),
+                    "{name} said offered, not added"
+                );
             }
         }
     }

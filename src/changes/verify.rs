@@ -103,7 +103,10 @@ pub(crate) fn verify(
                     } else {
                         fingerprint.to_string()
                     },
-                    reference: super::reference_of(tool_entry(version, index, provider)?, provider)?,
+                    reference: super::reference_of(
+                        tool_entry(version, index, provider)?,
+                        provider,
+                    )?,
                     entry: Some(k),
                 }
             }
@@ -147,7 +150,11 @@ fn check_shape(record: &ConversationTools, root: &JsonPath) -> Result<()> {
         if let Some(k) = tool.entry {
             // `ConversationTools::from_value` keeps entries within `tools`.
             let slot = owner.get_mut(k).ok_or_else(|| {
-                Error::value(INPUT, &at.key("entry"), format!("entry {k} is past the declared tools"))
+                Error::value(
+                    INPUT,
+                    &at.key("entry"),
+                    format!("entry {k} is past the declared tools"),
+                )
             })?;
             if let Some(first) = slot.replace(name) {
                 return Err(Error::value(
@@ -169,7 +176,11 @@ fn check_shape(record: &ConversationTools, root: &JsonPath) -> Result<()> {
             format!("declared entry {k} belongs to no known tool"),
         ));
     }
-    if let Some(k) = record.catalog.iter().position(|n| !is_provider_safe_name(n)) {
+    if let Some(k) = record
+        .catalog
+        .iter()
+        .position(|n| !is_provider_safe_name(n))
+    {
         return Err(Error::value(
             INPUT,
             &root.key("catalog"),
@@ -183,7 +194,10 @@ fn check_shape(record: &ConversationTools, root: &JsonPath) -> Result<()> {
 fn is_definition(text: &str) -> bool {
     let digest = text.strip_suffix("+defer_loading").unwrap_or(text);
     digest.strip_prefix("sha256:").is_some_and(|hex| {
-        hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        hex.len() == 64
+            && hex
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
     })
 }
 
@@ -227,7 +241,10 @@ mod tests {
         assert_eq!(flags_over(deferred, base), Some(true));
         let both = r#"{"name":"a","defer_loading":true,"cache_control":{"type":"ephemeral"}}"#;
         assert_eq!(flags_over(both, base), Some(true));
-        assert_eq!(flags_over(&crate::render::with_cache_control(base), base), Some(false));
+        assert_eq!(
+            flags_over(&crate::render::with_cache_control(base), base),
+            Some(false)
+        );
         assert_eq!(flags_over(r#"{"name":"a","x":1}"#, base), None);
         assert_eq!(flags_over(r#"{"name":"ab"}"#, base), None);
     }

@@ -68,7 +68,10 @@ impl Turn {
         // the earlier ones it holds.
         let mut held: Vec<&crate::Registry> = vec![version];
         for v in std::iter::once(&self.registry).chain(self.registry.earlier_versions()) {
-            if !held.iter().any(|h| std::ptr::eq(*h, v) || h.fingerprint() == v.fingerprint()) {
+            if !held
+                .iter()
+                .any(|h| std::ptr::eq(*h, v) || h.fingerprint() == v.fingerprint())
+            {
                 held.push(v);
             }
         }

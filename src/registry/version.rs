@@ -106,6 +106,10 @@ impl Registry {
     /// Whether `fingerprint` names one of the earlier versions held (not this one).
     pub(crate) fn is_earlier_version(&self, fingerprint: &str) -> bool {
         self.fingerprint() != fingerprint
-            && self.data.earlier.iter().any(|r| r.fingerprint() == fingerprint)
+            && self
+                .data
+                .earlier
+                .iter()
+                .any(|r| r.fingerprint() == fingerprint)
     }
 }

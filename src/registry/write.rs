@@ -70,7 +70,6 @@ impl Registry {
     }
 }
 
-
 /// Everything of a document but its tools.
 fn settings_value(s: &Settings) -> Value {
     let mut doc = Map::new();

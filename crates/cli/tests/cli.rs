@@ -840,10 +840,20 @@ fn trust_never_believes_a_server_it_does_not_name() {
         let read_only = [trust, &["--override", r#"{"toolset":"readonly"}"#]].concat();
         let names = offered(&read_only);
         assert!(names.contains(&"note".to_string()), "{names:?}");
-        assert!(!names.contains(&"mcp__evil__rm_rf".to_string()), "{trust:?}: {names:?}");
-        let kiosk = [trust, &["--source", "kiosk", "--override", r#"{"enabled":true}"#]].concat();
+        assert!(
+            !names.contains(&"mcp__evil__rm_rf".to_string()),
+            "{trust:?}: {names:?}"
+        );
+        let kiosk = [
+            trust,
+            &["--source", "kiosk", "--override", r#"{"enabled":true}"#],
+        ]
+        .concat();
         let names = offered(&kiosk);
-        assert!(!names.contains(&"mcp__evil__rm_rf".to_string()), "{trust:?}: {names:?}");
+        assert!(
+            !names.contains(&"mcp__evil__rm_rf".to_string()),
+            "{trust:?}: {names:?}"
+        );
     }
     // Trusting the server by name believes it.
     let names = offered(&["--trust", "evil", "--override", r#"{"toolset":"readonly"}"#]);
