@@ -1,6 +1,8 @@
 //! The cache-impact report's cost against the length of the session: 500, 1,000 and 2,000
-//! turns over the embedded registry, empty turns (the 2,000-byte message stand-in) and turns
-//! with an intent change every tenth turn, then the largest script the report accepts
+//! turns over the embedded registry, empty turns (the 2,000-byte message stand-in), turns
+//! with an intent change every tenth turn, and the catalog-tail session (the catalog's last
+//! deferred tool toggled every tenth turn: the catalog changes at its end, which once counted
+//! the whole history again), then the largest script the report accepts
 //! (1 MiB system prompt, 1 MiB messages a turn, 64 turns: 64 MiB of messages). Prints the
 //! time per run and per turn: linear growth shows as a flat time per turn.
 //! `cargo bench --bench cache_report` (`scripts/bench.sh` runs it).
@@ -11,14 +13,26 @@ use tool_intent::cache_report::CacheScript;
 use tool_intent::counter::Estimator;
 use tool_intent::{DeferralMode, Provider, Registry, TurnRequest};
 
-fn script(turns: usize, toggles: bool, system: usize, messages: usize) -> CacheScript {
+/// What a session's every tenth turn changes.
+#[derive(Clone, Copy)]
+enum Toggle {
+    Nothing,
+    WebSearch,
+    /// The catalog's last tool, disabled and enabled again.
+    CatalogTail(&'static str),
+}
+
+fn script(turns: usize, toggle: Toggle, system: usize, messages: usize) -> CacheScript {
     let turns: Vec<serde_json::Value> = (0..turns)
-        .map(|k| {
-            if toggles && k % 10 == 9 {
+        .map(|k| match toggle {
+            Toggle::WebSearch if k % 10 == 9 => {
                 serde_json::json!({"override": {"enabled": true, "web_search": k % 20 == 9}})
-            } else {
-                serde_json::json!({})
             }
+            Toggle::CatalogTail(last) if k % 10 == 9 => {
+                let disabled: Vec<&str> = if k % 20 == 9 { vec![last] } else { vec![] };
+                serde_json::json!({"override": {"enabled": true, "disabled": disabled}})
+            }
+            _ => serde_json::json!({}),
         })
         .collect();
     CacheScript::from_value(&serde_json::json!({
@@ -49,13 +63,25 @@ fn main() {
         "{:<44} {:>6} {:>10} {:>12} {:>9}",
         "script", "turns", "ms", "µs per turn", "rewrites"
     );
-    for (label, toggles) in [
-        ("empty turns", false),
-        ("intent change every 10th turn", true),
+    let last: &'static str = registry
+        .plan_turn(&TurnRequest::default())
+        .expect("a default plan")
+        .catalog()
+        .last()
+        .expect("the embedded registry defers tools")
+        .to_string()
+        .leak();
+    for (label, toggle) in [
+        ("empty turns", Toggle::Nothing),
+        ("intent change every 10th turn", Toggle::WebSearch),
+        (
+            "catalog tail toggled every 10th turn",
+            Toggle::CatalogTail(last),
+        ),
     ] {
         for mode in [DeferralMode::Catalog, DeferralMode::Native] {
             for turns in [500, 1_000, 2_000] {
-                let s = script(turns, toggles, 4_000, 2_000);
+                let s = script(turns, toggle, 4_000, 2_000);
                 let (secs, rewrites) = time(&registry, &s, mode);
                 println!(
                     "{:<44} {:>6} {:>10.1} {:>12.1} {:>9}",
@@ -68,7 +94,7 @@ fn main() {
             }
         }
     }
-    let largest = script(64, true, 1 << 20, 1 << 20);
+    let largest = script(64, Toggle::WebSearch, 1 << 20, 1 << 20);
     let (secs, rewrites) = time(&registry, &largest, DeferralMode::Catalog);
     println!(
         "{:<44} {:>6} {:>10.1} {:>12.1} {:>9}",

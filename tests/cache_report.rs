@@ -102,3 +102,62 @@ fn reports_match_the_golden_file() {
     let text = serde_json::to_string_pretty(&reports()).unwrap() + "\n";
     check_golden("cache-report.json", &text);
 }
+
+/// A counter that counts what it is asked to read: the bytes the report hands it.
+struct BytesRead(std::cell::Cell<usize>);
+
+impl tool_intent::TokenCounter for BytesRead {
+    fn name(&self) -> &'static str {
+        "bytes-read"
+    }
+    fn count(&self, text: &str) -> usize {
+        self.0.set(self.0.get() + text.len());
+        Estimator.count(text)
+    }
+}
+
+/// The report is linear in every case (issue 47): a session whose catalog changes at its end
+/// (the last deferred tool toggled every 10th turn; a server joining) reads each byte of its
+/// history a bounded number of times, however long the session is. Before the fix the whole
+/// history was counted again on each such turn: bytes read grew with the square of the turns.
+#[test]
+fn a_catalog_that_changes_at_its_end_is_counted_in_linear_time() {
+    use tool_intent::{Registry, TokenCounter};
+    let registry = Registry::embedded();
+    let last = registry
+        .plan_turn(&TurnRequest::default())
+        .unwrap()
+        .catalog()
+        .last()
+        .unwrap()
+        .to_string();
+    let per_turn = |turns: usize| -> f64 {
+        let script: Vec<serde_json::Value> = (0..turns)
+            .map(|k| match k % 10 {
+                9 => serde_json::json!({"override": {"enabled": true, "disabled": [last]}}),
+                4 => serde_json::json!({"override": {"enabled": true}}),
+                _ => serde_json::json!({}),
+            })
+            .collect();
+        let script = CacheScript::from_value(&serde_json::json!({
+            "systemPromptBytes": 4000, "messageBytes": 2000, "turns": script,
+        }))
+        .unwrap();
+        let counter = BytesRead(std::cell::Cell::new(0));
+        let report = registry
+            .cache_report(&script, &TurnRequest::default(), &counter)
+            .unwrap();
+        assert!(
+            report.rewrites >= turns / 10,
+            "{} rewrites",
+            report.rewrites
+        );
+        counter.0.get() as f64 / turns as f64
+    };
+    let (short, long) = (per_turn(100), per_turn(400));
+    // Each turn reads its own 2,000 new bytes and the parts that changed, whatever came before.
+    assert!(
+        long < short * 1.2,
+        "bytes read per turn: {short:.0} at 100 turns, {long:.0} at 400"
+    );
+}

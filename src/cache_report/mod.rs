@@ -170,6 +170,8 @@ fn replay(
     // The session's messages: "\n\n", then each turn's stand-in and inline loads, appended.
     let mut messages = String::from("\n\n");
     let mut messages_tokens = counter.count(&messages);
+    // Each appended piece of the messages: its end and the tokens through it.
+    let mut segments: Vec<(usize, usize)> = vec![(messages.len(), messages_tokens)];
     let mut previous: Option<Parts> = None;
     let mut promoted: Vec<String> = Vec::new();
     let mut loads: Vec<String> = Vec::new();
@@ -234,10 +236,12 @@ fn replay(
         let segment = filler(&format!("[turn {} messages] ", k + 1), script.message_bytes);
         messages_tokens += counter.count(&segment);
         messages.push_str(&segment);
+        segments.push((messages.len(), messages_tokens));
         // A change message goes after the turn's user message: the messages grow by it.
         if !plan.changes.is_empty() {
             messages_tokens += counter.count(&plan.changes);
             messages.push_str(&plan.changes);
+            segments.push((messages.len(), messages_tokens));
             events.push(format!("change message of {} bytes", plan.changes.len()));
         }
         // The native modes cut the cached prefix, and a load's inline definition, from the
@@ -303,7 +307,13 @@ fn replay(
                     (
                         Some(at),
                         section,
-                        tokens_from(p, at, &system, system_tokens, &messages, counter),
+                        tokens_from(
+                            p,
+                            at,
+                            (&system, system_tokens),
+                            (&messages, &segments),
+                            counter,
+                        ),
                     )
                 }
             },
@@ -344,6 +354,7 @@ fn replay(
                     let definition = crate::json_text::text(entry);
                     messages_tokens += counter.count(&definition);
                     messages.push_str(&definition);
+                    segments.push((messages.len(), messages_tokens));
                 }
             }
             state = outcome.state;

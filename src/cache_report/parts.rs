@@ -80,13 +80,15 @@ pub(super) fn first_difference(
 }
 
 /// Tokens of the request `p` from byte `at` on: the part `at` falls in is counted from there,
-/// the parts after it by their kept counts.
+/// the parts after it by their kept counts. In the messages, only the segment `at` falls in
+/// is counted again (`segments`: each appended piece's end and the tokens through it), so a
+/// difference at the start of a long history — a catalog that grew at its end shifts every
+/// later byte — costs that segment, not the whole history again.
 pub(super) fn tokens_from(
     p: &Parts,
     at: usize,
-    system: &str,
-    system_tokens: usize,
-    messages: &str,
+    (system, system_tokens): (&str, usize),
+    (messages, segments): (&str, &[(usize, usize)]),
     counter: &dyn TokenCounter,
 ) -> usize {
     let parts = sections(p, system, messages);
@@ -99,7 +101,16 @@ pub(super) fn tokens_from(
     let mut start = 0;
     for (k, s) in parts.iter().enumerate() {
         if at < start + s.len() {
-            return counter.count(&s[at - start..]) + kept[k + 1..].iter().sum::<usize>();
+            let local = at - start;
+            if k == 3 {
+                // The segment holding `local`: every later one is counted already.
+                let i = segments.partition_point(|&(end, _)| end <= local);
+                if let Some(&(end, through)) = segments.get(i).filter(|(end, _)| *end <= s.len()) {
+                    return counter.count(&s[local..end])
+                        + p.messages_tokens.saturating_sub(through);
+                }
+            }
+            return counter.count(&s[local..]) + kept[k + 1..].iter().sum::<usize>();
         }
         start += s.len();
     }
