@@ -4,6 +4,7 @@
 "use strict";
 const glue = require("../pkg/node/tool_intent.cjs");
 const output = glue.__wasmExports;
+require("./freed.cjs").guardFreed({ Registry: glue.Registry, RegistryChange: glue.RegistryChange, Turn: glue.Turn });
 
 async function init() {
   return output;

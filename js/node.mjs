@@ -8,7 +8,8 @@
 // README's "Bundling for Node" section says to copy it.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { initSync as initWasm } from "../pkg/web/tool_intent.js";
+import { initSync as initWasm, Registry, RegistryChange, Turn } from "../pkg/web/tool_intent.js";
+import { guardFreed } from "./freed.mjs";
 
 function wasmBytes() {
   const candidates = [new URL("../pkg/web/tool_intent_bg.wasm", import.meta.url), new URL("./tool_intent_bg.wasm", import.meta.url)];
@@ -21,6 +22,7 @@ function wasmBytes() {
 }
 
 const output = initWasm({ module: wasmBytes() });
+guardFreed({ Registry, RegistryChange, Turn });
 
 export * from "../pkg/web/tool_intent.js";
 export { ToolIntentError, isToolIntentError } from "./error.mjs";

@@ -12,7 +12,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PyString};
 use serde_json::Value;
 use tool_intent::plan::{search_argument_error, Call, CallOptions};
 
@@ -337,7 +337,7 @@ impl Registry {
     /// made once; the turn's calls (`plan`, `search`, `resolve`, `budget`) are methods of the
     /// returned `Turn`. Options left `None` take the core's defaults (provider `anthropic`,
     /// mode `catalog`, view `frozen`).
-    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None))]
+    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None, **unknown))]
     #[allow(clippy::too_many_arguments)]
     fn turn<'py>(
         &self,
@@ -351,6 +351,7 @@ impl Registry {
         #[pyo3(from_py_with = args::opt_tool_changes)] tool_changes: Option<String>,
         #[pyo3(from_py_with = args::opt_cache_control)] cache_control: Option<bool>,
         #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
+        unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Turn> {
         let options = Options::new()
             .text("source", source)
@@ -360,7 +361,8 @@ impl Registry {
             .text("mode", mode)
             .text("toolChanges", tool_changes)
             .flag("cacheControl", cache_control)
-            .text("view", view);
+            .text("view", view)
+            .unknown(unknown)?;
         let (request, _) = options.request(py, tools_override, Call::Turn)?;
         let turn = py.detach(|| self.inner.turn(&request));
         Ok(Turn {
@@ -371,7 +373,7 @@ impl Registry {
     /// Plans a turn in one call (`registry.turn(tools_override, **options).plan()`): a
     /// [`TurnPlan`] (`payload` is the exact provider JSON text; `array`, `catalog`,
     /// `promoted`, `renamed`, `warnings`, `provider`, `mode` as on the other surfaces).
-    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None))]
+    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None, **unknown))]
     #[allow(clippy::too_many_arguments)]
     fn plan_turn<'py>(
         &self,
@@ -385,6 +387,7 @@ impl Registry {
         #[pyo3(from_py_with = args::opt_tool_changes)] tool_changes: Option<String>,
         #[pyo3(from_py_with = args::opt_cache_control)] cache_control: Option<bool>,
         #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
+        unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<TurnPlan> {
         self.turn(
             py,
@@ -397,6 +400,7 @@ impl Registry {
             tool_changes,
             cache_control,
             view,
+            unknown,
         )?
         .plan(py)
     }
@@ -417,7 +421,7 @@ impl Registry {
     /// this registry: per turn, where the request stops matching the previous one and the
     /// tokens written to the prompt cache again. `tools_override` is the session's intent
     /// before the script changes it.
-    #[pyo3(signature = (script, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, counter=None))]
+    #[pyo3(signature = (script, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, counter=None, **unknown))]
     #[allow(clippy::too_many_arguments)]
     fn cache_report<'py>(
         &self,
@@ -431,6 +435,7 @@ impl Registry {
         #[pyo3(from_py_with = args::opt_mode)] mode: Option<String>,
         #[pyo3(from_py_with = args::opt_tool_changes)] tool_changes: Option<String>,
         #[pyo3(from_py_with = args::opt_counter)] counter: Option<String>,
+        unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let script = arg(
             py,
@@ -445,7 +450,8 @@ impl Registry {
             .text("provider", provider)
             .text("mode", mode)
             .text("toolChanges", tool_changes)
-            .text("counter", counter);
+            .text("counter", counter)
+            .unknown(unknown)?;
         let (request, extra) = options.request(py, tools_override, Call::CacheReport)?;
         let report = py.detach(|| {
             let counter = tool_intent::counter::shared_counter(
@@ -484,7 +490,7 @@ impl Turn {
     /// (installed with `pip install tool-intent[hybrid]`). `abstain=True`: a keyword query
     /// that names no tool and fits none well enough loads nothing, names the nearest tools
     /// in its text and warns `search_abstained`.
-    #[pyo3(signature = (query, *, limit=None, ranker=None, abstain=None))]
+    #[pyo3(signature = (query, *, limit=None, ranker=None, abstain=None, **unknown))]
     fn search<'py>(
         &mut self,
         py: Python<'py>,
@@ -492,11 +498,13 @@ impl Turn {
         #[pyo3(from_py_with = args::limit)] limit: Option<usize>,
         #[pyo3(from_py_with = args::opt_ranker)] ranker: Option<String>,
         #[pyo3(from_py_with = args::opt_abstain)] abstain: Option<bool>,
+        unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let options = Options::new()
             .count("limit", limit)
             .text("ranker", ranker)
-            .flag("abstain", abstain);
+            .flag("abstain", abstain)
+            .unknown(unknown)?;
         let extra = lib(py, CallOptions::from_value(&options.value(), Call::Search))?;
         let inner = &mut self.inner;
         let outcome = py.detach(|| {
@@ -522,13 +530,14 @@ impl Turn {
 
     /// The token budget of the turn, half by half (`counter`: "estimate", or "o200k" /
     /// "cl100k" when the core is built with exact tokens).
-    #[pyo3(signature = (*, counter=None))]
+    #[pyo3(signature = (*, counter=None, **unknown))]
     fn budget<'py>(
         &self,
         py: Python<'py>,
         #[pyo3(from_py_with = args::opt_counter)] counter: Option<String>,
+        unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let options = Options::new().text("counter", counter);
+        let options = Options::new().text("counter", counter).unknown(unknown)?;
         let extra = lib(py, CallOptions::from_value(&options.value(), Call::Budget))?;
         let budget = py.detach(|| {
             let counter = tool_intent::counter::shared_counter(
@@ -602,6 +611,16 @@ impl Options {
         let v = json_value(py, value, key)?;
         if !v.is_null() {
             self.0.insert(key.to_string(), v);
+        }
+        Ok(self)
+    }
+
+    /// Keyword arguments the call does not take: the core's options reader refuses them as
+    /// it refuses a JS options key (`invalid_argument` on `options`, at `$.<key>`), instead of
+    /// Python's plain `TypeError`.
+    fn unknown(mut self, unknown: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        for (key, _) in unknown.into_iter().flat_map(|d| d.iter()) {
+            self.0.insert(key.extract::<String>()?, Value::Null);
         }
         Ok(self)
     }

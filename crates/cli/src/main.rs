@@ -169,6 +169,8 @@ mod cli {
                 (Some("state"), _) => "--state",
                 (Some("profile"), _) => "--profile",
                 (Some("view"), _) => "--view",
+                (Some("tool_changes"), _) => "--tool-changes",
+                (Some("cache_control"), _) => "--cache-control",
                 (Some("tools_override"), _) => "--override",
                 (Some("tool_search arguments"), Some("$.limit")) => "--limit",
                 (Some("tool_search arguments" | "tool_search query"), _) => "--query",
@@ -462,11 +464,11 @@ mod cli {
                 let mut reports = Vec::with_capacity(modes.len());
                 for mode in modes {
                     let base = session_request(&session, provider, mode, cache_control)?;
-                    reports.push(
-                        registry
-                            .cache_report(&script, &base, counter)
-                            .flag("--script")?,
-                    );
+                    // An error about an option is that option's flag's; the rest the script's.
+                    reports.push(turn_flag(
+                        registry.cache_report(&script, &base, counter),
+                        "--script",
+                    )?);
                 }
                 Ok(if json {
                     pretty(&reports)

@@ -860,3 +860,38 @@ fn trust_never_believes_a_server_it_does_not_name() {
     assert!(names.contains(&"mcp__evil__rm_rf".to_string()), "{names:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An error about `--tool-changes` names that flag, in `expand` and in `cache-report` (it
+/// blamed `--override` and `--script`).
+#[test]
+fn a_tool_changes_error_names_its_flag() {
+    let o = run(&[
+        "expand",
+        "--provider",
+        "gemini",
+        "--tool-changes",
+        "messages",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--tool-changes: invalid tool_changes"),
+        "{}",
+        stderr(&o)
+    );
+    let script = r#"{"turns":[{}]}"#;
+    let o = run(&[
+        "cache-report",
+        "--provider",
+        "gemini",
+        "--tool-changes",
+        "messages",
+        "--script",
+        script,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--tool-changes: invalid tool_changes"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -73,6 +73,16 @@ fn select_session_row(table: &str, columns: &[String]) -> String {
     )
 }
 
+/// A paged read's statement: `WHERE rowid > ?1` after a row, `WHERE rowid >= ?1` for the
+/// first page. A rowid may be -2^63 itself, which `> i64::MIN` would never read (and
+/// `audit` would then report no snapshot left while one is). Both keep the rowid range scan.
+fn first_page_or_after(sql: &str, after: Option<i64>) -> String {
+    match after {
+        Some(_) => sql.to_string(),
+        None => sql.replace("WHERE rowid > ?1", "WHERE rowid >= ?1"),
+    }
+}
+
 /// A session row from a `SELECT rowid, tools_enabled, tools_override, web_search, toolset`.
 fn session_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
     Ok(Row {
@@ -155,7 +165,10 @@ impl Store for SqliteStore {
             "{} WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
             select_session_row(table, columns)
         );
-        let mut stmt = self.conn.prepare_cached(&sql).map_err(driver_error)?;
+        let mut stmt = self
+            .conn
+            .prepare_cached(&first_page_or_after(&sql, after))
+            .map_err(driver_error)?;
         let rows = stmt
             .query_map(
                 params![after.unwrap_or(i64::MIN), limit as i64],
@@ -230,11 +243,12 @@ impl Store for SqliteStore {
         after: Option<i64>,
         limit: usize,
     ) -> Result<Vec<Backup>> {
+        let sql = format!(
+            "SELECT rowid, tools_enabled, tools_override, web_search, toolset, written FROM \"{backup}\" WHERE rowid > ?1 ORDER BY rowid LIMIT ?2"
+        );
         let mut stmt = self
             .conn
-            .prepare_cached(&format!(
-                "SELECT rowid, tools_enabled, tools_override, web_search, toolset, written FROM \"{backup}\" WHERE rowid > ?1 ORDER BY rowid LIMIT ?2"
-            ))
+            .prepare_cached(&first_page_or_after(&sql, after))
             .map_err(driver_error)?;
         let rows = stmt
             .query_map(params![after.unwrap_or(i64::MIN), limit as i64], |r| {

@@ -1,5 +1,12 @@
 //! Values across the wasm boundary: JS strings to UTF-8 text through `TextEncoder.encodeInto`,
 //! JS values to JSON text through `JSON.stringify`, results back through `JSON.parse`.
+//!
+//! Every JS function called on a caller's value is imported with `catch`: a getter, a
+//! `toJSON` or a Proxy trap that throws, or a revoked Proxy (a finished Immer draft), makes
+//! the call an `Err` here, never an exception that unwinds through the module's frames. Such
+//! an unwind skips the module's stack and reference-slot bookkeeping, and a few hundred of
+//! them corrupt it for good ("memory access out of bounds", "table index is out of bounds" on
+//! every later call of every registry).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -36,9 +43,60 @@ extern "C" {
     #[wasm_bindgen(method, js_name = isWellFormed)]
     fn is_well_formed(this: &WellFormed) -> bool;
     /// `Object.prototype.toString.call(value)`: `[object Map]`, whatever the object's own
-    /// `toString` says.
-    #[wasm_bindgen(js_namespace = ["Object", "prototype", "toString"], js_name = call)]
-    fn object_tag(value: &JsValue) -> js_sys::JsString;
+    /// `toString` says. Throws for a revoked Proxy, or when a `Symbol.toStringTag` getter does.
+    #[wasm_bindgen(js_namespace = ["Object", "prototype", "toString"], js_name = call, catch)]
+    fn object_tag_of(value: &JsValue) -> Result<js_sys::JsString, JsValue>;
+    /// `Array.isArray`: throws for a revoked Proxy.
+    #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
+    fn is_array_of(value: &JsValue) -> Result<bool, JsValue>;
+    /// `Object.entries`: runs getters and Proxy traps, which may throw.
+    #[wasm_bindgen(js_namespace = Object, js_name = entries, catch)]
+    fn entries_of(value: &JsValue) -> Result<js_sys::Array, JsValue>;
+    /// `Object.keys`: runs a Proxy's `ownKeys` trap, which may throw; no getter.
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn keys_of(value: &JsValue) -> Result<js_sys::Array, JsValue>;
+}
+
+/// The error for a value whose reading threw (a getter, a Proxy trap, a revoked Proxy).
+fn threw(input: &'static str, thrown: &JsValue) -> JsValue {
+    let why = thrown
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .unwrap_or_else(|| "a value that is not an Error".to_string());
+    js_error(&option_error(Error::InvalidValue {
+        input,
+        path: tool_intent::JsonPath::root(),
+        message: format!("reading the value threw ({why}); pass plain data (JSON text, or objects without getters or Proxies)"),
+    }))
+}
+
+/// `Object.prototype.toString.call(value)`, or the error naming `input` if it threw.
+fn object_tag(value: &JsValue, input: &'static str) -> Result<String, JsValue> {
+    object_tag_of(value)
+        .map(String::from)
+        .map_err(|e| threw(input, &e))
+}
+
+/// `Array.isArray(value)`, or the error naming `input` if it threw.
+fn is_array(value: &JsValue, input: &'static str) -> Result<bool, JsValue> {
+    is_array_of(value).map_err(|e| threw(input, &e))
+}
+
+/// An array's items, read through `Reflect` (a Proxy's traps may throw).
+fn items(value: &JsValue, input: &'static str) -> Result<Vec<JsValue>, JsValue> {
+    let length = js_sys::Reflect::get(value, &"length".into())
+        .map_err(|e| threw(input, &e))?
+        .as_f64()
+        .unwrap_or(0.0);
+    // An array's length is at most 2^32 - 1; reading stops at the first item that throws.
+    let length = if length.is_finite() && length > 0.0 {
+        length.min(f64::from(u32::MAX)) as u32
+    } else {
+        0
+    };
+    (0..length)
+        .map(|i| js_sys::Reflect::get_u32(value, i).map_err(|e| threw(input, &e)))
+        .collect()
 }
 
 thread_local! {
@@ -103,19 +161,19 @@ fn string_text(value: &JsValue, input: &'static str) -> Result<String, JsValue> 
 
 /// What a JS value is, for messages: `typeof`, or the class of an object (NaN and the
 /// infinities, which JSON writes as `null`, are "non-finite number").
-fn js_kind(value: &JsValue) -> String {
+fn js_kind(value: &JsValue, input: &'static str) -> Result<String, JsValue> {
     if value.as_f64().is_some_and(|f| !f.is_finite()) {
-        return "non-finite number".into();
+        return Ok("non-finite number".into());
     }
     let kind = value.js_typeof().as_string().unwrap_or_default();
     if kind != "object" || value.is_null() {
-        return if value.is_null() { "null".into() } else { kind };
+        return Ok(if value.is_null() { "null".into() } else { kind });
     }
     // `[object Date]` → `Date` (prefix and suffix stripped, not trimmed by pattern: a
     // pattern trim links the standard library's substring searcher).
-    let tag = String::from(object_tag(value));
+    let tag = object_tag(value, input)?;
     let inner = tag.strip_prefix("[object ").unwrap_or(&tag);
-    inner.strip_suffix(']').unwrap_or(inner).to_string()
+    Ok(inner.strip_suffix(']').unwrap_or(inner).to_string())
 }
 
 /// A string argument (a name, a query, a provider): anything else is an error naming it.
@@ -124,7 +182,7 @@ pub(super) fn text_in(value: &JsValue, input: &'static str) -> Result<String, Js
         return Err(js_error(&Error::InvalidArgument {
             argument: input,
             path: None,
-            message: format!("expected a string, found {}", js_kind(value)),
+            message: format!("expected a string, found {}", js_kind(value, input)?),
         }));
     }
     string_text(value, input)
@@ -134,14 +192,16 @@ pub(super) fn text_in(value: &JsValue, input: &'static str) -> Result<String, Js
 /// error naming it.
 #[cfg(feature = "hybrid")]
 pub(super) fn bytes_in(value: &JsValue, input: &'static str) -> Result<Vec<u8>, JsValue> {
+    // `ArrayBuffer.isView` first: a Proxy of a Uint8Array passes `instanceof` but is no typed
+    // array (copying from it throws); isView reads an internal slot and never throws.
     match value.dyn_ref::<js_sys::Uint8Array>() {
-        Some(array) => Ok(array.to_vec()),
-        None => Err(js_error(&Error::InvalidArgument {
+        Some(array) if js_sys::ArrayBuffer::is_view(value) => Ok(array.to_vec()),
+        _ => Err(js_error(&Error::InvalidArgument {
             argument: input,
             path: None,
             message: format!(
                 "expected a Uint8Array (the file's bytes), found {}",
-                js_kind(value)
+                js_kind(value, input)?
             ),
         })),
     }
@@ -157,19 +217,22 @@ pub(super) fn opt_text_in(value: &JsValue, input: &'static str) -> Result<Option
 
 /// A list of names: an array of strings, errors at the item's path.
 pub(super) fn names_in(value: &JsValue, input: &'static str) -> Result<Vec<String>, JsValue> {
-    let wrong = |path: Option<tool_intent::JsonPath>, value: &JsValue| {
-        js_error(&Error::InvalidArgument {
-            argument: input,
-            path,
-            message: format!("expected an array of names, found {}", js_kind(value)),
-        })
+    let wrong = |path: Option<tool_intent::JsonPath>, value: &JsValue| -> JsValue {
+        match js_kind(value, input) {
+            Ok(kind) => js_error(&Error::InvalidArgument {
+                argument: input,
+                path,
+                message: format!("expected an array of names, found {kind}"),
+            }),
+            Err(e) => e,
+        }
     };
-    if !js_sys::Array::is_array(value) {
+    if !is_array(value, input)? {
         return Err(wrong(None, value));
     }
-    let array: &js_sys::Array = value.unchecked_ref();
-    let mut names = Vec::with_capacity(array.length() as usize);
-    for (i, item) in array.iter().enumerate() {
+    let items = items(value, input)?;
+    let mut names = Vec::with_capacity(items.len());
+    for (i, item) in items.into_iter().enumerate() {
         let at = tool_intent::JsonPath::root().index(i);
         if !item.is_string() {
             return Err(wrong(Some(at), &item));
@@ -212,15 +275,19 @@ pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, 
             message: format!("expected JSON text or a plain JSON value, found {kind}"),
         }))
     };
-    if !fits_json(value) {
-        return Err(not_json(&js_kind(value), tool_intent::JsonPath::root()));
+    if !fits_json(value, input)? {
+        return Err(not_json(
+            &js_kind(value, input)?,
+            tool_intent::JsonPath::root(),
+        ));
     }
     let stringified = if DOCUMENTS.contains(&input) {
         js_sys::JSON::stringify(value)
     } else {
         let mut bad = false;
         let mut check = |_key: js_sys::JsString, member: JsValue| {
-            if member.is_undefined() || fits_json(&member) {
+            // A member whose tag cannot be read (a revoked Proxy) is not plain data either.
+            if member.is_undefined() || fits_json(&member, input).unwrap_or(false) {
                 Ok(Some(member))
             } else {
                 bad = true;
@@ -230,42 +297,66 @@ pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, 
         let text = js_sys::JSON::stringify_with_replacer_func(value, &mut check, None);
         if bad {
             // Only now, on the way to an error: where the member is.
-            let (path, kind) = first_not_json(value, tool_intent::JsonPath::root(), 0)
+            let (path, kind) = first_not_json(value, tool_intent::JsonPath::root(), 0, input)?
                 .unwrap_or_else(|| (tool_intent::JsonPath::root(), "value".to_string()));
             return Err(not_json(&kind, path));
         }
         text
     };
-    let text = stringified.map_err(|e| {
-        let why = e
-            .dyn_ref::<js_sys::Error>()
-            .map(|e| String::from(e.message()))
-            .unwrap_or_else(|| "not representable as JSON".to_string());
-        js_error(&Error::InvalidValue {
-            input,
-            path: tool_intent::JsonPath::root(),
-            message: format!("cannot be converted to JSON: {why}"),
-        })
-    })?;
+    let text = match stringified {
+        Ok(text) => text,
+        // A throwing getter or `toJSON`, a Proxy trap, a cycle: named by the member it is in
+        // (an option's own name for an options object, as Python names it).
+        Err(e) => return Err(not_stringified(value, input, &e)),
+    };
     string_text(&text, input)
+}
+
+/// The error for a value JSON.stringify threw on: at the first top-level member that throws
+/// alone (so an options object's cyclic `state` is an error of `state`), else at the root.
+fn not_stringified(value: &JsValue, input: &'static str, thrown: &JsValue) -> JsValue {
+    let why = |e: &JsValue| {
+        e.dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .unwrap_or_else(|| "not representable as JSON".to_string())
+    };
+    let mut path = tool_intent::JsonPath::root();
+    let mut message = why(thrown);
+    if let Ok(keys) = keys_of(value) {
+        for key in keys.iter() {
+            let member = js_sys::Reflect::get(value, &key)
+                .and_then(|member| js_sys::JSON::stringify(&member).map(|_| ()));
+            if let Err(e) = member {
+                path = path.key(&key.as_string().unwrap_or_default());
+                message = why(&e);
+                break;
+            }
+        }
+    }
+    js_error(&option_error(Error::InvalidValue {
+        input,
+        path,
+        message: format!("cannot be converted to JSON: {message}"),
+    }))
 }
 
 /// Whether JSON carries a value as it is: null, a boolean, a finite number, a string that is
 /// text, an array or a plain object (a Map or a Set would be written `{}`; a Date has become
 /// its string by `toJSON` before a replacer sees it). Called for every member of an input, so
-/// it asks the cheap questions first and makes no string for a scalar.
-fn fits_json(member: &JsValue) -> bool {
+/// it asks the cheap questions first and makes no string for a scalar. An error when reading
+/// the value throws.
+fn fits_json(member: &JsValue, input: &'static str) -> Result<bool, JsValue> {
     if member.is_string() {
-        return member.unchecked_ref::<WellFormed>().is_well_formed();
+        return Ok(member.unchecked_ref::<WellFormed>().is_well_formed());
     }
     if let Some(number) = member.as_f64() {
-        return number.is_finite();
+        return Ok(number.is_finite());
     }
     if member.is_null() || member.as_bool().is_some() {
-        return true;
+        return Ok(true);
     }
-    member.is_object()
-        && (js_sys::Array::is_array(member) || object_tag(member) == "[object Object]")
+    Ok(member.is_object()
+        && (is_array(member, input)? || object_tag(member, input)? == "[object Object]"))
 }
 
 /// The path and kind of the first member (depth first, in key order) that JSON cannot carry.
@@ -273,33 +364,41 @@ fn first_not_json(
     value: &JsValue,
     path: tool_intent::JsonPath,
     depth: usize,
-) -> Option<(tool_intent::JsonPath, String)> {
-    if !value.is_undefined() && !fits_json(value) {
+    input: &'static str,
+) -> Result<Option<(tool_intent::JsonPath, String)>, JsValue> {
+    let fits = match fits_json(value, input) {
+        Ok(fits) => fits,
+        // Reading it threw: this is the member, and what it is cannot be asked.
+        Err(_) => return Ok(Some((path, "a value whose reading threw".to_string()))),
+    };
+    if !value.is_undefined() && !fits {
         let kind = if value.is_string() {
             "a string with a lone UTF-16 surrogate".to_string()
         } else {
-            js_kind(value)
+            js_kind(value, input)?
         };
-        return Some((path, kind));
+        return Ok(Some((path, kind)));
     }
     // JSON.stringify itself stops at a cycle or great depth; so does this search.
     if depth > 64 || !value.is_object() {
-        return None;
+        return Ok(None);
     }
-    if js_sys::Array::is_array(value) {
-        let array: &js_sys::Array = value.unchecked_ref();
-        return array
-            .iter()
-            .enumerate()
-            .find_map(|(i, item)| first_not_json(&item, path.index(i), depth + 1));
+    if is_array(value, input)? {
+        for (i, item) in items(value, input)?.iter().enumerate() {
+            if let Some(found) = first_not_json(item, path.index(i), depth + 1, input)? {
+                return Ok(Some(found));
+            }
+        }
+        return Ok(None);
     }
-    js_sys::Object::entries(value.unchecked_ref())
-        .iter()
-        .find_map(|entry| {
-            let pair: &js_sys::Array = entry.unchecked_ref();
-            let key = pair.get(0).as_string().unwrap_or_default();
-            first_not_json(&pair.get(1), path.key(&key), depth + 1)
-        })
+    for entry in entries_of(value).map_err(|e| threw(input, &e))?.iter() {
+        let pair: &js_sys::Array = entry.unchecked_ref();
+        let key = pair.get(0).as_string().unwrap_or_default();
+        if let Some(found) = first_not_json(&pair.get(1), path.key(&key), depth + 1, input)? {
+            return Ok(Some(found));
+        }
+    }
+    Ok(None)
 }
 
 /// A JS argument as a JSON value.
