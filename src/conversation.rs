@@ -66,6 +66,11 @@ impl KnownTools {
         self.position(name).ok().map(|k| &self.0[k].1)
     }
 
+    /// Every tool, by name in order, to change them.
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = (&String, &mut KnownTool)> {
+        self.0.iter_mut().map(|(n, t)| (&*n, t))
+    }
+
     /// The tool of that name, to change it.
     pub fn get_mut(&mut self, name: &str) -> Option<&mut KnownTool> {
         self.position(name).ok().map(move |k| &mut self.0[k].1)

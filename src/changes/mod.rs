@@ -297,8 +297,8 @@ pub(crate) fn plan(
     let (record, redeclared) = match record {
         None => (None, None),
         Some(stored) => match verify::verify(stored, expansion, held, provider)? {
-            verify::Verdict::Use(record) => (Some(record), None),
-            verify::Verdict::Redeclare(why) => (None, Some(why)),
+            Ok(record) => (Some(record), None),
+            Err(why) => (None, Some(why)),
         },
     };
     let first = record.is_none();
@@ -439,7 +439,8 @@ pub(crate) fn plan(
             WarningCode::ToolChangesRewrite,
             "state",
             format!(
-                "{why}: the tools array is declared again as on a first turn, rewriting the cache from the tools on (change messages sent before it name the earlier declaration)"
+                "{why}, so the tools array is declared again for {} as on a first turn, rewriting the cache from the tools on (change messages sent before it name the earlier declaration)",
+                provider.as_str()
             ),
         ));
     }

@@ -42,7 +42,7 @@ pub(crate) use builtin::EMBEDDED_REGISTRY_JSON;
 pub use builtin::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
 pub use mcp::{PresetChange, RegistryChange, RegistryDiff};
 pub use model::{HistoryVersion, SourcePolicy, Tool};
-pub(crate) use names::{is_provider_safe_name, server_of};
+pub(crate) use names::server_of;
 pub use provider_tool::ProviderTool;
 pub(crate) use toolset::ToolSet;
 pub(crate) use version::sha256_hex;

@@ -139,11 +139,26 @@ impl Tool {
     /// The tool as JSON in our format (`parameters`, MCP fields kept): what dispatch and a
     /// tool list show of it.
     pub fn to_value(&self) -> Value {
+        self.written(false)
+    }
+
+    /// A merged server's tool as its server listed it (MCP `tools/list` fields: its own name,
+    /// `inputSchema`): what `mcp_servers` holds, so a reload names it and trusts it as before.
+    fn to_server_value(&self) -> Value {
+        self.written(true)
+    }
+
+    fn written(&self, as_listed: bool) -> Value {
         let t = self;
         let mut o = t.extra.clone();
-        o.insert("name".into(), Value::String(t.name.clone()));
+        let (name, schema) = if as_listed {
+            (t.source_name(), "inputSchema")
+        } else {
+            (t.name.as_str(), "parameters")
+        };
+        o.insert("name".into(), Value::String(name.to_string()));
         o.insert("description".into(), Value::String(t.description.clone()));
-        o.insert("parameters".into(), t.parameters().clone());
+        o.insert(schema.into(), t.parameters().clone());
         if let Some(title) = &t.title {
             o.insert("title".into(), Value::String(title.clone()));
         }
@@ -155,35 +170,15 @@ impl Tool {
         }
         if t.strict {
             o.insert("strict".into(), Value::Bool(true));
+        }
+        if as_listed {
+            return Value::Object(o);
         }
         if let Some(source) = t.source.as_ref().filter(|s| **s != t.name) {
             o.insert("source_name".into(), Value::String(source.clone()));
         }
         if let Some(b) = &t.builtin {
             o.insert("builtin".into(), b.to_value());
-        }
-        Value::Object(o)
-    }
-
-    /// A merged server's tool as its server listed it (MCP `tools/list` fields: its own name,
-    /// `inputSchema`): what `mcp_servers` holds, so a reload names it and trusts it as before.
-    fn to_server_value(&self) -> Value {
-        let t = self;
-        let mut o = t.extra.clone();
-        o.insert("name".into(), Value::String(t.source_name().to_string()));
-        o.insert("description".into(), Value::String(t.description.clone()));
-        o.insert("inputSchema".into(), t.parameters().clone());
-        if let Some(title) = &t.title {
-            o.insert("title".into(), Value::String(title.clone()));
-        }
-        if let Some(a) = &t.annotations {
-            o.insert("annotations".into(), a.clone());
-        }
-        if let Some(d) = t.defer {
-            o.insert("defer".into(), Value::Bool(d));
-        }
-        if t.strict {
-            o.insert("strict".into(), Value::Bool(true));
         }
         Value::Object(o)
     }

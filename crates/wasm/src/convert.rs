@@ -63,11 +63,11 @@ fn threw(input: &'static str, thrown: &JsValue) -> JsValue {
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
         .unwrap_or_else(|| "a value that is not an Error".to_string());
-    js_error(&option_error(Error::InvalidValue {
+    js_error(&Error::InvalidValue {
         input,
         path: tool_intent::JsonPath::root(),
-        message: format!("reading the value threw ({why}); pass plain data (JSON text, or objects without getters or Proxies)"),
-    }))
+        message: format!("reading the value threw ({why}); pass plain data"),
+    })
 }
 
 /// `Object.prototype.toString.call(value)`, or the error naming `input` if it threw.
@@ -82,21 +82,13 @@ fn is_array(value: &JsValue, input: &'static str) -> Result<bool, JsValue> {
     is_array_of(value).map_err(|e| threw(input, &e))
 }
 
-/// An array's items, read through `Reflect` (a Proxy's traps may throw).
+/// An array's items (`Object.entries`: a Proxy's traps run there, and may throw), in order.
 fn items(value: &JsValue, input: &'static str) -> Result<Vec<JsValue>, JsValue> {
-    let length = js_sys::Reflect::get(value, &"length".into())
-        .map_err(|e| threw(input, &e))?
-        .as_f64()
-        .unwrap_or(0.0);
-    // An array's length is at most 2^32 - 1; reading stops at the first item that throws.
-    let length = if length.is_finite() && length > 0.0 {
-        length.min(f64::from(u32::MAX)) as u32
-    } else {
-        0
-    };
-    (0..length)
-        .map(|i| js_sys::Reflect::get_u32(value, i).map_err(|e| threw(input, &e)))
-        .collect()
+    let entries = entries_of(value).map_err(|e| threw(input, &e))?;
+    Ok(entries
+        .iter()
+        .map(|pair| pair.unchecked_ref::<js_sys::Array>().get(1))
+        .collect())
 }
 
 thread_local! {
