@@ -75,7 +75,7 @@ mod verify;
 use blocks::ChangeSet;
 pub use blocks::ANTHROPIC_BETAS;
 
-use crate::conversation::{ConversationTools, KnownTool, KnownTools};
+use crate::conversation::{ConversationTools, KnownTool};
 use crate::error::{quoted, Error, Result};
 use crate::expand::{Expansion, ToolStatus};
 use crate::registry::Registry;
