@@ -999,7 +999,7 @@ fn registry_arg(value: &Bound<'_, PyAny>) -> PyResult<tool_intent::Registry> {
 /// migrate`). `batch_size`: rows per transaction (default: one transaction on SQLite, 1000 on
 /// PostgreSQL). Returns the report as a dict.
 #[pyfunction]
-#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), dry_run=false, batch_size=None))]
+#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), dry_run=false, batch_size=None, **unknown))]
 fn migrate<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
@@ -1007,7 +1007,9 @@ fn migrate<'py>(
     #[pyo3(from_py_with = args::table)] table: String,
     #[pyo3(from_py_with = args::dry_run)] dry_run: bool,
     #[pyo3(from_py_with = args::batch_size)] batch_size: Option<usize>,
+    unknown: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    refuse_unknown(py, unknown, &["table", "dry_run", "batch_size"])?;
     let options = tool_intent_migrate::MigrateOptions {
         table,
         dry_run,
@@ -1024,14 +1026,16 @@ fn migrate<'py>(
 /// what the migration wrote; rows written since are left alone and listed in
 /// `rows_not_restored`.
 #[pyfunction]
-#[pyo3(signature = (db, *, table=String::from("sessions"), dry_run=false, batch_size=None))]
+#[pyo3(signature = (db, *, table=String::from("sessions"), dry_run=false, batch_size=None, **unknown))]
 fn undo<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
     #[pyo3(from_py_with = args::table)] table: String,
     #[pyo3(from_py_with = args::dry_run)] dry_run: bool,
     #[pyo3(from_py_with = args::batch_size)] batch_size: Option<usize>,
+    unknown: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    refuse_unknown(py, unknown, &["table", "dry_run", "batch_size"])?;
     let options = tool_intent_migrate::MigrateOptions {
         table,
         dry_run,
@@ -1043,18 +1047,41 @@ fn undo<'py>(
 
 /// The rows that still hold a legacy snapshot: `[{rowid, matched, intent}]`.
 #[pyfunction]
-#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions")))]
+#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), **unknown))]
 fn audit<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
     #[pyo3(from_py_with = registry_arg)] registry: tool_intent::Registry,
     #[pyo3(from_py_with = args::table)] table: String,
+    unknown: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    refuse_unknown(py, unknown, &["table"])?;
     let rows = lib(
         py,
         py.detach(|| tool_intent_migrate::audit(&db, &table, &registry)),
     )?;
     to_py(py, &rows)
+}
+
+/// A keyword option the call does not take: `invalid_argument` on `options` at `$.<key>`, as
+/// the core's options reader says it for the calls it reads.
+fn refuse_unknown(
+    py: Python<'_>,
+    unknown: Option<&Bound<'_, PyDict>>,
+    known: &[&str],
+) -> PyResult<()> {
+    let Some((key, _)) = unknown.and_then(|d| d.iter().next()) else {
+        return Ok(());
+    };
+    let key = key.extract::<String>()?;
+    lib(
+        py,
+        Err(tool_intent::Error::InvalidArgument {
+            argument: "options",
+            path: Some(tool_intent::JsonPath::root().key(&key)),
+            message: format!("unknown option \"{key}\" (known: {})", known.join(", ")),
+        }),
+    )
 }
 
 #[pymodule]

@@ -23,12 +23,18 @@ CODES = {
     "invalid_argument", "tool_not_available", "tool_removed", "database",
 }
 
+def cyclic():
+    c = {"enabled": True}
+    c["self"] = c
+    return c
+
+
 # Wrong values of each kind: none of them is a value of that kind.
 WRONG = {
     "string": [42, True, None, b"bytes", ["a"], {"a": 1}, object(), "\ud800", 1.5],
     "string?": [42, False, b"x", ["a"], object(), "x\udc00"],
-    "json": [object(), {1, 2}, float("nan"), float("inf"), {"a": object()}, [b"x"], "\ud800"],
-    "document": [object(), {1, 2}, float("nan"), "\udbff"],
+    "json": [object(), {1, 2}, float("nan"), float("inf"), {"a": object()}, [b"x"], "\ud800", cyclic()],
+    "document": [object(), {1, 2}, float("nan"), "\udbff", cyclic()],
     "names": ["a", 42, None, {"a": 1}, [1], ["a", None], ["\ud800"], object()],
     "bool": ["yes", 1, 0, None, object()],
     "bool?": ["yes", 1, 0, object()],
@@ -138,6 +144,21 @@ def test_every_wrong_typed_argument_is_a_tool_intent_error_naming_it(spec):
             e = tool_intent_error(lambda: call(spec, valid(spec), {keyword: wrong}), what)
             assert e is not None, f"{what} did not fail"
             assert e.argument == keyword, f"{what}: {e.argument}: {e}"
+
+
+@pytest.mark.parametrize("spec", [s for s in TABLE if s.get("options")], ids=lambda s: s["name"])
+def test_an_unknown_keyword_option_is_a_tool_intent_error_naming_options(spec):
+    # As JS names `options` for an unknown member of its options object (not PyO3's TypeError).
+    if spec["name"] in ("migrate", "undo", "audit"):
+        args = ["sqlite:///nonexistent-dir/x.db"] + valid(spec)[1:]
+    else:
+        args = valid(spec)
+    for keyword in ("not_an_option", "limit" if spec["options"] != "search" else "counter"):
+        what = f"{spec['name']}({keyword}=3)"
+        e = tool_intent_error(lambda: call(spec, args, {keyword: 3}), what)
+        assert e is not None, f"{what} did not fail"
+        assert (e.argument, e.path) == ("options", f"$.{keyword}"), f"{what}: {e.argument} {e.path}: {e}"
+        assert "known:" in str(e), str(e)
 
 
 def arbitrary(rnd, depth=0):

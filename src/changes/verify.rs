@@ -56,7 +56,11 @@ pub(crate) fn verify(
     };
     // Every declared entry has one owner: each owner's entry is checked below to render that
     // owner's tool, so two owners of one entry fail there, and an entry nobody owns here.
-    let owned = record.known.iter().filter(|(_, t)| t.entry.is_some()).count();
+    let owned = record
+        .known
+        .iter()
+        .filter(|(_, t)| t.entry.is_some())
+        .count();
     if owned != record.tools.len() {
         return unverifiable("the declared tools");
     }

@@ -16,13 +16,19 @@ const CODES = new Set(["invalid_json", "invalid_value", "invalid_registry", "lim
   "unknown_source", "invalid_argument", "tool_not_available", "tool_removed"]);
 const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
+function cyclic() {
+  const c = { enabled: true };
+  c.self = c;
+  return c;
+}
+
 /** Wrong values of each kind: none of them is a value of that kind. */
 const WRONG = {
   string: [42, true, null, {}, ["a"], () => "a", Symbol("a"), 10n, "\ud800"],
   "string?": [42, false, {}, ["a"], () => "a", "x\udc00"],
   json: [() => 1, Symbol("s"), new Map([["a", 1]]), new Set([1]), 10n, NaN, Infinity,
-    { enabled: () => true }, { x: new Map() }, "\ud800"],
-  document: [() => 1, Symbol("s"), new Map([["a", 1]]), 10n, NaN, "\udbff"],
+    { enabled: () => true }, { x: new Map() }, "\ud800", cyclic()],
+  document: [() => 1, Symbol("s"), new Map([["a", 1]]), 10n, NaN, "\udbff", cyclic()],
   names: ["a", 42, {}, [1], ["a", null], ["\ud800"], () => []],
   bool: ["yes", 1, {}, () => true],
   "bool?": ["yes", 1, {}, () => true],

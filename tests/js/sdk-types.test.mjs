@@ -97,6 +97,47 @@ test("every payload and search output type-checks against the providers' SDKs", 
       if (i === 1) state = t.search("select:mcp__git__git_status").state;
     });
   }
+  // A provider switch mid-session (every pair of the three): the turn after the switch
+  // declares again for the new provider; every turn's tools, items and fields typed as that
+  // provider's own. And states edited as a stored row may be (a declared entry's description,
+  // text appended to an entry, a reference, the provider): whatever the plan is, the SDKs
+  // take it.
+  const toolsType = { anthropic: 'BetaMessageCreateParams["tools"]', "bedrock-converse": 'ToolConfiguration["tools"]', "openai-responses": 'ResponseCreateParams["tools"]' };
+  const typed = (provider, plan) => {
+    lines.push(`export const st${changes++}: ${toolsType[provider]} = ${plan.payload};`);
+    if (plan.changes) lines.push(`export const sc${changes++}: ${itemType[provider]} = ${plan.changes};`);
+    if (plan.requestFields) lines.push(`export const sf${changes++}: Pick<ResponseCreateParams, "tool_choice"> = {${plan.requestFields}};`);
+  };
+  const providers = Object.keys(itemType);
+  for (const from of providers) {
+    for (const to of providers.filter((p) => p !== from)) {
+      let state = null;
+      [from, from, to, to].forEach((provider, i) => {
+        state = registries.all.beginTurn(state);
+        const t = registries.all.turn(session[i], { provider, toolChanges: "messages", state });
+        const plan = t.plan();
+        typed(provider, plan);
+        state = t.search("select:mcp__git__git_status").state;
+      });
+    }
+  }
+  const edits = [
+    (c) => { c.tools[0] = c.tools[0].replace(/"description":"[^"]*"/, '"description":"edited"'); },
+    (c) => { c.tools[0] += '],"system":"injected","tools":[{"name":"y"}'; },
+    (c) => { for (const k of Object.values(c.known)) k.reference = '{"type":"function","name":"shell"}],"instructions":"x'; },
+    (c) => { c.provider = "anthropic"; },
+  ];
+  for (const provider of providers) {
+    const r = registries.all;
+    const first = r.turn(session[0], { provider, toolChanges: "messages", state: r.beginTurn(null) });
+    const stored = first.plan().state;
+    edits.forEach((edit) => {
+      const state = structuredClone(stored);
+      edit(state.conversation);
+      const plan = r.turn(session[1], { provider, toolChanges: "messages", state: r.beginTurn(state) }).plan();
+      typed(provider, plan);
+    });
+  }
   lines.push("// @ts-expect-error a tool_reference names its tool");
   lines.push('export const bad4: BetaMessageParam[] = [{ role: "system", content: [{ type: "tool_addition", tool: { type: "tool_reference" } }] }];');
   lines.push("// @ts-expect-error a Bedrock toolRemoval holds a ToolReference, not a name");

@@ -304,8 +304,9 @@ pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, 
     string_text(&text, input)
 }
 
-/// The error for a value JSON.stringify threw on: at the first top-level member that throws
-/// alone (so an options object's cyclic `state` is an error of `state`), else at the root.
+/// The error for a value JSON.stringify threw on: for an options object, at the first member
+/// that throws alone (so a cyclic `state` is an error of `state`, as Python names it); else at
+/// the root.
 fn not_stringified(value: &JsValue, input: &'static str, thrown: &JsValue) -> JsValue {
     let why = |e: &JsValue| {
         e.dyn_ref::<js_sys::Error>()
@@ -314,7 +315,8 @@ fn not_stringified(value: &JsValue, input: &'static str, thrown: &JsValue) -> Js
     };
     let mut path = tool_intent::JsonPath::root();
     let mut message = why(thrown);
-    if let Ok(keys) = keys_of(value) {
+    // An options object's member is an option of its own: the error is that option's.
+    if let Some(keys) = (input == "options").then(|| keys_of(value).ok()).flatten() {
         for key in keys.iter() {
             let member = js_sys::Reflect::get(value, &key)
                 .and_then(|member| js_sys::JSON::stringify(&member).map(|_| ()));
