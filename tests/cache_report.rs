@@ -122,7 +122,7 @@ impl tool_intent::TokenCounter for BytesRead {
 /// history was counted again on each such turn: bytes read grew with the square of the turns.
 #[test]
 fn a_catalog_that_changes_at_its_end_is_counted_in_linear_time() {
-    use tool_intent::{Registry, TokenCounter};
+    use tool_intent::Registry;
     let registry = Registry::embedded();
     let last = registry
         .plan_turn(&TurnRequest::default())

@@ -477,7 +477,7 @@ fn change_messages_say_what_changed() {
         .registry;
     for provider in PROVIDERS {
         let plan = |registry: &Registry, intent: &str, state: TurnState| {
-            let mut turn = registry
+            let turn = registry
                 .turn(&request(
                     provider,
                     ToolChanges::Messages,
