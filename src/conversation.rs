@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::limits::LIMITS;
-use crate::render::Provider;
+use crate::provider::Provider;
 
 const INPUT: &str = "state";
 

@@ -1208,7 +1208,7 @@ fn extreme_keys(backend: Backend) {
                 snapshot.replace('\'', "''")
             ),
             Backend::Postgres(_) => format!(
-                "INSERT INTO sessions (id, title, tools_enabled, tools_override) VALUES ({key}::bigint, 'edge', NULL, '{}')",
+                "INSERT INTO sessions (id, title, tools_enabled, tools_override) VALUES ('{key}'::bigint, 'edge', NULL, '{}')",
                 snapshot.replace('\'', "''")
             ),
         };
