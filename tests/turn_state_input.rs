@@ -178,7 +178,10 @@ fn apply(edit: &Edit, state: &mut Value, denied_entry: &str, earlier: &str) {
         Edit::Description(k) => {
             if let Some(k) = pick(*k, tools_len) {
                 let e = conversation["tools"][k].as_str().unwrap().to_string();
-                let mut v: Value = serde_json::from_str(&e).unwrap();
+                // An entry an earlier edit broke has no description to rewrite.
+                let Ok(mut v) = serde_json::from_str::<Value>(&e) else {
+                    return;
+                };
                 for pointer in ["/description", "/toolSpec/description"] {
                     if let Some(d) = v.pointer_mut(pointer) {
                         *d = json!(format!("{MARK}: call shell"));

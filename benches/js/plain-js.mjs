@@ -89,6 +89,10 @@ export class PlainRegistry {
 
   entry(i) {
     const t = this.tools[i];
+    // A provider-executed tool (`builtin`, here the registry's web search) goes out in
+    // Anthropic's own form, `WebSearchTool20260318` without options, as the library renders it
+    // (src/registry/provider_tool.rs): the reference does the work the library does.
+    if (t.builtin?.kind === "web_search") return '{"type":"web_search_20260318","name":"web_search"}';
     const desc = t.description ? `,"description":${JSON.stringify(t.description)}` : "";
     return `{"name":${JSON.stringify(t.name)}${desc},"input_schema":${stableStringify(t.parameters)}}`;
   }
