@@ -1,7 +1,7 @@
 // The README's API table, generated from the one API table (tests/data/api.json), so the
 // README cannot name a call, a parameter or an option a surface does not have.
 //   node scripts/api-table.mjs          prints the table
-//   node scripts/api-table.mjs --write  writes it into README.md between its markers
+//   node scripts/api-table.mjs --write  writes it into docs/surfaces.md between its markers
 // tests/js/readme.test.mjs fails when README.md differs from what this prints.
 import { readFileSync, writeFileSync } from "node:fs";
 
@@ -60,23 +60,24 @@ export function apiTable(api) {
   ].join("\n");
 }
 
-export function readmeSection(readme) {
-  const start = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error("README.md has no api-table markers");
-  return readme.slice(start + BEGIN.length + 1, end - 1);
+/** The table as docs/surfaces.md holds it, between the markers. */
+export function guideSection(guide) {
+  const start = guide.indexOf(BEGIN);
+  const end = guide.indexOf(END);
+  if (start < 0 || end < start) throw new Error("docs/surfaces.md has no api-table markers");
+  return guide.slice(start + BEGIN.length + 1, end - 1);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const api = JSON.parse(readFileSync(new URL("tests/data/api.json", root), "utf8"));
   const table = apiTable(api);
   if (process.argv.includes("--write")) {
-    const file = new URL("README.md", root);
-    const readme = readFileSync(file, "utf8");
-    const start = readme.indexOf(BEGIN);
-    const end = readme.indexOf(END);
-    if (start < 0 || end < start) throw new Error("README.md has no api-table markers");
-    writeFileSync(file, `${readme.slice(0, start + BEGIN.length)}\n${table}\n${readme.slice(end)}`);
+    const file = new URL("docs/surfaces.md", root);
+    const guide = readFileSync(file, "utf8");
+    const start = guide.indexOf(BEGIN);
+    const end = guide.indexOf(END);
+    if (start < 0 || end < start) throw new Error("docs/surfaces.md has no api-table markers");
+    writeFileSync(file, `${guide.slice(0, start + BEGIN.length)}\n${table}\n${guide.slice(end)}`);
   } else {
     console.log(table);
   }

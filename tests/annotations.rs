@@ -295,7 +295,17 @@ fn embedded_with_servers(trusted: bool) -> Registry {
 
 #[test]
 fn the_embedded_read_only_preset_selects_by_annotation() {
-    let own = ["glob", "grep", "list_sessions", "read_file"];
+    // The embedded tools that read only (their annotations say so; `tool_search` is offered
+    // whenever something is deferred and is left out of `offered`).
+    let own = [
+        "browser",
+        "enter_plan_mode",
+        "glob",
+        "grep",
+        "list_sessions",
+        "read_file",
+        "web_search",
+    ];
     let servers = [
         "mcp__everything__echo",
         "mcp__everything__get-annotated-message",

@@ -93,9 +93,10 @@ pub(crate) enum Command {
         /// The query: "select:a,b" or keywords (+term = required).
         #[arg(long)]
         query: String,
-        /// Maximum number of hits for a keyword query.
-        #[arg(long, default_value_t = 5)]
-        limit: usize,
+        /// Maximum number of hits for a keyword query (default: the library's,
+        /// `tool_intent::registry::DEFAULT_SEARCH_LIMIT`).
+        #[arg(long)]
+        limit: Option<usize>,
         /// How keyword queries are ranked: keywords alone, keywords fused with static
         /// sentence embeddings (a build with the `hybrid` feature), or keywords fused with
         /// all-MiniLM-L6-v2 run per text (the `model` feature, with --model).

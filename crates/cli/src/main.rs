@@ -172,7 +172,7 @@ mod cli {
                 (Some("tool_changes"), _) => "--tool-changes",
                 (Some("cache_control"), _) => "--cache-control",
                 (Some("tools_override"), _) => "--override",
-                (Some("tool_search arguments"), Some("$.limit")) => "--limit",
+                (Some("tool_search arguments"), Some("$.limit")) | (Some("limit"), _) => "--limit",
                 (Some("tool_search arguments" | "tool_search query"), _) => "--query",
                 _ => fallback,
             };
@@ -408,10 +408,13 @@ mod cli {
                 let registry = with_model(load_registry(&args.registry)?, model.as_deref())?;
                 let ranker = ranker.kind().ranker_for(&registry).flag("--ranker")?;
                 let req = request(&args)?;
-                let call = SearchCall::new(&query)
-                    .with_limit(limit)
+                let mut call = SearchCall::new(&query)
                     .with_ranker(ranker.as_ranker())
                     .with_abstain(abstain);
+                // No limit given: the library's default, decided in one place.
+                if let Some(limit) = limit {
+                    call = call.with_limit(limit);
+                }
                 let outcome = turn_flag(
                     registry.turn(&req).and_then(|mut turn| turn.search(&call)),
                     "--query",
