@@ -14,4 +14,4 @@ if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$dir"; as_pg=(runuser -u po
 (cd / && "${as_pg[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync >/dev/null)
 (cd / && "${as_pg[@]}" "$bin/pg_ctl" -D "$dir/data" -o "-k $dir -h '' -p $port -F" -l "$dir/log" -w start >/dev/null)
 trap '(cd / && "${as_pg[@]}" "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1); rm -rf "$dir"' EXIT
-cargo bench --quiet --features migrate --bench migrate -- "$@" --postgres "postgresql://postgres@localhost/postgres?host=$dir&port=$port"
+cargo bench --quiet -p tool-intent-migrate --bench migrate -- "$@" --postgres "postgresql://postgres@localhost/postgres?host=$dir&port=$port"

@@ -15,6 +15,7 @@
 #      wheels installed into a fresh virtualenv, the hybrid one as `tool-intent[hybrid]` (its
 #      hybrid and model rows checked there too)
 #   6. fuzz smoke: the fuzz targets' inputs replayed (scripts/fuzz.sh runs real fuzzing)
+#   7. benchmark smoke: every benchmark once at a small size (scripts/bench-smoke.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -135,4 +136,8 @@ if [ -f scripts/fuzz.sh ]; then
   log "fuzz smoke"
   bash scripts/fuzz.sh smoke
 fi
+
+log "benchmarks, each once at a small size (a broken one fails here, not for its next reader)"
+bash scripts/bench-smoke.sh
+
 log "all tests passed; target/ holds $(du -sh target | cut -f1), $(df -h --output=avail . | tail -1 | tr -d ' ') free"

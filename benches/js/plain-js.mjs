@@ -14,7 +14,7 @@ export class PlainRegistry {
   constructor(text, { hash = "js" } = {}) {
     this.hash = hash === "node" ? (s) => createHash("sha256").update(s, "utf8").digest("hex") : sha256Hex;
     const doc = JSON.parse(text);
-    this.tools = doc.tools.map((t) => ({ name: t.name, description: t.description ?? "", parameters: t.parameters ?? t.inputSchema }));
+    this.tools = doc.tools.map((t) => ({ name: t.name, description: t.description ?? "", parameters: t.parameters ?? t.inputSchema, builtin: t.builtin }));
     if (!this.tools.some((t) => t.name === "tool_search")) throw new Error("benchmark registries define tool_search");
     this.index = new Map(this.tools.map((t, i) => [t.name, i]));
     this.defaults = this.match(doc.default_tools ?? this.tools.map((t) => t.name));
@@ -92,7 +92,9 @@ export class PlainRegistry {
     // A provider-executed tool (`builtin`, here the registry's web search) goes out in
     // Anthropic's own form, `WebSearchTool20260318` without options, as the library renders it
     // (src/registry/provider_tool.rs): the reference does the work the library does.
-    if (t.builtin?.kind === "web_search") return '{"type":"web_search_20260318","name":"web_search"}';
+    if (t.builtin?.kind === "web_search" && t.builtin.providers?.includes("anthropic")) {
+      return `{"type":${JSON.stringify(t.builtin.anthropic_version ?? "web_search_20260318")},"name":"web_search"}`;
+    }
     const desc = t.description ? `,"description":${JSON.stringify(t.description)}` : "";
     return `{"name":${JSON.stringify(t.name)}${desc},"input_schema":${stableStringify(t.parameters)}}`;
   }

@@ -11,7 +11,7 @@ import pytest
 import tool_intent
 
 TIME = (Path(__file__).resolve().parents[2] / "tests" / "data" / "mcp" / "time.json").read_text()
-OWN = ["glob", "grep", "list_sessions", "read_file"]
+OWN = ["browser", "enter_plan_mode", "glob", "grep", "list_sessions", "read_file", "web_search"]
 
 
 def with_trust(trusted):

@@ -19,7 +19,7 @@ const readonly = (r) => {
 };
 
 test("the readonly preset offers a server's read-only tools only when the server is trusted", () => {
-  const own = ["glob", "grep", "list_sessions", "read_file"];
+  const own = ["browser", "enter_plan_mode", "glob", "grep", "list_sessions", "read_file", "web_search"];
   assert.deepEqual(readonly(withTrust([])), own);
   assert.deepEqual(readonly(withTrust(["time"])), [...own, "mcp__time__convert_time", "mcp__time__get_current_time"].sort());
   const infos = withTrust([]).toolInfos();

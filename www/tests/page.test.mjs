@@ -121,6 +121,9 @@ test("each tool says what it does; a server's claims show as untrusted", async (
   const does = async (name) => page.locator(`#tool-list li:has(label[for="tool-${name}"]) .does`).textContent();
   assert.equal(await does("read_file"), "read-only");
   assert.equal(await does("shell"), "destructive");
+  // The embedded tools say what they do: searching reads only, sending a message writes.
+  assert.equal(await does("tool_search"), "read-only");
+  assert.equal(await does("send_message"), "writes");
   const preset = await page.locator("#presets label", { hasText: "readonly" }).getAttribute("title");
   assert.equal(preset, "@read_only");
   await page.getByLabel("as MCP server").fill("notes");

@@ -198,10 +198,21 @@ fn preview_is_a_readable_table() {
         "{}",
         row("read_file")
     );
+    // The embedded tools say what they do: searching reads only (issue 48).
     assert!(
-        row("web_search").ends_with("destructive"),
+        row("tool_search").ends_with("read-only, closed"),
+        "{}",
+        row("tool_search")
+    );
+    assert!(
+        row("web_search").ends_with("read-only"),
         "{}",
         row("web_search")
+    );
+    assert!(
+        row("memory").ends_with("destructive, closed"),
+        "{}",
+        row("memory")
     );
     let o = run(&[
         "preview",

@@ -261,15 +261,34 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // The embedded `readonly` preset selects by annotation (`@read_only`): a legacy list
-        // equal to what it selects is that preset, with or without web search.
+        // equal to what it selects is that preset (web search reads only, so it is in it; two
+        // of its tools are deferred, so `tool_search` is too).
         for (list, want) in [
             (
-                json!(["glob", "grep", "list_sessions", "read_file"]),
+                json!([
+                    "browser",
+                    "enter_plan_mode",
+                    "glob",
+                    "grep",
+                    "list_sessions",
+                    "read_file",
+                    "tool_search",
+                    "web_search"
+                ]),
                 r#"{"toolset":"readonly"}"#,
             ),
             (
-                json!(["read_file", "web_search", "grep", "glob", "list_sessions"]),
-                r#"{"toolset":"readonly","web_search":true}"#,
+                json!([
+                    "read_file",
+                    "web_search",
+                    "grep",
+                    "glob",
+                    "list_sessions",
+                    "browser",
+                    "enter_plan_mode",
+                    "tool_search"
+                ]),
+                r#"{"toolset":"readonly"}"#,
             ),
         ] {
             match idx.classify(&list) {
