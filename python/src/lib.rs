@@ -20,14 +20,19 @@ mod args;
 
 create_exception!(_tool_intent, ToolIntentError, PyValueError);
 
-/// A library error as a Python exception with the error's code, argument and JSON path.
+/// A library error as a Python exception with the error's code, argument and JSON path (or,
+/// should setting one of them fail, that failure: never an error without its code).
 fn py_err(py: Python<'_>, e: &tool_intent::Error) -> PyErr {
     let err = ToolIntentError::new_err(e.to_string());
     let value = err.value(py);
-    let _ = value.setattr("code", e.code());
-    let _ = value.setattr("argument", e.input());
-    let _ = value.setattr("path", e.path());
-    err
+    let fields = value
+        .setattr("code", e.code())
+        .and_then(|()| value.setattr("argument", e.input()))
+        .and_then(|()| value.setattr("path", e.path()));
+    match fields {
+        Ok(()) => err,
+        Err(failed) => failed,
+    }
 }
 
 fn lib<T>(py: Python<'_>, r: tool_intent::Result<T>) -> PyResult<T> {
