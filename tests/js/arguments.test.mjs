@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as lib from "tool-intent";
+import { rng } from "./random.mjs";
 
 const { Registry, Turn, ToolIntentError } = lib;
 const api = JSON.parse(readFileSync(new URL("../data/api.json", import.meta.url), "utf8"));
@@ -163,16 +164,6 @@ for (const spec of table.filter((c) => c.kind !== "getter" && (c.params.length |
 
 // A seeded generator of arbitrary JS values: every kind of primitive, odd strings, nested
 // arrays and objects, and values JSON has no form for.
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function arbitrary(next, depth = 0) {
   const pick = (xs) => xs[Math.floor(next() * xs.length)];

@@ -11,6 +11,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as lib from "tool-intent";
+import { rng } from "./random.mjs";
 
 const { Registry, ToolIntentError } = lib;
 const api = JSON.parse(readFileSync(new URL("../data/api.json", import.meta.url), "utf8"));
@@ -18,16 +19,6 @@ const table = api.calls.filter((c) => c.js !== null && !c.build && c.kind !== "g
 const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 const CALLS = Number(process.env.HOSTILE_CALLS ?? 100_000);
 
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const boom = () => {
   throw new TypeError("hostile");
