@@ -150,14 +150,21 @@ impl TurnState {
                     }
                 }
                 "registry" => {
+                    // Only what `begin_turn` writes: the stamp reaches warnings' text, so no
+                    // other text may pass as one.
+                    let is_fingerprint = |s: &str| {
+                        s.len() == 71
+                            && s.starts_with("sha256:")
+                            && s.bytes().skip(7).all(|b| b.is_ascii_hexdigit())
+                    };
                     state.registry = match v {
                         Value::Null => None,
-                        Value::String(s) if s.len() <= 128 => Some(s.clone()),
+                        Value::String(s) if is_fingerprint(s) => Some(s.clone()),
                         v => {
                             return Err(Error::expected(
                                 INPUT,
                                 &path,
-                                "a registry fingerprint (sha256:...)",
+                                "a registry fingerprint (sha256: and 64 hex digits)",
                                 v,
                             ))
                         }
@@ -323,6 +330,12 @@ mod tests {
         assert_eq!(e.path(), Some("$.turn"));
         let e = TurnState::from_json_str(r#"{"x":1}"#).unwrap_err();
         assert_eq!(e.path(), Some("$.x"));
+        // A stamp is a fingerprint, never other text (it reaches warnings).
+        for bad in ["sha256:1", "sha256:abc\ninjected", "md5:00"] {
+            let doc = serde_json::json!({ "registry": bad });
+            let e = TurnState::from_value(&doc).unwrap_err();
+            assert_eq!(e.path(), Some("$.registry"), "{bad}");
+        }
     }
 
     #[test]
