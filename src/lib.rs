@@ -38,14 +38,15 @@
 //!   reading, size limits, warning codes, name globs;
 //! - [`intent`] — the override/intent model and its canonical JSON;
 //! - [`registry`] — loading, validating, merging and writing back registries (our format,
-//!   MCP `tools/list`); [`tool_info`] — the tools as a UI lists them;
+//!   MCP `tools/list`);
 //! - [`expand`] — the expander under every call ([`Turn::expansion`]);
+//! - [`conversation`] — with `tool_changes: messages`, the turn state's record of what the
+//!   conversation was told about its tools;
 //! - [`turn`] — [`TurnState`], the array/catalog/promoted split, the catalog text;
 //! - [`search`] — the `tool_search` tool ([`search::SearchCall`], [`Ranker`]);
-//! - [`render`] — providers, deferral modes and the payload's fingerprint;
-//! - [`conversation`], [`changes`] — tool changes sent inside the conversation
-//!   (`tool_changes: messages`): the turn state's record of what the conversation was told, and
-//!   each provider's change messages;
+//! - [`render`] — providers, deferral modes and the payload's fingerprint; [`tool_info`] — the
+//!   tools as a UI lists them;
+//! - [`changes`] — each provider's change messages (`tool_changes: messages`);
 //! - [`counter`], [`budget`] — token counters and the budget;
 //! - [`plan`] — [`Turn`], [`TurnPlan`] and the request/options reading the bindings share;
 //! - [`cache_report`] — the prompt-cache replay of a scripted session;
@@ -55,8 +56,9 @@
 //! `crates/wasm` (the npm packages), `python/` (the Python module), `crates/cli` (the command
 //! line) and `crates/migrate` (legacy snapshot recovery on SQLite and PostgreSQL).
 //!
-//! Dependencies point one way, down this list (`tests/module_graph.rs` fails on a cycle, on a
-//! root of more than 30 items and on a renamed re-export).
+//! Dependencies point one way, down this list: a module uses only those listed before it or
+//! beside it (`tests/module_graph.rs` checks the list against the imports, and fails on a
+//! cycle, on a root of more than 30 items and on a renamed re-export).
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]

@@ -1,3 +1,5 @@
+//! Unit tests of the expander: intents against a small registry, case by case.
+
 use super::*;
 use serde_json::json;
 

@@ -1,3 +1,5 @@
+//! Unit tests of the registry: loading, merging servers, writing back, versions.
+
 use super::*;
 use serde_json::{json, Value};
 
