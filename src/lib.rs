@@ -78,7 +78,7 @@ pub mod json;
 mod json_text;
 pub mod limits;
 #[cfg(feature = "model")]
-mod model;
+mod model_ranker;
 pub mod plan;
 mod provider;
 pub mod registry;

@@ -412,7 +412,7 @@ mod tests {
 
         /// What the registry reader accepts and measures as needing no full parse (no `\u`
         /// escape, no exponent, no 300-digit number), within the nesting limit, always builds:
-        /// so re-reading a loaded schema (`registry/model.rs`) cannot fail.
+        /// so re-reading a loaded schema (`registry/tool.rs`) cannot fail.
         #[test]
         fn what_the_reader_passes_always_builds(parts in proptest::collection::vec(proptest::sample::select(vec![
             "{", "}", "[", "]", ",", ":", " ", "\"a\"", "\"b\"", "\"\\u00e9\"", "\"\\ud800\"", "\"\\n\"",

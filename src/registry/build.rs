@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::annotation::{Effective, Selector, SELECTORS};
 use super::load::{self, LocatedTool};
 use super::toolset::{self, NameIndex, NameTable, ToolSet};
-use super::{builtin, names, LoadWarnings, Masks, Registry, Settings, Tool, TOOL_SEARCH};
+use super::{library_tools, names, LoadWarnings, Masks, Registry, Settings, Tool, TOOL_SEARCH};
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::glob;
 use crate::limits::LIMITS;
@@ -101,7 +101,7 @@ impl Registry {
             }
         }
         if !tools.iter().any(|t| t.name == TOOL_SEARCH) {
-            tools.push(Arc::new(builtin::tool_search_definition()));
+            tools.push(Arc::new(library_tools::tool_search_definition()));
             r.data_mut().builtin_tool_search = true;
             if let Some(ru) = &mut reuse {
                 let same = ru

@@ -10,11 +10,11 @@ use std::rc::Rc;
 use serde_json::{Map, Value};
 
 use super::document_keys::TOP_LEVEL_KEYS;
-use super::model::{Schema, Tool};
 use super::names::{self, check_server_name, is_provider_safe_name};
 use super::policy::{parse_history, parse_named_lists, parse_overlays, parse_sources};
 use super::provider_tool::ProviderTool;
 use super::schema::{self, Verdict};
+use super::tool::{Schema, Tool};
 use super::Settings;
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::parse_pattern_list;

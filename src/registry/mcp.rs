@@ -19,10 +19,10 @@ use serde::Serialize;
 
 use super::annotation::Selector;
 use super::load::{check_input_size, parse_tool_list, LocatedTool, ToolOrigin};
-use super::model::Tool;
 use super::names::{
     belongs_to, check_server_name, namespaced, server_glob, server_name_rule, server_of,
 };
+use super::tool::Tool;
 use super::{LoadWarnings, Registry, Reuse, Settings};
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::json::read_tool_list;

@@ -21,29 +21,29 @@
 
 mod annotation;
 mod build;
-mod builtin;
 mod document_keys;
+mod library_tools;
 mod load;
 mod mcp;
 mod memo;
-mod model;
 mod names;
 mod policy;
 mod provider_tool;
 mod schema;
 mod strict;
+mod tool;
 mod toolset;
 mod version;
 mod write;
 
 pub use annotation::EffectiveAnnotations;
 pub(crate) use annotation::{Selector, SELECTORS as ANNOTATION_SELECTORS};
-pub(crate) use builtin::EMBEDDED_REGISTRY_JSON;
-pub use builtin::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
+pub(crate) use library_tools::EMBEDDED_REGISTRY_JSON;
+pub use library_tools::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
 pub use mcp::{PresetChange, RegistryChange, RegistryDiff};
-pub use model::{HistoryVersion, SourcePolicy, Tool};
 pub(crate) use names::server_of;
 pub use provider_tool::ProviderTool;
+pub use tool::{HistoryVersion, SourcePolicy, Tool};
 pub(crate) use toolset::ToolSet;
 pub(crate) use version::sha256_hex;
 pub use version::KEPT_VERSIONS;
@@ -123,7 +123,7 @@ struct Data {
     /// The model `ranker: "model"` searches with ([`Registry::with_model`]); not content:
     /// registries made from this one keep it, and nothing writes it out.
     #[cfg(feature = "model")]
-    model: Option<crate::model::ModelRanker>,
+    model: Option<crate::model_ranker::ModelRanker>,
 }
 
 /// Sets derived once at load time so expansion is a few passes over bit masks.
@@ -172,14 +172,14 @@ impl Registry {
     /// registries made from it by MCP changes keep it. The content, fingerprint and written
     /// form do not change.
     #[cfg(feature = "model")]
-    pub fn with_model(mut self, model: crate::model::ModelRanker) -> Registry {
+    pub fn with_model(mut self, model: crate::model_ranker::ModelRanker) -> Registry {
         self.data_mut().model = Some(model);
         self
     }
 
     /// The model attached by [`Registry::with_model`].
     #[cfg(feature = "model")]
-    pub fn model(&self) -> Option<&crate::model::ModelRanker> {
+    pub fn model(&self) -> Option<&crate::model_ranker::ModelRanker> {
         self.data.model.as_ref()
     }
 

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use super::builtin::WEB_SEARCH_OVERLAY;
-use super::model::{HistoryVersion, SourcePolicy};
+use super::library_tools::WEB_SEARCH_OVERLAY;
+use super::tool::{HistoryVersion, SourcePolicy};
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::{parse_pattern_list, ToolsOverride};
 use crate::limits::LIMITS;

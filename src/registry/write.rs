@@ -8,8 +8,8 @@
 
 use serde_json::{Map, Value};
 
-use super::model::Tool;
 use super::names::belongs_to;
+use super::tool::Tool;
 use super::{Registry, Settings};
 use crate::intent::{string_array, ToolsOverride};
 

@@ -44,9 +44,9 @@ use crate::expand::Expansion;
 use crate::registry::{Memo, MemoSlot, Registry, Tool, TOOL_SEARCH};
 use crate::turn::{catalog_text, Split, View};
 
-mod builtin;
 mod client_search;
 mod entry;
+mod provider_tool_form;
 pub mod rules;
 pub use crate::provider::{DeferralMode, Provider, ToolChanges};
 pub(crate) use client_search::client_search_output;
@@ -81,7 +81,7 @@ pub(crate) struct Payload {
     /// Tool names in array order (the provider's tool-search tool included by its name).
     pub array: Vec<String>,
     /// Top-level request fields the tools need besides `tools`, as a JSON object ("" when
-    /// none): OpenAI Chat's `web_search_options`, Gemini's `toolConfig` (`builtin.rs`).
+    /// none): OpenAI Chat's `web_search_options`, Gemini's `toolConfig` (`provider_tool_form.rs`).
     pub request_fields: String,
     /// Each entry of the list of functions as a byte range of `json`, in array order (the
     /// conversation's tool record is kept per entry: `crate::changes`).
@@ -211,16 +211,16 @@ pub(crate) fn render_split(
                 "a tool set beside the array is not a built-in",
             ));
         };
-        match builtin::form(b, &tool.name, options.provider)? {
-            builtin::Placement::GeminiTool(entry) => {
+        match provider_tool_form::form(b, &tool.name, options.provider)? {
+            provider_tool_form::Placement::GeminiTool(entry) => {
                 if gemini || k > 0 {
                     json.push(',');
                 }
                 json.push_str(&entry);
                 names.push(tool.name.clone());
             }
-            builtin::Placement::RequestField(field) => fields.push(field),
-            builtin::Placement::Array(_) => {
+            provider_tool_form::Placement::RequestField(field) => fields.push(field),
+            provider_tool_form::Placement::Array(_) => {
                 return Err(Error::internal(
                     "an array built-in was set beside the array",
                 ))
@@ -230,7 +230,7 @@ pub(crate) fn render_split(
     // Gemini: "mixing them with function declarations needs
     // tool_config.include_server_side_tool_invocations".
     if gemini && !beside.is_empty() {
-        fields.push(builtin::GEMINI_TOOL_CONFIG.to_string());
+        fields.push(provider_tool_form::GEMINI_TOOL_CONFIG.to_string());
     }
     json.push(']');
     Ok(Payload {
@@ -368,9 +368,10 @@ pub(crate) fn provider_search_entry(provider: Provider) -> Result<String> {
 /// tools with this.
 pub(crate) fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
     if let Some(b) = tool.builtin().filter(|b| b.runs_on(provider)) {
-        return Ok(match builtin::form(b, &tool.name, provider)? {
-            builtin::Placement::Array(entry) | builtin::Placement::GeminiTool(entry) => entry,
-            builtin::Placement::RequestField(field) => format!("{{{field}}}"),
+        return Ok(match provider_tool_form::form(b, &tool.name, provider)? {
+            provider_tool_form::Placement::Array(entry)
+            | provider_tool_form::Placement::GeminiTool(entry) => entry,
+            provider_tool_form::Placement::RequestField(field) => format!("{{{field}}}"),
         });
     }
     entry::tool(tool, provider, &rules::description(tool, provider))

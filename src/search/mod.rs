@@ -24,22 +24,22 @@ mod index;
 mod model;
 #[cfg(test)]
 pub(crate) use index::KeywordIndex;
-mod kind;
 mod rank;
+mod ranker_kind;
 mod table;
 mod text;
 
 #[cfg(feature = "model")]
-pub use crate::model::{ModelRanker, DEFAULT_MODEL_KEYWORD_WEIGHT};
+pub use crate::model_ranker::{ModelRanker, DEFAULT_MODEL_KEYWORD_WEIGHT};
 pub use abstain::NEAREST_NAMED;
 #[cfg(feature = "hybrid")]
 pub use hybrid::{HybridRanker, DEFAULT_KEYWORD_WEIGHT, HYBRID_ABSTENTION_THRESHOLD};
-pub use kind::{ChosenRanker, RankerKind};
 #[cfg(feature = "model")]
 pub use model::MODEL_ABSTENTION_THRESHOLD;
 #[cfg(feature = "abstain")]
 pub use rank::KEYWORD_ABSTENTION_THRESHOLD;
 pub use rank::{KeywordRanker, Ranker};
+pub use ranker_kind::{ChosenRanker, RankerKind};
 
 use serde::Serialize;
 use serde_json::Value;

@@ -27,7 +27,7 @@ use super::hybrid::{cosine, special_token, vocabulary_size, word_piece_ids};
 use super::rank::{fused_ranking, Ranker};
 use super::text::name_words;
 use crate::error::{Error, Result};
-use crate::model::{ModelRanker, DEFAULT_MODEL_KEYWORD_WEIGHT, HEADS};
+use crate::model_ranker::{ModelRanker, DEFAULT_MODEL_KEYWORD_WEIGHT, HEADS};
 use crate::registry::{Memo, MemoSlot, Registry, Tool};
 use tool_intent_minilm::Encoder;
 

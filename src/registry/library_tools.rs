@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use super::model::{Schema, Tool};
+use super::tool::{Schema, Tool};
 
 /// The name of the tool that loads deferred tools.
 pub const TOOL_SEARCH: &str = "tool_search";
