@@ -1,0 +1,156 @@
+//! Values across the boundary: Python arguments as the JSON text the core reads, results as
+//! Python values with snake_case keys.
+
+use crate::*;
+
+/// A Python argument as JSON text: a `str` as it is, anything else through `json.dumps`
+/// (NaN and infinities refused, as JSON has none).
+pub(crate) fn json_text(py: Python<'_>, value: &Bound<'_, PyAny>, input: &'static str) -> PyResult<String> {
+    if value.is_instance_of::<PyString>() {
+        return value.extract::<String>().map_err(|_| {
+            py_err(
+                py,
+                &tool_intent::Error::InvalidValue {
+                    input,
+                    path: tool_intent::JsonPath::root(),
+                    message:
+                        "the str holds a lone surrogate (half of a character), which is not text"
+                            .to_string(),
+                },
+            )
+        });
+    }
+    static DUMPS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let dumps = DUMPS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py.import("json")?.getattr("dumps")?.unbind())
+    })?;
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("allow_nan", false)?;
+    match dumps.bind(py).call((value,), Some(&kwargs)) {
+        Ok(text) => Ok(text.extract()?),
+        Err(e) => Err(py_err(
+            py,
+            &tool_intent::Error::InvalidValue {
+                input,
+                path: tool_intent::JsonPath::root(),
+                message: format!("cannot be converted to JSON: {}", e.value(py)),
+            },
+        )),
+    }
+}
+
+pub(crate) fn json_value(
+    py: Python<'_>,
+    value: Option<&Bound<'_, PyAny>>,
+    input: &'static str,
+) -> PyResult<Value> {
+    match value {
+        None => Ok(Value::Null),
+        Some(v) if v.is_none() => Ok(Value::Null),
+        // The core's reader: the same BOM and duplicate-key rules as every other surface.
+        Some(v) => lib(
+            py,
+            tool_intent::json::parse(input, &json_text(py, v, input)?),
+        ),
+    }
+}
+
+/// JSON text as Python values.
+pub(crate) fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    static LOADS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let loads = LOADS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py.import("json")?.getattr("loads")?.unbind())
+    })?;
+    loads.bind(py).call1((text,))
+}
+
+/// A result as Python values with snake_case keys, built straight from the value (no JSON text
+/// on the way): the core's JSON (what JS and the CLI read) is camelCase, Python's idiom is
+/// snake_case. Values under `KEEP` keys are data, not field names, and cross unchanged (a
+/// provider's wire format, version names, stored intents).
+pub(crate) fn to_py<'py>(py: Python<'py>, result: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let value = serde_json::to_value(result).map_err(|e| {
+        py_err(
+            py,
+            &tool_intent::Error::internal(format!("a result does not serialise: {e}")),
+        )
+    })?;
+    py_value(py, &value, true)
+}
+
+/// JSON text the core wrote (a search outcome with its provider output) as Python values
+/// with snake_case keys.
+pub(crate) fn text_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        py_err(
+            py,
+            &tool_intent::Error::internal(format!("the core wrote JSON that does not parse: {e}")),
+        )
+    })?;
+    py_value(py, &value, true)
+}
+
+pub(crate) fn py_value<'py>(py: Python<'py>, value: &Value, snake: bool) -> PyResult<Bound<'py, PyAny>> {
+    const KEEP: [&str; 4] = ["provider_output", "snapshots_rewritten", "intent", "known"];
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u), _) => u.into_pyobject(py)?.into_any(),
+            (None, None, Some(f)) => f.into_pyobject(py)?.into_any(),
+            // serde_json's numbers are one of the three (no arbitrary precision here).
+            (None, None, None) => {
+                return Err(py_err(
+                    py,
+                    &tool_intent::Error::internal(format!("a number with no value: {n}")),
+                ))
+            }
+        },
+        Value::String(text) => PyString::new(py, text).into_any(),
+        Value::Array(items) => {
+            let list = pyo3::types::PyList::empty(py);
+            for item in items {
+                list.append(py_value(py, item, snake)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = pyo3::types::PyDict::new(py);
+            for (k, v) in map {
+                if snake {
+                    let key = snake_case(k);
+                    let keep = KEEP.contains(&key.as_str());
+                    dict.set_item(key, py_value(py, v, !keep)?)?;
+                } else {
+                    dict.set_item(k, py_value(py, v, false)?)?;
+                }
+            }
+            dict.into_any()
+        }
+    })
+}
+
+pub(crate) fn snake_case(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A Python argument as the core value it stands for, errors naming the Python argument.
+pub(crate) fn arg<T>(
+    py: Python<'_>,
+    value: Option<&Bound<'_, PyAny>>,
+    name: &'static str,
+    read: impl FnOnce(&Value) -> tool_intent::Result<T>,
+) -> PyResult<T> {
+    let v = json_value(py, value, name)?;
+    lib(py, read(&v).map_err(|e| e.with_input(name)))
+}

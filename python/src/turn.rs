@@ -1,0 +1,110 @@
+//! The `Turn` class: one turn's calls (`plan`, `search`, `resolve`, `budget`).
+
+use crate::*;
+
+/// One turn: made by `registry.turn(tools_override, **options)`, it holds the registry
+/// version, the expansion and the state, and answers the turn's calls without expanding
+/// again. `search` records its loads in the turn's `state`.
+#[pyclass(module = "tool_intent")]
+pub(crate) struct Turn {
+    pub(crate) inner: tool_intent::Turn,
+}
+
+#[pymethods]
+impl Turn {
+    /// The turn's plan: a [`TurnPlan`].
+    pub(crate) fn plan(&self, py: Python<'_>) -> PyResult<TurnPlan> {
+        // The GIL is released while the core works, so a threaded server runs turns in
+        // parallel (the registry is shared read-only; its caches are thread-safe).
+        let plan = py.detach(|| self.inner.plan());
+        Ok(TurnPlan {
+            plan: lib(py, plan)?,
+            parsed: pyo3::sync::PyOnceLock::new(),
+        })
+    }
+
+    /// Runs `tool_search`: `{hits, not_found, text, state, warnings?, provider_output?}`; the
+    /// hits are recorded in the turn's `state` (they join the array at the next `begin_turn`). `ranker`: `"keyword"` (default), `"hybrid"` or `"model"`
+    /// (installed with `pip install tool-intent[hybrid]`). `abstain=True`: a keyword query
+    /// that names no tool and fits none well enough loads nothing, names the nearest tools
+    /// in its text and warns `search_abstained`.
+    #[pyo3(signature = (query, *, limit=None, ranker=None, abstain=None, **unknown))]
+    pub(crate) fn search<'py>(
+        &mut self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::query)] query: String,
+        #[pyo3(from_py_with = args::limit)] limit: Option<usize>,
+        #[pyo3(from_py_with = args::opt_ranker)] ranker: Option<String>,
+        #[pyo3(from_py_with = args::opt_abstain)] abstain: Option<bool>,
+        unknown: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let options = Options::new()
+            .count("limit", limit)
+            .text("ranker", ranker)
+            .flag("abstain", abstain)
+            .unknown(unknown)?;
+        let extra = lib(py, CallOptions::from_value(&options.value(), Call::Search))?;
+        let inner = &mut self.inner;
+        let outcome = py.detach(|| {
+            let ranker = extra.search_ranker(inner.registry())?;
+            inner
+                .search(&extra.search_call(&query, &ranker))
+                .map_err(search_argument_error)
+        });
+        text_to_py(py, &lib(py, lib(py, outcome)?.to_json())?)
+    }
+
+    /// Dispatch: the full definition of a tool this turn may call (`source_name` is the name
+    /// to send to its MCP server when it differs), or `ToolIntentError` `tool_not_available`
+    /// (`tool_removed` for a tool its server removed since the turn began).
+    pub(crate) fn resolve<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::name)] name: String,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let tool = lib(py, self.inner.resolve(&name))?;
+        py_value(py, &tool.to_value(), false)
+    }
+
+    /// The token budget of the turn, half by half (`counter`: "estimate", or "o200k" /
+    /// "cl100k" when the core is built with exact tokens).
+    #[pyo3(signature = (*, counter=None, **unknown))]
+    pub(crate) fn budget<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::opt_counter)] counter: Option<String>,
+        unknown: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let options = Options::new().text("counter", counter).unknown(unknown)?;
+        let extra = lib(py, CallOptions::from_value(&options.value(), Call::Budget))?;
+        let budget = py.detach(|| {
+            let counter = tool_intent::counter::shared_counter(
+                extra.counter.unwrap_or(tool_intent::CounterKind::Estimate),
+            )?;
+            self.inner.budget(counter)
+        });
+        to_py(py, &lib(py, budget)?)
+    }
+
+    /// The turn's state: the request's, with this turn's searches' loads recorded (persist it
+    /// with the session).
+    #[getter]
+    pub(crate) fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, self.inner.state())
+    }
+
+    /// The turn's warnings: the expansion's, and `turn_registry_gone` when its version is no
+    /// longer held.
+    pub(crate) fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.warnings())
+    }
+
+    pub(crate) fn __repr__(&self) -> String {
+        format!(
+            "Turn(provider={:?}, mode={:?}, turn={})",
+            self.inner.provider().as_str(),
+            self.inner.mode().as_str(),
+            self.inner.state().turn
+        )
+    }
+}
