@@ -5,7 +5,11 @@ use crate::*;
 
 /// A Python argument as JSON text: a `str` as it is, anything else through `json.dumps`
 /// (NaN and infinities refused, as JSON has none).
-pub(crate) fn json_text(py: Python<'_>, value: &Bound<'_, PyAny>, input: &'static str) -> PyResult<String> {
+pub(crate) fn json_text(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    input: &'static str,
+) -> PyResult<String> {
     if value.is_instance_of::<PyString>() {
         return value.extract::<String>().map_err(|_| {
             py_err(
@@ -68,7 +72,10 @@ pub(crate) fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyA
 /// on the way): the core's JSON (what JS and the CLI read) is camelCase, Python's idiom is
 /// snake_case. Values under `KEEP` keys are data, not field names, and cross unchanged (a
 /// provider's wire format, version names, stored intents).
-pub(crate) fn to_py<'py>(py: Python<'py>, result: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn to_py<'py>(
+    py: Python<'py>,
+    result: &impl serde::Serialize,
+) -> PyResult<Bound<'py, PyAny>> {
     let value = serde_json::to_value(result).map_err(|e| {
         py_err(
             py,
@@ -90,7 +97,11 @@ pub(crate) fn text_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py
     py_value(py, &value, true)
 }
 
-pub(crate) fn py_value<'py>(py: Python<'py>, value: &Value, snake: bool) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn py_value<'py>(
+    py: Python<'py>,
+    value: &Value,
+    snake: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     const KEEP: [&str; 4] = ["provider_output", "snapshots_rewritten", "intent", "known"];
     Ok(match value {
         Value::Null => py.None().into_bound(py),

@@ -26,7 +26,11 @@ impl TurnPlan {
 
 #[pymethods]
 impl TurnPlan {
-    pub(crate) fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    pub(crate) fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        key: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
         match key {
             "payload" => Ok(PyString::new(py, &self.plan.payload).into_any()),
             "catalog_text" => Ok(PyString::new(py, &self.plan.catalog_text).into_any()),

@@ -78,7 +78,10 @@ pub(crate) fn count_tokens(
 
 /// The canonical JSON text of an override (equal intents give equal bytes).
 #[pyfunction]
-pub(crate) fn canonical_intent(py: Python<'_>, tools_override: &Bound<'_, PyAny>) -> PyResult<String> {
+pub(crate) fn canonical_intent(
+    py: Python<'_>,
+    tools_override: &Bound<'_, PyAny>,
+) -> PyResult<String> {
     let o = arg(
         py,
         Some(tools_override),
@@ -101,7 +104,10 @@ impl SessionRunConfig {
     /// `build_intent`): an intent is stored as intent, never as an expanded list.
     #[staticmethod]
     #[pyo3(signature = (tools_override=None))]
-    pub(crate) fn from_override(py: Python<'_>, tools_override: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    pub(crate) fn from_override(
+        py: Python<'_>,
+        tools_override: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let o = arg(
             py,
             tools_override,
@@ -160,7 +166,10 @@ impl SessionRunConfig {
     }
 
     #[getter]
-    pub(crate) fn tools_override<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    pub(crate) fn tools_override<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.inner
             .tools_override
             .as_ref()

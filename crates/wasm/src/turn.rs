@@ -1,0 +1,125 @@
+//! The `Turn` class: one turn's calls, and the turn request read from JS arguments.
+
+use crate::*;
+
+/// One turn: made by `registry.turn(toolsOverride, options)`, it holds the registry version,
+/// the expansion and the state, and answers the turn's calls without expanding again.
+#[wasm_bindgen]
+pub struct Turn {
+    pub(crate) inner: CoreTurn,
+}
+
+#[wasm_bindgen]
+impl Turn {
+    /// The turn's plan: `{payload, catalogText, requestFields, array, catalog, promoted,
+    /// renamed, warnings, provider, mode, fingerprint}` (`payload` is the exact JSON text that was
+    /// fingerprinted).
+    pub fn plan(&self) -> Result<JsTurnPlan, JsValue> {
+        let plan = lib(self.inner.plan())?;
+        let object: JsValue = parse_out(&lib(plan.to_json_without_names())?)?;
+        let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&object, &key.into(), value);
+        // Each name list crosses as one newline-joined string split by the engine: names are
+        // provider-safe (`[a-zA-Z0-9_-]`, checked at load), so a newline never occurs in one,
+        // and splitting measured a fraction of parsing the lists as JSON (1,000 names).
+        for (key, names) in [
+            ("array", plan.array()),
+            ("catalog", plan.catalog()),
+            ("promoted", plan.promoted()),
+        ] {
+            let list: JsValue = if names.is_empty() {
+                js_sys::Array::new().into()
+            } else if names.iter().any(|n| n.contains('\n')) {
+                return Err(js_error(&Error::internal(format!(
+                    "a name of the plan's {key} list holds a newline, which the loader refuses"
+                ))));
+            } else {
+                // One string split by JS (one crossing, not one per name); built by hand, as
+                // the core builds its joins (`[S]::join` adds 0.4 KB of wasm per item type).
+                let mut joined = String::with_capacity(names.len() * 16);
+                for (i, name) in names.iter().enumerate() {
+                    if i > 0 {
+                        joined.push('\n');
+                    }
+                    joined.push_str(name);
+                }
+                js_sys::JsString::from(joined.as_str()).split("\n").into()
+            };
+            set(key, &list)?;
+        }
+        // The two long strings cross as strings, not as JSON text to be parsed again.
+        set("payload", &plan.payload.as_str().into())?;
+        set("catalogText", &plan.catalog_text.as_str().into())?;
+        set("requestFields", &plan.request_fields.as_str().into())?;
+        set("changes", &plan.changes.as_str().into())?;
+        Ok(object.unchecked_into())
+    }
+
+    /// Runs `tool_search`: `{hits, notFound, text, state, warnings?, providerOutput?}`. The
+    /// hits are recorded in the turn's state (`turn.state`), so a second search keeps the
+    /// first's loads.
+    pub fn search(
+        &mut self,
+        query: &JsText,
+        options: Option<JsSearchOptions>,
+    ) -> Result<JsSearchOutcome, JsValue> {
+        let query = text_in(query, "query")?;
+        let extra = call_options(options.as_deref(), Call::Search)?;
+        let ranker = lib(extra.search_ranker(self.inner.registry()))?;
+        let call = extra.search_call(&query, &ranker);
+        let outcome = lib(self.inner.search(&call).map_err(search_argument_error))?;
+        parse_out(&lib(outcome.to_json())?)
+    }
+
+    /// Dispatch lookup: the full definition of a tool this turn may call, or a
+    /// `tool_not_available` (`tool_removed`) error.
+    pub fn resolve(&self, name: &JsText) -> Result<JsToolDefinition, JsValue> {
+        let name = text_in(name, "name")?;
+        out(&lib(self.inner.resolve(&name))?.to_value())
+    }
+
+    /// Token budget, half by half. `counter`: "estimate" (default) or, in the exact build,
+    /// "o200k" / "cl100k".
+    pub fn budget(&self, options: Option<JsBudgetOptions>) -> Result<JsBudget, JsValue> {
+        let extra = call_options(options.as_deref(), Call::Budget)?;
+        let counter = lib(shared_counter(
+            extra.counter.unwrap_or(CounterKind::Estimate),
+        ))?;
+        out(&lib(self.inner.budget(counter))?)
+    }
+
+    /// The turn's state: the request's, with this turn's searches' loads recorded (persist it
+    /// with the session).
+    #[wasm_bindgen(getter)]
+    pub fn state(&self) -> Result<JsTurnState, JsValue> {
+        out(self.inner.state())
+    }
+
+    /// The turn's warnings: the expansion's, and `turn_registry_gone` when its version is no
+    /// longer held.
+    pub fn warnings(&self) -> Result<JsWarnings, JsValue> {
+        out(&self.inner.warnings())
+    }
+}
+
+/// A turn request from JS arguments (the options a turn accepts).
+pub(crate) fn request(
+    tools_override: &JsValue,
+    options: Option<&JsValue>,
+    call: Call,
+) -> Result<TurnRequest, JsValue> {
+    Ok(request_and_options(tools_override, options, call)?.0)
+}
+
+pub(crate) fn request_and_options(
+    tools_override: &JsValue,
+    options: Option<&JsValue>,
+    call: Call,
+) -> Result<(TurnRequest, CallOptions), JsValue> {
+    let o = json_in(tools_override, "tools_override")?;
+    lib(TurnRequest::from_values(&o, &options_in(options)?, call))
+}
+
+/// The options of a call on a turn.
+pub(crate) fn call_options(options: Option<&JsValue>, call: Call) -> Result<CallOptions, JsValue> {
+    lib(CallOptions::from_value(&options_in(options)?, call))
+}
