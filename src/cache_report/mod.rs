@@ -68,7 +68,7 @@ use crate::registry::Registry;
 use crate::render::{DeferralMode, Provider, ToolChanges};
 use crate::search::SearchCall;
 use crate::turn::View;
-use parts::{filler, first_difference, prefix_tools, tokens_from, Parts};
+use parts::{filler, first_difference, prefix_tools, tokens_from, History, Parts};
 pub use script::{
     CacheScript, ScriptTurn, MAX_MESSAGE_TOTAL, MAX_PART_BYTES, MAX_SEARCHES, MAX_SERVERS_ADDED,
     MAX_TURNS,
@@ -168,10 +168,7 @@ fn replay(
     ));
     let system_tokens = counter.count(&system);
     // The session's messages: "\n\n", then each turn's stand-in and inline loads, appended.
-    let mut messages = String::from("\n\n");
-    let mut messages_tokens = counter.count(&messages);
-    // Each appended piece of the messages: its end and the tokens through it.
-    let mut segments: Vec<(usize, usize)> = vec![(messages.len(), messages_tokens)];
+    let mut messages = History::new("\n\n", counter);
     let mut previous: Option<Parts> = None;
     let mut promoted: Vec<String> = Vec::new();
     let mut loads: Vec<String> = Vec::new();
@@ -234,14 +231,10 @@ fn replay(
             ));
         }
         let segment = filler(&format!("[turn {} messages] ", k + 1), script.message_bytes);
-        messages_tokens += counter.count(&segment);
-        messages.push_str(&segment);
-        segments.push((messages.len(), messages_tokens));
+        messages.append(&segment, counter);
         // A change message goes after the turn's user message: the messages grow by it.
         if !plan.changes.is_empty() {
-            messages_tokens += counter.count(&plan.changes);
-            messages.push_str(&plan.changes);
-            segments.push((messages.len(), messages_tokens));
+            messages.append(&plan.changes, counter);
             events.push(format!("change message of {} bytes", plan.changes.len()));
         }
         // The native modes cut the cached prefix, and a load's inline definition, from the
@@ -287,12 +280,12 @@ fn replay(
             tools_tokens,
             catalog,
             catalog_tokens,
-            messages_len: messages.len(),
-            messages_tokens,
+            messages_len: messages.text.len(),
+            messages_tokens: messages.tokens(),
         };
         let (first, section, rewritten) = match &previous {
             None => (None, Section::First, 0),
-            Some(p) => match first_difference(p, &parts, &system, &messages) {
+            Some(p) => match first_difference(p, &parts, &system, &messages.text) {
                 None => (None, Section::Messages, 0),
                 Some(at) => {
                     let tools_end = p.tools.len();
@@ -307,13 +300,7 @@ fn replay(
                     (
                         Some(at),
                         section,
-                        tokens_from(
-                            p,
-                            at,
-                            (&system, system_tokens),
-                            (&messages, &segments),
-                            counter,
-                        ),
+                        tokens_from(p, at, (&system, system_tokens), &messages, counter),
                     )
                 }
             },
@@ -352,9 +339,7 @@ fn replay(
                     .find(|e| e.get("name").and_then(Value::as_str) == Some(hit));
                 if let Some(entry) = entry {
                     let definition = crate::json_text::text(entry);
-                    messages_tokens += counter.count(&definition);
-                    messages.push_str(&definition);
-                    segments.push((messages.len(), messages_tokens));
+                    messages.append(&definition, counter);
                 }
             }
             state = outcome.state;

@@ -21,6 +21,37 @@ pub(super) struct Parts {
     pub(super) messages_tokens: usize,
 }
 
+/// The session's messages, which only grow: the text, and each appended piece's end with the
+/// tokens through it (counted once, when appended).
+pub(super) struct History {
+    pub(super) text: String,
+    pub(super) segments: Vec<(usize, usize)>,
+}
+
+impl History {
+    /// A history holding `start`.
+    pub(super) fn new(start: &str, counter: &dyn TokenCounter) -> History {
+        let mut history = History {
+            text: String::new(),
+            segments: Vec::new(),
+        };
+        history.append(start, counter);
+        history
+    }
+
+    /// Appends a piece, counting its tokens.
+    pub(super) fn append(&mut self, piece: &str, counter: &dyn TokenCounter) {
+        let tokens = self.tokens() + counter.count(piece);
+        self.text.push_str(piece);
+        self.segments.push((self.text.len(), tokens));
+    }
+
+    /// The tokens of the whole history (the sum of its pieces').
+    pub(super) fn tokens(&self) -> usize {
+        self.segments.last().map_or(0, |&(_, tokens)| tokens)
+    }
+}
+
 /// The parts of a request, in order, borrowing the session's system prompt and messages.
 fn sections<'a>(p: &'a Parts, system: &'a str, messages: &'a str) -> [&'a str; 4] {
     [&p.tools, system, &p.catalog, &messages[..p.messages_len]]
@@ -81,16 +112,17 @@ pub(super) fn first_difference(
 
 /// Tokens of the request `p` from byte `at` on: the part `at` falls in is counted from there,
 /// the parts after it by their kept counts. In the messages, only the segment `at` falls in
-/// is counted again (`segments`: each appended piece's end and the tokens through it), so a
+/// is counted again (`History::segments`), so a
 /// difference at the start of a long history — a catalog that grew at its end shifts every
 /// later byte — costs that segment, not the whole history again.
 pub(super) fn tokens_from(
     p: &Parts,
     at: usize,
     (system, system_tokens): (&str, usize),
-    (messages, segments): (&str, &[(usize, usize)]),
+    history: &History,
     counter: &dyn TokenCounter,
 ) -> usize {
+    let (messages, segments) = (history.text.as_str(), &history.segments);
     let parts = sections(p, system, messages);
     let kept = [
         p.tools_tokens,

@@ -34,7 +34,7 @@ use crate::registry::Registry;
 use crate::render::{entry_fingerprint, tool_entry, Provider};
 
 /// Checks `record` for a turn on `expansion` for `provider`; `held` are the registry versions
-/// this process holds (the turn's, the current one and its earlier versions). `Ok(Err(why))`
+/// this process holds (the current one and its earlier versions, the turn's among them). `Ok(Err(why))`
 /// when the record cannot be used as it is and the turn declares again.
 pub(crate) fn verify(
     mut record: ConversationTools,
@@ -80,16 +80,17 @@ pub(crate) fn verify(
             let Some(i) = version.index_of(name) else {
                 continue;
             };
+            let base = tool_entry(version, i, provider)?;
             let deferred = match tool.entry {
-                Some(k) => flags_over(&tools[k], tool_entry(version, i, provider)?),
+                Some(k) => flags_over(&tools[k], base),
                 None => Some(false),
             };
             if let Some(deferred) = deferred {
-                found = Some((version, i, deferred));
+                found = Some((version, i, base, deferred));
                 break;
             }
         }
-        let Some((version, i, deferred)) = found else {
+        let Some((version, i, base, deferred)) = found else {
             return unverifiable(name);
         };
         if tool.entry.is_some() {
@@ -112,7 +113,7 @@ pub(crate) fn verify(
                 tool.definition.push_str("+defer_loading");
             }
         }
-        tool.reference = super::reference_of(tool_entry(version, i, provider)?, provider)?;
+        tool.reference = super::reference_of(base, provider)?;
     }
     record.provider = Some(provider);
     Ok(Ok(record))

@@ -45,7 +45,7 @@ impl Registry {
             // Legitimate mid-turn (the registry changed after the turn began), but a stored
             // state can name any held version: never silently, since the turn then runs on
             // that version's tools and trust decisions.
-            let warning = self.is_earlier_version(stamp).then(|| {
+            let warning = (!std::ptr::eq(version, self)).then(|| {
                 Warning::new(
                     WarningCode::TurnRegistryEarlier,
                     "state",

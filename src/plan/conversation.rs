@@ -64,17 +64,11 @@ impl Turn {
                 .collect(),
             _ => Vec::new(),
         };
-        // The versions a stored record is checked against: the turn's, the current one and
-        // the earlier ones it holds.
-        let mut held: Vec<&crate::Registry> = vec![version];
-        for v in std::iter::once(&self.registry).chain(self.registry.earlier_versions()) {
-            if !held
-                .iter()
-                .any(|h| std::ptr::eq(*h, v) || h.fingerprint() == v.fingerprint())
-            {
-                held.push(v);
-            }
-        }
+        // The versions a stored record is checked against: the current one and the earlier
+        // ones it holds (the turn's version is one of them, `Registry::for_turn`).
+        let held: Vec<&crate::Registry> = std::iter::once(&self.registry)
+            .chain(self.registry.earlier_versions())
+            .collect();
         let outcome = crate::changes::plan(
             expansion,
             &offers,

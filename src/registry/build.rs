@@ -221,11 +221,9 @@ impl Registry {
             .tools
             .iter()
             .map(|t| {
-                let believed = match names::server_of(&t.name) {
-                    Some(server) if s.servers.iter().any(|m| m == server) => {
-                        trusted.contains(&server)
-                    }
-                    _ => true,
+                let believed = match s.merged_server_of(&t.name) {
+                    Some(server) => trusted.contains(&server),
+                    None => true,
                 };
                 Effective::of(t.annotations.as_ref(), believed)
             })

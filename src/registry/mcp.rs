@@ -73,6 +73,13 @@ pub struct RegistryChange {
 }
 
 impl Settings {
+    /// The merged server a registry name belongs to (`mcp__<server>__…` of a server this
+    /// registry merged): the one attribution trust (`build.rs`) and writing back (`write.rs`)
+    /// both read.
+    pub(crate) fn merged_server_of<'n>(&self, name: &'n str) -> Option<&'n str> {
+        server_of(name).filter(|server| self.servers.iter().any(|m| m == server))
+    }
+
     /// Makes a server's tools exposed and deferred by default.
     /// A list that already holds the server's glob keeps it where it is: a written-back
     /// registry lists the globs its servers added, and loading it adds none again.

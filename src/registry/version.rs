@@ -102,14 +102,4 @@ impl Registry {
     pub(crate) fn earlier_versions(&self) -> impl Iterator<Item = &Registry> {
         self.data.earlier.iter()
     }
-
-    /// Whether `fingerprint` names one of the earlier versions held (not this one).
-    pub(crate) fn is_earlier_version(&self, fingerprint: &str) -> bool {
-        self.fingerprint() != fingerprint
-            && self
-                .data
-                .earlier
-                .iter()
-                .any(|r| r.fingerprint() == fingerprint)
-    }
 }

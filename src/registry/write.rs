@@ -8,9 +8,8 @@
 
 use serde_json::{Map, Value};
 
-use super::names::belongs_to;
 use super::tool::Tool;
-use super::{Registry, Settings};
+use super::Registry;
 use crate::intent::{string_array, ToolsOverride};
 
 impl Registry {
@@ -21,15 +20,15 @@ impl Registry {
         let mut own = Vec::new();
         // Servers in the order their first tool appears, those without tools after them, so
         // the reload puts every tool back in its place (a server whose list was empty when it
-        // joined has its tools after those of servers that joined later).
+        // joined has its tools after those of servers that joined later). A tool in a server's
+        // namespace without a name of its own at the server stays the document's.
         let mut servers: Vec<(&str, Vec<Value>)> = Vec::new();
         for tool in self.own_tools() {
             let server = settings
-                .servers
-                .iter()
-                .find(|server| tool.source.is_some() && belongs_to(&tool.name, server));
+                .merged_server_of(&tool.name)
+                .filter(|_| tool.source.is_some());
             match server {
-                Some(server) => match servers.iter_mut().find(|(s, _)| s == server) {
+                Some(server) => match servers.iter_mut().find(|(s, _)| *s == server) {
                     Some((_, list)) => list.push(tool.to_server_value()),
                     None => servers.push((server, vec![tool.to_server_value()])),
                 },
@@ -45,7 +44,7 @@ impl Registry {
         doc.insert("tools".into(), Value::Array(own));
         // The servers' globs stay where merging put them: loading `mcp_servers` adds a glob
         // only where it is missing.
-        if let Value::Object(written) = settings_value(settings) {
+        if let Value::Object(written) = self.settings_value() {
             doc.extend(written);
         }
         if !servers.is_empty() {
@@ -63,76 +62,72 @@ impl Registry {
         Value::Object(doc)
     }
 
-    /// Everything of the registry but its tools (the servers' globs included), as the
-    /// fingerprint reads it.
+    /// Everything of the registry but its tools (the servers' globs included): what the
+    /// document holds besides its tools, and what the fingerprint reads.
     pub(crate) fn settings_value(&self) -> Value {
-        settings_value(&self.data.settings)
-    }
-}
-
-/// Everything of a document but its tools.
-fn settings_value(s: &Settings) -> Value {
-    let mut doc = Map::new();
-    if let Some(defaults) = &s.default_tools {
-        doc.insert("default_tools".into(), string_array(defaults));
-    }
-    if !s.deferred_default_tools.is_empty() {
-        doc.insert(
-            "deferred_default_tools".into(),
-            string_array(&s.deferred_default_tools),
-        );
-    }
-    // Maps are filled by `insert`, not `collect`: collecting into a map links a stable
-    // sort per element type into the wasm module.
-    let named = |items: &[(String, Vec<String>)]| {
-        let mut map = Map::new();
-        for (k, l) in items {
-            map.insert(k.clone(), string_array(l));
+        let s = &self.data.settings;
+        let mut doc = Map::new();
+        if let Some(defaults) = &s.default_tools {
+            doc.insert("default_tools".into(), string_array(defaults));
         }
-        Value::Object(map)
-    };
-    if !s.toolsets.is_empty() {
-        doc.insert("toolsets".into(), named(&s.toolsets));
-    }
-    if !s.overlays.is_empty() {
-        doc.insert("overlays".into(), named(&s.overlays));
-    }
-    if !s.sources.is_empty() {
-        let mut sources = Map::new();
-        for p in &s.sources {
-            let mut o = Map::new();
-            if !matches!(p.default, ToolsOverride::Follow) {
-                o.insert("default".into(), p.default.to_canonical_value());
-            }
-            if !p.deny.is_empty() {
-                o.insert("deny".into(), string_array(&p.deny));
-            }
-            sources.insert(p.name.clone(), Value::Object(o));
+        if !s.deferred_default_tools.is_empty() {
+            doc.insert(
+                "deferred_default_tools".into(),
+                string_array(&s.deferred_default_tools),
+            );
         }
-        doc.insert("sources".into(), Value::Object(sources));
-    }
-    if !s.trusted_servers.is_empty() {
-        doc.insert("trusted_servers".into(), string_array(&s.trusted_servers));
-    }
-    if !s.history.is_empty() {
-        let history = s
-            .history
-            .iter()
-            .map(|h| {
+        // Maps are filled by `insert`, not `collect`: collecting into a map links a stable
+        // sort per element type into the wasm module.
+        let named = |items: &[(String, Vec<String>)]| {
+            let mut map = Map::new();
+            for (k, l) in items {
+                map.insert(k.clone(), string_array(l));
+            }
+            Value::Object(map)
+        };
+        if !s.toolsets.is_empty() {
+            doc.insert("toolsets".into(), named(&s.toolsets));
+        }
+        if !s.overlays.is_empty() {
+            doc.insert("overlays".into(), named(&s.overlays));
+        }
+        if !s.sources.is_empty() {
+            let mut sources = Map::new();
+            for p in &s.sources {
                 let mut o = Map::new();
-                o.insert("version".into(), Value::String(h.version.clone()));
-                if let Some(d) = &h.default_tools {
-                    o.insert("default_tools".into(), string_array(d));
+                if !matches!(p.default, ToolsOverride::Follow) {
+                    o.insert("default".into(), p.default.to_canonical_value());
                 }
-                if !h.toolsets.is_empty() {
-                    o.insert("toolsets".into(), named(&h.toolsets));
+                if !p.deny.is_empty() {
+                    o.insert("deny".into(), string_array(&p.deny));
                 }
-                Value::Object(o)
-            })
-            .collect();
-        doc.insert("history".into(), Value::Array(history));
+                sources.insert(p.name.clone(), Value::Object(o));
+            }
+            doc.insert("sources".into(), Value::Object(sources));
+        }
+        if !s.trusted_servers.is_empty() {
+            doc.insert("trusted_servers".into(), string_array(&s.trusted_servers));
+        }
+        if !s.history.is_empty() {
+            let history = s
+                .history
+                .iter()
+                .map(|h| {
+                    let mut o = Map::new();
+                    o.insert("version".into(), Value::String(h.version.clone()));
+                    if let Some(d) = &h.default_tools {
+                        o.insert("default_tools".into(), string_array(d));
+                    }
+                    if !h.toolsets.is_empty() {
+                        o.insert("toolsets".into(), named(&h.toolsets));
+                    }
+                    Value::Object(o)
+                })
+                .collect();
+            doc.insert("history".into(), Value::Array(history));
+        }
+        Value::Object(doc)
     }
-    Value::Object(doc)
 }
 
 impl Tool {

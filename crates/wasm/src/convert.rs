@@ -57,12 +57,17 @@ extern "C" {
     fn keys_of(value: &JsValue) -> Result<js_sys::Array, JsValue>;
 }
 
-/// The error for a value whose reading threw (a getter, a Proxy trap, a revoked Proxy).
-fn threw(input: &'static str, thrown: &JsValue) -> JsValue {
-    let why = thrown
+/// The message of what JS threw: an `Error`'s, else `otherwise`.
+fn thrown_message(thrown: &JsValue, otherwise: &str) -> String {
+    thrown
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
-        .unwrap_or_else(|| "a value that is not an Error".to_string());
+        .unwrap_or_else(|| otherwise.to_string())
+}
+
+/// The error for a value whose reading threw (a getter, a Proxy trap, a revoked Proxy).
+fn threw(input: &'static str, thrown: &JsValue) -> JsValue {
+    let why = thrown_message(thrown, "a value that is not an Error");
     js_error(&Error::InvalidValue {
         input,
         path: tool_intent::JsonPath::root(),
@@ -308,11 +313,7 @@ pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, 
 /// that throws alone (so a cyclic `state` is an error of `state`, as Python names it); else at
 /// the root.
 fn not_stringified(value: &JsValue, input: &'static str, thrown: &JsValue) -> JsValue {
-    let why = |e: &JsValue| {
-        e.dyn_ref::<js_sys::Error>()
-            .map(|e| String::from(e.message()))
-            .unwrap_or_else(|| "not representable as JSON".to_string())
-    };
+    let why = |e: &JsValue| thrown_message(e, "not representable as JSON");
     let mut path = tool_intent::JsonPath::root();
     let mut message = why(thrown);
     // An options object's member is an option of its own: the error is that option's.
