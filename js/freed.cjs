@@ -3,7 +3,8 @@
 // object first and throws a ToolIntentError naming it (`argument`: "registry", "turn",
 // "registryChange"). Without the check the call enters the module with a null pointer and the
 // module throws from inside its own frames ("null pointer passed to rust"), which is not a
-// ToolIntentError and leaves the module's stack unbalanced. ES twin: js/freed.mjs (Node 20 cannot require an ES module): keep the two equal.
+// ToolIntentError and leaves the module's stack unbalanced. ES twin: js/freed.mjs (Node 20
+// cannot require an ES module): keep the two equal.
 
 function freedError(className, argument) {
   const e = new Error(`this ${className} was freed (free(), or the end of its using block) and cannot be used; make a new one`);
