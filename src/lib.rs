@@ -37,18 +37,19 @@
 //! - [`error`], [`json`], [`limits`], [`warning`], [`glob`] — the error type with JSON paths, JSON
 //!   reading, size limits, warning codes, name globs;
 //! - [`intent`] — the override/intent model and its canonical JSON;
+//! - [`provider`] — what each provider accepts: its entries, rules and limits, its own tools,
+//!   its deferral flags and its change blocks (nothing here reads a registry);
 //! - [`registry`] — loading, validating, merging and writing back registries (our format,
-//!   MCP `tools/list`);
-//! - [`expand`] — the expander under every call ([`Turn::expansion`]);
-//! - [`conversation`] — with `tool_changes: messages`, the turn state's record of what the
-//!   conversation was told about its tools;
-//! - [`turn`] — [`TurnState`], the array/catalog/promoted split, the catalog text;
+//!   MCP `tools/list`), and each tool's rendered entry per provider;
+//! - [`expand`] — the expander under every call ([`Turn::expansion`]), with the resident and
+//!   deferred split;
+//! - [`counter`] — token counters;
 //! - [`search`] — the `tool_search` tool ([`search::SearchCall`], [`Ranker`]);
-//! - [`render`] — providers, deferral modes and the payload's fingerprint; [`tool_info`] — the
+//! - [`turn`] — [`Turn`] and everything of one turn: [`TurnState`] and its boundary, the
+//!   provider split made once, the payload, [`TurnPlan`], the budget, and the change messages
+//!   of `tool_changes: messages` with the conversation's record;
+//! - [`provider_check`], [`tool_info`] — a registry checked against a provider's rules; the
 //!   tools as a UI lists them;
-//! - [`changes`] — each provider's change messages (`tool_changes: messages`);
-//! - [`counter`], [`budget`] — token counters and the budget;
-//! - [`plan`] — [`Turn`], [`TurnPlan`] and the request/options reading the bindings share;
 //! - [`cache_report`] — the prompt-cache replay of a scripted session;
 //! - [`session`] — the stored run config and [`build_intent`] for writers;
 //!
@@ -64,12 +65,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod budget;
 pub mod cache_report;
-pub mod changes;
-pub mod conversation;
 pub mod counter;
-mod deferral;
+mod digest;
 pub mod error;
 pub mod expand;
 pub mod glob;
@@ -79,10 +77,9 @@ mod json_text;
 pub mod limits;
 #[cfg(feature = "model")]
 mod model_ranker;
-pub mod plan;
-mod provider;
+pub mod provider;
+pub mod provider_check;
 pub mod registry;
-pub mod render;
 pub mod search;
 pub mod session;
 mod sort;
@@ -92,16 +89,17 @@ pub mod turn;
 pub mod warning;
 
 // The root: what a server author uses (at most 30 items, none renamed; tests/module_graph.rs).
-pub use budget::Budget;
 pub use counter::{CounterKind, TokenCounter};
+pub use digest::fingerprint;
 pub use error::{Error, JsonPath, Result};
 pub use intent::{Intent, ToolsOverride};
-pub use plan::{Renamed, SearchOutcome, Turn, TurnPlan, TurnRequest};
+pub use provider::{DeferralMode, Provider};
 pub use registry::{Registry, RegistryChange, RegistryDiff, Tool};
-pub use render::{fingerprint, DeferralMode, Provider};
 pub use search::{Ranker, SearchCall};
 pub use session::{build_intent, SessionRunConfig, Toggles};
-pub use turn::{record_loaded, TurnState, View};
+pub use turn::{
+    record_loaded, Budget, Renamed, SearchOutcome, Turn, TurnPlan, TurnRequest, TurnState, View,
+};
 pub use warning::{Warning, WarningCode};
 
 // The README's Rust example runs as a doctest (`cargo test --doc`), so it cannot rot.

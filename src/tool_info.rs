@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
+use crate::provider::Provider;
 use crate::registry::{EffectiveAnnotations, Registry};
-use crate::render::Provider;
 
 /// A registry tool as a UI lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -47,7 +47,7 @@ impl Registry {
                 description: t.description.clone(),
                 source_name: t.is_renamed().then(|| t.source_name().to_string()),
                 default: registry.is_default(i),
-                deferrable: crate::deferral::is_deferrable(registry, i),
+                deferrable: crate::expand::is_deferrable(registry, i),
                 overlay: registry.is_overlay(i),
                 effective_annotations: *effective,
                 builtin_providers: t.builtin().map(|b| b.providers.clone()).unwrap_or_default(),

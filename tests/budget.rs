@@ -10,9 +10,9 @@ use common::*;
 mod halves;
 
 use halves::rendered_halves;
-use tool_intent::budget::{BudgetRow, Placement};
 use tool_intent::counter::{BpeCounter, Estimator};
 use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::turn::budget::{BudgetRow, Placement};
 use tool_intent::{
     Budget, Provider, Registry, TokenCounter, ToolsOverride, TurnRequest, TurnState, View,
 };

@@ -7,8 +7,8 @@
 mod common;
 
 use common::*;
-use tool_intent::budget::Placement;
 use tool_intent::counter::Estimator;
+use tool_intent::turn::budget::Placement;
 use tool_intent::{DeferralMode, Provider, TokenCounter, TurnRequest, TurnState};
 
 #[test]

@@ -9,7 +9,7 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use tool_intent::registry::ProviderTool;
+use tool_intent::provider::ProviderTool;
 use tool_intent::{
     DeferralMode, Provider, Registry, ToolsOverride, TurnPlan, TurnRequest, WarningCode,
 };

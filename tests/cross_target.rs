@@ -19,7 +19,7 @@ mod model_weights;
 use common::*;
 use serde_json::{json, Value};
 use tool_intent::expand::{expand, ExpandContext};
-use tool_intent::plan::Call;
+use tool_intent::turn::Call;
 use tool_intent::{ToolsOverride, TurnRequest};
 
 /// A row's options as the library reads them: the rows' `loaded` (a list of names loaded

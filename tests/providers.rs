@@ -1,5 +1,5 @@
 //! What each provider is sent: the two providers beyond Anthropic and OpenAI, OpenAI's explicit
-//! `strict`, and one named test per provider rule (`src/render/rules.rs`).
+//! `strict`, and one named test per provider rule (`src/provider/rules.rs`).
 
 #![cfg(not(target_arch = "wasm32"))]
 

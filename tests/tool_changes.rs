@@ -1,4 +1,4 @@
-//! Tool changes inside the conversation (`tool_changes: messages`, `src/changes/`): the
+//! Tool changes inside the conversation (`tool_changes: messages`, `src/turn/tool_changes.rs`): the
 //! `tools` bytes never change after the first turn, and the tools a provider offers after
 //! applying every change message in order — replayed here by each provider's documented rules
 //! (`Replay`) — are the tools a fresh plan of that turn offers, names and definitions, with
@@ -18,8 +18,8 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use tool_change_rows::tool_change_rows;
 use tool_intent::cache_report::CacheScript;
-use tool_intent::changes::{CATALOG_ADDED, CATALOG_NOW_OFFERED, CATALOG_WITHDRAWN};
-use tool_intent::render::ToolChanges;
+use tool_intent::provider::ToolChanges;
+use tool_intent::turn::tool_changes::{CATALOG_ADDED, CATALOG_NOW_OFFERED, CATALOG_WITHDRAWN};
 use tool_intent::turn::CATALOG_HEADER;
 use tool_intent::{
     DeferralMode, Provider, Registry, SearchCall, TokenCounter, ToolsOverride, TurnPlan,

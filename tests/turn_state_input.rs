@@ -12,7 +12,7 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tool_intent::render::ToolChanges;
+use tool_intent::provider::ToolChanges;
 use tool_intent::{
     Provider, Registry, SearchCall, ToolsOverride, TurnPlan, TurnRequest, TurnState, WarningCode,
 };
@@ -473,7 +473,7 @@ fn change_text(items: &str) -> String {
 /// withdrawn; a toggle removes and adds.
 #[test]
 fn change_messages_say_what_changed() {
-    use tool_intent::changes::{CATALOG_ADDED, CATALOG_NOW_OFFERED, CATALOG_WITHDRAWN};
+    use tool_intent::turn::tool_changes::{CATALOG_ADDED, CATALOG_NOW_OFFERED, CATALOG_WITHDRAWN};
     let r1 = Registry::embedded()
         .set_mcp_server("a", &server(0b11))
         .unwrap()

@@ -138,7 +138,7 @@ pub fn abstention(
             let (request, _) = TurnRequest::from_values(
                 &serde_json::json!({ "disabled": disabled }),
                 &Value::Null,
-                tool_intent::plan::Call::Search,
+                tool_intent::turn::Call::Search,
             )?;
             let call = SearchCall::new(text)
                 .with_limit(10)

@@ -34,7 +34,7 @@
 //!   `allowed_tools` tool choice is not among what "Prompt caching" lists as cached (messages,
 //!   images, tools, structured output schema). The catalog travels in those messages, not the
 //!   system prompt. A change the provider cannot take as a message edits the array
-//!   (`crate::changes`), which the report shows as the rewrite it is.
+//!   (`crate::turn::tool_changes`), which the report shows as the rewrite it is.
 //! - `catalog` mode, every provider: the whole array as sent (Bedrock Converse and Gemini have
 //!   no deferral; a Bedrock `cachePoint` would sit after the tools, which is where this
 //!   section ends).
@@ -63,10 +63,10 @@ use serde_json::Value;
 
 use crate::counter::TokenCounter;
 use crate::error::{Error, Result};
-use crate::plan::TurnRequest;
+use crate::provider::{DeferralMode, Provider, ToolChanges};
 use crate::registry::Registry;
-use crate::render::{DeferralMode, Provider, ToolChanges};
 use crate::search::SearchCall;
+use crate::turn::TurnRequest;
 use crate::turn::View;
 use parts::{filler, first_difference, prefix_tools, tokens_from, History, Parts};
 pub use script::{

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::counter::TokenCounter;
-use crate::render::Provider;
+use crate::provider::Provider;
 
 /// One request as the report lays it out: `tools`, `"\n\n" + system`, the catalog part
 /// (`"\n\n" + catalog`, or nothing), then `"\n\n"` and the messages, which only ever grow.

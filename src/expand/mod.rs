@@ -17,11 +17,13 @@
 //! Deny beats allow: a tool matched by `disabled` is removed even if the `web_search` overlay
 //! would add it, and the source ceiling (`sources.<name>.deny`) removes tools whatever the
 //! override says. Denies match ignoring ASCII case. The result is then split into resident
-//! and deferred tools by the `deferral` module.
+//! and deferred tools by `deferral.rs`.
+
+mod deferral;
+pub use deferral::is_deferrable;
 
 use serde::Serialize;
 
-use crate::deferral;
 use crate::error::{quoted, Error, Result};
 use crate::glob;
 use crate::intent::{Intent, ToolsOverride, INTENT_KEYS};

@@ -12,7 +12,6 @@ use serde_json::{Map, Value};
 use super::document_keys::TOP_LEVEL_KEYS;
 use super::names::{self, check_server_name, is_provider_safe_name};
 use super::policy::{parse_history, parse_named_lists, parse_overlays, parse_sources};
-use super::provider_tool::ProviderTool;
 use super::schema::{self, Verdict};
 use super::tool::{Schema, Tool};
 use super::Settings;
@@ -20,7 +19,18 @@ use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::parse_pattern_list;
 use crate::json::{read_document, read_tool_list, string_of, value_of, Node, Raw, RawObject};
 use crate::limits::LIMITS;
+use crate::provider::ProviderTool;
 use crate::warning::{Warning, WarningCode};
+
+impl super::Registry {
+    /// Parses a registry from JSON text (a leading byte-order mark is accepted).
+    pub fn from_json_str(text: &str) -> Result<Self> {
+        check_input_size("document", &JsonPath::root(), text)?;
+        let mut warnings = super::LoadWarnings::default();
+        let (settings, tools) = parse_document(text, &mut warnings)?;
+        super::Registry::build(settings, tools, warnings, None)
+    }
+}
 
 /// Where a tool was read from: its list's path and its index there. The tool's own path is
 /// made only when an error needs it (a registry of 10,000 tools would otherwise format

@@ -12,13 +12,13 @@ use std::sync::OnceLock;
 /// slots cannot run out at run time (a new memo type adds a variant here).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum MemoSlot {
-    /// `render`: each tool's rendered entry per provider.
+    /// `registry/rendered.rs`: each tool's rendered entry per provider.
     RenderedEntries,
     /// `budget`: each tool's token count per counter and provider.
     TokenCounts,
     /// `search`: the keyword index.
     KeywordIndex,
-    /// `render`: which tools each provider refuses.
+    /// `turn/split.rs`: which tools each provider refuses.
     ProviderRules,
     /// `search::hybrid`: every tool's embedding (feature `hybrid`; the slot is one pointer
     /// either way).

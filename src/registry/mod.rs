@@ -28,7 +28,7 @@ mod mcp;
 mod memo;
 mod names;
 mod policy;
-mod provider_tool;
+mod rendered;
 mod schema;
 mod strict;
 mod tool;
@@ -42,15 +42,16 @@ pub(crate) use library_tools::EMBEDDED_REGISTRY_JSON;
 pub use library_tools::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
 pub use mcp::{PresetChange, RegistryChange, RegistryDiff};
 pub(crate) use names::server_of;
-pub use provider_tool::ProviderTool;
+#[cfg(test)]
+pub(crate) use rendered::RenderCache;
+pub(crate) use rendered::{entry_fingerprint, goes_beside, tool_entry};
 pub use tool::{HistoryVersion, SourcePolicy, Tool};
 pub(crate) use toolset::ToolSet;
-pub(crate) use version::sha256_hex;
 pub use version::KEPT_VERSIONS;
 
 use std::sync::Arc;
 
-use crate::error::{Error, JsonPath, Result};
+use crate::error::{Error, Result};
 use crate::glob;
 use crate::warning::Warning;
 pub(crate) use build::Reuse;
@@ -136,14 +137,6 @@ struct Masks {
 }
 
 impl Registry {
-    /// Parses a registry from JSON text (a leading byte-order mark is accepted).
-    pub fn from_json_str(text: &str) -> Result<Self> {
-        load::check_input_size("document", &JsonPath::root(), text)?;
-        let mut warnings = LoadWarnings::default();
-        let (settings, tools) = load::parse_document(text, &mut warnings)?;
-        Registry::build(settings, tools, warnings, None)
-    }
-
     /// Builds a registry from a parsed JSON value.
     pub fn from_value(value: &serde_json::Value) -> Result<Self> {
         Self::from_json_str(&crate::json_text::text(value))

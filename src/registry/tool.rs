@@ -4,8 +4,8 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
-use super::provider_tool::ProviderTool;
 use crate::intent::ToolsOverride;
+use crate::provider::ProviderTool;
 
 /// One tool definition.
 ///

@@ -1,6 +1,6 @@
 //! Registry versions: the content fingerprint a turn is stamped with, and the earlier
 //! versions a registry made by a server change keeps for turns still running on them (the
-//! turn boundary itself is `plan/boundary.rs`).
+//! turn boundary itself is `turn/boundary.rs`).
 //!
 //! A registry made by a change ([`Registry::set_mcp_server`] and friends) keeps the registry
 //! it was made from as an earlier version, up to [`KEPT_VERSIONS`] of them (newest first):
@@ -10,17 +10,7 @@
 use sha2::{Digest, Sha256};
 
 use super::Registry;
-
-/// `sha256:<hex>` of a digest (the form of every fingerprint the crate writes).
-pub(crate) fn sha256_hex(digest: &[u8]) -> String {
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in digest {
-        out.push(char::from_digit(u32::from(b >> 4), 16).unwrap_or('0'));
-        out.push(char::from_digit(u32::from(b & 15), 16).unwrap_or('0'));
-    }
-    out
-}
+use crate::digest::sha256_hex;
 
 /// How many earlier versions a registry keeps for turns that began on them.
 pub const KEPT_VERSIONS: usize = 8;

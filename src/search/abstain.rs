@@ -3,42 +3,26 @@
 //! that decides it is in `mod.rs` (`search`); the fits and thresholds are the rankers'
 //! (`Ranker::rank_with_fit`, `Ranker::abstention_threshold`; docs/search.md, "Abstention").
 
-use super::SearchResult;
 use crate::registry::Registry;
-use crate::warning::{Warning, WarningCode};
 
 /// How many of the best-ranked tools an abstaining search names in its text.
 pub const NEAREST_NAMED: usize = 3;
 
-/// The answer of a search that abstains: nothing loaded, the nearest tools named, and a way
-/// on for the model (ask, rephrase, or load one by name).
-pub(super) fn answer(
-    registry: &Registry,
-    ranked: &[usize],
-    fit: f64,
-    threshold: f64,
-) -> SearchResult {
+/// The text of a search that abstains (the search hands it back with nothing loaded and a
+/// `search_abstained` warning): the nearest tools named, and a way on for the model (ask,
+/// rephrase, or load one by name).
+pub(super) fn answer(registry: &Registry, ranked: &[usize], fit: f64, threshold: f64) -> String {
     let nearest: Vec<String> = ranked
         .iter()
         .take(NEAREST_NAMED)
         .filter_map(|&i| registry.tool(i).map(|t| t.name.clone()))
         .collect();
-    let text = format!(
+    format!(
         "No deferred tool fits this request well enough to load (the best match scores {}, under the {} this search asks for). Nearest: {}. Ask the user what they need, search again with other words, or load one of these with select:<name>.",
         hundredths(fit),
         hundredths(threshold),
         crate::text::join(&nearest, ", ")
-    );
-    SearchResult {
-        hits: Vec::new(),
-        not_found: Vec::new(),
-        warnings: vec![Warning::new(
-            WarningCode::SearchAbstained,
-            "tool_search",
-            text.clone(),
-        )],
-        text,
-    }
+    )
 }
 
 /// A score in [0, 1] as `0.37` (rounded down; integer formatting only, which keeps the
@@ -94,12 +78,8 @@ mod tests {
         let call = SearchCall::new("order a pizza")
             .with_ranker(&low)
             .with_abstain(true);
-        let (res, state) = run(&e, &TurnState::default(), &call, &|_| false).unwrap();
-        assert!(res.hits.is_empty());
-        assert!(
-            state.loaded.is_empty(),
-            "an abstaining search loads nothing"
-        );
+        let res = run(&e, &call, &|_| false).unwrap();
+        assert!(res.hits.is_empty(), "an abstaining search loads nothing");
         assert_eq!(res.warnings.len(), 1);
         assert_eq!(res.warnings[0].code, WarningCode::SearchAbstained);
         assert!(
@@ -134,7 +114,7 @@ mod tests {
             let call = SearchCall::new(query)
                 .with_ranker(ranker)
                 .with_abstain(abstain);
-            let (res, _) = run(&e, &TurnState::default(), &call, &|_| false).unwrap();
+            let res = run(&e, &call, &|_| false).unwrap();
             assert!(!res.hits.is_empty(), "{query}");
             assert!(res.warnings.is_empty(), "{query}");
         }
@@ -157,7 +137,7 @@ mod tests {
             let call = SearchCall::new("order a pizza")
                 .with_ranker(ranker)
                 .with_abstain(true);
-            let err = run(&e, &TurnState::default(), &call, &|_| false).unwrap_err();
+            let err = run(&e, &call, &|_| false).unwrap_err();
             assert_eq!(err.code(), "invalid_argument");
             assert!(err.to_string().contains("abstain"), "{err}");
         }
@@ -169,7 +149,7 @@ mod tests {
         let r = Registry::embedded();
         let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
         let call = SearchCall::new("plan mode").with_abstain(true);
-        let err = run(&e, &TurnState::default(), &call, &|_| false).unwrap_err();
+        let err = run(&e, &call, &|_| false).unwrap_err();
         assert!(err.to_string().contains("not in this build"), "{err}");
     }
 

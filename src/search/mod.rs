@@ -47,7 +47,6 @@ use serde_json::Value;
 use crate::error::{Error, JsonPath, Result};
 use crate::expand::Expansion;
 use crate::registry::{Tool, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT};
-use crate::turn::{record_loaded, TurnState};
 use crate::warning::{Warning, WarningCode};
 
 /// Longest query accepted.
@@ -193,7 +192,17 @@ fn search(
                     Error::argument("abstain", "the ranker gave no fit for this request")
                 })?;
                 if fit < threshold {
-                    return Ok(abstain::answer(registry, &hits, fit, threshold));
+                    let text = abstain::answer(registry, &hits, fit, threshold);
+                    return Ok(SearchResult {
+                        hits: Vec::new(),
+                        not_found: Vec::new(),
+                        warnings: vec![Warning::new(
+                            WarningCode::SearchAbstained,
+                            "tool_search",
+                            text.clone(),
+                        )],
+                        text,
+                    });
                 }
             }
         }
@@ -318,15 +327,14 @@ impl<'a> SearchCall<'a> {
     }
 }
 
-/// Runs one `tool_search` call against an expansion, returning the result and the turn
-/// state with the loads recorded. `excluded` tools (those the target provider refuses) are
-/// never hits. Errors point into the call's arguments (`$.query`, `$.limit`).
+/// Runs one `tool_search` call against an expansion (the turn records the hits as loaded).
+/// `excluded` tools (those the target provider refuses) are never hits. Errors point into the
+/// call's arguments (`$.query`, `$.limit`).
 pub(crate) fn run(
     expansion: &Expansion,
-    state: &TurnState,
     call: &SearchCall<'_>,
     excluded: &dyn Fn(usize) -> bool,
-) -> Result<(SearchResult, TurnState)> {
+) -> Result<SearchResult> {
     let limit = match call.limit {
         None => DEFAULT_SEARCH_LIMIT,
         Some(n) if (1..=MAX_SEARCH_LIMIT).contains(&n) => n,
@@ -356,19 +364,14 @@ pub(crate) fn run(
             )
         })?),
     };
-    let result = search(
+    search(
         expansion,
         &query,
         limit,
         call.ranker,
         abstain_below,
         excluded,
-    )?;
-    // A full loaded list first forgets names this registry lacks: then every hit fits
-    // (`TurnState::make_room`), and the text that told the model "Loaded" stays true.
-    let room = state.make_room(expansion.registry(), result.hits.len());
-    let next = record_loaded(room.as_ref().unwrap_or(state), &result.hits)?;
-    Ok((result, next))
+    )
 }
 
 fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
@@ -455,18 +458,11 @@ mod tests {
         let err = SearchCall::from_arguments(&bad).unwrap_err();
         assert_eq!(err.path(), Some("$.query"));
         let zero = json!({"query": "x", "limit": 0});
-        let err = run(
-            &e,
-            &TurnState::default(),
-            &SearchCall::from_arguments(&zero).unwrap(),
-            &|_| false,
-        )
-        .unwrap_err();
+        let err = run(&e, &SearchCall::from_arguments(&zero).unwrap(), &|_| false).unwrap_err();
         assert_eq!(err.path(), Some("$.limit"));
         let args = json!({"query": "plan mode"});
         let call = SearchCall::from_arguments(&args).unwrap();
-        let (res, state) = run(&e, &TurnState::default(), &call, &|_| false).unwrap();
+        let res = run(&e, &call, &|_| false).unwrap();
         assert_eq!(res.hits[0], "enter_plan_mode");
-        assert_eq!(state.loaded, res.hits);
     }
 }

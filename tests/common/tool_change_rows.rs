@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 use tool_intent::cache_report::CacheScript;
-use tool_intent::render::ToolChanges;
+use tool_intent::provider::ToolChanges;
 use tool_intent::{
     DeferralMode, Provider, Registry, SearchCall, ToolsOverride, TurnRequest, TurnState,
 };

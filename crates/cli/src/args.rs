@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tool_intent::render::ToolChanges;
+use tool_intent::provider::ToolChanges;
 use tool_intent::search::RankerKind;
 use tool_intent::{CounterKind, DeferralMode, Provider};
 

@@ -453,7 +453,12 @@ mod cli {
                         .filter(|&m| {
                             m == DeferralMode::Catalog
                                 || if tool_changes.is_messages() {
-                                    tool_intent::changes::check(provider, m, tool_changes).is_ok()
+                                    tool_intent::turn::tool_changes::check(
+                                        provider,
+                                        m,
+                                        tool_changes,
+                                    )
+                                    .is_ok()
                                 } else {
                                     provider.has_native_deferral()
                                 }

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{js_error, lib};
-use tool_intent::plan::option_error;
+use tool_intent::turn::option_error;
 use tool_intent::Error;
 
 #[wasm_bindgen]

@@ -18,7 +18,7 @@
 
 use std::sync::OnceLock;
 
-use super::super::table::WordTable;
+use crate::search::table::WordTable;
 
 /// The committed table (256 dimensions), from its data crate.
 static BYTES: &[u8] = tool_intent_hybrid_table::TABLE;

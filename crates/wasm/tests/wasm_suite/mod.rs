@@ -3,7 +3,7 @@
 //! functions with JS values, and run the cross-target golden cases inside the wasm module.
 
 use serde_json::Value;
-use tool_intent::plan::Call;
+use tool_intent::turn::Call;
 use tool_intent::{Registry, TurnRequest};
 use tool_intent_wasm as wasm;
 use wasm_bindgen::{JsCast, JsValue};

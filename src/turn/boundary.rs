@@ -18,8 +18,8 @@
 //! the tool's result. Removing it at once would change the array mid-turn (a cache rewrite),
 //! and the model, which saw the tool, could still call it.
 
+use super::state::{TurnState, View};
 use crate::registry::{Registry, KEPT_VERSIONS};
-use crate::turn::{TurnState, View};
 use crate::warning::{Warning, WarningCode};
 
 impl Registry {

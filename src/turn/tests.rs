@@ -242,10 +242,11 @@ fn a_turns_calls_equal_a_fresh_turn_per_call() {
 // that own the memo types.
 #[test]
 fn every_memo_type_of_the_crate_has_its_own_slot() {
-    use crate::budget::TokenCache;
     use crate::registry::Memo;
-    use crate::render::{ProviderRules, RenderCache};
+    use crate::registry::RenderCache;
     use crate::search::KeywordIndex;
+    use crate::turn::budget::TokenCache;
+    use crate::turn::split::ProviderRules;
     let slots = [
         RenderCache::SLOT,
         TokenCache::SLOT,
@@ -256,4 +257,42 @@ fn every_memo_type_of_the_crate_has_its_own_slot() {
         assert_eq!(*a as usize, i, "{a:?}");
     }
     assert_eq!(slots.len(), 4);
+}
+
+#[test]
+fn the_tool_count_advice_fits_what_is_declared() {
+    let tools: Vec<_> = (0..130)
+        .map(|k| json!({"name": format!("t{k}"), "description": "d", "parameters": {"type": "object"}}))
+        .collect();
+    let message = |deferred: bool, mode: DeferralMode| {
+        let doc = if deferred {
+            json!({"tools": tools, "default_tools": ["*"], "deferred_default_tools": ["*"]})
+        } else {
+            json!({"tools": tools})
+        };
+        let r = Registry::from_value(&doc).unwrap();
+        let request = TurnRequest {
+            provider: Provider::OpenAiResponses,
+            mode,
+            ..Default::default()
+        };
+        let e = r.plan_turn(&request).unwrap_err();
+        assert_eq!(e.code(), "invalid_argument");
+        e.to_string()
+    };
+    let all_resident = message(false, DeferralMode::Catalog);
+    assert!(all_resident.contains("defer some"), "{all_resident}");
+    let all_deferred = message(true, DeferralMode::Native);
+    assert!(!all_deferred.contains("defer some"), "{all_deferred}");
+    assert!(all_deferred.contains("use catalog mode"), "{all_deferred}");
+    // Deferred in catalog mode: the array is small, nothing to refuse.
+    let r = Registry::from_value(
+        &json!({"tools": tools, "default_tools": ["*"], "deferred_default_tools": ["*"]}),
+    )
+    .unwrap();
+    let request = TurnRequest {
+        provider: Provider::OpenAiResponses,
+        ..Default::default()
+    };
+    assert!(r.plan_turn(&request).is_ok());
 }

@@ -32,8 +32,8 @@
 
 use serde_json::{Map, Value};
 
+use super::Provider;
 use crate::error::{quoted, Error, JsonPath, Result};
-use crate::provider::Provider;
 use crate::warning::{Warning, WarningCode};
 
 /// What a registry says of a provider-executed tool.

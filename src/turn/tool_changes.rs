@@ -36,10 +36,10 @@
 //! A removal does not bind the model (the provider treats it as a hint: the model may still
 //! call a tool it saw), so [`crate::Turn::resolve`] refuses a withdrawn tool (`tool_removed`) and `tool_search` no
 //! longer finds it; the history is never rewritten (design note §4.3). OpenAI Responses has no
-//! removal item: what is offered is the `allowed_tools` tool choice (`blocks.rs`).
+//! removal item: what is offered is the `allowed_tools` tool choice (`crate::provider::change_blocks`).
 //!
 //! ```
-//! use tool_intent::render::ToolChanges;
+//! use tool_intent::provider::ToolChanges;
 //! use tool_intent::{Registry, ToolsOverride, TurnRequest, TurnState};
 //! let registry = Registry::embedded();
 //! let request = |intent: &str, state: TurnState| -> tool_intent::Result<TurnRequest> {
@@ -69,18 +69,20 @@
 //! new to the conversation is added by value with its flag (`BetaTool.defer_loading` is part
 //! of the definition a `tool_definition` carries).
 
-mod blocks;
-mod verify;
+use crate::provider::change_blocks::{self, ChangeSet};
 
-use blocks::ChangeSet;
-pub use blocks::ANTHROPIC_BETAS;
+use super::payload::Payload;
+use super::record::{ConversationTools, KnownTool};
 
-use crate::conversation::{ConversationTools, KnownTool};
+use super::split::CATALOG_HEADER;
+use crate::digest::fingerprint;
 use crate::error::{quoted, Error, Result};
 use crate::expand::{Expansion, ToolStatus};
+use crate::provider::entry::{self, has_cache_control, with_cache_control, BEDROCK_CACHE_POINT};
+use crate::provider::rules::max_tools;
+use crate::provider::{DeferralMode, Provider, ToolChanges};
 use crate::registry::Registry;
-use crate::render::{fingerprint, DeferralMode, Payload, Provider, ToolChanges};
-use crate::turn::CATALOG_HEADER;
+use crate::registry::{entry_fingerprint, tool_entry};
 use crate::warning::{Warning, WarningCode};
 
 /// The first line of a later turn's catalog changes.
@@ -160,33 +162,12 @@ fn definition_of(
     provider: Provider,
     deferred: bool,
 ) -> Result<String> {
-    let fingerprint = crate::render::entry_fingerprint(registry, index, provider)?;
+    let fingerprint = entry_fingerprint(registry, index, provider)?;
     Ok(if deferred {
         format!("{fingerprint}+defer_loading")
     } else {
         fingerprint.to_string()
     })
-}
-
-/// How a change block names the tool of `entry` (see [`KnownTool::reference`]).
-fn reference_of(entry: &str, provider: Provider) -> Result<String> {
-    let value = crate::json::parse_trusted(entry)
-        .map_err(|_| Error::internal("a rendered entry is not JSON"))?;
-    let text = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).map(str::to_string);
-    let found = match provider {
-        Provider::BedrockConverse => text(value.get("toolSpec").and_then(|t| t.get("name")))
-            .or_else(|| text(value.get("systemTool").and_then(|t| t.get("name")))),
-        Provider::OpenAiResponses => text(value.get("type")).map(|kind| {
-            let mut o = serde_json::Map::new();
-            o.insert("type".into(), kind.into());
-            if let Some(name) = text(value.get("name")) {
-                o.insert("name".into(), name.into());
-            }
-            crate::json_text::text(&serde_json::Value::Object(o))
-        }),
-        _ => text(value.get("name")),
-    };
-    found.ok_or_else(|| Error::internal("a rendered entry has no name to reference"))
 }
 
 /// Where and how a conversation's changes are sent.
@@ -235,12 +216,11 @@ fn declare(
                 None | Some(ToolStatus::DeniedBySource | ToolStatus::Unavailable)
             );
             if offerable && !refused(i) {
-                let entry = crate::render::tool_entry(registry, i, provider)?;
+                let entry = tool_entry(registry, i, provider)?;
                 declared.push((i, entry.to_string(), false));
             }
         }
-        if let Some(max) = crate::render::rules::max_tools(provider).filter(|&m| declared.len() > m)
-        {
+        if let Some(max) = max_tools(provider).filter(|&m| declared.len() > m) {
             return Err(Error::argument(
                 "tool_changes",
                 format!(
@@ -255,7 +235,7 @@ fn declare(
     // deferred tool), as `render_split` puts it.
     if target.cache_control && provider == Provider::Anthropic {
         if let Some((_, last, _)) = declared.iter_mut().rev().find(|(_, _, deferred)| !deferred) {
-            *last = crate::render::with_cache_control(last);
+            *last = with_cache_control(last);
         }
     }
     let mut record = ConversationTools {
@@ -268,7 +248,7 @@ fn declare(
             name.clone(),
             KnownTool {
                 definition: definition_of(registry, index, provider, deferred)?,
-                reference: reference_of(&entry, provider)?,
+                reference: entry::reference(&entry, provider)?,
                 entry: Some(k),
             },
         );
@@ -296,7 +276,7 @@ pub(crate) fn plan(
     let provider = target.provider;
     let (record, redeclared) = match record {
         None => (None, None),
-        Some(stored) => match verify::verify(stored, expansion, held, provider)? {
+        Some(stored) => match super::record_check::verify(stored, expansion, held, provider)? {
             Ok(record) => (Some(record), None),
             Err(why) => (None, Some(why)),
         },
@@ -341,7 +321,7 @@ pub(crate) fn plan(
                     offer.name.to_string(),
                     KnownTool {
                         definition,
-                        reference: reference_of(offer.entry, provider)?,
+                        reference: entry::reference(offer.entry, provider)?,
                         entry,
                     },
                 );
@@ -351,9 +331,8 @@ pub(crate) fn plan(
                     match known.entry {
                         Some(k) => {
                             // The breakpoint stays where the first turn put it.
-                            record.tools[k] = if crate::render::has_cache_control(&record.tools[k])
-                            {
-                                crate::render::with_cache_control(offer.entry)
+                            record.tools[k] = if has_cache_control(&record.tools[k]) {
+                                with_cache_control(offer.entry)
                             } else {
                                 offer.entry.to_string()
                             };
@@ -432,7 +411,7 @@ pub(crate) fn plan(
                 .collect(),
         );
     }
-    let (items, request_fields) = blocks::render(provider, &set);
+    let (items, request_fields) = change_blocks::render(provider, &set);
     let mut warnings = Vec::new();
     if let Some(why) = redeclared {
         warnings.push(Warning::new(
@@ -466,7 +445,7 @@ pub(crate) fn plan(
         ));
     }
     let trailer = (target.cache_control && provider == Provider::BedrockConverse)
-        .then_some(crate::render::BEDROCK_CACHE_POINT);
+        .then_some(BEDROCK_CACHE_POINT);
     let tools = record.array(trailer);
     Ok(Outcome {
         payload: Payload {

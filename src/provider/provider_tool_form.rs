@@ -1,5 +1,5 @@
 //! The provider-executed form of a registry tool marked `"builtin"` (the rules and the SDK
-//! types each field follows are in `registry/provider_tool.rs`): an entry in the `tools`
+//! types each field follows are in `provider_tools.rs`): an entry in the `tools`
 //! array (Anthropic, OpenAI Responses, Bedrock Converse), a tool object beside Gemini's
 //! function declarations, or a top-level request field (OpenAI Chat's `web_search_options`).
 //! Field order is the order written, so part of the fingerprint.
@@ -8,9 +8,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::entry::to_json;
+use super::provider_tools::ProviderTool;
+use super::Provider;
 use crate::error::{Error, Result};
-use crate::provider::Provider;
-use crate::registry::ProviderTool;
 
 /// Where a provider takes a built-in.
 pub(crate) enum Placement {

@@ -23,8 +23,8 @@
 //!   caching": what is cached is the messages, images, the list of tools and the structured
 //!   output schema).
 
+use super::Provider;
 use crate::json_text::string;
-use crate::render::Provider;
 
 /// The Anthropic betas a conversation with change messages needs on every request: the first
 /// for references, the second for tools given by value (`messages`, not
@@ -37,15 +37,15 @@ pub const ANTHROPIC_BETAS: [&str; 2] = [
 /// What one turn changes, provider-neutral: references are [`super::KnownTool::reference`]s,
 /// definitions are array entries (exact bytes).
 #[derive(Debug, Default)]
-pub(super) struct ChangeSet {
+pub(crate) struct ChangeSet {
     /// The catalog's changes as text ("" when none).
-    pub(super) text: String,
-    pub(super) removed: Vec<String>,
-    pub(super) added_by_reference: Vec<String>,
-    pub(super) added_by_value: Vec<String>,
+    pub(crate) text: String,
+    pub(crate) removed: Vec<String>,
+    pub(crate) added_by_reference: Vec<String>,
+    pub(crate) added_by_value: Vec<String>,
     /// OpenAI Responses: the `allowed_tools` references, when something the conversation
     /// knows is not offered.
-    pub(super) allowed: Option<Vec<String>>,
+    pub(crate) allowed: Option<Vec<String>>,
 }
 
 impl ChangeSet {
@@ -59,7 +59,7 @@ impl ChangeSet {
 
 /// The items to append (a JSON array, "" when nothing changed) and the request fields (a
 /// JSON object's members, "" when none).
-pub(super) fn render(provider: Provider, set: &ChangeSet) -> (String, String) {
+pub(crate) fn render(provider: Provider, set: &ChangeSet) -> (String, String) {
     let fields = match (&set.allowed, provider) {
         (Some(allowed), Provider::OpenAiResponses) if allowed.is_empty() => {
             "\"tool_choice\":\"none\"".to_string()

@@ -1,21 +1,21 @@
 //! `native-client` mode's search results in the provider's own shape (see the module docs of
-//! `render` for the field names and where they come from).
+//! `provider` for the field names and where they come from).
 
 use super::entry::to_json;
-use super::{tool_entry, Provider};
+use super::Provider;
 use crate::error::{Error, Result};
-use crate::registry::Registry;
 
 /// What our `tool_search` hands back in `native-client` mode, as the provider expects it:
 /// Anthropic — the `tool_result` content, a list of `tool_reference` blocks (a text block with
 /// `text` when nothing was found); OpenAI Responses — a `tool_search_output` item with each
 /// hit's full definition (add the call's `call_id` before sending). JSON text; an error for
-/// Chat Completions, which has no native deferral.
+/// Chat Completions, which has no native deferral. `entry_of` gives a hit's entry in the
+/// provider's `tools` array.
 pub(crate) fn client_search_output(
-    registry: &Registry,
     hits: &[String],
     text: &str,
     provider: Provider,
+    entry_of: &dyn Fn(&str) -> Result<String>,
 ) -> Result<String> {
     let mut out = String::new();
     match provider {
@@ -42,10 +42,7 @@ pub(crate) fn client_search_output(
                 if k > 0 {
                     out.push(',');
                 }
-                let i = registry
-                    .index_of(name)
-                    .ok_or_else(|| Error::internal(format!("no tool named {name}")))?;
-                out.push_str(tool_entry(registry, i, provider)?);
+                out.push_str(&entry_of(name)?);
             }
             out.push_str("]}");
         }

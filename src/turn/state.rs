@@ -1,5 +1,5 @@
-//! The turn: per-session state that decides when loaded tools join the provider array, and
-//! the split of one expansion into array, catalog and promoted tools.
+//! The turn state: the per-session value that decides when loaded tools join the provider
+//! array (the split itself is `split.rs`).
 //!
 //! The provider array of a turn is fixed at the turn boundary ([`Registry::begin_turn`]): a
 //! load recorded mid-turn ([`record_loaded`]) joins the array at the next boundary, after the
@@ -12,11 +12,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::conversation::ConversationTools;
+use super::record::ConversationTools;
 use crate::error::{Error, JsonPath, Result};
-use crate::expand::Expansion;
 use crate::limits::LIMITS;
-use crate::registry::{Registry, ToolSet};
+use crate::registry::Registry;
 
 /// Per-session deferral state, persisted with the session.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -122,7 +121,7 @@ impl TurnState {
                 "loaded" | "frozen" => {
                     let names = match v {
                         Value::Null => Vec::new(),
-                        v => crate::conversation::string_list(
+                        v => super::record::string_list(
                             v,
                             &path,
                             ("a list of tool names", "names", "a tool name"),
@@ -226,77 +225,6 @@ impl TurnState {
     }
 }
 
-/// One turn's tools by where they go, as registry positions.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Split {
-    /// The provider array in catalog mode: resident tools in registry order, then promoted
-    /// tools in load order.
-    pub array: Vec<usize>,
-    /// Deferred tools not promoted, in registry order: the catalog's names.
-    pub catalog: Vec<usize>,
-    /// The promoted tools (a suffix of `array`), in load order.
-    pub promoted: Vec<usize>,
-}
-
-/// Splits an expansion into array, catalog and promoted tools for a turn state.
-pub fn split(expansion: &Expansion, state: &TurnState, view: View) -> Split {
-    let registry = expansion.registry();
-    let mut array: Vec<usize> = expansion.resident().collect();
-    let mut promoted = Vec::new();
-    let mut is_promoted = ToolSet::empty(registry.len());
-    for name in state.loaded_for(view) {
-        if let Some(i) = registry.index_of(name) {
-            if expansion.is_deferred(i) && !is_promoted.contains(i) {
-                is_promoted.insert(i);
-                promoted.push(i);
-            }
-        }
-    }
-    array.extend(promoted.iter().copied());
-    let catalog = expansion
-        .deferred()
-        .filter(|i| !is_promoted.contains(*i))
-        .collect();
-    Split {
-        array,
-        catalog,
-        promoted,
-    }
-}
-
-/// The first line of the catalog text.
-pub const CATALOG_HEADER: &str = "Deferred tools (not loaded yet). To use one, call tool_search with query \"select:<name>\" to load its schema, then call it:";
-
-/// The catalog text placed in the system prompt: a header, then one bare name per line. The
-/// empty string when nothing is deferred. This exact string is what the budget counts.
-// push_str over push(char): measured faster in the size-optimised wasm build.
-#[allow(clippy::single_char_add_str)]
-pub fn catalog_text(registry: &Registry, catalog: &[usize]) -> String {
-    if catalog.is_empty() {
-        return String::new();
-    }
-    let mut text = String::with_capacity(CATALOG_HEADER.len() + 1 + catalog.len() * 24);
-    text.push_str(CATALOG_HEADER);
-    text.push_str("\n");
-    for &i in catalog {
-        text.push_str(registry.name(i));
-        text.push_str("\n");
-    }
-    text
-}
-
-/// Assembles a system prompt from the caller's own text and the catalog (for tests and
-/// previews; a server normally has its own assembler and calls [`catalog_text`]).
-pub fn system_prompt_with_catalog(base: &str, catalog_text: &str) -> String {
-    if catalog_text.is_empty() {
-        base.to_string()
-    } else if base.is_empty() {
-        catalog_text.to_string()
-    } else {
-        format!("{base}\n\n{catalog_text}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,29 +264,6 @@ mod tests {
             let e = TurnState::from_value(&doc).unwrap_err();
             assert_eq!(e.path(), Some("$.registry"), "{bad}");
         }
-    }
-
-    #[test]
-    fn catalog_text_is_empty_without_deferred_tools() {
-        let r = Registry::embedded();
-        assert_eq!(catalog_text(&r, &[]), "");
-        let i = r.index_of("memory").unwrap();
-        let text = catalog_text(&r, &[i]);
-        assert_eq!(text, format!("{CATALOG_HEADER}\nmemory\n"));
-    }
-
-    #[test]
-    fn promoted_tools_follow_the_resident_ones_in_load_order() {
-        let r = Registry::embedded();
-        let e = crate::expand::expand(&r, &Default::default(), Default::default()).unwrap();
-        let s = r.begin_turn(
-            &record_loaded(&TurnState::default(), &["send_message", "enter_plan_mode"]).unwrap(),
-        );
-        let split = split(&e, &s, View::Frozen);
-        let names: Vec<&str> = split.promoted.iter().map(|&i| r.name(i)).collect();
-        assert_eq!(names, ["send_message", "enter_plan_mode"]);
-        assert!(split.array.ends_with(&split.promoted));
-        assert!(!split.catalog.iter().any(|i| split.promoted.contains(i)));
     }
 
     #[test]

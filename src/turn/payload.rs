@@ -1,59 +1,23 @@
-//! Rendering: provider tool arrays as exact bytes, with a SHA-256 fingerprint.
+//! The turn's payload: the provider `tools` array of one split as exact bytes, with its
+//! SHA-256 fingerprint.
 //!
 //! One canonical serialiser produces every payload: compact JSON (no whitespace), wrapper
-//! fields in the provider's documented order, JSON Schemas with object keys in lexicographic
-//! order (serde_json's ordered map; the `preserve_order` feature must stay off, which a test
-//! checks), numbers and strings as serde_json writes them — the same on native and wasm.
-//! The fingerprint is `sha256:<hex>` of those bytes; it is what a prompt cache keys on.
-//!
-//! Providers:
-//! - Anthropic Messages: `{"name","description","input_schema"}`; with `cache_control`
-//!   the last non-deferred tool gets `{"type":"ephemeral"}` (Anthropic rejects it on a
-//!   deferred tool);
-//! - OpenAI Chat Completions: `{"type":"function","function":{"name","description","parameters"}}`;
-//! - OpenAI Responses: `{"type":"function","name","description","parameters"}`.
-//!
-//! Deferral modes:
-//! - `catalog`: array = resident tools + promoted tools (load order); the catalog text goes in
-//!   the system prompt;
-//! - `native`: every available tool is declared, deferred ones with `"defer_loading":true`,
-//!   our `tool_search` replaced by the provider's own tool-search tool; the array never changes
-//!   during a session and the catalog text is empty. Chat Completions has no native deferral,
-//!   so `native` with `openai-chat` is an error.
-//! - `native-client`: declared as in `native`, but the search is ours: on Anthropic our
-//!   `tool_search` is an ordinary client tool whose `tool_result` content is a list of
-//!   `{"type":"tool_reference","tool_name":…}` blocks (`client_search.rs`), which the
-//!   API expands into the deferred definitions inline; on OpenAI Responses it is declared as
-//!   `{"type":"tool_search","execution":"client","description","parameters"}` and answered
-//!   with a `{"type":"tool_search_output","execution":"client","tools":[…]}` item (the caller
-//!   adds the call's `call_id`). A load changes nothing in the array, and our ranking,
-//!   `select:` and deny rules are what the model searches with. Field names as in Anthropic's
-//!   tool reference (`ToolReferenceBlockParam {type: "tool_reference", tool_name}`, allowed in
-//!   a `tool_result`'s content) and OpenAI's Responses API reference (`ToolSearchTool {type,
-//!   execution, description, parameters}`, `ToolSearchOutputItemParam {type, call_id,
-//!   execution, tools}`), as their SDKs define them.
-//!
-//! An empty description is omitted rather than sent as `""`.
+//! fields in the provider's documented order (`crate::provider`), JSON Schemas with object
+//! keys in lexicographic order (serde_json's ordered map; the `preserve_order` feature must
+//! stay off, which a test checks), numbers and strings as serde_json writes them — the same on
+//! native and wasm. The fingerprint is `sha256:<hex>` of those bytes; it is what a prompt
+//! cache keys on. How each deferral mode fills the array is in the docs of `crate::provider`.
 
-use std::sync::OnceLock;
-
-use sha2::{Digest, Sha256};
-
+use super::split::{catalog_text, Split};
+use super::state::View;
+use crate::digest::fingerprint;
 use crate::error::{Error, Result};
 use crate::expand::Expansion;
-use crate::registry::{Memo, MemoSlot, Registry, Tool, TOOL_SEARCH};
-use crate::turn::{catalog_text, Split, View};
-
-mod client_search;
-mod entry;
-mod provider_tool_form;
-pub mod rules;
-pub use crate::provider::{DeferralMode, Provider, ToolChanges};
-pub(crate) use client_search::client_search_output;
-pub(crate) use entry::BEDROCK_CACHE_POINT;
-pub use entry::{ANTHROPIC_TOOL_SEARCH_NAME, ANTHROPIC_TOOL_SEARCH_TYPE};
-#[cfg(test)]
-pub(crate) use rules::ProviderRules;
+use crate::provider::entry::{self, push_with_flags, ANTHROPIC_TOOL_SEARCH_NAME};
+use crate::provider::provider_tool_form::{self, Placement};
+use crate::provider::rules::check_mode;
+use crate::provider::{DeferralMode, Provider};
+use crate::registry::{goes_beside, tool_entry, Tool, TOOL_SEARCH};
 
 /// Rendering options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -69,7 +33,7 @@ pub(crate) struct RenderOptions {
 }
 
 /// One rendered tool array (with `tool_changes: messages`, the array a conversation declared:
-/// `crate::changes`).
+/// `tool_changes.rs`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Payload {
     /// The exact JSON bytes of the `tools` array.
@@ -84,13 +48,8 @@ pub(crate) struct Payload {
     /// none): OpenAI Chat's `web_search_options`, Gemini's `toolConfig` (`provider_tool_form.rs`).
     pub request_fields: String,
     /// Each entry of the list of functions as a byte range of `json`, in array order (the
-    /// conversation's tool record is kept per entry: `crate::changes`).
+    /// conversation's tool record is kept per entry: `tool_changes.rs`).
     pub spans: Vec<(usize, usize)>,
-}
-
-/// `sha256:<hex>` of some bytes.
-pub fn fingerprint(bytes: &[u8]) -> String {
-    crate::registry::sha256_hex(&Sha256::digest(bytes))
 }
 
 /// One entry of a rendered array.
@@ -212,15 +171,15 @@ pub(crate) fn render_split(
             ));
         };
         match provider_tool_form::form(b, &tool.name, options.provider)? {
-            provider_tool_form::Placement::GeminiTool(entry) => {
+            Placement::GeminiTool(entry) => {
                 if gemini || k > 0 {
                     json.push(',');
                 }
                 json.push_str(&entry);
                 names.push(tool.name.clone());
             }
-            provider_tool_form::Placement::RequestField(field) => fields.push(field),
-            provider_tool_form::Placement::Array(_) => {
+            Placement::RequestField(field) => fields.push(field),
+            Placement::Array(_) => {
                 return Err(Error::internal(
                     "an array built-in was set beside the array",
                 ))
@@ -247,145 +206,14 @@ pub(crate) fn render_split(
     })
 }
 
-/// Anthropic's explicit cache breakpoint, the last field of the entry it marks.
-pub(crate) const CACHE_CONTROL_FIELD: &str = ",\"cache_control\":{\"type\":\"ephemeral\"}";
-
-/// A deferred declaration's flag, the last field of its entry but `cache_control`.
-pub(crate) const DEFER_LOADING_FIELD: &str = ",\"defer_loading\":true";
-
-/// An entry with Anthropic's `cache_control` added, as [`push_with_flags`] adds it.
-pub(crate) fn with_cache_control(entry: &str) -> String {
-    let body = entry.strip_suffix('}').unwrap_or(entry);
-    format!("{body}{CACHE_CONTROL_FIELD}}}")
-}
-
-/// Whether an entry carries Anthropic's `cache_control` ([`with_cache_control`]).
-pub(crate) fn has_cache_control(entry: &str) -> bool {
-    entry
-        .strip_suffix('}')
-        .is_some_and(|body| body.ends_with(CACHE_CONTROL_FIELD))
-}
-
-/// Appends a cached entry, adding `defer_loading` and `cache_control` as the serialiser
-/// would: both are the last fields of their wrapper, so they go right before its final `}`.
-fn push_with_flags(json: &mut String, base: &str, deferred: bool, cache: bool) {
-    if !deferred && !cache {
-        json.push_str(base);
-        return;
-    }
-    let body = base.strip_suffix('}').unwrap_or(base);
-    json.push_str(body);
-    if deferred {
-        json.push_str(DEFER_LOADING_FIELD);
-    }
-    if cache {
-        json.push_str(CACHE_CONTROL_FIELD);
-    }
-    json.push('}');
-}
-
-/// Each tool's rendered array entry per provider, and the entry's fingerprint (what
-/// `crate::changes` records as the definition a conversation was given), filled on first
-/// use. Rendering is a pure function of the immutable tool, so caching cannot change any byte.
-pub(crate) struct RenderCache(Vec<[(OnceLock<String>, OnceLock<String>); Provider::ALL.len()]>);
-
-impl Memo for RenderCache {
-    const SLOT: MemoSlot = MemoSlot::RenderedEntries;
-}
-
-/// The exact bytes of one registry tool's array entry (catalog mode, no flags), rendered
-/// once per registry and provider.
-pub(crate) fn tool_entry(registry: &Registry, index: usize, provider: Provider) -> Result<&str> {
-    let (cell, _) = render_cells(registry, index, provider)?;
-    if let Some(s) = cell.get() {
-        return Ok(s);
-    }
-    let tool = registry
-        .tool(index)
-        .ok_or_else(|| Error::internal(format!("no tool at registry position {index}")))?;
-    let rendered = render_tool(tool, provider)?;
-    Ok(cell.get_or_init(|| rendered))
-}
-
-/// `sha256:<hex>` of [`tool_entry`], computed once per registry and provider.
-pub(crate) fn entry_fingerprint(
-    registry: &Registry,
-    index: usize,
-    provider: Provider,
-) -> Result<&str> {
-    let (_, cell) = render_cells(registry, index, provider)?;
-    if let Some(s) = cell.get() {
-        return Ok(s);
-    }
-    let digest = fingerprint(tool_entry(registry, index, provider)?.as_bytes());
-    Ok(cell.get_or_init(|| digest))
-}
-
-fn render_cells(
-    registry: &Registry,
-    index: usize,
-    provider: Provider,
-) -> Result<&(OnceLock<String>, OnceLock<String>)> {
-    let cache = registry.memo(|r| RenderCache((0..r.len()).map(|_| Default::default()).collect()));
-    cache
-        .and_then(|c| c.0.get(index)?.get(provider.index()))
-        .ok_or_else(|| Error::internal(format!("no render cache for position {index}")))
-}
-
 /// The entry of a search tool the library declares itself (`Slot::ProviderSearch` or
 /// `Slot::ClientSearch`); `cache` puts Anthropic's `cache_control` on it.
 fn render_search(slot: Slot<'_>, provider: Provider, cache: bool) -> Result<String> {
     match slot {
         Slot::ProviderSearch => entry::provider_search(provider, cache),
-        Slot::ClientSearch(tool) => entry::client_search(tool),
+        Slot::ClientSearch(tool) => entry::client_search(&tool.description, tool.parameters()),
         Slot::Tool(..) => Err(Error::internal("a registry tool is not a search entry")),
     }
-}
-
-/// An error (about `mode`) when the provider cannot take the mode: the native modes need native
-/// deferral, which only Anthropic and OpenAI Responses have.
-pub(crate) fn check_mode(provider: Provider, mode: DeferralMode) -> Result<()> {
-    if mode.declares_deferred() && !provider.has_native_deferral() {
-        return Err(Error::argument(
-            "mode",
-            format!(
-                "{} has no native deferral, so mode {} cannot be used with it (use mode catalog, or provider anthropic or openai-responses)",
-                provider.as_str(),
-                mode.as_str()
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// The provider's own search tool entry as `native` mode declares it (the budget prices it).
-pub(crate) fn provider_search_entry(provider: Provider) -> Result<String> {
-    entry::provider_search(provider, false)
-}
-
-/// The exact bytes of one tool as it appears in a provider array, without per-request flags
-/// (`push_with_flags` adds `defer_loading` and `cache_control`). The budget prices resident
-/// tools with this.
-pub(crate) fn render_tool(tool: &Tool, provider: Provider) -> Result<String> {
-    if let Some(b) = tool.builtin().filter(|b| b.runs_on(provider)) {
-        return Ok(match provider_tool_form::form(b, &tool.name, provider)? {
-            provider_tool_form::Placement::Array(entry)
-            | provider_tool_form::Placement::GeminiTool(entry) => entry,
-            provider_tool_form::Placement::RequestField(field) => format!("{{{field}}}"),
-        });
-    }
-    entry::tool(tool, provider, &rules::description(tool, provider))
-}
-
-/// Whether the provider takes the tool at a position outside its list of functions: a
-/// built-in OpenAI Chat takes as a request field, or Gemini as a tool object after its
-/// function declarations (`render_split` writes them so; the plan lists them so).
-pub(crate) fn goes_beside(registry: &Registry, index: usize, provider: Provider) -> bool {
-    matches!(provider, Provider::OpenAiChat | Provider::Gemini)
-        && registry
-            .tool(index)
-            .and_then(Tool::builtin)
-            .is_some_and(|b| b.runs_on(provider))
 }
 
 #[cfg(test)]
@@ -394,18 +222,11 @@ mod tests {
     use crate::expand::{expand, ExpandContext};
     use crate::intent::ToolsOverride;
     use crate::registry::Registry;
-    use crate::turn::{record_loaded, split, TurnState};
+    use crate::turn::split::split;
+    use crate::turn::{record_loaded, TurnState};
 
     fn render(e: &Expansion, state: &TurnState, options: RenderOptions) -> Result<Payload> {
         render_split(e, &split(e, state, options.view), &|_| false, options)
-    }
-
-    #[test]
-    fn fingerprint_of_known_bytes() {
-        assert_eq!(
-            fingerprint(b"abc"),
-            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
     }
 
     #[test]

@@ -20,9 +20,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::Provider;
 use crate::error::{Error, Result};
-use crate::provider::Provider;
-use crate::registry::Tool;
 
 /// Anthropic's server-side tool search (regex variant): its `type`.
 pub const ANTHROPIC_TOOL_SEARCH_TYPE: &str = "tool_search_tool_regex_20251119";
@@ -129,15 +128,30 @@ struct GeminiFunctionDeclaration<'a> {
 /// Bedrock Converse's cache breakpoint, an entry of its own after the last cached tool.
 pub(crate) const BEDROCK_CACHE_POINT: &str = r#"{"cachePoint":{"type":"default"}}"#;
 
-pub(super) fn to_json<T: Serialize>(value: &T) -> Result<String> {
+pub(crate) fn to_json<T: Serialize>(value: &T) -> Result<String> {
     // Serialising a tool entry cannot fail: its schema is a JSON value with string keys.
     serde_json::to_string(value).map_err(|_| Error::internal("serialising a payload"))
 }
 
-/// One tool's entry for a provider, with the description the provider gets (shortened where
-/// a provider limits it, see `rules`).
-pub(super) fn tool(tool: &Tool, provider: Provider, description: &str) -> Result<String> {
-    let (name, parameters) = (tool.name.as_str(), tool.parameters());
+/// What a function entry is made of: the registry tool's name, parameters schema and strict
+/// flag, and the description the provider gets (shortened where a provider limits it, see
+/// `rules`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Function<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) description: &'a str,
+    pub(crate) parameters: &'a Value,
+    pub(crate) strict: bool,
+}
+
+/// One function's entry for a provider.
+pub(crate) fn function(f: Function<'_>, provider: Provider) -> Result<String> {
+    let Function {
+        name,
+        description,
+        parameters,
+        strict,
+    } = f;
     match provider {
         Provider::Anthropic => to_json(&AnthropicTool {
             name,
@@ -150,7 +164,7 @@ pub(super) fn tool(tool: &Tool, provider: Provider, description: &str) -> Result
                 name,
                 description,
                 parameters,
-                strict: tool.strict,
+                strict,
             },
         }),
         Provider::OpenAiResponses => to_json(&OpenAiResponsesTool {
@@ -158,7 +172,7 @@ pub(super) fn tool(tool: &Tool, provider: Provider, description: &str) -> Result
             name,
             description,
             parameters,
-            strict: tool.strict,
+            strict,
         }),
         Provider::BedrockConverse => to_json(&BedrockTool {
             tool_spec: BedrockToolSpec {
@@ -177,7 +191,7 @@ pub(super) fn tool(tool: &Tool, provider: Provider, description: &str) -> Result
 
 /// The provider's own tool search, as `native` mode declares it; `cache` puts Anthropic's
 /// `cache_control` on it.
-pub(super) fn provider_search(provider: Provider, cache: bool) -> Result<String> {
+pub(crate) fn provider_search(provider: Provider, cache: bool) -> Result<String> {
     match provider {
         Provider::Anthropic => to_json(&AnthropicServerTool {
             kind: ANTHROPIC_TOOL_SEARCH_TYPE,
@@ -195,11 +209,70 @@ pub(super) fn provider_search(provider: Provider, cache: bool) -> Result<String>
 }
 
 /// Our `tool_search` declared as OpenAI Responses' client-executed search tool.
-pub(super) fn client_search(tool: &Tool) -> Result<String> {
+pub(crate) fn client_search(description: &str, parameters: &Value) -> Result<String> {
     to_json(&OpenAiClientToolSearch {
         kind: "tool_search",
         execution: "client",
-        description: &tool.description,
-        parameters: tool.parameters(),
+        description,
+        parameters,
     })
+}
+
+/// Anthropic's explicit cache breakpoint, the last field of the entry it marks.
+pub(crate) const CACHE_CONTROL_FIELD: &str = ",\"cache_control\":{\"type\":\"ephemeral\"}";
+
+/// A deferred declaration's flag (Anthropic's and OpenAI Responses' `defer_loading`), the last
+/// field of its entry but `cache_control`.
+pub(crate) const DEFER_LOADING_FIELD: &str = ",\"defer_loading\":true";
+
+/// An entry with Anthropic's `cache_control` added, as [`push_with_flags`] adds it.
+pub(crate) fn with_cache_control(entry: &str) -> String {
+    let body = entry.strip_suffix('}').unwrap_or(entry);
+    format!("{body}{CACHE_CONTROL_FIELD}}}")
+}
+
+/// Whether an entry carries Anthropic's `cache_control` ([`with_cache_control`]).
+pub(crate) fn has_cache_control(entry: &str) -> bool {
+    entry
+        .strip_suffix('}')
+        .is_some_and(|body| body.ends_with(CACHE_CONTROL_FIELD))
+}
+
+/// Appends an entry, adding `defer_loading` and `cache_control` as the serialiser would: both
+/// are the last fields of their wrapper, so they go right before its final `}`.
+pub(crate) fn push_with_flags(json: &mut String, base: &str, deferred: bool, cache: bool) {
+    if !deferred && !cache {
+        json.push_str(base);
+        return;
+    }
+    let body = base.strip_suffix('}').unwrap_or(base);
+    json.push_str(body);
+    if deferred {
+        json.push_str(DEFER_LOADING_FIELD);
+    }
+    if cache {
+        json.push_str(CACHE_CONTROL_FIELD);
+    }
+    json.push('}');
+}
+
+/// How a change block names the tool of `entry` (the `reference` of a known tool in the conversation's record).
+pub(crate) fn reference(entry: &str, provider: Provider) -> Result<String> {
+    let value = crate::json::parse_trusted(entry)
+        .map_err(|_| Error::internal("a rendered entry is not JSON"))?;
+    let text = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).map(str::to_string);
+    let found = match provider {
+        Provider::BedrockConverse => text(value.get("toolSpec").and_then(|t| t.get("name")))
+            .or_else(|| text(value.get("systemTool").and_then(|t| t.get("name")))),
+        Provider::OpenAiResponses => text(value.get("type")).map(|kind| {
+            let mut o = serde_json::Map::new();
+            o.insert("type".into(), kind.into());
+            if let Some(name) = text(value.get("name")) {
+                o.insert("name".into(), name.into());
+            }
+            crate::json_text::text(&serde_json::Value::Object(o))
+        }),
+        _ => text(value.get("name")),
+    };
+    found.ok_or_else(|| Error::internal("a rendered entry has no name to reference"))
 }

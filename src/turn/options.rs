@@ -6,14 +6,14 @@
 
 use serde_json::{Map, Value};
 
+use super::state::{TurnState, View};
 use super::TurnRequest;
 use crate::counter::CounterKind;
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::ToolsOverride;
+use crate::provider::{DeferralMode, Provider, ToolChanges};
 use crate::registry::{Registry, MAX_SEARCH_LIMIT};
-use crate::render::{DeferralMode, Provider, ToolChanges};
 use crate::search::{ChosenRanker, RankerKind, SearchCall};
-use crate::turn::{TurnState, View};
 
 /// The options of one call that are not part of the turn.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

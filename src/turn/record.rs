@@ -36,7 +36,7 @@ pub struct KnownTool {
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ConversationTools {
     /// The provider the `tools` array was declared for (`None` in records written before
-    /// releases said): a turn for another provider declares again (`crate::changes`).
+    /// releases said): a turn for another provider declares again (`tool_changes.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider: Option<Provider>,
     /// The `tools` array the conversation declared, entry by entry, exact bytes. It is only

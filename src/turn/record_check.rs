@@ -27,11 +27,13 @@
 //! read it ([`crate::Turn::resolve`] refuses any tool this turn does not offer), so an edit
 //! there changes what a message says, never what the model may run.
 
-use super::ConversationTools;
+use super::record::ConversationTools;
 use crate::error::{quoted, Result};
 use crate::expand::{Expansion, ToolStatus};
+use crate::provider::entry::{CACHE_CONTROL_FIELD, DEFER_LOADING_FIELD};
+use crate::provider::Provider;
 use crate::registry::Registry;
-use crate::render::{entry_fingerprint, tool_entry, Provider};
+use crate::registry::{entry_fingerprint, tool_entry};
 
 /// Checks `record` for a turn on `expansion` for `provider`; `held` are the registry versions
 /// this process holds (the current one and its earlier versions, the turn's among them). `Ok(Err(why))`
@@ -113,22 +115,22 @@ pub(crate) fn verify(
                 tool.definition.push_str("+defer_loading");
             }
         }
-        tool.reference = super::reference_of(base, provider)?;
+        tool.reference = crate::provider::entry::reference(base, provider)?;
     }
     record.provider = Some(provider);
     Ok(Ok(record))
 }
 
 /// Whether `entry` is `base` with the flags the renderer splices in before its final `}`
-/// (`crate::render::push_with_flags`): `Some(deferred)` when it is.
+/// (`crate::provider::entry::push_with_flags`): `Some(deferred)` when it is.
 fn flags_over(entry: &str, base: &str) -> Option<bool> {
     let body = base.strip_suffix('}')?;
     let rest = entry.strip_prefix(body)?.strip_suffix('}')?;
-    let (deferred, rest) = match rest.strip_prefix(crate::render::DEFER_LOADING_FIELD) {
+    let (deferred, rest) = match rest.strip_prefix(DEFER_LOADING_FIELD) {
         Some(r) => (true, r),
         None => (false, rest),
     };
-    (rest.is_empty() || rest == crate::render::CACHE_CONTROL_FIELD).then_some(deferred)
+    (rest.is_empty() || rest == CACHE_CONTROL_FIELD).then_some(deferred)
 }
 
 #[cfg(test)]
@@ -144,7 +146,7 @@ mod tests {
         let both = r#"{"name":"a","defer_loading":true,"cache_control":{"type":"ephemeral"}}"#;
         assert_eq!(flags_over(both, base), Some(true));
         assert_eq!(
-            flags_over(&crate::render::with_cache_control(base), base),
+            flags_over(&crate::provider::entry::with_cache_control(base), base),
             Some(false)
         );
         assert_eq!(flags_over(r#"{"name":"a","x":1}"#, base), None);

@@ -27,12 +27,13 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
+use super::split::{Split, CATALOG_HEADER};
 use crate::counter::{CounterKind, TokenCounter};
 use crate::error::Result;
 use crate::expand::Expansion;
-use crate::registry::{Memo, MemoSlot, Registry, TOOL_SEARCH};
-use crate::render::{self, DeferralMode, Provider};
-use crate::turn::{TurnState, View, CATALOG_HEADER};
+use crate::provider::entry;
+use crate::provider::{DeferralMode, Provider};
+use crate::registry::{tool_entry, Memo, MemoSlot, Registry, TOOL_SEARCH};
 
 /// Tokens each `,` separator adds between two rendered entries (measured with o200k).
 pub fn separator_overhead(provider: Provider) -> i64 {
@@ -170,13 +171,12 @@ impl TokenCache {
 /// provider's own in `native`, ours in `native-client` — are counted.
 pub(crate) fn estimate(
     expansion: &Expansion,
-    state: &TurnState,
-    view: View,
+    split: &Split,
     provider: Provider,
     mode: DeferralMode,
     counter: &dyn TokenCounter,
 ) -> Result<Budget> {
-    let mut budget = estimate_catalog(expansion, state, view, provider, counter)?;
+    let mut budget = estimate_catalog(expansion, split, provider, counter)?;
     if !mode.declares_deferred() {
         return Ok(budget);
     }
@@ -189,7 +189,7 @@ pub(crate) fn estimate(
         }
         if mode == DeferralMode::Native && row.name == TOOL_SEARCH {
             // The provider's search tool is declared instead of ours.
-            row.tokens = counter.count(&render::provider_search_entry(provider)?);
+            row.tokens = counter.count(&entry::provider_search(provider, false)?);
         }
         array_sum += row.tokens;
         array_count += 1;
@@ -202,18 +202,15 @@ pub(crate) fn estimate(
 
 fn estimate_catalog(
     expansion: &Expansion,
-    state: &TurnState,
-    view: View,
+    split: &Split,
     provider: Provider,
     counter: &dyn TokenCounter,
 ) -> Result<Budget> {
     let registry = expansion.registry();
-    // The tools the provider refuses are not sent, so they cost nothing.
-    let split =
-        crate::render::rules::split_for(expansion, state, view, provider, DeferralMode::Catalog)
-            .split;
+    // `split` is the turn's provider split: the tools the provider refuses are not sent, so
+    // they cost nothing.
     let price = |i: usize| -> Result<usize> {
-        let count = || Ok(counter.count(render::tool_entry(registry, i, provider)?));
+        let count = || Ok(counter.count(tool_entry(registry, i, provider)?));
         match counter.kind() {
             Some(kind) => {
                 TokenCache::cell(registry, i, kind, provider).map_or_else(count, |cell| match cell
@@ -337,15 +334,16 @@ mod tests {
     use crate::counter::Estimator;
     use crate::expand::{expand, ExpandContext};
     use crate::intent::ToolsOverride;
+    use crate::turn::{split, TurnState, View};
 
     #[test]
     fn deferred_tools_are_priced_by_name_not_description() {
         let r = Registry::embedded();
         let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
+        let split = split(&e, &TurnState::default(), View::Live);
         let b = estimate(
             &e,
-            &TurnState::default(),
-            View::Live,
+            &split,
             Provider::Anthropic,
             DeferralMode::Catalog,
             &Estimator,
@@ -362,8 +360,7 @@ mod tests {
         assert!(b.saving_tokens > 0);
         let again = estimate(
             &e,
-            &TurnState::default(),
-            View::Live,
+            &split,
             Provider::Anthropic,
             DeferralMode::Catalog,
             &Estimator,

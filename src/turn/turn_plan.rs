@@ -8,10 +8,12 @@
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use super::state::TurnState;
 use crate::error::{Error, Result};
+use crate::provider::{
+    DeferralMode, Provider, ToolChanges, ANTHROPIC_BETAS, ANTHROPIC_TOOL_SEARCH_NAME,
+};
 use crate::registry::Registry;
-use crate::render::{DeferralMode, Provider, ToolChanges, ANTHROPIC_TOOL_SEARCH_NAME};
-use crate::turn::TurnState;
 use crate::warning::Warning;
 
 /// One turn: names of every half, warnings, and the exact payload with its fingerprint.
@@ -203,7 +205,7 @@ impl TurnPlan {
     /// `tool_changes: messages-by-reference`, and the inline-tools beta too with `messages`
     /// (which gives tools by value); empty otherwise.
     pub fn betas(&self) -> Vec<&'static str> {
-        let betas = &crate::changes::ANTHROPIC_BETAS;
+        let betas = &ANTHROPIC_BETAS;
         match (self.provider, self.tool_changes) {
             (Provider::Anthropic, ToolChanges::Messages) => betas.to_vec(),
             (Provider::Anthropic, ToolChanges::MessagesByReference) => betas[..1].to_vec(),

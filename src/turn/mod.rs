@@ -10,28 +10,46 @@
 //! Vocabulary (the same in Rust, JSON, JS and Python): the **array** is what the provider
 //! receives as `tools`; the **catalog** is the deferred tools listed by name in the system
 //! prompt; **promoted** tools were loaded by `tool_search` and sit at the end of the array.
+//!
+//! This room holds everything of one turn, in the order a turn uses it: the request's options
+//! (`options.rs`), the turn state (`state.rs`) and its boundary (`boundary.rs`), the provider
+//! split made once per turn (`split.rs`), the payload (`payload.rs`), the plan
+//! (`turn_plan.rs`), the budget (`budget.rs`) and, with `tool_changes: messages`, the change
+//! message (`change_message.rs`, `tool_changes.rs`) with the conversation's record
+//! (`record.rs`) and its check (`record_check.rs`). What each provider accepts is
+//! `crate::provider`'s; the tools are `crate::registry`'s.
 
 use serde::Serialize;
 
-use crate::budget::{self, Budget};
 use crate::counter::TokenCounter;
 use crate::error::{Error, Result};
 use crate::expand::{expand, ExpandContext, Expansion};
 use crate::intent::ToolsOverride;
-use crate::registry::{Registry, Tool};
-use crate::render::rules::{check_count, split_for};
-use crate::render::{
-    client_search_output, render_split, DeferralMode, Provider, RenderOptions, ToolChanges,
-};
+use crate::provider::rules::{check_count, check_mode};
+use crate::provider::search_output::client_search_output;
+use crate::provider::{DeferralMode, Provider, ToolChanges};
+use crate::registry::{goes_beside, tool_entry, Registry, Tool};
 use crate::search::{self, SearchCall, SearchResult};
-use crate::turn::{TurnState, View};
+use crate::warning::{Warning, WarningCode};
 
 mod boundary;
-mod conversation;
+pub mod budget;
+mod change_message;
 mod options;
+mod payload;
+pub mod record;
+mod record_check;
+pub(crate) mod split;
+mod state;
+pub mod tool_changes;
 mod turn_plan;
-use crate::warning::{Warning, WarningCode};
+
+pub use budget::Budget;
 pub use options::{option_error, search_argument_error, Call, CallOptions};
+use payload::{render_split, RenderOptions};
+pub use split::{catalog_text, split, system_prompt_with_catalog, Split, CATALOG_HEADER};
+use split::{split_for, ProviderSplit};
+pub use state::{record_loaded, TurnState, View};
 use turn_plan::PlanName;
 pub use turn_plan::{Renamed, TurnPlan};
 
@@ -52,7 +70,7 @@ pub struct TurnRequest {
     /// How deferred tools reach the model.
     pub mode: DeferralMode,
     /// How later changes of the offered tools reach the model (`messages`: change messages
-    /// inside the conversation, `crate::changes`).
+    /// inside the conversation, `tool_changes.rs`).
     pub tool_changes: ToolChanges,
     /// Explicit prompt caching: a cache breakpoint on the last non-deferred tool.
     pub cache_control: bool,
@@ -113,9 +131,11 @@ pub struct Turn {
     /// `turn_registry_gone` when the version the turn began on is no longer held,
     /// `turn_registry_earlier` when it is held but not the current one.
     version_warning: Option<Warning>,
+    /// The expansion split for the provider, made once when the turn is made.
+    provider_split: ProviderSplit,
     /// With `tool_changes: messages`: the turn's change message and the conversation's record
     /// after it (the record is in `state` too).
-    conversation: Option<crate::changes::Outcome>,
+    conversation: Option<tool_changes::Outcome>,
 }
 
 impl Registry {
@@ -131,8 +151,16 @@ impl Registry {
                 source: request.source.as_deref(),
             },
         )?;
+        let provider_split = split_for(
+            &expansion,
+            &request.state,
+            request.view,
+            request.provider,
+            request.mode,
+        );
         let mut turn = Turn {
             registry: self.clone(),
+            provider_split,
             expansion,
             state: request.state.clone(),
             provider: request.provider,
@@ -212,7 +240,7 @@ impl Turn {
             cache_control: self.cache_control,
             view: self.view,
         };
-        let provider_split = split_for(expansion, state, self.view, self.provider, self.mode);
+        let provider_split = &self.provider_split;
         let split = &provider_split.split;
         let payload = match &self.conversation {
             // With change messages: the array the conversation declared, rendered (and
@@ -251,7 +279,7 @@ impl Turn {
             // The array's tools as the payload orders them: a built-in OpenAI Chat takes as a
             // request field is not in it, and Gemini's comes after its function declarations.
             DeferralMode::Catalog => {
-                let beside = |i: usize| crate::render::goes_beside(version, i, self.provider);
+                let beside = |i: usize| goes_beside(version, i, self.provider);
                 let mut array: Vec<PlanName> = split
                     .array
                     .iter()
@@ -325,18 +353,29 @@ impl Turn {
     /// the array at the next [`Registry::begin_turn`]. A tool added to the registry mid-turn
     /// is not declared in this turn's array, so it is found from the next turn on.
     pub fn search(&mut self, call: &SearchCall<'_>) -> Result<SearchOutcome> {
-        crate::render::check_mode(self.provider, self.mode)?;
+        check_mode(self.provider, self.mode)?;
         let version = self.expansion.registry();
-        let judgements = crate::render::rules::judgements(version, self.provider);
-        let refused = |i: usize| judgements.get(i).is_some_and(|j| j.refusal.is_some());
-        let (mut result, state) = search::run(&self.expansion, &self.state, call, &refused)?;
+        let refused = |i: usize| self.provider_split.refused(i);
+        let mut result = search::run(&self.expansion, call, &refused)?;
+        // A full loaded list first forgets names this registry lacks: then every hit fits
+        // (`TurnState::make_room`), and the text that told the model "Loaded" stays true.
+        let room = self.state.make_room(version, result.hits.len());
+        let state = record_loaded(room.as_ref().unwrap_or(&self.state), &result.hits)?;
         let provider_output = match self.mode {
-            DeferralMode::NativeClient => Some(client_search_output(
-                version,
-                &result.hits,
-                &result.text,
-                self.provider,
-            )?),
+            DeferralMode::NativeClient => {
+                let entry_of = |name: &str| -> Result<String> {
+                    let i = version
+                        .index_of(name)
+                        .ok_or_else(|| Error::internal(format!("no tool named {name}")))?;
+                    Ok(tool_entry(version, i, self.provider)?.to_string())
+                };
+                Some(client_search_output(
+                    &result.hits,
+                    &result.text,
+                    self.provider,
+                    &entry_of,
+                )?)
+            }
             _ => None,
         };
         result.warnings.extend(self.version_warning.iter().cloned());
@@ -392,8 +431,7 @@ impl Turn {
     pub fn budget(&self, counter: &dyn TokenCounter) -> Result<Budget> {
         let mut budget = budget::estimate(
             &self.expansion,
-            &self.state,
-            self.view,
+            &self.provider_split.split,
             self.provider,
             self.mode,
             counter,

@@ -1,8 +1,54 @@
-//! The providers a payload is rendered for and the deferral modes, with their wire names.
+//! What each provider accepts, in one room: the providers and deferral modes with their wire
+//! names (this file), and for every provider
+//! - its function entry, its own tool-search entry and its deferral flags (`entry.rs`:
+//!   Anthropic `{name, description, input_schema}`, OpenAI Chat `{type: "function",
+//!   function: {…}}`, Responses `{type: "function", name, …}`, Bedrock `{toolSpec: {…}}`,
+//!   Gemini `functionDeclarations`; `defer_loading`, `cache_control`, Bedrock's `cachePoint`);
+//! - what it refuses and what the library does about it, with its limits (`rules.rs`: names,
+//!   top-level combinators, description length, tools per request, native deferral);
+//! - the tools it runs itself and the options each carries (`provider_tools.rs`, the table
+//!   `OPTION_SUPPORT`), and their forms (`provider_tool_form.rs`);
+//! - its change blocks for `tool_changes: messages` (`change_blocks.rs`);
+//! - its shape of our `tool_search` result in `native-client` mode (`search_output.rs`).
+//!
+//! So "what does Bedrock accept" is answered here. Nothing in this room reads a registry: it
+//! maps a tool's parts (name, description, schema, the registry's `builtin` options) to each
+//! provider's bytes and rules, and the registry, the turn and the budget call it.
+//!
+//! Deferral modes:
+//! - `catalog`: array = resident tools + promoted tools (load order); the catalog text goes in
+//!   the system prompt;
+//! - `native`: every available tool is declared, deferred ones with `"defer_loading":true`,
+//!   our `tool_search` replaced by the provider's own tool-search tool; the array never changes
+//!   during a session and the catalog text is empty. Chat Completions has no native deferral,
+//!   so `native` with `openai-chat` is an error.
+//! - `native-client`: declared as in `native`, but the search is ours: on Anthropic our
+//!   `tool_search` is an ordinary client tool whose `tool_result` content is a list of
+//!   `{"type":"tool_reference","tool_name":…}` blocks (`search_output.rs`), which the
+//!   API expands into the deferred definitions inline; on OpenAI Responses it is declared as
+//!   `{"type":"tool_search","execution":"client","description","parameters"}` and answered
+//!   with a `{"type":"tool_search_output","execution":"client","tools":[…]}` item (the caller
+//!   adds the call's `call_id`). A load changes nothing in the array, and our ranking,
+//!   `select:` and deny rules are what the model searches with. Field names as in Anthropic's
+//!   tool reference (`ToolReferenceBlockParam {type: "tool_reference", tool_name}`, allowed in
+//!   a `tool_result`'s content) and OpenAI's Responses API reference (`ToolSearchTool {type,
+//!   execution, description, parameters}`, `ToolSearchOutputItemParam {type, call_id,
+//!   execution, tools}`), as their SDKs define them.
 
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+
+pub(crate) mod change_blocks;
+pub(crate) mod entry;
+pub(crate) mod provider_tool_form;
+pub(crate) mod provider_tools;
+pub mod rules;
+pub(crate) mod search_output;
+
+pub use change_blocks::ANTHROPIC_BETAS;
+pub use entry::{ANTHROPIC_TOOL_SEARCH_NAME, ANTHROPIC_TOOL_SEARCH_TYPE};
+pub use provider_tools::ProviderTool;
 
 /// Target API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -138,7 +184,7 @@ pub enum ToolChanges {
     /// The `tools` array stays what the first turn declared; each later change is a message
     /// the caller appends to the conversation (Anthropic `tool_addition`/`tool_removal`,
     /// Bedrock Converse `toolAddition`/`toolRemoval`, OpenAI Responses `additional_tools` and
-    /// `allowed_tools`). See `src/changes/mod.rs`.
+    /// `allowed_tools`). See `src/turn/tool_changes.rs`.
     Messages,
     /// As `Messages`, but a change message only names tools the `tools` array declares: the
     /// first turn declares every tool the session could be offered (as Bedrock Converse

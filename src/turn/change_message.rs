@@ -1,32 +1,31 @@
-//! The turn's side of `tool_changes: messages` (`crate::changes`): this turn's change message
+//! The turn's side of `tool_changes: messages` (`tool_changes.rs`): this turn's change message
 //! and the conversation's record after it, made once per [`Turn`] when it is made (so the
 //! turn's state — what its plan, its searches and `Turn::state` hand back — carries the
 //! record), and which names a change message has withdrawn.
 
+use super::payload::{render_split, RenderOptions};
+use super::record::ConversationTools;
+use super::tool_changes::{self, Offer, Outcome, Target};
 use super::Turn;
 use crate::error::Result;
-use crate::render::rules::split_for;
-use crate::render::{render_split, RenderOptions};
+use crate::provider::DeferralMode;
 
 impl Turn {
     /// The turn's change message (`tool_changes: messages`), made once by
     /// [`Registry::turn`](crate::Registry::turn), which keeps the record it leaves in the
     /// turn's state.
-    pub(super) fn conversation(&self) -> Result<&crate::changes::Outcome> {
+    pub(super) fn conversation(&self) -> Result<&Outcome> {
         self.conversation.as_ref().ok_or_else(|| {
             crate::Error::internal("no change message in a turn with tool_changes messages")
         })
     }
 
     /// Plans the turn's change message against `previous`, the record the previous turn left.
-    pub(super) fn plan_changes(
-        &self,
-        previous: Option<crate::conversation::ConversationTools>,
-    ) -> Result<crate::changes::Outcome> {
-        crate::changes::check(self.provider, self.mode, self.tool_changes)?;
+    pub(super) fn plan_changes(&self, previous: Option<ConversationTools>) -> Result<Outcome> {
+        tool_changes::check(self.provider, self.mode, self.tool_changes)?;
         let expansion = &self.expansion;
         let version = expansion.registry();
-        let provider_split = split_for(expansion, &self.state, self.view, self.provider, self.mode);
+        let provider_split = &self.provider_split;
         let refused = |i: usize| provider_split.refused(i);
         let options = RenderOptions {
             provider: self.provider,
@@ -35,7 +34,7 @@ impl Turn {
             view: self.view,
         };
         let offered = render_split(expansion, &provider_split.split, &refused, options)?;
-        let offers: Vec<crate::changes::Offer<'_>> = offered
+        let offers: Vec<Offer<'_>> = offered
             .array
             .iter()
             .zip(&offered.spans)
@@ -46,7 +45,7 @@ impl Turn {
                         "a payload with change messages names a tool the registry lacks",
                     )
                 })?;
-                Ok(crate::changes::Offer {
+                Ok(Offer {
                     index,
                     name,
                     entry: &offered.json[start..end],
@@ -56,7 +55,7 @@ impl Turn {
             .collect::<Result<_>>()?;
         // Only catalog mode lists deferred tools by name.
         let catalog: Vec<&str> = match self.mode {
-            crate::render::DeferralMode::Catalog => provider_split
+            DeferralMode::Catalog => provider_split
                 .split
                 .catalog
                 .iter()
@@ -69,14 +68,14 @@ impl Turn {
         let held: Vec<&crate::Registry> = std::iter::once(&self.registry)
             .chain(self.registry.earlier_versions())
             .collect();
-        let outcome = crate::changes::plan(
+        let outcome = tool_changes::plan(
             expansion,
             &offers,
             &catalog,
             previous,
             &held,
             &refused,
-            crate::changes::Target::of(self.provider, self.tool_changes, self.cache_control),
+            Target::of(self.provider, self.tool_changes, self.cache_control),
         )?;
         Ok(outcome)
     }
