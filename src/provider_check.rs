@@ -135,15 +135,19 @@ impl Registry {
         }
         // The per-request count is judged on the default intent's array; an expansion that
         // fails is a finding of its own, not a check that silently skips the count.
-        match crate::expand::expand(self, &Default::default(), Default::default()) {
-            Ok(expansion) => {
-                let turn = split_for(
+        let split = crate::expand::expand(self, &Default::default(), Default::default()).and_then(
+            |expansion| {
+                split_for(
                     &expansion,
                     &TurnState::default(),
                     View::Frozen,
                     provider,
                     DeferralMode::Catalog,
-                );
+                )
+            },
+        );
+        match split {
+            Ok(turn) => {
                 let resident = turn.split.array.len();
                 if let Err(e) = check_count(provider, resident, resident) {
                     findings.push(Finding {

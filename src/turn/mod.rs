@@ -157,7 +157,7 @@ impl Registry {
             request.view,
             request.provider,
             request.mode,
-        );
+        )?;
         let mut turn = Turn {
             registry: self.clone(),
             provider_split,

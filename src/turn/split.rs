@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use super::state::{TurnState, View};
-use crate::error::quoted;
+use crate::error::{quoted, Error, Result};
 use crate::expand::Expansion;
 use crate::provider::rules::{refusal, shortened, Refusal, OPENAI_MAX_DESCRIPTION};
 use crate::provider::{DeferralMode, Provider};
@@ -144,9 +144,16 @@ pub(crate) fn split_for(
     view: View,
     provider: Provider,
     mode: DeferralMode,
-) -> ProviderSplit {
+) -> Result<ProviderSplit> {
     let registry = expansion.registry();
     let judgements = judgements(registry, provider);
+    // One judgement per registry tool, by position (`judgements` maps `registry.tools()`), and
+    // every expansion index is a position of that registry: a gap is a bug, not "not refused".
+    if judgements.len() != registry.len() {
+        return Err(Error::internal(
+            "the provider's judgements do not cover the registry",
+        ));
+    }
     let judged = |i: usize| judgements.get(i).copied().unwrap_or_default();
     let origin = format!("provider:{}", provider.as_str());
     let mut warnings = Vec::new();
@@ -197,11 +204,11 @@ pub(crate) fn split_for(
             ),
         ));
     }
-    ProviderSplit {
+    Ok(ProviderSplit {
         split,
         warnings,
         refused,
-    }
+    })
 }
 
 #[cfg(test)]
