@@ -192,17 +192,17 @@ fn a_server_can_plug_in_its_own_ranker() {
     /// Ranks by name length, longest first: stands in for an embedding model.
     struct LongestName;
     impl Ranker for LongestName {
-        fn rank(
+        fn rank_with_fit(
             &self,
             r: &Registry,
             _query: &str,
             candidates: &[usize],
             limit: usize,
-        ) -> Vec<usize> {
+        ) -> (Vec<usize>, Option<f64>) {
             let mut c = candidates.to_vec();
             c.sort_by_key(|&i| (std::cmp::Reverse(r.name(i).len()), i));
             c.truncate(limit);
-            c
+            (c, None)
         }
     }
     let r = all_merged();

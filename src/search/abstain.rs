@@ -49,17 +49,14 @@ mod tests {
 
     #[cfg(feature = "abstain")]
     impl Ranker for Fixed {
-        fn rank(&self, _: &Registry, _: &str, candidates: &[usize], limit: usize) -> Vec<usize> {
-            candidates.iter().copied().take(limit).collect()
-        }
         fn rank_with_fit(
             &self,
-            r: &Registry,
-            q: &str,
+            _: &Registry,
+            _: &str,
             candidates: &[usize],
             limit: usize,
         ) -> (Vec<usize>, Option<f64>) {
-            (self.rank(r, q, candidates, limit), self.fit)
+            (candidates.iter().copied().take(limit).collect(), self.fit)
         }
         fn abstention_threshold(&self) -> Option<f64> {
             self.threshold

@@ -25,28 +25,28 @@ use crate::registry::Registry;
 /// Orders the candidates of a keyword query.
 pub trait Ranker {
     /// The best `limit` candidates, best first (`candidates` are registry indices, ascending;
-    /// a candidate left out is not a hit). `query` is the query text as written (`+`
-    /// markers included). The order must depend only on the registry, the query and the candidates, or
-    /// results stop being reproducible.
-    fn rank(
-        &self,
-        registry: &Registry,
-        query: &str,
-        candidates: &[usize],
-        limit: usize,
-    ) -> Vec<usize>;
-
-    /// [`Ranker::rank`], and how well the best candidate fits the query on the scale of
-    /// [`Ranker::abstention_threshold`] (higher is better). The default: `rank`'s list and
-    /// no fit, so a search that may abstain is refused (`SearchCall::abstain`).
+    /// a candidate left out is not a hit), and how well the best candidate fits the query on
+    /// the scale of [`Ranker::abstention_threshold`] (higher is better; `None`: this ranker
+    /// cannot tell, so a search that may abstain is refused, `SearchCall::abstain`). `query`
+    /// is the query text as written (`+` markers included). The order must depend only on the
+    /// registry, the query and the candidates, or results stop being reproducible.
     fn rank_with_fit(
         &self,
         registry: &Registry,
         query: &str,
         candidates: &[usize],
         limit: usize,
-    ) -> (Vec<usize>, Option<f64>) {
-        (self.rank(registry, query, candidates, limit), None)
+    ) -> (Vec<usize>, Option<f64>);
+
+    /// The list of [`Ranker::rank_with_fit`] alone.
+    fn rank(
+        &self,
+        registry: &Registry,
+        query: &str,
+        candidates: &[usize],
+        limit: usize,
+    ) -> Vec<usize> {
+        self.rank_with_fit(registry, query, candidates, limit).0
     }
 
     /// The fit below which a search that may abstain answers that no tool fits (`None`:
@@ -77,19 +77,8 @@ const COVERED_TERM_WEIGHT: f64 = 0.8;
 pub(super) const DIVERSITY_POOL: usize = 10;
 
 impl Ranker for KeywordRanker {
-    fn rank(
-        &self,
-        registry: &Registry,
-        query: &str,
-        candidates: &[usize],
-        limit: usize,
-    ) -> Vec<usize> {
-        keyword_ranking(registry, query, candidates, limit).0
-    }
-
     /// The fit is the best BM25F score over the query's idf: the share of the query the best
-    /// tool matches.
-    #[cfg(feature = "abstain")]
+    /// tool matches (builds without abstention, the core npm package, give none).
     fn rank_with_fit(
         &self,
         registry: &Registry,
@@ -98,9 +87,17 @@ impl Ranker for KeywordRanker {
         limit: usize,
     ) -> (Vec<usize>, Option<f64>) {
         let (hits, best) = keyword_ranking(registry, query, candidates, limit);
-        let most = KeywordIndex::of(registry).query_idf(query);
-        let fit = if most > 0.0 { best / most } else { 0.0 };
-        (hits, Some(fit))
+        #[cfg(feature = "abstain")]
+        {
+            let most = KeywordIndex::of(registry).query_idf(query);
+            let fit = if most > 0.0 { best / most } else { 0.0 };
+            (hits, Some(fit))
+        }
+        #[cfg(not(feature = "abstain"))]
+        {
+            let _unused_without_abstention = best;
+            (hits, None)
+        }
     }
 
     #[cfg(feature = "abstain")]

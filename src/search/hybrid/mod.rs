@@ -305,16 +305,6 @@ pub(super) fn cosine(query: &[f32], tool: &[f32]) -> f64 {
 pub const HYBRID_ABSTENTION_THRESHOLD: f64 = 0.06;
 
 impl Ranker for HybridRanker {
-    fn rank(
-        &self,
-        registry: &Registry,
-        query: &str,
-        candidates: &[usize],
-        limit: usize,
-    ) -> Vec<usize> {
-        self.rank_with_fit(registry, query, candidates, limit).0
-    }
-
     /// Calibrated at the default keyword weight only: another weight puts the fused score on
     /// another scale.
     fn abstention_threshold(&self) -> Option<f64> {

@@ -196,16 +196,6 @@ fn tool_text(tool: &Tool, out: &mut String) {
 pub const MODEL_ABSTENTION_THRESHOLD: f64 = 0.06;
 
 impl Ranker for ModelRanker {
-    fn rank(
-        &self,
-        registry: &Registry,
-        query: &str,
-        candidates: &[usize],
-        limit: usize,
-    ) -> Vec<usize> {
-        self.rank_with_fit(registry, query, candidates, limit).0
-    }
-
     /// Calibrated at the default keyword weight only: another weight puts the fused score on
     /// another scale.
     fn abstention_threshold(&self) -> Option<f64> {
