@@ -11,11 +11,11 @@ use crate::error::{Error, Result};
 /// hit's full definition (add the call's `call_id` before sending). JSON text; an error for
 /// Chat Completions, which has no native deferral. `entry_of` gives a hit's entry in the
 /// provider's `tools` array.
-pub(crate) fn client_search_output(
+pub(crate) fn client_search_output<'e>(
     hits: &[String],
     text: &str,
     provider: Provider,
-    entry_of: &dyn Fn(&str) -> Result<String>,
+    entry_of: &dyn Fn(&str) -> Result<&'e str>,
 ) -> Result<String> {
     let mut out = String::new();
     match provider {
@@ -42,7 +42,7 @@ pub(crate) fn client_search_output(
                 if k > 0 {
                     out.push(',');
                 }
-                out.push_str(&entry_of(name)?);
+                out.push_str(entry_of(name)?);
             }
             out.push_str("]}");
         }

@@ -363,11 +363,11 @@ impl Turn {
         let state = record_loaded(room.as_ref().unwrap_or(&self.state), &result.hits)?;
         let provider_output = match self.mode {
             DeferralMode::NativeClient => {
-                let entry_of = |name: &str| -> Result<String> {
+                let entry_of = |name: &str| {
                     let i = version
                         .index_of(name)
                         .ok_or_else(|| Error::internal(format!("no tool named {name}")))?;
-                    Ok(tool_entry(version, i, self.provider)?.to_string())
+                    tool_entry(version, i, self.provider)
                 };
                 Some(client_search_output(
                     &result.hits,

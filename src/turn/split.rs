@@ -157,8 +157,11 @@ pub(crate) fn split_for(
     let judged = |i: usize| judgements.get(i).copied().unwrap_or_default();
     let origin = format!("provider:{}", provider.as_str());
     let mut warnings = Vec::new();
+    let mut refused = ToolSet::empty(registry.len());
     for i in expansion.tools() {
-        if let (Some(r), Some(tool)) = (judged(i).refusal, registry.tool(i)) {
+        let Some(r) = judged(i).refusal else { continue };
+        refused.insert(i);
+        if let Some(tool) = registry.tool(i) {
             warnings.push(Warning::new(
                 WarningCode::ProviderRefusedTool,
                 origin.clone(),
@@ -171,10 +174,6 @@ pub(crate) fn split_for(
                 ),
             ));
         }
-    }
-    let mut refused = ToolSet::empty(registry.len());
-    for i in expansion.tools().filter(|&i| judged(i).refusal.is_some()) {
-        refused.insert(i);
     }
     let keep = |i: &usize| !refused.contains(*i);
     let mut split = split(expansion, state, view);
