@@ -288,4 +288,32 @@ mod tests {
         let deep = "[".repeat(200);
         assert!(tokens(&deep).1);
     }
+
+    proptest::proptest! {
+        /// Every text the loader's reader accepts, the scanner reads to its end without
+        /// stopping, skipping containers or not: so the search index's field reader
+        /// (`search/fields.rs`), which scans only schemas the loader accepted, always reads a
+        /// schema's parameters whole.
+        #[test]
+        fn the_scanner_reads_through_what_the_reader_passes(parts in proptest::collection::vec(proptest::sample::select(vec![
+            "{", "}", "[", "]", ",", ":", " ", "\"a\"", "\"b\"", "\"\\u00e9\"", "\"\\\"\"", "\"\\n\"",
+            "1", "-0.5", "1e999", "-0", "true", "null", "false",
+        ]), 0..24), skip_at in 0usize..8) {
+            let text = parts.concat();
+            if super::super::read::raw_of(&text).is_some() {
+                proptest::prop_assert!(!tokens(&text).1, "{:?}", text);
+                let mut s = Scanner::new(&text);
+                let mut opened = 0;
+                while let Some(t) = s.next() {
+                    if matches!(t, Token::Open { .. }) {
+                        opened += 1;
+                        if opened == skip_at {
+                            s.skip_container();
+                        }
+                    }
+                }
+                proptest::prop_assert!(!s.broken(), "skipping container {}: {:?}", skip_at, text);
+            }
+        }
+    }
 }

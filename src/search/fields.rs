@@ -5,8 +5,9 @@
 //! (`json/scan.rs`), looking at the top-level `properties` only and building no values:
 //! parsing every schema of a 10,000-tool registry into `serde_json::Value`s took two thirds
 //! of the index build, and the parsed values would be thrown away. The text was validated as
-//! JSON when the tool was loaded; on anything unexpected the scanner stops (fewer words
-//! indexed, never a panic).
+//! JSON when the tool was loaded, and the scanner reads through every text the loader accepts
+//! (`json::scan::tests::the_scanner_reads_through_what_the_reader_passes`), so each schema's
+//! parameters are read whole.
 
 use crate::json::{Scanner, Str, Token};
 use crate::registry::Tool;
@@ -27,7 +28,7 @@ pub(super) fn for_each_field(tool: &Tool, mut field: impl FnMut(usize, &str)) {
         field(SERVER, server);
     }
     field(DESCRIPTION, &tool.description);
-    let _ = parameters(tool.schema_text(), &mut field);
+    parameters(tool.schema_text(), &mut field);
 }
 
 /// `mcp__github__create_issue` → (`create_issue` or the server's own name for it, `github`);
@@ -48,16 +49,16 @@ pub(super) fn own_name_and_server(tool: &Tool) -> (&str, Option<&str>) {
 }
 
 /// The top-level `properties` of a schema object: each name, and each `description` string,
-/// read from the schema scanner's tokens. `None` when the text stopped being as expected
-/// (what came before is read; the caller ignores the rest).
-fn parameters(text: &str, field: &mut impl FnMut(usize, &str)) -> Option<()> {
+/// read from the schema scanner's tokens. (A text that is not a JSON object yields none: the
+/// loader lets no such schema in.)
+fn parameters(text: &str, field: &mut impl FnMut(usize, &str)) {
     // Raw string contents as `&str`: they start after a quote and end before one, both ASCII,
     // so slicing `text` there is at char boundaries (no UTF-8 validation per string).
     let raw = |s: Str| text.get(s.start..s.end).unwrap_or("");
     let mut scratch = String::new();
     let mut scan = Scanner::new(text);
     if scan.next() != Some(Token::Open { object: true }) {
-        return None;
+        return;
     }
     // Depth 1: the root's keys; 2: inside `properties`; 3: inside one parameter.
     let (mut properties_next, mut in_properties, mut description_next) = (false, false, false);
@@ -87,7 +88,6 @@ fn parameters(text: &str, field: &mut impl FnMut(usize, &str)) -> Option<()> {
             _ => {}
         }
     }
-    (!scan.broken()).then_some(())
 }
 
 /// A JSON string's raw contents as text: escapes become the character they stand for
@@ -127,8 +127,7 @@ mod tests {
 
     fn texts(schema: &str) -> Vec<(usize, String)> {
         let mut out = Vec::new();
-        let ok = parameters(schema, &mut |f, t: &str| out.push((f, t.to_string())));
-        assert!(ok.is_some(), "{schema}");
+        parameters(schema, &mut |f, t: &str| out.push((f, t.to_string())));
         out
     }
 
@@ -159,7 +158,8 @@ mod tests {
     #[test]
     fn stops_without_panicking_on_broken_text() {
         // (text, the fields read before the scanner stops): what came before the break is
-        // indexed, nothing after it, and the scan reports that it stopped.
+        // indexed, nothing after it. (The loader lets no such schema in; this holds the reader
+        // to "no panic" on any text all the same.)
         for (broken, before_the_break) in [
             (r#"{"properties":{"a":"#, vec!["a"]),
             (r#"{"properties":{"a":{"description":"x"#, vec!["a"]),
@@ -173,8 +173,7 @@ mod tests {
             (r#"{"x":tru"#, vec![]),
         ] {
             let mut read = Vec::new();
-            let finished = parameters(broken, &mut |_, t: &str| read.push(t.to_string()));
-            assert_eq!(finished, None, "{broken}");
+            parameters(broken, &mut |_, t: &str| read.push(t.to_string()));
             assert_eq!(read, before_the_break, "{broken}");
         }
     }

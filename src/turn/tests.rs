@@ -9,7 +9,7 @@ fn loaded(names: &[&str]) -> TurnState {
 }
 
 #[test]
-fn to_json_equals_the_serde_serialisation() {
+fn to_json_without_names_empties_only_the_name_lists() {
     let r = Registry::embedded();
     for (o, state) in [
         ("null", TurnState::default()),
@@ -22,11 +22,6 @@ fn to_json_equals_the_serde_serialisation() {
             ..Default::default()
         };
         let p = r.plan_turn(&req).unwrap();
-        assert_eq!(
-            p.to_json().unwrap(),
-            serde_json::to_string(&p).unwrap(),
-            "{o}"
-        );
         let mut without: Value = serde_json::from_str(&p.to_json().unwrap()).unwrap();
         for key in ["array", "catalog", "promoted"] {
             without[key] = json!([]);

@@ -133,72 +133,45 @@ impl TurnPlan {
     }
 
     /// Compact JSON `{array, catalog, promoted, renamed, warnings, provider, mode,
-    /// fingerprint}` (and `betas`, `state` with change messages), written directly: plans of
-    /// large registries list every tool name. The payload and catalog text are not in it (they
-    /// are strings a caller sends as they are). An `internal` error if serde_json refused the
-    /// warnings or the state, which plain structs of strings and lists never make it do.
+    /// fingerprint}` (and `betas`, `state` with change messages): the plan's one writer, its
+    /// `Serialize` impl. The payload and catalog text are not in it (they are strings a caller
+    /// sends as they are). An `internal` error if serde_json refused it, which plain structs
+    /// of strings and lists never make it do.
     pub fn to_json(&self) -> Result<String> {
-        self.write_json(true)
+        serialised(self)
     }
 
     /// [`TurnPlan::to_json`] with the three name lists empty (`[]`), for a binding that hands
     /// the names over its own way (the wasm binding splits one newline-joined string per list
     /// on the JS side, which costs a fraction of parsing them as JSON).
     pub fn to_json_without_names(&self) -> Result<String> {
-        self.write_json(false)
+        serialised(&WithoutNames(self))
     }
 
-    fn write_json(&self, with_names: bool) -> Result<String> {
-        let names = self.array.len() + self.catalog.len() + self.promoted.len();
-        let mut out = String::with_capacity(256 + if with_names { names * 40 } else { 0 });
-        let lists: [(&str, Vec<&str>); 3] = if with_names {
-            [
-                ("{\"array\":", self.array()),
-                (",\"catalog\":", self.catalog()),
-                (",\"promoted\":", self.promoted()),
-            ]
+    fn write<S: Serializer>(
+        &self,
+        serializer: S,
+        with_names: bool,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("TurnPlan", 10)?;
+        let (array, catalog, promoted) = if with_names {
+            (self.array(), self.catalog(), self.promoted())
         } else {
-            [
-                ("{\"array\":", Vec::new()),
-                (",\"catalog\":", Vec::new()),
-                (",\"promoted\":", Vec::new()),
-            ]
+            (Vec::new(), Vec::new(), Vec::new())
         };
-        for (key, list) in &lists {
-            out.push_str(key);
-            push_names(&mut out, list);
-        }
-        out.push_str(",\"renamed\":[");
-        for (k, r) in self.renamed().iter().enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            out.push_str("{\"wire\":");
-            crate::json_text::write_string(r.wire, &mut out);
-            out.push_str(",\"source\":");
-            crate::json_text::write_string(r.source, &mut out);
-            out.push_str(",\"server\":");
-            crate::json_text::write_string(r.server, &mut out);
-            out.push('}');
-        }
-        out.push(']');
-        out.push_str(",\"warnings\":");
-        out.push_str(&serialised(&self.warnings)?);
-        out.push_str(",\"provider\":\"");
-        out.push_str(self.provider.as_str());
-        out.push_str("\",\"mode\":\"");
-        out.push_str(self.mode.as_str());
-        out.push_str("\",\"fingerprint\":\"");
-        out.push_str(&self.fingerprint);
-        out.push('"');
+        out.serialize_field("array", &array)?;
+        out.serialize_field("catalog", &catalog)?;
+        out.serialize_field("promoted", &promoted)?;
+        out.serialize_field("renamed", &self.renamed())?;
+        out.serialize_field("warnings", &self.warnings)?;
+        out.serialize_field("provider", &self.provider)?;
+        out.serialize_field("mode", &self.mode)?;
+        out.serialize_field("fingerprint", &self.fingerprint)?;
         if let Some(state) = &self.state {
-            out.push_str(",\"betas\":");
-            out.push_str(&serialised(&self.betas())?);
-            out.push_str(",\"state\":");
-            out.push_str(&serialised(state)?);
+            out.serialize_field("betas", &self.betas())?;
+            out.serialize_field("state", state)?;
         }
-        out.push('}');
-        Ok(out)
+        out.end()
     }
 
     /// The provider betas the request needs: on Anthropic, the change-message beta with
@@ -214,39 +187,20 @@ impl TurnPlan {
     }
 }
 
-/// The same object as [`TurnPlan::to_json`] (a unit test holds them equal).
+/// The object [`TurnPlan::to_json`] writes.
 impl Serialize for TurnPlan {
     fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("TurnPlan", 10)?;
-        out.serialize_field("array", &self.array())?;
-        out.serialize_field("catalog", &self.catalog())?;
-        out.serialize_field("promoted", &self.promoted())?;
-        out.serialize_field("renamed", &self.renamed())?;
-        out.serialize_field("warnings", &self.warnings)?;
-        out.serialize_field("provider", &self.provider)?;
-        out.serialize_field("mode", &self.mode)?;
-        out.serialize_field("fingerprint", &self.fingerprint)?;
-        if let Some(state) = &self.state {
-            out.serialize_field("betas", &self.betas())?;
-            out.serialize_field("state", state)?;
-        }
-        out.end()
+        self.write(serializer, true)
     }
 }
 
-// push_str over push(char): measured faster in the size-optimised wasm build.
-#[allow(clippy::single_char_add_str)]
-fn push_names(out: &mut String, names: &[&str]) {
-    out.push_str("[");
-    let mut first = true;
-    for name in names {
-        if !first {
-            out.push_str(",");
-        }
-        first = false;
-        crate::json_text::write_string(name, out);
+/// The plan with its name lists empty ([`TurnPlan::to_json_without_names`]).
+struct WithoutNames<'a>(&'a TurnPlan);
+
+impl Serialize for WithoutNames<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        self.0.write(serializer, false)
     }
-    out.push_str("]");
 }
 
 /// A plain struct of the crate as compact JSON. serde_json fails only on a map key that is not

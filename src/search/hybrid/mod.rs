@@ -173,6 +173,10 @@ impl EmbeddingIndex {
         }
     }
 
+    /// Tool `doc`'s embedding. `doc` indexes the registry this index was built from (the ranker
+    /// asks the same registry's memo, and candidates are its positions), so the slice is
+    /// always `dims` long (`every_tool_of_the_registry_has_an_embedding_of_the_table_width`);
+    /// an index past the end is a caller's bug and scores as no similarity (an empty vector).
     fn vector(&self, doc: usize) -> &[f32] {
         self.vectors
             .get(doc * self.dims..(doc + 1) * self.dims)
@@ -350,6 +354,19 @@ impl Ranker for HybridRanker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_tool_of_the_registry_has_an_embedding_of_the_table_width() {
+        let registry = Registry::embedded();
+        let index = EmbeddingIndex::build(&registry);
+        let dims = table::table().expect("the embedded table parses").dims();
+        assert!(dims > 0);
+        assert_eq!(index.dims, dims);
+        for doc in 0..registry.tools().len() {
+            assert_eq!(index.vector(doc).len(), dims, "tool {doc}");
+        }
+        assert!(index.vector(registry.tools().len()).is_empty());
+    }
 
     #[test]
     fn a_request_splits_into_clauses_of_four_words_or_more() {
