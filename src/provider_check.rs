@@ -38,35 +38,6 @@ impl ProviderCheck {
     pub fn is_clean(&self) -> bool {
         self.findings.is_empty()
     }
-
-    /// A readable report, one line a finding (the CLI's `check` output).
-    pub fn to_table(&self) -> String {
-        let mut out = String::new();
-        for f in &self.findings {
-            let what = if f.refused { "refused" } else { "changed" };
-            let tool = if f.tool.is_empty() {
-                "(request)"
-            } else {
-                &f.tool
-            };
-            out.push_str(&format!("{what:<8} {:<20} {tool}: {}\n", f.rule, f.message));
-        }
-        out.push_str(&if self.is_clean() {
-            format!(
-                "check: the registry is clean for {}\n",
-                self.provider.as_str()
-            )
-        } else {
-            let refused = self.findings.iter().filter(|f| f.refused).count();
-            format!(
-                "check: {} for {}: {refused} refused, {} changed\n",
-                self.findings.len(),
-                self.provider.as_str(),
-                self.findings.len() - refused
-            )
-        });
-        out
-    }
 }
 
 impl Registry {

@@ -88,6 +88,18 @@ pub enum Section {
     First,
 }
 
+impl Section {
+    /// The name it has in the report's JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Section::Tools => "tools",
+            Section::System => "system",
+            Section::Messages => "messages",
+            Section::First => "first",
+        }
+    }
+}
+
 /// One turn of a [`CacheReport`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -351,46 +363,4 @@ fn replay(
 
 fn is_array(changes: &ToolChanges) -> bool {
     *changes == ToolChanges::Array
-}
-
-/// A readable table of one or more reports (one block per provider and mode, then totals).
-pub fn render_table(reports: &[CacheReport]) -> String {
-    let mut out = String::new();
-    for r in reports {
-        out.push_str(&format!(
-            "{} / {}{} ({} tokens)\n turn | tools | request tokens | first difference | section  | rewritten tokens | events\n------+-------+----------------+------------------+----------+------------------+-------\n",
-            r.provider.as_str(),
-            r.mode.as_str(),
-            if r.tool_changes.is_messages() {
-                " / tool changes as messages"
-            } else {
-                ""
-            },
-            r.counter
-        ));
-        for t in &r.turns {
-            let section = match t.section {
-                Section::Tools => "tools",
-                Section::System => "system",
-                Section::Messages => "messages",
-                Section::First => "first",
-            };
-            out.push_str(&format!(
-                " {:>4} | {:>5} | {:>14} | {:>16} | {:<8} | {:>16} | {}\n",
-                t.turn,
-                t.array_tools,
-                t.request_tokens,
-                t.first_difference
-                    .map_or("-".to_string(), |b| format!("byte {b}")),
-                section,
-                t.rewritten_tokens,
-                crate::text::join(&t.events, "; ")
-            ));
-        }
-        out.push_str(&format!(
-            "total: {} rewrite(s), {} tokens written again\n\n",
-            r.rewrites, r.rewritten_tokens
-        ));
-    }
-    out
 }

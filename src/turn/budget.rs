@@ -282,52 +282,6 @@ fn estimate_catalog(
     })
 }
 
-impl Budget {
-    /// A readable table of the budget (the CLI's `budget` output).
-    pub fn to_table(&self) -> String {
-        let budget = self;
-        let width = budget
-            .rows
-            .iter()
-            .map(|r| r.name.len())
-            .max()
-            .unwrap_or(4)
-            .max(4);
-        let mut out = format!(
-            "counter: {}   provider: {}\n\n",
-            budget.counter,
-            budget.provider.as_str()
-        );
-        out.push_str(&format!(
-            "  {:<width$}  {:<9}  {:>7}  {:>13}\n",
-            "tool", "placement", "tokens", "if resident"
-        ));
-        out.push_str(&format!(
-            "  {:-<width$}  {:-<9}  {:->7}  {:->13}\n",
-            "", "", "", ""
-        ));
-        for r in &budget.rows {
-            out.push_str(&format!(
-                "  {:<width$}  {:<9}  {:>7}  {:>13}\n",
-                r.name,
-                r.placement.as_str(),
-                r.tokens,
-                r.resident_tokens
-            ));
-        }
-        out.push_str(&format!(
-        "\nresident array  {:>7} tokens\ncatalog text    {:>7} tokens\ntotal           {:>7} tokens\nall resident    {:>7} tokens   (deferral saves {} tokens, {:.1}%)\n",
-        budget.resident_tokens,
-        budget.catalog_tokens,
-        budget.resident_tokens + budget.catalog_tokens,
-        budget.all_resident_tokens,
-        budget.saving_tokens,
-        budget.saving_percent()
-    ));
-        out
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

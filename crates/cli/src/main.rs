@@ -15,21 +15,21 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 mod args;
 #[cfg(not(target_arch = "wasm32"))]
-mod preview;
+mod tables;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
     use super::args::{
         CacheModeArg, Cli, Command, RegistryArgs, RequestArgs, SessionArgs, SessionTableArgs,
     };
-    use super::preview::preview_table;
+    use super::tables;
 
     use std::io::{IsTerminal, Write};
     use std::path::PathBuf;
 
     use clap::Parser;
     use serde_json::json;
-    use tool_intent::cache_report::{self, CacheScript};
+    use tool_intent::cache_report::CacheScript;
     use tool_intent::counter::shared_counter;
     use tool_intent::{
         build_intent, record_loaded, DeferralMode, Error, Provider, Registry, SearchCall,
@@ -359,7 +359,7 @@ mod cli {
                     registry.turn(&req).and_then(|turn| turn.budget(counter)),
                     "--override",
                 )?;
-                Ok(preview_table(&registry, &req, &p, &b))
+                Ok(tables::preview(&registry, &req, &p, &b))
             }
             Command::Payload {
                 request: args,
@@ -481,7 +481,7 @@ mod cli {
                 Ok(if json {
                     pretty(&reports)
                 } else {
-                    cache_report::render_table(&reports)
+                    tables::cache_report(&reports)
                 })
             }
             Command::Check {
@@ -494,7 +494,7 @@ mod cli {
                 let out = if json {
                     pretty(&report)
                 } else {
-                    report.to_table()
+                    tables::check(&report)
                 };
                 if report.is_clean() {
                     Ok(out)
@@ -528,7 +528,7 @@ mod cli {
                     registry.turn(&req).and_then(|turn| turn.budget(counter)),
                     "--override",
                 )?;
-                Ok(if json { pretty(&b) } else { b.to_table() })
+                Ok(if json { pretty(&b) } else { tables::budget(&b) })
             }
             Command::Migrate(args) => {
                 let registry = load_registry(&args.registry)?;

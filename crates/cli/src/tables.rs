@@ -1,0 +1,367 @@
+//! The CLI's readable output for people: one column writer ([`Columns`]) for every table
+//! (`preview`, `budget`, `cache-report`), and the `check` report's lines. `--json` prints the
+//! core's values instead; these are layouts only, so they live here and not in the core.
+
+use std::collections::BTreeMap;
+
+use tool_intent::cache_report::CacheReport;
+use tool_intent::provider_check::ProviderCheck;
+use tool_intent::registry::EffectiveAnnotations;
+use tool_intent::{Budget, Registry, TurnPlan, TurnRequest};
+
+/// How a column's cells sit in its width.
+#[derive(Clone, Copy)]
+enum Align {
+    Left,
+    Right,
+}
+
+/// How a table is drawn: what starts each line and what goes between two cells; `ruled`
+/// tables (`|` between cells) draw their heading's rule through the cells' padding, joined by
+/// `+`, plain ones draw a run of dashes under each column.
+struct Style {
+    indent: &'static str,
+    between: &'static str,
+    ruled: bool,
+}
+
+/// `preview` and `budget`: two spaces in, two between.
+const PLAIN: Style = Style {
+    indent: "  ",
+    between: "  ",
+    ruled: false,
+};
+
+/// `cache-report`: cells between `|`.
+const RULED: Style = Style {
+    indent: " ",
+    between: " | ",
+    ruled: true,
+};
+
+/// A table: a heading per column (its text, alignment and least width), then rows of cells.
+/// Each column is as wide as its widest cell or heading, or its least width; the last column
+/// is not padded (no trailing spaces).
+struct Columns {
+    heads: Vec<(&'static str, Align, usize)>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Columns {
+    fn new(heads: &[(&'static str, Align, usize)]) -> Columns {
+        Columns {
+            heads: heads.to_vec(),
+            rows: Vec::new(),
+        }
+    }
+
+    fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    fn write(&self, style: &Style, out: &mut String) {
+        let widths: Vec<usize> = self
+            .heads
+            .iter()
+            .enumerate()
+            .map(|(k, &(head, _, least))| {
+                self.rows
+                    .iter()
+                    .filter_map(|r| r.get(k))
+                    .map(|c| c.chars().count())
+                    .fold(head.chars().count().max(least), usize::max)
+            })
+            .collect();
+        let last = self.heads.len().saturating_sub(1);
+        let line = |cells: &mut dyn Iterator<Item = &str>, out: &mut String| {
+            out.push_str(style.indent);
+            for (k, cell) in cells.enumerate() {
+                if k > 0 {
+                    out.push_str(style.between);
+                }
+                let (width, align) = (widths[k], self.heads[k].1);
+                let pad = " ".repeat(width.saturating_sub(cell.chars().count()));
+                match align {
+                    Align::Left if k == last => out.push_str(cell),
+                    Align::Left => {
+                        out.push_str(cell);
+                        out.push_str(&pad);
+                    }
+                    Align::Right => {
+                        out.push_str(&pad);
+                        out.push_str(cell);
+                    }
+                }
+            }
+            out.push('\n');
+        };
+        line(&mut self.heads.iter().map(|(h, _, _)| *h), out);
+        // The rule under the heading: each column's width (the last, unpadded column's, when
+        // it is left-aligned: its heading's), plus in a ruled table the padding on either side.
+        let runs: Vec<String> = widths
+            .iter()
+            .enumerate()
+            .map(|(k, &width)| {
+                let width = match self.heads[k] {
+                    (head, Align::Left, _) if k == last => head.chars().count(),
+                    _ => width,
+                };
+                let padding = if style.ruled { 1 + usize::from(k != last) } else { 0 };
+                "-".repeat(width + padding)
+            })
+            .collect();
+        if style.ruled {
+            out.push_str(&runs.join("+"));
+        } else {
+            out.push_str(style.indent);
+            out.push_str(&runs.join(style.between));
+        }
+        out.push('\n');
+        for row in &self.rows {
+            line(&mut row.iter().map(String::as_str), out);
+        }
+    }
+}
+
+/// What a tool does, in a few words: `read-only`, `writes` or `destructive`, then `closed`
+/// for a closed-world tool, and `(untrusted)` when its server's claims were not read.
+fn does(a: &EffectiveAnnotations) -> String {
+    let mut out = String::from(if a.read_only {
+        "read-only"
+    } else if a.destructive {
+        "destructive"
+    } else {
+        "writes"
+    });
+    if !a.open_world {
+        out.push_str(", closed");
+    }
+    if !a.trusted {
+        out.push_str(" (untrusted)");
+    }
+    out
+}
+
+/// `preview`: the plan and its budget, one row per tool, with what each tool does by its MCP
+/// annotations as the registry believes them.
+pub(crate) fn preview(
+    registry: &Registry,
+    req: &TurnRequest,
+    p: &TurnPlan,
+    b: &Budget,
+) -> String {
+    let mut out = format!(
+        "registry: {} tools   intent: {}   source: {}\nprovider: {}   mode: {}   fingerprint: {}\n\n",
+        registry.len(),
+        req.tools_override.to_canonical_json(),
+        req.source.as_deref().unwrap_or("-"),
+        p.provider.as_str(),
+        p.mode.as_str(),
+        p.fingerprint
+    );
+    let infos = registry.tool_infos();
+    let builtin: BTreeMap<&str, &[tool_intent::Provider]> = infos
+        .iter()
+        .filter(|t| !t.builtin_providers.is_empty())
+        .map(|t| (t.name.as_str(), t.builtin_providers.as_slice()))
+        .collect();
+    let annotations: BTreeMap<&str, EffectiveAnnotations> = infos
+        .iter()
+        .map(|t| (t.name.as_str(), t.effective_annotations))
+        .collect();
+    let (promoted, renamed) = (p.promoted(), p.renamed());
+    let mut table = Columns::new(&[
+        ("tool", Align::Left, 0),
+        ("state", Align::Left, 9),
+        ("tokens", Align::Right, 7),
+        ("does (MCP annotations)", Align::Left, 0),
+    ]);
+    for row in &b.rows {
+        let state = if promoted.contains(&row.name.as_str()) {
+            "promoted"
+        } else if builtin
+            .get(row.name.as_str())
+            .is_some_and(|ps| ps.contains(&p.provider))
+        {
+            // Run by the provider itself: its own tool (or request field) is what goes out.
+            "built-in"
+        } else {
+            row.placement.as_str()
+        };
+        let shown = match renamed.iter().find(|r| r.wire == row.name) {
+            Some(r) => format!("{} (MCP name {})", row.name, r.source),
+            None => row.name.clone(),
+        };
+        // The payload's names are registry tools, but `tool_search` in native mode is the
+        // provider's own: it does nothing of the registry's.
+        let what = annotations
+            .get(row.name.as_str())
+            .map(does)
+            .unwrap_or_default();
+        table.row(vec![shown, state.into(), row.tokens.to_string(), what]);
+    }
+    table.write(&PLAIN, &mut out);
+    out.push('\n');
+    let approx = if b.counter == "estimate" { "~" } else { "" };
+    out.push_str(&format!(
+        "array: {} tools, {approx}{} tokens   catalog: {} names, {approx}{} tokens   all resident: {approx}{} tokens (deferral saves {:.0}%; counter {})\n",
+        p.array().len(),
+        b.resident_tokens,
+        p.catalog().len(),
+        b.catalog_tokens,
+        b.all_resident_tokens,
+        b.saving_percent(),
+        b.counter
+    ));
+    for w in &p.warnings {
+        out.push_str(&format!(
+            "warning [{}] ({}): {}\n",
+            w.code.as_str(),
+            w.origin,
+            w.message
+        ));
+    }
+    out
+}
+
+/// `budget`: one row per tool with its tokens where it is and if it were resident, then the
+/// totals.
+pub(crate) fn budget(b: &Budget) -> String {
+    let mut out = format!(
+        "counter: {}   provider: {}\n\n",
+        b.counter,
+        b.provider.as_str()
+    );
+    let mut table = Columns::new(&[
+        ("tool", Align::Left, 0),
+        ("placement", Align::Left, 0),
+        ("tokens", Align::Right, 7),
+        ("if resident", Align::Right, 13),
+    ]);
+    for r in &b.rows {
+        table.row(vec![
+            r.name.clone(),
+            r.placement.as_str().into(),
+            r.tokens.to_string(),
+            r.resident_tokens.to_string(),
+        ]);
+    }
+    table.write(&PLAIN, &mut out);
+    out.push_str(&format!(
+        "\nresident array  {:>7} tokens\ncatalog text    {:>7} tokens\ntotal           {:>7} tokens\nall resident    {:>7} tokens   (deferral saves {} tokens, {:.1}%)\n",
+        b.resident_tokens,
+        b.catalog_tokens,
+        b.resident_tokens + b.catalog_tokens,
+        b.all_resident_tokens,
+        b.saving_tokens,
+        b.saving_percent()
+    ));
+    out
+}
+
+/// `cache-report`: one block per provider and mode, a row per turn, then its totals.
+pub(crate) fn cache_report(reports: &[CacheReport]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        out.push_str(&format!(
+            "{} / {}{} ({} tokens)\n",
+            r.provider.as_str(),
+            r.mode.as_str(),
+            if r.tool_changes.is_messages() {
+                " / tool changes as messages"
+            } else {
+                ""
+            },
+            r.counter
+        ));
+        let mut table = Columns::new(&[
+            ("turn", Align::Right, 0),
+            ("tools", Align::Right, 0),
+            ("request tokens", Align::Right, 0),
+            ("first difference", Align::Right, 0),
+            ("section", Align::Left, 8),
+            ("rewritten tokens", Align::Right, 0),
+            ("events", Align::Left, 0),
+        ]);
+        for t in &r.turns {
+            table.row(vec![
+                t.turn.to_string(),
+                t.array_tools.to_string(),
+                t.request_tokens.to_string(),
+                t.first_difference
+                    .map_or("-".to_string(), |b| format!("byte {b}")),
+                t.section.as_str().into(),
+                t.rewritten_tokens.to_string(),
+                t.events.join("; "),
+            ]);
+        }
+        table.write(&RULED, &mut out);
+        out.push_str(&format!(
+            "total: {} rewrite(s), {} tokens written again\n\n",
+            r.rewrites, r.rewritten_tokens
+        ));
+    }
+    out
+}
+
+/// `check`: one line a finding, then the verdict.
+pub(crate) fn check(report: &ProviderCheck) -> String {
+    let mut out = String::new();
+    for f in &report.findings {
+        let what = if f.refused { "refused" } else { "changed" };
+        let tool = if f.tool.is_empty() {
+            "(request)"
+        } else {
+            &f.tool
+        };
+        out.push_str(&format!("{what:<8} {:<20} {tool}: {}\n", f.rule, f.message));
+    }
+    let provider = report.provider.as_str();
+    out.push_str(&if report.is_clean() {
+        format!("check: the registry is clean for {provider}\n")
+    } else {
+        let refused = report.findings.iter().filter(|f| f.refused).count();
+        format!(
+            "check: {} for {provider}: {refused} refused, {} changed\n",
+            report.findings.len(),
+            report.findings.len() - refused
+        )
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_by_two() -> Columns {
+        let mut t = Columns::new(&[("name", Align::Left, 0), ("n", Align::Right, 3)]);
+        t.row(vec!["café au lait".into(), "7".into()]);
+        t.row(vec!["x".into(), "12345".into()]);
+        t
+    }
+
+    #[test]
+    fn columns_are_as_wide_as_their_widest_cell_in_characters() {
+        let mut out = String::new();
+        two_by_two().write(&PLAIN, &mut out);
+        assert_eq!(
+            out,
+            "  name              n\n  ------------  -----\n  café au lait      7\n  x             12345\n"
+        );
+    }
+
+    #[test]
+    fn a_ruled_table_draws_its_rule_through_the_padding() {
+        let mut out = String::new();
+        let mut t = Columns::new(&[("turn", Align::Right, 0), ("events", Align::Left, 0)]);
+        t.row(vec!["1".into(), "a long event".into()]);
+        t.row(vec!["2".into(), String::new()]);
+        t.write(&RULED, &mut out);
+        // The last column is not padded, and its rule is as long as its heading.
+        assert_eq!(
+            out,
+            " turn | events\n------+-------\n    1 | a long event\n    2 | \n"
+        );
+    }
+}
