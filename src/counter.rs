@@ -32,10 +32,11 @@ pub trait TokenCounter {
 }
 
 /// The built-in counters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CounterKind {
-    /// The vocabulary-free [`Estimator`].
+    /// The vocabulary-free [`Estimator`] (the default on every surface).
+    #[default]
     Estimate,
     /// Exact `o200k_base` (feature `exact-tokens`).
     O200k,

@@ -19,7 +19,7 @@ mod model_weights;
 use common::*;
 use serde_json::{json, Value};
 use tool_intent::expand::{expand, ExpandContext};
-use tool_intent::turn::Call;
+use tool_intent::turn::{CallOptions, SearchOptions};
 use tool_intent::{ToolsOverride, TurnRequest};
 
 /// A row's options as the library reads them: the rows' `loaded` (a list of names loaded
@@ -57,8 +57,7 @@ fn cross_target_fingerprints() {
                     let first: Vec<String> = e.names(e.deferred()).into_iter().take(1).collect();
                     options["loaded"] = json!(first);
                 }
-                let (req, _) =
-                    TurnRequest::from_values(o, &turn_options(&options), Call::Turn).unwrap();
+                let req = TurnRequest::from_values(o, &turn_options(&options)).unwrap();
                 let p = r.plan_turn(&req).unwrap();
                 rows.push(json!({
                     "case": format!("{recipe}|o{oi}|v{vi}"),
@@ -268,9 +267,10 @@ fn search_row(
     if abstain {
         options["abstain"] = json!(true);
     }
-    let (req, extra) = TurnRequest::from_values(&o, &options, Call::Search).unwrap();
-    let chosen = extra.search_ranker(r).unwrap();
-    let call = extra.search_call(query, &chosen);
+    let req = TurnRequest::from_values(&o, &Value::Null).unwrap();
+    let search = SearchOptions::from_object(&options).unwrap();
+    let chosen = search.ranker_for(r).unwrap();
+    let call = search.call(query, &chosen);
     let outcome = r
         .turn(&req)
         .and_then(|mut turn| turn.search(&call))

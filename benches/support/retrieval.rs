@@ -135,10 +135,9 @@ pub fn abstention(
             })
             .unwrap_or_default();
         let abstains = |disabled: &[String]| -> Result<bool, tool_intent::Error> {
-            let (request, _) = TurnRequest::from_values(
+            let request = TurnRequest::from_values(
                 &serde_json::json!({ "disabled": disabled }),
                 &Value::Null,
-                tool_intent::turn::Call::Search,
             )?;
             let call = SearchCall::new(text)
                 .with_limit(10)

@@ -70,8 +70,8 @@ pub(crate) fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyA
 
 /// A result as Python values with snake_case keys, built straight from the value (no JSON text
 /// on the way): the core's JSON (what JS and the CLI read) is camelCase, Python's idiom is
-/// snake_case. Values under `KEEP` keys are data, not field names, and cross unchanged (a
-/// provider's wire format, version names, stored intents).
+/// snake_case. Values under the keys the core and the migration call data
+/// (`tool_intent::json::DATA_KEYS`, `tool_intent_migrate::DATA_KEYS`) cross unchanged.
 pub(crate) fn to_py<'py>(
     py: Python<'py>,
     result: &impl serde::Serialize,
@@ -102,7 +102,6 @@ pub(crate) fn py_value<'py>(
     value: &Value,
     snake: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    const KEEP: [&str; 4] = ["provider_output", "snapshots_rewritten", "intent", "known"];
     Ok(match value {
         Value::Null => py.None().into_bound(py),
         Value::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
@@ -130,9 +129,11 @@ pub(crate) fn py_value<'py>(
             let dict = pyo3::types::PyDict::new(py);
             for (k, v) in map {
                 if snake {
-                    let key = snake_case(k);
-                    let keep = KEEP.contains(&key.as_str());
-                    dict.set_item(key, py_value(py, v, !keep)?)?;
+                    let data = tool_intent::json::DATA_KEYS
+                        .iter()
+                        .chain(&tool_intent_migrate::DATA_KEYS)
+                        .any(|d| d == k);
+                    dict.set_item(snake_case(k), py_value(py, v, !data)?)?;
                 } else {
                     dict.set_item(k, py_value(py, v, false)?)?;
                 }

@@ -14,7 +14,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use serde_json::Value;
-use tool_intent::turn::{search_argument_error, Call, CallOptions};
+use tool_intent::turn::{search_argument_error, BudgetOptions, CacheReportOptions, SearchOptions};
 
 mod args;
 mod convert;

@@ -1,76 +1,61 @@
-//! A call's keyword options as the options object the core reads.
+//! A call's keyword options handed to the core's options value for that call, one by one under
+//! their own (snake_case) names: the core checks each, names it in errors and decides every
+//! default; this file keeps no key list.
 
 use crate::*;
+use tool_intent::turn::CallOptions;
 
-/// A call's keyword options as the options object the core reads (JS writes the same object),
-/// so both bindings share one reader and its errors: an option at fault is named by its
-/// Python keyword.
-pub(crate) struct Options(serde_json::Map<String, Value>);
+/// The options of one call, as they are set.
+pub(crate) struct Options<'py, O> {
+    py: Python<'py>,
+    options: O,
+}
 
-impl Options {
-    pub(crate) fn new() -> Self {
-        Options(serde_json::Map::new())
-    }
-
-    pub(crate) fn text(mut self, key: &str, value: Option<String>) -> Self {
-        if let Some(v) = value {
-            self.0.insert(key.to_string(), Value::String(v));
-        }
-        self
-    }
-
-    pub(crate) fn flag(mut self, key: &str, value: Option<bool>) -> Self {
-        if let Some(v) = value {
-            self.0.insert(key.to_string(), Value::Bool(v));
-        }
-        self
-    }
-
-    pub(crate) fn count(mut self, key: &str, value: Option<usize>) -> Self {
-        if let Some(v) = value {
-            self.0.insert(key.to_string(), Value::from(v));
-        }
-        self
-    }
-
-    pub(crate) fn json(
-        mut self,
-        py: Python<'_>,
-        key: &'static str,
-        value: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let v = json_value(py, value, key)?;
-        if !v.is_null() {
-            self.0.insert(key.to_string(), v);
-        }
-        Ok(self)
-    }
-
-    /// Keyword arguments the call does not take: the core's options reader refuses them as
-    /// it refuses a JS options key (`invalid_argument` on `options`, at `$.<key>`), instead of
-    /// Python's plain `TypeError`.
-    pub(crate) fn unknown(mut self, unknown: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        for (key, _) in unknown.into_iter().flat_map(|d| d.iter()) {
-            self.0.insert(key.extract::<String>()?, Value::Null);
-        }
-        Ok(self)
-    }
-
-    pub(crate) fn value(self) -> Value {
-        Value::Object(self.0)
-    }
-
-    /// The turn request of `tools_override` and these options.
-    pub(crate) fn request(
-        self,
-        py: Python<'_>,
-        tools_override: Option<&Bound<'_, PyAny>>,
-        call: Call,
-    ) -> PyResult<(tool_intent::TurnRequest, CallOptions)> {
-        let o = json_value(py, tools_override, "tools_override")?;
-        lib(
+impl<'py, O: CallOptions> Options<'py, O> {
+    pub(crate) fn new(py: Python<'py>) -> Self {
+        Options {
             py,
-            tool_intent::TurnRequest::from_values(&o, &self.value(), call),
-        )
+            options: O::default(),
+        }
+    }
+
+    fn set(mut self, name: &str, value: Option<Value>) -> PyResult<Self> {
+        if let Some(v) = value {
+            lib(self.py, self.options.set_named(name, &v))?;
+        }
+        Ok(self)
+    }
+
+    pub(crate) fn text(self, name: &str, value: Option<String>) -> PyResult<Self> {
+        self.set(name, value.map(Value::String))
+    }
+
+    pub(crate) fn flag(self, name: &str, value: Option<bool>) -> PyResult<Self> {
+        self.set(name, value.map(Value::Bool))
+    }
+
+    pub(crate) fn count(self, name: &str, value: Option<usize>) -> PyResult<Self> {
+        self.set(name, value.map(Value::from))
+    }
+
+    pub(crate) fn json(self, name: &'static str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let v = json_value(self.py, value, name)?;
+        self.set(name, Some(v))
+    }
+
+    /// The options, once keyword arguments the call does not take are refused as the core
+    /// refuses a JS options key (`invalid_argument` on `options`, at `$.<key>`) instead of
+    /// Python's plain `TypeError`.
+    pub(crate) fn finish(mut self, unknown: Option<&Bound<'_, PyDict>>) -> PyResult<O> {
+        if let Some((key, _)) = unknown.and_then(|d| d.iter().next()) {
+            let key = key.extract::<String>()?;
+            lib(self.py, self.options.set_named(&key, &Value::Null))?;
+            // A keyword the call takes cannot arrive here: PyO3 binds it by name.
+            return Err(py_err(
+                self.py,
+                &tool_intent::Error::internal("a keyword argument was given twice"),
+            ));
+        }
+        Ok(self.options)
     }
 }

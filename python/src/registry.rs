@@ -169,17 +169,21 @@ impl Registry {
         #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
         unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Turn> {
-        let options = Options::new()
-            .text("source", source)
-            .json(py, "profile", profile)?
-            .json(py, "state", state)?
-            .text("provider", provider)
-            .text("mode", mode)
-            .text("toolChanges", tool_changes)
-            .flag("cacheControl", cache_control)
-            .text("view", view)
-            .unknown(unknown)?;
-        let (request, _) = options.request(py, tools_override, Call::Turn)?;
+        let tools_override = arg(py, tools_override, "tools_override", tool_intent::ToolsOverride::from_value)?;
+        let options: tool_intent::TurnRequest = Options::new(py)
+            .text("source", source)?
+            .json("profile", profile)?
+            .json("state", state)?
+            .text("provider", provider)?
+            .text("mode", mode)?
+            .text("tool_changes", tool_changes)?
+            .flag("cache_control", cache_control)?
+            .text("view", view)?
+            .finish(unknown)?;
+        let request = tool_intent::TurnRequest {
+            tools_override,
+            ..options
+        };
         let turn = py.detach(|| self.inner.turn(&request));
         Ok(Turn {
             inner: lib(py, turn)?,
@@ -259,20 +263,22 @@ impl Registry {
             "script",
             tool_intent::cache_report::CacheScript::from_value,
         )?;
-        let options = Options::new()
-            .text("source", source)
-            .json(py, "profile", profile)?
-            .json(py, "state", state)?
-            .text("provider", provider)
-            .text("mode", mode)
-            .text("toolChanges", tool_changes)
-            .text("counter", counter)
-            .unknown(unknown)?;
-        let (request, extra) = options.request(py, tools_override, Call::CacheReport)?;
+        let tools_override = arg(py, tools_override, "tools_override", tool_intent::ToolsOverride::from_value)?;
+        let options: CacheReportOptions = Options::new(py)
+            .text("source", source)?
+            .json("profile", profile)?
+            .json("state", state)?
+            .text("provider", provider)?
+            .text("mode", mode)?
+            .text("tool_changes", tool_changes)?
+            .text("counter", counter)?
+            .finish(unknown)?;
+        let request = tool_intent::TurnRequest {
+            tools_override,
+            ..options.request
+        };
         let report = py.detach(|| {
-            let counter = tool_intent::counter::shared_counter(
-                extra.counter.unwrap_or(tool_intent::CounterKind::Estimate),
-            )?;
+            let counter = tool_intent::counter::shared_counter(options.counter)?;
             self.inner.cache_report(&script, &request, counter)
         });
         let report = lib(py, report)?;

@@ -38,17 +38,16 @@ impl Turn {
         #[pyo3(from_py_with = args::opt_abstain)] abstain: Option<bool>,
         unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let options = Options::new()
-            .count("limit", limit)
-            .text("ranker", ranker)
-            .flag("abstain", abstain)
-            .unknown(unknown)?;
-        let extra = lib(py, CallOptions::from_value(&options.value(), Call::Search))?;
+        let options: SearchOptions = Options::new(py)
+            .count("limit", limit)?
+            .text("ranker", ranker)?
+            .flag("abstain", abstain)?
+            .finish(unknown)?;
         let inner = &mut self.inner;
         let outcome = py.detach(|| {
-            let ranker = extra.search_ranker(inner.registry())?;
+            let ranker = options.ranker_for(inner.registry())?;
             inner
-                .search(&extra.search_call(&query, &ranker))
+                .search(&options.call(&query, &ranker))
                 .map_err(search_argument_error)
         });
         text_to_py(py, &lib(py, lib(py, outcome)?.to_json())?)
@@ -75,12 +74,11 @@ impl Turn {
         #[pyo3(from_py_with = args::opt_counter)] counter: Option<String>,
         unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let options = Options::new().text("counter", counter).unknown(unknown)?;
-        let extra = lib(py, CallOptions::from_value(&options.value(), Call::Budget))?;
+        let options: BudgetOptions = Options::new(py)
+            .text("counter", counter)?
+            .finish(unknown)?;
         let budget = py.detach(|| {
-            let counter = tool_intent::counter::shared_counter(
-                extra.counter.unwrap_or(tool_intent::CounterKind::Estimate),
-            )?;
+            let counter = tool_intent::counter::shared_counter(options.counter)?;
             self.inner.budget(counter)
         });
         to_py(py, &lib(py, budget)?)

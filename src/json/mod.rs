@@ -18,6 +18,12 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use value::Refusal;
 
+/// Keys of the library's JSON output whose values are data, not field names: a tool_search's
+/// `providerOutput` (a provider's wire format) and a conversation record's `known` (tool
+/// names). A binding that renames keys for its language's idiom (Python's snake_case) leaves
+/// everything under these as it is.
+pub const DATA_KEYS: [&str; 2] = ["providerOutput", "known"];
+
 /// Text without a leading UTF-8 byte-order mark (editors on Windows write one).
 pub(crate) fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)

@@ -45,7 +45,10 @@ pub mod tool_changes;
 mod turn_plan;
 
 pub use budget::Budget;
-pub use options::{option_error, search_argument_error, Call, CallOptions};
+pub use options::{
+    js_key, option_error, search_argument_error, BudgetOptions, CacheReportOptions, CallOptions,
+    SearchOptions,
+};
 use payload::{render_split, RenderOptions};
 pub use split::{catalog_text, split, system_prompt_with_catalog, Split, CATALOG_HEADER};
 use split::{split_for, ProviderSplit};

@@ -1,10 +1,17 @@
-//! Reading a call's options from the object the JS surface and the golden cases write, with
+//! Each call's options as a typed value with the core's defaults, read option by option with
 //! errors that name the option: every option is an argument of its own (a keyword argument in
-//! Python), so a bad `profile` is `invalid_argument` `profile` with the path inside it
-//! (`$.disabled[0]`), on every surface. The keys each call accepts are [`Call::keys`]; any
-//! other key is an error, never ignored.
+//! Python, a key of the options object in JS), so a bad `profile` is `invalid_argument`
+//! `profile` with the path inside it (`$.disabled[0]`), on every surface.
+//!
+//! One value per call, as a Rust caller would build it: [`TurnRequest`] (`turn`,
+//! `plan_turn`), [`SearchOptions`] (`Turn.search`), [`BudgetOptions`] (`Turn.budget`) and
+//! [`CacheReportOptions`] (`cache_report`). A binding hands over each option its caller gave by
+//! its snake_case name ([`CallOptions::set_named`], Python's keywords) or the whole JS object
+//! ([`CallOptions::from_object`], whose keys are the same names in camelCase); it decides no
+//! default, limit or key list of its own. An option the call does not take is an error,
+//! never ignored.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::state::{TurnState, View};
 use super::TurnRequest;
@@ -12,66 +19,283 @@ use crate::counter::CounterKind;
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::intent::ToolsOverride;
 use crate::provider::{DeferralMode, Provider, ToolChanges};
-use crate::registry::{Registry, MAX_SEARCH_LIMIT};
+use crate::registry::{Registry, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT};
 use crate::search::{ChosenRanker, RankerKind, SearchCall};
 
-/// The options of one call that are not part of the turn.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CallOptions {
-    /// `limit` of a search call.
-    pub limit: Option<usize>,
-    /// `counter` of a budget or cache report call.
-    pub counter: Option<CounterKind>,
-    /// `ranker` of a search call (`keyword`, `hybrid` or `model`).
-    pub ranker: Option<RankerKind>,
-    /// `abstain` of a search call ([`SearchCall::abstain`](crate::SearchCall::abstain)).
-    pub abstain: Option<bool>,
+/// The options of one call, read one by one by their snake_case names.
+pub trait CallOptions: Default {
+    /// The options the call takes, by their snake_case names (JS writes them in camelCase).
+    const NAMES: &'static [&'static str];
+
+    /// Sets option `name` (one of [`CallOptions::NAMES`]) from a non-null `value`. Errors
+    /// may name any argument; [`CallOptions::set_named`] makes them errors of the option.
+    fn set(&mut self, name: &'static str, value: &Value) -> Result<()>;
+
+    /// Sets the option named `name` (snake_case, as Python spells its keywords): `null`
+    /// leaves the default; a name the call does not take is `invalid_argument` on `options`
+    /// at `$.<name>`, listing the names it takes.
+    fn set_named(&mut self, name: &str, value: &Value) -> Result<()> {
+        set_named(Self::NAMES, name, value, &mut |known, v| self.set(known, v))
+    }
+
+    /// The options of a JS options object (`{toolChanges: "messages", ...}`: the names in
+    /// camelCase); `null` is every default.
+    fn from_object(options: &Value) -> Result<Self> {
+        let mut out = Self::default();
+        read_object(Self::NAMES, options, &mut |name, v| out.set(name, v))?;
+        Ok(out)
+    }
 }
 
-/// Which call an options object is for; each accepts its own keys ([`Call::keys`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Call {
-    /// `turn`, `plan_turn`: the request's keys.
-    Turn,
-    /// `Turn.search`: `limit`, `ranker`, `abstain`.
-    Search,
-    /// `Turn.budget`: `counter`.
-    Budget,
-    /// `cache_report`: the request's keys but `cache_control` and `view` (the replay sets
-    /// both), and `counter`.
-    CacheReport,
+/// A setter of one call's options, by name: one copy of the readers below serves every call
+/// (generic ones made the wasm module 1.4 KB gzip larger).
+type Setter<'a> = dyn FnMut(&'static str, &Value) -> Result<()> + 'a;
+
+fn set_named(names: &[&'static str], name: &str, value: &Value, set: &mut Setter) -> Result<()> {
+    let Some(&known) = names.iter().find(|n| **n == name) else {
+        return Err(unknown_option(name, names.iter().map(|n| n.to_string())));
+    };
+    set_checked(known, value, set)
 }
 
-/// The keys of a turn request, as JS writes them (Python spells them in snake_case).
-const TURN_KEYS: [&str; 8] = [
-    "source",
-    "profile",
-    "state",
-    "provider",
-    "mode",
-    "toolChanges",
-    "cacheControl",
-    "view",
-];
+fn read_object(names: &[&'static str], options: &Value, set: &mut Setter) -> Result<()> {
+    let object = match options {
+        Value::Null => return Ok(()),
+        Value::Object(o) => o,
+        other => {
+            return Err(as_argument(
+                Error::expected("options", &JsonPath::root(), "an options object", other),
+                "options",
+            ))
+        }
+    };
+    for (key, value) in object {
+        let Some(&name) = names.iter().find(|n| js_key(n) == *key) else {
+            return Err(unknown_option(key, names.iter().map(|n| js_key(n))));
+        };
+        set_checked(name, value, set)?;
+    }
+    Ok(())
+}
 
-impl Call {
-    /// The option keys this call accepts, as JS writes them.
-    pub fn keys(self) -> &'static [&'static str] {
-        match self {
-            Call::Turn => &TURN_KEYS,
-            Call::Search => &["limit", "ranker", "abstain"],
-            Call::Budget => &["counter"],
-            Call::CacheReport => &[
-                "source",
-                "profile",
-                "state",
-                "provider",
-                "mode",
-                "toolChanges",
-                "counter",
-            ],
+fn set_checked(name: &'static str, value: &Value, set: &mut Setter) -> Result<()> {
+    if value.is_null() {
+        return Ok(());
+    }
+    set(name, value).map_err(|e| as_argument(e, name))
+}
+
+/// `unknown option "x" (known: a, b)` on `options`, at `$.x`.
+fn unknown_option(key: &str, known: impl Iterator<Item = String>) -> Error {
+    let known: Vec<String> = known.collect();
+    Error::InvalidArgument {
+        argument: "options",
+        path: Some(JsonPath::root().key(key)),
+        message: format!(
+            "unknown option {} (known: {})",
+            quoted(key),
+            crate::text::join(&known, ", ")
+        ),
+    }
+}
+
+/// An option's key in a JS options object: its snake_case name in camelCase
+/// (`tool_changes` → `toolChanges`).
+pub fn js_key(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        match c {
+            '_' => upper = true,
+            c if upper => {
+                out.push(c.to_ascii_uppercase());
+                upper = false;
+            }
+            c => out.push(c),
         }
     }
+    out
+}
+
+/// `Turn.search`'s options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// How many tools a search loads at most (default [`DEFAULT_SEARCH_LIMIT`]).
+    pub limit: usize,
+    /// The ranker (default keyword).
+    pub ranker: RankerKind,
+    /// Whether the search may answer "no tool fits" ([`SearchCall::abstain`]).
+    pub abstain: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            limit: DEFAULT_SEARCH_LIMIT,
+            ranker: RankerKind::default(),
+            abstain: false,
+        }
+    }
+}
+
+impl CallOptions for SearchOptions {
+    const NAMES: &'static [&'static str] = &["limit", "ranker", "abstain"];
+
+    fn set(&mut self, name: &'static str, v: &Value) -> Result<()> {
+        match name {
+            "limit" => {
+                self.limit = match v.as_u64() {
+                    Some(n) if (1..=MAX_SEARCH_LIMIT as u64).contains(&n) => n as usize,
+                    _ => {
+                        return Err(Error::expected(
+                            name,
+                            &JsonPath::root(),
+                            &format!("an integer from 1 to {MAX_SEARCH_LIMIT}"),
+                            v,
+                        ))
+                    }
+                }
+            }
+            // Checked here too, so `hybrid` in a build without it is an error at `ranker`.
+            "ranker" => {
+                let kind = RankerKind::parse(text(name, v)?)?;
+                kind.check_build()?;
+                self.ranker = kind;
+            }
+            _ => self.abstain = flag(name, v)?,
+        }
+        Ok(())
+    }
+}
+
+impl SearchOptions {
+    /// The ranker these options name, for searches of `registry` (errors as
+    /// [`RankerKind::ranker_for`]'s, on `ranker`).
+    pub fn ranker_for(&self, registry: &Registry) -> Result<ChosenRanker> {
+        self.ranker.ranker_for(registry)
+    }
+
+    /// The search these options describe: `query`, their `limit` and `abstain`, ranked by
+    /// `ranker` (from [`SearchOptions::ranker_for`]). One translation for every binding.
+    pub fn call<'a>(&self, query: &'a str, ranker: &'a ChosenRanker) -> SearchCall<'a> {
+        SearchCall {
+            limit: Some(self.limit),
+            ranker: ranker.as_ranker(),
+            abstain: self.abstain,
+            ..SearchCall::new(query)
+        }
+    }
+}
+
+/// `Turn.budget`'s options.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BudgetOptions {
+    /// The token counter (default the estimator).
+    pub counter: CounterKind,
+}
+
+impl CallOptions for BudgetOptions {
+    const NAMES: &'static [&'static str] = &["counter"];
+
+    fn set(&mut self, name: &'static str, v: &Value) -> Result<()> {
+        self.counter = CounterKind::parse(text(name, v)?)?;
+        Ok(())
+    }
+}
+
+/// `cache_report`'s options: the request's but `cache_control` and `view` (the replay sets
+/// both), and the counter.
+#[derive(Debug, Clone, Default)]
+pub struct CacheReportOptions {
+    /// The request each turn of the script starts from.
+    pub request: TurnRequest,
+    /// The token counter (default the estimator).
+    pub counter: CounterKind,
+}
+
+impl CallOptions for CacheReportOptions {
+    const NAMES: &'static [&'static str] = &[
+        "source",
+        "profile",
+        "state",
+        "provider",
+        "mode",
+        "tool_changes",
+        "counter",
+    ];
+
+    fn set(&mut self, name: &'static str, v: &Value) -> Result<()> {
+        match name {
+            "counter" => self.counter = CounterKind::parse(text(name, v)?)?,
+            _ => self.request.set(name, v)?,
+        }
+        Ok(())
+    }
+}
+
+impl CallOptions for TurnRequest {
+    const NAMES: &'static [&'static str] = &[
+        "source",
+        "profile",
+        "state",
+        "provider",
+        "mode",
+        "tool_changes",
+        "cache_control",
+        "view",
+    ];
+
+    fn set(&mut self, name: &'static str, v: &Value) -> Result<()> {
+        match name {
+            "source" => self.source = Some(text(name, v)?.to_string()),
+            "profile" => self.profile = Some(ToolsOverride::from_value(v)?),
+            "state" => self.state = TurnState::from_value(v)?,
+            "provider" => self.provider = Provider::parse(text(name, v)?)?,
+            "mode" => self.mode = DeferralMode::parse(text(name, v)?)?,
+            "tool_changes" => self.tool_changes = ToolChanges::parse(text(name, v)?)?,
+            "cache_control" => self.cache_control = flag(name, v)?,
+            _ => self.view = View::parse(text(name, v)?)?,
+        }
+        Ok(())
+    }
+}
+
+impl TurnRequest {
+    /// A request from an override value and a JS options object (`{source, profile, state,
+    /// provider, mode, toolChanges, cacheControl, view}`; `null` is the defaults), as the JS
+    /// surface and the golden cases write them. Errors name the argument (`tools_override`,
+    /// or the option) and the JSON path inside it.
+    pub fn from_values(tools_override: &Value, options: &Value) -> Result<TurnRequest> {
+        let tools_override = ToolsOverride::from_value(tools_override)?;
+        Ok(TurnRequest {
+            tools_override,
+            ..TurnRequest::from_object(options)?
+        })
+    }
+}
+
+fn text<'v>(name: &'static str, v: &'v Value) -> Result<&'v str> {
+    v.as_str()
+        .ok_or_else(|| Error::expected(name, &JsonPath::root(), "a string", v))
+}
+
+fn flag(name: &'static str, v: &Value) -> Result<bool> {
+    v.as_bool()
+        .ok_or_else(|| Error::expected(name, &JsonPath::root(), "true or false", v))
+}
+
+/// Every option of every call, by snake_case name.
+fn option_name(js_key_given: &str) -> Option<&'static str> {
+    [
+        TurnRequest::NAMES,
+        SearchOptions::NAMES,
+        BudgetOptions::NAMES,
+        CacheReportOptions::NAMES,
+    ]
+    .into_iter()
+    .flatten()
+    .copied()
+    .find(|n| js_key(n) == js_key_given)
 }
 
 /// An error about an options object as a whole (a binding could not read it as JSON) made an
@@ -99,162 +323,19 @@ pub fn option_error(e: Error) -> Error {
     match path.split_first_key() {
         // The same rule as an option read by the core (`as_argument`): the error of that
         // option, at the path inside it.
-        Some((key, inner)) if argument_of(key) != "options" => as_argument(
-            Error::InvalidValue {
-                input: "options",
-                path: inner,
-                message: message.clone(),
-            },
-            argument_of(key),
-        ),
+        Some((key, inner)) => match option_name(key) {
+            Some(name) => as_argument(
+                Error::InvalidValue {
+                    input: "options",
+                    path: inner,
+                    message: message.clone(),
+                },
+                name,
+            ),
+            None => e,
+        },
         _ => e,
     }
-}
-
-/// The name an error gives an option: its snake_case name (the Python keyword; JS shows it in
-/// camelCase).
-fn argument_of(key: &str) -> &'static str {
-    match key {
-        "source" => "source",
-        "profile" => "profile",
-        "state" => "state",
-        "provider" => "provider",
-        "mode" => "mode",
-        "toolChanges" => "tool_changes",
-        "cacheControl" => "cache_control",
-        "view" => "view",
-        "limit" => "limit",
-        "ranker" => "ranker",
-        "abstain" => "abstain",
-        "counter" => "counter",
-        _ => "options",
-    }
-}
-
-impl TurnRequest {
-    /// Builds a request from an override value and an options object as the JS surface and
-    /// the golden cases write it (`{source, profile, state, provider, mode, toolChanges,
-    /// cacheControl, view}`, or [`Call::CacheReport`]'s keys with `counter`). `null` options are the
-    /// defaults. Errors name the argument (`tools_override`, or the option: `profile`,
-    /// `cache_control`, ...) and the JSON path inside it.
-    pub fn from_values(
-        tools_override: &Value,
-        options: &Value,
-        call: Call,
-    ) -> Result<(TurnRequest, CallOptions)> {
-        let tools_override = ToolsOverride::from_value(tools_override)?;
-        let (request, extra) = read(options, call)?;
-        Ok((
-            TurnRequest {
-                tools_override,
-                ..request
-            },
-            extra,
-        ))
-    }
-}
-
-impl CallOptions {
-    /// Reads the options of a call on a turn ([`Call::Search`], [`Call::Budget`]).
-    pub fn from_value(options: &Value, call: Call) -> Result<CallOptions> {
-        Ok(read(options, call)?.1)
-    }
-
-    /// The ranker a search's `ranker` option names, for searches of `registry` (the keyword
-    /// ranker when absent; errors as [`RankerKind::ranker_for`]'s, on `ranker`).
-    pub fn search_ranker(&self, registry: &Registry) -> Result<ChosenRanker> {
-        self.ranker.unwrap_or_default().ranker_for(registry)
-    }
-
-    /// The search these options describe: `query`, their `limit` and `abstain`, ranked by
-    /// `ranker` (from [`CallOptions::search_ranker`]). One translation for every binding.
-    pub fn search_call<'a>(&self, query: &'a str, ranker: &'a ChosenRanker) -> SearchCall<'a> {
-        SearchCall {
-            limit: self.limit,
-            ranker: ranker.as_ranker(),
-            abstain: self.abstain.unwrap_or(false),
-            ..SearchCall::new(query)
-        }
-    }
-}
-
-fn read(options: &Value, call: Call) -> Result<(TurnRequest, CallOptions)> {
-    let mut request = TurnRequest::default();
-    let mut extra = CallOptions::default();
-    let empty = Map::new();
-    let obj = match options {
-        Value::Null => &empty,
-        Value::Object(o) => o,
-        other => {
-            return Err(as_argument(
-                Error::expected("options", &JsonPath::root(), "an options object", other),
-                "options",
-            ))
-        }
-    };
-    let root = JsonPath::root();
-    for (key, v) in obj {
-        if !call.keys().contains(&key.as_str()) {
-            return Err(Error::InvalidArgument {
-                argument: "options",
-                path: Some(root.key(key)),
-                message: format!(
-                    "unknown option {} (known: {})",
-                    quoted(key),
-                    crate::text::join(call.keys(), ", ")
-                ),
-            });
-        }
-        if v.is_null() {
-            continue;
-        }
-        let argument = argument_of(key);
-        let text = || {
-            v.as_str()
-                .ok_or_else(|| Error::expected(argument, &root, "a string", v))
-        };
-        let boolean = || {
-            v.as_bool()
-                .ok_or_else(|| Error::expected(argument, &root, "true or false", v))
-        };
-        let mut read_one = || -> Result<()> {
-            match key.as_str() {
-                "source" => request.source = Some(text()?.to_string()),
-                "profile" => request.profile = Some(ToolsOverride::from_value(v)?),
-                "state" => request.state = TurnState::from_value(v)?,
-                "provider" => request.provider = Provider::parse(text()?)?,
-                "mode" => request.mode = DeferralMode::parse(text()?)?,
-                "toolChanges" => request.tool_changes = ToolChanges::parse(text()?)?,
-                "cacheControl" => request.cache_control = boolean()?,
-                "abstain" => extra.abstain = Some(boolean()?),
-                "view" => request.view = View::parse(text()?)?,
-                "limit" => {
-                    extra.limit = Some(match v.as_u64() {
-                        Some(n) if (1..=MAX_SEARCH_LIMIT as u64).contains(&n) => n as usize,
-                        _ => {
-                            return Err(Error::expected(
-                                argument,
-                                &root,
-                                &format!("an integer from 1 to {MAX_SEARCH_LIMIT}"),
-                                v,
-                            ))
-                        }
-                    })
-                }
-                // Checked here too, so `hybrid` in a build without it is an error at `ranker`.
-                "ranker" => {
-                    let kind = RankerKind::parse(text()?)?;
-                    kind.check_build()?;
-                    extra.ranker = Some(kind);
-                }
-                "counter" => extra.counter = Some(CounterKind::parse(text()?)?),
-                _ => {}
-            }
-            Ok(())
-        };
-        read_one().map_err(|e| as_argument(e, argument))?;
-    }
-    Ok((request, extra))
 }
 
 /// An error about one option's value, as an error of that option (the argument): its path is

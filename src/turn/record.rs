@@ -341,6 +341,9 @@ mod tests {
             ConversationTools::from_value(&written, &root).unwrap(),
             record
         );
+        // Its tool names are data: a binding that renames keys leaves them (`json::DATA_KEYS`).
+        assert!(written["known"]["a"].is_object());
+        assert!(crate::json::DATA_KEYS.contains(&"known"));
         assert_eq!(record.array(Some("{}")), "[{\"name\":\"a\"},{}]");
         let e = ConversationTools::from_value(&json!({"tools": [1]}), &root).unwrap_err();
         assert_eq!(e.path(), Some("$.conversation.tools[0]"));

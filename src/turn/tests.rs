@@ -49,6 +49,8 @@ fn search_outcome_json_carries_the_provider_output_as_json() {
         .unwrap();
     let v: Value = serde_json::from_str(&outcome.to_json().unwrap()).unwrap();
     assert_eq!(v["providerOutput"][0]["type"], "tool_reference");
+    // A provider's wire format: a binding that renames keys leaves it (`json::DATA_KEYS`).
+    assert!(crate::json::DATA_KEYS.contains(&"providerOutput"));
     assert_eq!(v["hits"][0], "enter_plan_mode");
     let plain = r
         .turn(&TurnRequest::default())
@@ -60,10 +62,28 @@ fn search_outcome_json_carries_the_provider_output_as_json() {
     assert_eq!(v["state"]["loaded"], json!(plain.result.hits));
 }
 
+/// Which call an options object is for, in the tests below.
+#[derive(Clone, Copy)]
+enum Call {
+    Turn,
+    Search,
+    Budget,
+    CacheReport,
+}
+
+fn read_options(options: &Value, call: Call) -> crate::Result<()> {
+    match call {
+        Call::Turn => TurnRequest::from_values(&json!(null), options).map(drop),
+        Call::Search => SearchOptions::from_object(options).map(drop),
+        Call::Budget => BudgetOptions::from_object(options).map(drop),
+        Call::CacheReport => CacheReportOptions::from_object(options).map(drop),
+    }
+}
+
 #[test]
 fn options_errors_name_the_option_and_the_path_inside_it() {
     let err = |options: Value, call: Call| {
-        let e = TurnRequest::from_values(&json!(null), &options, call).unwrap_err();
+        let e = read_options(&options, call).unwrap_err();
         (e.code(), e.input(), e.path().map(String::from))
     };
     let at = |argument: &'static str, path: &str| {
@@ -89,6 +109,10 @@ fn options_errors_name_the_option_and_the_path_inside_it() {
         at("cache_control", "$")
     );
     assert_eq!(
+        err(json!({"toolChanges": "x"}), Call::CacheReport),
+        at("tool_changes", "$")
+    );
+    assert_eq!(
         err(json!({"counter": "o2"}), Call::Budget),
         at("counter", "$")
     );
@@ -97,7 +121,12 @@ fn options_errors_name_the_option_and_the_path_inside_it() {
         err(json!({"abstain": "yes"}), Call::Search),
         at("abstain", "$")
     );
-    // A key the call does not take is an error of the options object, listing the keys.
+    assert_eq!(
+        err(json!(3), Call::Search),
+        ("invalid_argument", Some("options"), Some("$".into()))
+    );
+    // A key the call does not take is an error of the options object, listing the keys; a
+    // snake_case key is not JS's spelling.
     for (options, call, known) in [
         (
             json!({"limit": 3}),
@@ -105,6 +134,7 @@ fn options_errors_name_the_option_and_the_path_inside_it() {
             "source, profile, state, provider, mode, toolChanges, cacheControl, view",
         ),
         (json!({"loaded": ["a"]}), Call::Turn, "view"),
+        (json!({"tool_changes": "array"}), Call::Turn, "toolChanges"),
         (
             json!({"view": "live"}),
             Call::CacheReport,
@@ -121,7 +151,7 @@ fn options_errors_name_the_option_and_the_path_inside_it() {
             "(known: limit, ranker, abstain)",
         ),
     ] {
-        let e = TurnRequest::from_values(&json!(null), &options, call).unwrap_err();
+        let e = read_options(&options, call).unwrap_err();
         assert_eq!(e.input(), Some("options"), "{options}");
         assert!(e.to_string().contains(known), "{e}");
     }
@@ -141,15 +171,39 @@ fn options_errors_name_the_option_and_the_path_inside_it() {
     assert_eq!((e.input(), e.path()), (Some("cache_control"), None));
     let e = option_error(whole(&root.key("nope").key("x")));
     assert_eq!((e.input(), e.path()), (Some("options"), Some("$.nope.x")));
-    let (_, extra) =
-        TurnRequest::from_values(&json!(null), &json!({"limit": 3}), Call::Search).unwrap();
-    assert_eq!(extra.limit, Some(3));
-    assert_eq!(
-        CallOptions::from_value(&json!({"counter": "estimate"}), Call::Budget)
-            .unwrap()
-            .counter,
-        Some(crate::CounterKind::Estimate)
-    );
+}
+
+#[test]
+fn each_call_has_its_options_with_the_core_defaults() {
+    let search = SearchOptions::default();
+    assert_eq!(search.limit, crate::registry::DEFAULT_SEARCH_LIMIT);
+    assert_eq!(search.ranker, crate::search::RankerKind::Keyword);
+    assert!(!search.abstain);
+    assert_eq!(SearchOptions::from_object(&json!(null)).unwrap(), search);
+    let read = SearchOptions::from_object(&json!({"limit": 3, "abstain": true, "ranker": null}))
+        .unwrap();
+    assert_eq!((read.limit, read.abstain), (3, true));
+    assert_eq!(BudgetOptions::default().counter, crate::CounterKind::Estimate);
+    // Python's keywords: the snake_case names, one at a time; an unknown one is refused as JS's
+    // unknown key is, in its own spelling.
+    let mut request = TurnRequest::default();
+    request.set_named("tool_changes", &json!("messages")).unwrap();
+    request.set_named("cache_control", &json!(true)).unwrap();
+    request.set_named("source", &Value::Null).unwrap();
+    assert_eq!(request.tool_changes, crate::provider::ToolChanges::Messages);
+    assert!(request.cache_control);
+    assert_eq!(request.source, None);
+    let e = request.set_named("toolChanges", &json!("array")).unwrap_err();
+    assert_eq!((e.input(), e.path()), (Some("options"), Some("$.toolChanges")));
+    assert!(e.to_string().contains("tool_changes, cache_control"), "{e}");
+    let e = request.set_named("view", &json!(1)).unwrap_err();
+    assert_eq!((e.input(), e.path()), (Some("view"), None));
+    let mut report = CacheReportOptions::default();
+    report.set_named("counter", &json!("estimate")).unwrap();
+    report.set_named("mode", &json!("native")).unwrap();
+    assert_eq!(report.request.mode, crate::DeferralMode::Native);
+    assert_eq!(js_key("tool_changes"), "toolChanges");
+    assert_eq!(js_key("limit"), "limit");
 }
 
 #[test]

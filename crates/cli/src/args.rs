@@ -8,6 +8,29 @@ use tool_intent::provider::ToolChanges;
 use tool_intent::search::RankerKind;
 use tool_intent::{CounterKind, DeferralMode, Provider};
 
+/// A CLI value that stands for a core enum, mapped both ways by exhaustive matches (a variant
+/// added to the core fails to compile here until the CLI offers it); the defaults shown in
+/// `--help` are the core's (`default_value_t = X::from(Core::default())`).
+macro_rules! mirror {
+    ($arg:ident, $core:ty, $to_core:ident, { $($variant:ident => $value:path),* $(,)? }) => {
+        impl $arg {
+            pub(crate) fn $to_core(self) -> $core {
+                match self {
+                    $($arg::$variant => $value),*
+                }
+            }
+        }
+
+        impl From<$core> for $arg {
+            fn from(value: $core) -> Self {
+                match value {
+                    $($value => $arg::$variant),*
+                }
+            }
+        }
+    };
+}
+
 #[derive(Parser)]
 #[command(
     name = "tool-intent",
@@ -28,7 +51,7 @@ pub(crate) enum Command {
         #[command(flatten)]
         request: RequestArgs,
         /// Counter for the token column.
-        #[arg(long, value_enum, default_value_t = CounterArg::Estimate)]
+        #[arg(long, value_enum, default_value_t = CounterArg::from(CounterKind::default()))]
         counter: CounterArg,
     },
     /// Print the exact provider payload bytes (or the catalog text with --catalog).
@@ -59,7 +82,7 @@ pub(crate) enum Command {
         /// The script (JSON text or @FILE; see docs/prompt-cache.md).
         #[arg(long, value_name = "JSON")]
         script: String,
-        #[arg(long, value_enum, default_value_t = ProviderArg::Anthropic)]
+        #[arg(long, value_enum, default_value_t = ProviderArg::from(Provider::default()))]
         provider: ProviderArg,
         /// A deferral mode, or all of them.
         #[arg(long, value_enum, default_value_t = CacheModeArg::All)]
@@ -68,7 +91,7 @@ pub(crate) enum Command {
         #[arg(long)]
         cache_control: bool,
         /// Counter for the token columns.
-        #[arg(long, value_enum, default_value_t = CounterArg::Estimate)]
+        #[arg(long, value_enum, default_value_t = CounterArg::from(CounterKind::default()))]
         counter: CounterArg,
         /// Print the reports as JSON.
         #[arg(long)]
@@ -100,7 +123,7 @@ pub(crate) enum Command {
         /// How keyword queries are ranked: keywords alone, keywords fused with static
         /// sentence embeddings (a build with the `hybrid` feature), or keywords fused with
         /// all-MiniLM-L6-v2 run per text (the `model` feature, with --model).
-        #[arg(long, value_enum, default_value_t = RankerArg::Keyword)]
+        #[arg(long, value_enum, default_value_t = RankerArg::from(RankerKind::default()))]
         ranker: RankerArg,
         /// all-MiniLM-L6-v2's model.safetensors, for --ranker model.
         #[arg(long, value_name = "FILE")]
@@ -131,7 +154,7 @@ pub(crate) enum Command {
         #[command(flatten)]
         request: RequestArgs,
         /// Counter: the fast estimator, or the exact BPE tokenizer.
-        #[arg(long, value_enum, default_value_t = CounterArg::Estimate)]
+        #[arg(long, value_enum, default_value_t = CounterArg::from(CounterKind::default()))]
         counter: CounterArg,
         /// Print JSON instead of a table.
         #[arg(long)]
@@ -189,7 +212,7 @@ pub(crate) struct SessionArgs {
     /// messages appended to the conversation: Anthropic, Bedrock Converse, OpenAI Responses,
     /// mode catalog) or `messages-by-reference` (the same, naming only tools the first turn
     /// declared: it declares every tool the session could be offered).
-    #[arg(long, value_enum, default_value_t = ToolChangesArg::Array)]
+    #[arg(long, value_enum, default_value_t = ToolChangesArg::from(ToolChanges::default()))]
     pub(crate) tool_changes: ToolChangesArg,
 }
 
@@ -200,15 +223,11 @@ pub(crate) enum ToolChangesArg {
     MessagesByReference,
 }
 
-impl ToolChangesArg {
-    pub(crate) fn tool_changes(self) -> ToolChanges {
-        match self {
-            ToolChangesArg::Array => ToolChanges::Array,
-            ToolChangesArg::Messages => ToolChanges::Messages,
-            ToolChangesArg::MessagesByReference => ToolChanges::MessagesByReference,
-        }
-    }
-}
+mirror!(ToolChangesArg, ToolChanges, tool_changes, {
+    Array => ToolChanges::Array,
+    Messages => ToolChanges::Messages,
+    MessagesByReference => ToolChanges::MessagesByReference
+});
 
 #[derive(Args, Clone)]
 pub(crate) struct RequestArgs {
@@ -216,9 +235,9 @@ pub(crate) struct RequestArgs {
     pub(crate) registry: RegistryArgs,
     #[command(flatten)]
     pub(crate) session: SessionArgs,
-    #[arg(long, value_enum, default_value_t = ProviderArg::Anthropic)]
+    #[arg(long, value_enum, default_value_t = ProviderArg::from(Provider::default()))]
     pub(crate) provider: ProviderArg,
-    #[arg(long, value_enum, default_value_t = ModeArg::Catalog)]
+    #[arg(long, value_enum, default_value_t = ModeArg::from(DeferralMode::default()))]
     pub(crate) mode: ModeArg,
     /// Explicit prompt caching: Anthropic cache_control on the last non-deferred tool, Bedrock a cachePoint after the last tool.
     #[arg(long)]
@@ -266,17 +285,13 @@ pub(crate) enum ProviderArg {
     Gemini,
 }
 
-impl ProviderArg {
-    pub(crate) fn provider(self) -> Provider {
-        match self {
-            ProviderArg::Anthropic => Provider::Anthropic,
-            ProviderArg::OpenaiChat => Provider::OpenAiChat,
-            ProviderArg::OpenaiResponses => Provider::OpenAiResponses,
-            ProviderArg::BedrockConverse => Provider::BedrockConverse,
-            ProviderArg::Gemini => Provider::Gemini,
-        }
-    }
-}
+mirror!(ProviderArg, Provider, provider, {
+    Anthropic => Provider::Anthropic,
+    OpenaiChat => Provider::OpenAiChat,
+    OpenaiResponses => Provider::OpenAiResponses,
+    BedrockConverse => Provider::BedrockConverse,
+    Gemini => Provider::Gemini
+});
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum ModeArg {
@@ -285,15 +300,11 @@ pub(crate) enum ModeArg {
     NativeClient,
 }
 
-impl ModeArg {
-    pub(crate) fn mode(self) -> DeferralMode {
-        match self {
-            ModeArg::Catalog => DeferralMode::Catalog,
-            ModeArg::Native => DeferralMode::Native,
-            ModeArg::NativeClient => DeferralMode::NativeClient,
-        }
-    }
-}
+mirror!(ModeArg, DeferralMode, mode, {
+    Catalog => DeferralMode::Catalog,
+    Native => DeferralMode::Native,
+    NativeClient => DeferralMode::NativeClient
+});
 
 /// `cache-report --mode`: one deferral mode, or every mode the provider has.
 #[derive(Clone, Copy, ValueEnum)]
@@ -311,15 +322,11 @@ pub(crate) enum RankerArg {
     Model,
 }
 
-impl RankerArg {
-    pub(crate) fn kind(self) -> RankerKind {
-        match self {
-            RankerArg::Keyword => RankerKind::Keyword,
-            RankerArg::Hybrid => RankerKind::Hybrid,
-            RankerArg::Model => RankerKind::Model,
-        }
-    }
-}
+mirror!(RankerArg, RankerKind, kind, {
+    Keyword => RankerKind::Keyword,
+    Hybrid => RankerKind::Hybrid,
+    Model => RankerKind::Model
+});
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
 pub(crate) enum CounterArg {
@@ -328,12 +335,8 @@ pub(crate) enum CounterArg {
     Cl100k,
 }
 
-impl CounterArg {
-    pub(crate) fn kind(self) -> CounterKind {
-        match self {
-            CounterArg::Estimate => CounterKind::Estimate,
-            CounterArg::O200k => CounterKind::O200k,
-            CounterArg::Cl100k => CounterKind::Cl100k,
-        }
-    }
-}
+mirror!(CounterArg, CounterKind, kind, {
+    Estimate => CounterKind::Estimate,
+    O200k => CounterKind::O200k,
+    Cl100k => CounterKind::Cl100k
+});

@@ -238,6 +238,10 @@ impl Report {
     }
 }
 
+/// Keys of this crate's JSON output whose values are data, not field names (the counts of
+/// `snapshotsRewritten` are by snapshot name), as [`tool_intent::json::DATA_KEYS`] are.
+pub const DATA_KEYS: [&str; 1] = ["snapshotsRewritten"];
+
 /// A row that still holds a snapshot.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct AuditRow {

@@ -33,13 +33,15 @@ pub(crate) use functions::state_in;
 pub use functions::*;
 pub use registry::{Registry, RegistryChange};
 pub use turn::Turn;
-pub(crate) use turn::{request, request_and_options};
+pub(crate) use turn::{call_options, request};
 
 use convert::{json_in, json_text, names_in, opt_text_in, options_in, out, parse_out, text_in};
 use tool_intent::cache_report::CacheScript;
 use tool_intent::counter::shared_counter;
 use tool_intent::session::normalize_tools_value as normalize_core;
-use tool_intent::turn::{search_argument_error, Call, CallOptions};
+use tool_intent::turn::{
+    search_argument_error, BudgetOptions, CacheReportOptions, CallOptions, SearchOptions,
+};
 use tool_intent::{
     CounterKind, Error, Registry as CoreRegistry, SessionRunConfig, Toggles, ToolsOverride,
     Turn as CoreTurn, TurnRequest, TurnState,

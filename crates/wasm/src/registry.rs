@@ -179,7 +179,7 @@ impl Registry {
         tools_override: &JsToolsOverride,
         options: Option<JsTurnOptions>,
     ) -> Result<Turn, JsValue> {
-        let request = request(tools_override, options.as_deref(), Call::Turn)?;
+        let request = request(tools_override, options.as_deref())?;
         Ok(Turn {
             inner: lib(self.inner.turn(&request))?,
         })
@@ -218,11 +218,13 @@ impl Registry {
     ) -> Result<JsCacheReport, JsValue> {
         let script = lib(CacheScript::from_value(&json_in(script, "script")?)
             .map_err(|e| e.with_input("script")))?;
-        let (request, extra) =
-            request_and_options(tools_override, options.as_deref(), Call::CacheReport)?;
-        let counter = lib(shared_counter(
-            extra.counter.unwrap_or(CounterKind::Estimate),
-        ))?;
+        let tools_override = lib(ToolsOverride::from_value(&json_in(tools_override, "tools_override")?))?;
+        let report: CacheReportOptions = call_options(options.as_deref())?;
+        let request = TurnRequest {
+            tools_override,
+            ..report.request
+        };
+        let counter = lib(shared_counter(report.counter))?;
         out(&lib(self.inner.cache_report(&script, &request, counter))?)
     }
 }

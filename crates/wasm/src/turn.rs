@@ -63,9 +63,9 @@ impl Turn {
         options: Option<JsSearchOptions>,
     ) -> Result<JsSearchOutcome, JsValue> {
         let query = text_in(query, "query")?;
-        let extra = call_options(options.as_deref(), Call::Search)?;
-        let ranker = lib(extra.search_ranker(self.inner.registry()))?;
-        let call = extra.search_call(&query, &ranker);
+        let search: SearchOptions = call_options(options.as_deref())?;
+        let ranker = lib(search.ranker_for(self.inner.registry()))?;
+        let call = search.call(&query, &ranker);
         let outcome = lib(self.inner.search(&call).map_err(search_argument_error))?;
         parse_out(&lib(outcome.to_json())?)
     }
@@ -80,10 +80,8 @@ impl Turn {
     /// Token budget, half by half. `counter`: "estimate" (default) or, in the exact build,
     /// "o200k" / "cl100k".
     pub fn budget(&self, options: Option<JsBudgetOptions>) -> Result<JsBudget, JsValue> {
-        let extra = call_options(options.as_deref(), Call::Budget)?;
-        let counter = lib(shared_counter(
-            extra.counter.unwrap_or(CounterKind::Estimate),
-        ))?;
+        let budget: BudgetOptions = call_options(options.as_deref())?;
+        let counter = lib(shared_counter(budget.counter))?;
         out(&lib(self.inner.budget(counter))?)
     }
 
@@ -105,21 +103,12 @@ impl Turn {
 pub(crate) fn request(
     tools_override: &JsValue,
     options: Option<&JsValue>,
-    call: Call,
 ) -> Result<TurnRequest, JsValue> {
-    Ok(request_and_options(tools_override, options, call)?.0)
-}
-
-pub(crate) fn request_and_options(
-    tools_override: &JsValue,
-    options: Option<&JsValue>,
-    call: Call,
-) -> Result<(TurnRequest, CallOptions), JsValue> {
     let o = json_in(tools_override, "tools_override")?;
-    lib(TurnRequest::from_values(&o, &options_in(options)?, call))
+    lib(TurnRequest::from_values(&o, &options_in(options)?))
 }
 
-/// The options of a call on a turn.
-pub(crate) fn call_options(options: Option<&JsValue>, call: Call) -> Result<CallOptions, JsValue> {
-    lib(CallOptions::from_value(&options_in(options)?, call))
+/// The options of a call, from its JS options object.
+pub(crate) fn call_options<O: CallOptions>(options: Option<&JsValue>) -> Result<O, JsValue> {
+    lib(O::from_object(&options_in(options)?))
 }

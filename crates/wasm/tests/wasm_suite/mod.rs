@@ -3,7 +3,7 @@
 //! functions with JS values, and run the cross-target golden cases inside the wasm module.
 
 use serde_json::Value;
-use tool_intent::turn::Call;
+use tool_intent::turn::{CallOptions, SearchOptions};
 use tool_intent::{Registry, TurnRequest};
 use tool_intent_wasm as wasm;
 use wasm_bindgen::{JsCast, JsValue};
@@ -103,7 +103,7 @@ fn cross_target_fingerprints_inside_wasm() {
         if let Some(loaded) = options.as_object_mut().unwrap().remove("loaded") {
             options["state"] = serde_json::json!({"loaded": loaded, "frozen": loaded, "turn": 1});
         }
-        let (req, _) = TurnRequest::from_values(&row["override"], &options, Call::Turn).unwrap();
+        let req = TurnRequest::from_values(&row["override"], &options).unwrap();
         let p = registry.plan_turn(&req).unwrap();
         assert_eq!(
             row["fingerprint"],
@@ -359,10 +359,10 @@ fn check_search_rows_with(text: &str, prepare: impl Fn(Registry) -> Registry) ->
         if let Some(abstain) = row.get("abstain") {
             options["abstain"] = abstain.clone();
         }
-        let (req, extra) =
-            TurnRequest::from_values(&row["override"], &options, Call::Search).unwrap();
-        let chosen = extra.search_ranker(registry).unwrap();
-        let call = extra.search_call(row["query"].as_str().unwrap(), &chosen);
+        let req = TurnRequest::from_values(&row["override"], &Value::Null).unwrap();
+        let search = SearchOptions::from_object(&options).unwrap();
+        let chosen = search.ranker_for(registry).unwrap();
+        let call = search.call(row["query"].as_str().unwrap(), &chosen);
         let out = registry
             .turn(&req)
             .and_then(|mut turn| turn.search(&call))
