@@ -10,7 +10,7 @@
 # package ships each module once). The exact and hybrid packages' js/ entries and licences are
 # copied from here: the packages differ only in their wasm.
 #
-# The wasm binding is the crate crates/wasm (tool-intent-wasm); its cdylib is asked for here
+# The wasm binding is the crate bindings/wasm (tool-intent-wasm); its cdylib is asked for here
 # (`cargo rustc --crate-type cdylib`) rather than declared, so a native `cargo test` of the
 # workspace does not link one. wasm-bindgen is the CLI
 # pinned to the crate's version (scripts/setup.sh); wasm-opt -Oz comes from the npm package

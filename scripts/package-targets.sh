@@ -31,7 +31,7 @@ table=$(ls target/package-verify/package/tool-intent-hybrid-table-*.crate | tail
 check "cargo package tool-intent-hybrid-table (the hybrid ranker's data)" "$(le "$(stat -c %s "$table")" 10485760)" "$table, $(stat -c %s "$table") bytes (crates.io's limit: 10 MiB)"
 tar tzf "$crate" | grep -q 'minilm-static\.bin' && check "no embedding table in tool-intent" 0 "minilm-static.bin packaged" ||
   check "no embedding table in tool-intent" 1 "it is in tool-intent-hybrid-table"
-tar tzf "$crate" | grep -Eq '/(www|benches|scripts|tests|\.ci|python|npm|crates)/|package-lock\.json' &&
+tar tzf "$crate" | grep -Eq '/(www|benches|scripts|tests|\.ci|python|npm|crates|bindings)/|package-lock\.json' &&
   check "crate contents" 0 "demo page, benchmarks, scripts, tests or npm files packaged" ||
   check "crate contents" 1 "library sources, licences, README only"
 

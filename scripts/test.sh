@@ -54,13 +54,13 @@ cargo test --workspace --exclude tool-intent-python --features "$FEATURES"
 log "build the npm packages (pkg/, npm/exact/pkg/, npm/hybrid/pkg/)"
 bash scripts/build-wasm.sh
 
-log "wasm-pack test --node (crates/wasm)"
-(cd crates/wasm && wasm-pack test --node --mode no-install -- --test node --features hybrid)
+log "wasm-pack test --node (bindings/wasm)"
+(cd bindings/wasm && wasm-pack test --node --mode no-install -- --test node --features hybrid)
 
-log "wasm-pack test --headless --chrome (crates/wasm)"
+log "wasm-pack test --headless --chrome (bindings/wasm)"
 # The suite carries the model's 91 MB of weights (its model rows): Chrome takes longer than
 # wasm-bindgen-test's default 20 s to load it.
-out=$(cd crates/wasm && WASM_BINDGEN_TEST_TIMEOUT=180 CHROMEDRIVER=$(command -v chromedriver) wasm-pack test --headless --chrome --mode no-install -- --test web --features hybrid 2>&1) || { echo "$out"; exit 1; }
+out=$(cd bindings/wasm && WASM_BINDGEN_TEST_TIMEOUT=180 CHROMEDRIVER=$(command -v chromedriver) wasm-pack test --headless --chrome --mode no-install -- --test web --features hybrid 2>&1) || { echo "$out"; exit 1; }
 echo "$out"
 # A browser test file without run_in_browser prints "skipping" and passes: refuse that.
 grep -q "Running headless tests in Chrome" <<<"$out" || { echo "test: the web suite did not run in Chrome" >&2; exit 1; }

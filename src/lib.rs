@@ -54,8 +54,8 @@
 //! - [`session`] — the stored run config and [`build_intent`] for writers;
 //!
 //! The bindings are crates of their own and only translate arguments, results and errors:
-//! `crates/wasm` (the npm packages), `python/` (the Python module), `crates/cli` (the command
-//! line) and `crates/migrate` (legacy snapshot recovery on SQLite and PostgreSQL).
+//! `bindings/wasm` (the npm packages), `python/` (the Python module), `bindings/cli` (the command
+//! line) and `bindings/migrate` (legacy snapshot recovery on SQLite and PostgreSQL).
 //!
 //! Dependencies point one way, down this list: a module uses only those listed before it or
 //! beside it (`tests/module_graph.rs` checks the list against the imports, and fails on a

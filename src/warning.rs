@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 /// What a warning is about. The wire form (JSON, JS) is the snake_case name; the TS union in
-/// `crates/wasm/src/types.d.ts` is checked against [`WarningCode::ALL`] by a test.
+/// `bindings/wasm/src/types.d.ts` is checked against [`WarningCode::ALL`] by a test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WarningCode {

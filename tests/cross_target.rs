@@ -5,7 +5,7 @@
 //! (with `loadFirstDeferred` replaced by the actual name) — with the payload's fingerprint,
 //! byte length and catalog fingerprint, and compares them with `tests/golden/cross-target.json`
 //! (regenerate with `UPDATE_GOLDEN=1`). The wasm runners (`tests/js/golden.test.mjs` in Node,
-//! `crates/wasm/tests/wasm_suite` in Node and Chrome) and Python's `test_golden.py` loop over those rows and
+//! `bindings/wasm/tests/wasm_suite` in Node and Chrome) and Python's `test_golden.py` loop over those rows and
 //! call `planTurn` / `plan_turn` with each row's own override and options (`loaded` read as a
 //! turn state, see [`turn_options`]), so a pass on every target means equal bytes everywhere.
 
@@ -127,7 +127,7 @@ const PARAPHRASES: [&str; 8] = [
 /// The hybrid ranker's rows (feature `hybrid`): the same queries plus [`PARAPHRASES`], ranked
 /// `{"ranker": "hybrid"}`, written to `tests/golden/search-hybrid.json` and checked by the
 /// tool-intent-hybrid package in Node (`tests/js/hybrid.test.mjs`) and Chrome
-/// (`crates/wasm/tests/wasm_suite`, built with the feature) and by the `tool-intent[hybrid]` module in
+/// (`bindings/wasm/tests/wasm_suite`, built with the feature) and by the `tool-intent[hybrid]` module in
 /// Python. Embeddings, cosines and fused scores are floating point: equal hits everywhere
 /// show the arithmetic is the same.
 #[cfg(feature = "hybrid")]

@@ -212,7 +212,7 @@ enum Use {
 }
 
 /// (file → files it uses), from the sources of a crate (`src` of this one, or of a binding
-/// crate under `crates/`).
+/// crate under `bindings/`).
 fn file_graph(crate_dir: &str) -> BTreeMap<String, BTreeSet<String>> {
     file_graph_with_parents(crate_dir).0
 }
@@ -395,10 +395,66 @@ fn no_parent_and_child_use_each_other() {
     );
 }
 
+/// The workspace's crates, each with whether it names the core (`tool-intent`) as a
+/// dependency, read from its `Cargo.toml`; and the crates the core names.
+fn workspace_crates() -> (Vec<(String, bool)>, String) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let members_line = manifest
+        .lines()
+        .find(|l| l.starts_with("members = ["))
+        .expect("a one-line members list");
+    let members: Vec<String> = members_line
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .map(String::from)
+        .collect();
+    assert!(members.len() >= 6, "{members:?}");
+    let crates = members
+        .into_iter()
+        .map(|dir| {
+            let text = std::fs::read_to_string(root.join(&dir).join("Cargo.toml")).unwrap();
+            let uses_core = text.lines().any(|l| l.starts_with("tool-intent = "));
+            (dir, uses_core)
+        })
+        .collect();
+    let dependencies = manifest
+        .split("\n[dependencies]\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n[").next())
+        .expect("the core's [dependencies]")
+        .to_string();
+    (crates, dependencies)
+}
+
+/// `crates/` holds only crates the core depends on, `bindings/` and `python/` only crates that
+/// depend on the core: a crate's folder says which way it points.
+#[test]
+fn crates_below_the_core_and_bindings_above_it_have_folders_of_their_own() {
+    let (crates, core_dependencies) = workspace_crates();
+    for (dir, uses_core) in &crates {
+        let path = format!("path = \"{dir}\"");
+        if dir.starts_with("crates/") {
+            assert!(!uses_core, "{dir} is under crates/ but depends on the core");
+            assert!(
+                core_dependencies.contains(&path),
+                "{dir} is under crates/ but the core does not depend on it"
+            );
+        } else {
+            assert!(
+                dir.starts_with("bindings/") || dir == "python",
+                "{dir}: a crate that depends on the core belongs under bindings/"
+            );
+            assert!(uses_core, "{dir} is a binding but does not depend on the core");
+        }
+    }
+}
+
 /// The migration crate's files too: the stores use the trait's file, never the other way.
 #[test]
 fn migrate_file_graph_has_no_cycle() {
-    let graph = file_graph("crates/migrate");
+    let graph = file_graph("bindings/migrate");
     assert!(graph.len() >= 5, "files found: {:?}", graph.keys());
     assert!(
         graph["sqlite.rs"].contains("store.rs"),

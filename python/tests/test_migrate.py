@@ -9,7 +9,7 @@ import pytest
 import tool_intent
 
 # An old row stored the whole default list of the embedded registry's first version
-# (crates/cli/tests/migrate.rs calls it V1); a hand-pick stored a real choice.
+# (bindings/cli/tests/migrate.rs calls it V1); a hand-pick stored a real choice.
 V1 = ["read_file", "write_file", "edit_file", "shell", "grep", "glob", "tool_search",
       "playwright_browser", "enter_plan_mode", "exit_plan_mode"]
 

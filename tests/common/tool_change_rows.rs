@@ -1,7 +1,7 @@
 //! The rows of `tests/golden/tool-changes.json`: the toggle session with `tool_changes:
 //! messages` on the three providers in `catalog` mode and on Anthropic in `native-client`, one
 //! row per turn. Written by `tests/tool_changes.rs` and made again inside the wasm module by
-//! `crates/wasm/tests/wasm_suite` (both include this file), so one loop serves both.
+//! `bindings/wasm/tests/wasm_suite` (both include this file), so one loop serves both.
 
 use serde_json::{json, Value};
 use tool_intent::cache_report::CacheScript;

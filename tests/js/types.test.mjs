@@ -1,6 +1,6 @@
 // Type drift check: one real value of every output type, produced by the built package, is
 // written into a TypeScript file as `value satisfies Type` and type-checked against the
-// shipped declarations (crates/wasm/src/types.d.ts via pkg/web/tool_intent.d.ts). An output field the
+// shipped declarations (bindings/wasm/src/types.d.ts via pkg/web/tool_intent.d.ts). An output field the
 // declarations lack, or a declared field the output misses, fails `tsc`. One invalid value of
 // every input type must fail too (`@ts-expect-error`), so the declarations are not too loose.
 import { test } from "node:test";

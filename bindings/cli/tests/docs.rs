@@ -1,7 +1,7 @@
 //! The README and the guides in `docs/` stay true: every repository path they name exists, and
 //! every command of their `sh` blocks runs. (The README's code blocks run in their own tests:
 //! the Rust example as a doctest, the Python example in `python/tests/test_readme.py`, the JS
-//! example in `tests/js/readme.test.mjs`, the command lines in `crates/cli/tests/cli.rs`.)
+//! example in `tests/js/readme.test.mjs`, the command lines in `bindings/cli/tests/cli.rs`.)
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -11,9 +11,9 @@ use std::process::Command;
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
 /// Top-level directories and files a path in the docs may start with.
-const TOP: [&str; 13] = [
+const TOP: [&str; 14] = [
     "src", "tests", "docs", "examples", "scripts", "benches", "python", "www", "npm", "js", "fuzz",
-    ".ci", "crates",
+    ".ci", "crates", "bindings",
 ];
 const ROOT_FILES: [&str; 6] = [
     "README.md",

@@ -29,7 +29,7 @@
 //! left alone and reported (`rows_changed_concurrently`), never overwritten.
 //!
 //! `progress(done, total)` is called every 1% of the rows (the CLI prints it; the abort and
-//! kill tests in `crates/cli/tests/migrate.rs` inject their faults through it, from test code), so the
+//! kill tests in `bindings/cli/tests/migrate.rs` inject their faults through it, from test code), so the
 //! library itself reads no environment.
 
 use std::collections::BTreeMap;

@@ -1,5 +1,5 @@
-//! Tests of the wasm build, shared by `crates/wasm/tests/node.rs` (wasm-pack test --node) and
-//! `crates/wasm/tests/web.rs` (wasm-pack test --headless --chrome). They call the exported binding
+//! Tests of the wasm build, shared by `bindings/wasm/tests/node.rs` (wasm-pack test --node) and
+//! `bindings/wasm/tests/web.rs` (wasm-pack test --headless --chrome). They call the exported binding
 //! functions with JS values, and run the cross-target golden cases inside the wasm module.
 
 use serde_json::Value;
