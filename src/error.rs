@@ -120,12 +120,46 @@ pub enum Error {
         #[source]
         source: Option<SourceError>,
     },
+    /// A registry version store (native only) cannot give what was asked; `fault` is the
+    /// error's code (`docs/fleet.md`).
+    #[error("{message}")]
+    Store {
+        /// Why.
+        fault: StoreFault,
+        /// What was asked, and what the store said.
+        message: String,
+    },
     /// A defect in this library (a broken internal invariant), never caused by input alone.
     #[error("internal error: {message}")]
     Internal {
         /// What went wrong.
         message: String,
     },
+}
+
+/// Why a registry version store failed ([`Error::Store`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreFault {
+    /// The store cannot be reached or refused the operation (`store_unavailable`).
+    Unavailable,
+    /// A turn state names a registry version the store does not hold (`unknown_version`).
+    UnknownVersion,
+    /// A stored version does not rebuild to its fingerprint (`corrupt_version`).
+    CorruptVersion,
+    /// The store was written by a newer release of this library (`store_schema_newer`).
+    NewerSchema,
+}
+
+impl StoreFault {
+    /// The error code of the fault.
+    pub fn code(self) -> &'static str {
+        match self {
+            StoreFault::Unavailable => "store_unavailable",
+            StoreFault::UnknownVersion => "unknown_version",
+            StoreFault::CorruptVersion => "corrupt_version",
+            StoreFault::NewerSchema => "store_schema_newer",
+        }
+    }
 }
 
 /// An underlying error kept as the [`std::error::Error::source`] of an [`Error`]. Compared
@@ -174,6 +208,7 @@ impl Error {
             Error::ToolRemoved { .. } => "tool_removed",
             Error::ProviderExecuted { .. } => "provider_executed",
             Error::Database { .. } => "database",
+            Error::Store { fault, .. } => fault.code(),
             Error::Internal { .. } => "internal",
         }
     }
@@ -191,6 +226,7 @@ impl Error {
             | Error::ToolRemoved { .. }
             | Error::ProviderExecuted { .. }
             | Error::Database { .. }
+            | Error::Store { .. }
             | Error::Internal { .. } => None,
         }
     }
@@ -208,6 +244,7 @@ impl Error {
             | Error::ToolRemoved { .. }
             | Error::ProviderExecuted { .. }
             | Error::Database { .. }
+            | Error::Store { .. }
             | Error::Internal { .. } => None,
         }
     }
@@ -290,7 +327,9 @@ impl Error {
         }
     }
 
-    pub(crate) fn argument(argument: &'static str, message: impl Into<String>) -> Self {
+    /// `invalid_argument` on `argument` (no path inside it): what a binding says of an argument
+    /// it cannot use.
+    pub fn argument(argument: &'static str, message: impl Into<String>) -> Self {
         Error::InvalidArgument {
             argument,
             path: None,

@@ -446,7 +446,10 @@ fn crates_below_the_core_and_bindings_above_it_have_folders_of_their_own() {
                 dir.starts_with("bindings/") || dir == "python",
                 "{dir}: a crate that depends on the core belongs under bindings/"
             );
-            assert!(uses_core, "{dir} is a binding but does not depend on the core");
+            assert!(
+                uses_core,
+                "{dir} is a binding but does not depend on the core"
+            );
         }
     }
 }

@@ -38,7 +38,11 @@ impl<'py, O: CallOptions> Options<'py, O> {
         self.set(name, value.map(Value::from))
     }
 
-    pub(crate) fn json(self, name: &'static str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    pub(crate) fn json(
+        self,
+        name: &'static str,
+        value: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let v = json_value(self.py, value, name)?;
         self.set(name, Some(v))
     }

@@ -169,7 +169,12 @@ impl Registry {
         #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
         unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Turn> {
-        let tools_override = arg(py, tools_override, "tools_override", tool_intent::ToolsOverride::from_value)?;
+        let tools_override = arg(
+            py,
+            tools_override,
+            "tools_override",
+            tool_intent::ToolsOverride::from_value,
+        )?;
         let options: tool_intent::TurnRequest = Options::new(py)
             .text("source", source)?
             .json("profile", profile)?
@@ -263,7 +268,12 @@ impl Registry {
             "script",
             tool_intent::cache_report::CacheScript::from_value,
         )?;
-        let tools_override = arg(py, tools_override, "tools_override", tool_intent::ToolsOverride::from_value)?;
+        let tools_override = arg(
+            py,
+            tools_override,
+            "tools_override",
+            tool_intent::ToolsOverride::from_value,
+        )?;
         let options: CacheReportOptions = Options::new(py)
             .text("source", source)?
             .json("profile", profile)?

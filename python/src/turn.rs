@@ -74,9 +74,7 @@ impl Turn {
         #[pyo3(from_py_with = args::opt_counter)] counter: Option<String>,
         unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let options: BudgetOptions = Options::new(py)
-            .text("counter", counter)?
-            .finish(unknown)?;
+        let options: BudgetOptions = Options::new(py).text("counter", counter)?.finish(unknown)?;
         let budget = py.detach(|| {
             let counter = tool_intent::counter::shared_counter(options.counter)?;
             self.inner.budget(counter)

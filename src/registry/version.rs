@@ -88,6 +88,32 @@ impl Registry {
         self
     }
 
+    /// Whether a turn stamped with `fingerprint` runs on a version this registry holds (itself
+    /// or an earlier one).
+    pub fn holds(&self, fingerprint: &str) -> bool {
+        self.version(fingerprint).is_some()
+    }
+
+    /// This registry, also holding `version` as its newest earlier version (unless it already
+    /// holds it): for a turn that began on a version this process never held, read back from a
+    /// registry version store. The turn then runs on `version`'s tools and trust decisions
+    /// (with `turn_registry_earlier`), while dispatch checks this registry, as for a version
+    /// the process held itself.
+    pub fn holding(&self, version: &Registry) -> Registry {
+        if self.holds(version.fingerprint()) {
+            return self.clone();
+        }
+        let mut flat = version.clone();
+        flat.data_mut().earlier = Vec::new();
+        let mut out = self.clone();
+        let older = std::mem::take(&mut out.data_mut().earlier);
+        out.data_mut().earlier = std::iter::once(flat)
+            .chain(older)
+            .take(KEPT_VERSIONS)
+            .collect();
+        out
+    }
+
     /// The earlier versions held, newest first.
     pub(crate) fn earlier_versions(&self) -> impl Iterator<Item = &Registry> {
         self.data.earlier.iter()

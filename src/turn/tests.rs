@@ -180,21 +180,31 @@ fn each_call_has_its_options_with_the_core_defaults() {
     assert_eq!(search.ranker, crate::search::RankerKind::Keyword);
     assert!(!search.abstain);
     assert_eq!(SearchOptions::from_object(&json!(null)).unwrap(), search);
-    let read = SearchOptions::from_object(&json!({"limit": 3, "abstain": true, "ranker": null}))
-        .unwrap();
+    let read =
+        SearchOptions::from_object(&json!({"limit": 3, "abstain": true, "ranker": null})).unwrap();
     assert_eq!((read.limit, read.abstain), (3, true));
-    assert_eq!(BudgetOptions::default().counter, crate::CounterKind::Estimate);
+    assert_eq!(
+        BudgetOptions::default().counter,
+        crate::CounterKind::Estimate
+    );
     // Python's keywords: the snake_case names, one at a time; an unknown one is refused as JS's
     // unknown key is, in its own spelling.
     let mut request = TurnRequest::default();
-    request.set_named("tool_changes", &json!("messages")).unwrap();
+    request
+        .set_named("tool_changes", &json!("messages"))
+        .unwrap();
     request.set_named("cache_control", &json!(true)).unwrap();
     request.set_named("source", &Value::Null).unwrap();
     assert_eq!(request.tool_changes, crate::provider::ToolChanges::Messages);
     assert!(request.cache_control);
     assert_eq!(request.source, None);
-    let e = request.set_named("toolChanges", &json!("array")).unwrap_err();
-    assert_eq!((e.input(), e.path()), (Some("options"), Some("$.toolChanges")));
+    let e = request
+        .set_named("toolChanges", &json!("array"))
+        .unwrap_err();
+    assert_eq!(
+        (e.input(), e.path()),
+        (Some("options"), Some("$.toolChanges"))
+    );
     assert!(e.to_string().contains("tool_changes, cache_control"), "{e}");
     let e = request.set_named("view", &json!(1)).unwrap_err();
     assert_eq!((e.input(), e.path()), (Some("view"), None));

@@ -106,7 +106,11 @@ impl Columns {
                     (head, Align::Left, _) if k == last => head.chars().count(),
                     _ => width,
                 };
-                let padding = if style.ruled { 1 + usize::from(k != last) } else { 0 };
+                let padding = if style.ruled {
+                    1 + usize::from(k != last)
+                } else {
+                    0
+                };
                 "-".repeat(width + padding)
             })
             .collect();
@@ -144,12 +148,7 @@ fn does(a: &EffectiveAnnotations) -> String {
 
 /// `preview`: the plan and its budget, one row per tool, with what each tool does by its MCP
 /// annotations as the registry believes them.
-pub(crate) fn preview(
-    registry: &Registry,
-    req: &TurnRequest,
-    p: &TurnPlan,
-    b: &Budget,
-) -> String {
+pub(crate) fn preview(registry: &Registry, req: &TurnRequest, p: &TurnPlan, b: &Budget) -> String {
     let mut out = format!(
         "registry: {} tools   intent: {}   source: {}\nprovider: {}   mode: {}   fingerprint: {}\n\n",
         registry.len(),

@@ -218,7 +218,10 @@ impl Registry {
     ) -> Result<JsCacheReport, JsValue> {
         let script = lib(CacheScript::from_value(&json_in(script, "script")?)
             .map_err(|e| e.with_input("script")))?;
-        let tools_override = lib(ToolsOverride::from_value(&json_in(tools_override, "tools_override")?))?;
+        let tools_override = lib(ToolsOverride::from_value(&json_in(
+            tools_override,
+            "tools_override",
+        )?))?;
         let report: CacheReportOptions = call_options(options.as_deref())?;
         let request = TurnRequest {
             tools_override,

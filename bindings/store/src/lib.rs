@@ -1,0 +1,149 @@
+//! Registry versions of tool-intent in a store several server processes share, so that every
+//! process plans a session's turn on the same tool bytes and a session's version only moves
+//! forward (`docs/fleet.md`, "Running a fleet").
+//!
+//! A registry version lives in one process's memory otherwise: a turn whose next request lands
+//! on another process, or on the same one after a restart, would run on that process's current
+//! registry and change the tool array mid-turn. Here a version is written once to a
+//! [`VersionStore`] — content-addressed by its fingerprint, its tools shared with every other
+//! version that has them (`document.rs`), numbered by the store in one total order — and a
+//! [`SharedRegistry`] in each process plans every request of a turn on the version the turn
+//! began on (read back from the store when this process never held it), and adopts the
+//! store's newest version at each turn boundary.
+//!
+//! Three stores: [`MemoryStore`] (one process, or tests), `SqliteStore` (feature `sqlite`, the
+//! default: one file the processes of one machine share; a new version is noticed through
+//! SQLite's `data_version`) and `PostgresStore` (feature `postgres`: a fleet; new versions are
+//! announced by `NOTIFY`). [`open`] picks one from a path or a `postgres://` URL.
+
+mod document;
+mod memory;
+mod open;
+#[cfg(feature = "postgres")]
+mod postgres;
+mod retention;
+mod shared;
+#[cfg(feature = "sqlite")]
+mod sqlite;
+
+pub use document::{rebuild, split, StoredVersion};
+pub use memory::MemoryStore;
+pub use open::open;
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresStore;
+pub use retention::{GcReport, Retention};
+pub use shared::{Followed, SharedRegistry};
+#[cfg(feature = "sqlite")]
+pub use sqlite::SqliteStore;
+
+use serde::Serialize;
+use tool_intent::error::StoreFault;
+use tool_intent::{Error, Registry, Result};
+
+/// The store's schema version. A store written by a newer release (a higher number) is
+/// refused (`store_schema_newer`) rather than read with rules this release does not know.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// One published version of the store's sequence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionRow {
+    /// The store's total order: 1 for the first version published, then one more each time.
+    pub sequence: u64,
+    /// The registry's fingerprint.
+    pub fingerprint: String,
+    /// When it was published (milliseconds since the Unix epoch, the publisher's clock).
+    pub published_ms: i64,
+    /// Tools in the version (0 once removed).
+    pub tools: usize,
+    /// Removed by [`VersionStore::gc`]: the store still knows its place in the order (a
+    /// session stamped with it moves forward at its next turn boundary), not its tools.
+    pub removed: bool,
+}
+
+/// What a publication expects the store's newest version to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// Whatever it is (a deploy publishes its registry on top of everything).
+    Anything,
+    /// This sequence number (`None`: an empty store): a change made from that version, which
+    /// must be made again from the newest if another process published first.
+    Newest(Option<u64>),
+}
+
+/// The outcome of [`VersionStore::publish`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Publication {
+    /// A new version, now the newest.
+    Published(VersionRow),
+    /// The newest version already has this fingerprint: nothing was written.
+    Unchanged(VersionRow),
+    /// The newest version is not the one expected ([`Expect::Newest`]): nothing was written.
+    Conflict {
+        /// The store's newest version.
+        newest: Option<VersionRow>,
+    },
+}
+
+/// Where registry versions are kept for several processes: one trait, a store per backend.
+/// Every method may fail with `store_unavailable`; what a store reads back is checked
+/// (`corrupt_version`, `store_schema_newer`), never trusted.
+pub trait VersionStore: Send {
+    /// Writes `version` as the newest, if the newest is what `expect` says; the same
+    /// fingerprint as the newest writes nothing. Two processes publishing at once are ordered
+    /// by the store: one is first, the other sees it (a conflict, or a version after it).
+    fn publish(&mut self, version: &StoredVersion, expect: Expect) -> Result<Publication>;
+
+    /// The newest version, if any.
+    fn newest(&mut self) -> Result<Option<VersionRow>>;
+
+    /// The newest row naming `fingerprint` (removed or not), if the store ever had it.
+    fn find(&mut self, fingerprint: &str) -> Result<Option<VersionRow>>;
+
+    /// The registry of a version the store holds, rebuilt and checked against its
+    /// fingerprint; `None` if the store does not hold it (never published, or removed).
+    fn load(&mut self, fingerprint: &str) -> Result<Option<Registry>>;
+
+    /// Every version, in sequence order.
+    fn versions(&mut self) -> Result<Vec<VersionRow>>;
+
+    /// Whether another process may have published since the last call (cheap: SQLite's
+    /// `data_version`, PostgreSQL's notifications; `true` when it cannot tell).
+    fn changed(&mut self) -> Result<bool>;
+
+    /// Removes the versions `retention` lets go, except `in_use` (fingerprints a caller knows
+    /// a live turn uses) and the newest; then the tools no kept version has.
+    fn gc(&mut self, retention: &Retention, now_ms: i64, in_use: &[&str]) -> Result<GcReport>;
+
+    /// What the store is, for messages and reports (`sqlite`, `postgres`, `memory`).
+    fn kind(&self) -> &'static str;
+}
+
+/// `store_unavailable` with what was being done.
+pub(crate) fn unavailable(doing: &str, e: impl std::fmt::Display) -> Error {
+    Error::Store {
+        fault: StoreFault::Unavailable,
+        message: format!("the registry store failed {doing}: {e}"),
+    }
+}
+
+/// `store_schema_newer` for a schema version above this release's (or not a number).
+pub(crate) fn schema_is_known(written: &str) -> Result<()> {
+    match written.parse::<i64>() {
+        Ok(v) if v <= SCHEMA_VERSION => Ok(()),
+        _ => Err(Error::Store {
+            fault: StoreFault::NewerSchema,
+            message: format!(
+                "the registry store has schema version {written}; this release reads up to {SCHEMA_VERSION}: upgrade tool-intent before using this store"
+            ),
+        }),
+    }
+}
+
+/// Milliseconds since the Unix epoch (0 if the clock is before it).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}

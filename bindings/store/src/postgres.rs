@@ -1,0 +1,272 @@
+//! The fleet's store: a PostgreSQL database. Publishers are ordered by a lock on the versions
+//! table held to the end of the publishing transaction; each publication sends
+//! `NOTIFY tool_intent_versions` in that transaction, which PostgreSQL delivers to every
+//! listening session when it commits (<https://www.postgresql.org/docs/current/sql-notify.html>),
+//! so a process learns of a new version without asking at every turn boundary.
+
+use std::collections::BTreeMap;
+
+use postgres::fallible_iterator::FallibleIterator;
+use postgres::{Client, NoTls, Row};
+use tool_intent::error::StoreFault;
+use tool_intent::{Error, Registry, Result};
+
+use crate::retention::{to_remove, GcReport, Retention};
+use crate::schema_is_known;
+use crate::{
+    rebuild, unavailable, Expect, Publication, StoredVersion, VersionRow, VersionStore,
+    SCHEMA_VERSION,
+};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS tool_intent_store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tool_intent_tools (digest TEXT PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tool_intent_documents (
+  fingerprint TEXT PRIMARY KEY, skeleton TEXT NOT NULL, digests TEXT NOT NULL, tools BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS tool_intent_versions (
+  seq BIGINT PRIMARY KEY, fingerprint TEXT NOT NULL, published_ms BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS tool_intent_versions_by_fingerprint ON tool_intent_versions (fingerprint);
+";
+
+const CHANNEL: &str = "tool_intent_versions";
+
+const ROW: &str =
+    "SELECT v.seq, v.fingerprint, v.published_ms, d.tools FROM tool_intent_versions v \
+                   LEFT JOIN tool_intent_documents d ON d.fingerprint = v.fingerprint";
+
+/// Versions in a PostgreSQL database.
+pub struct PostgresStore {
+    client: Client,
+}
+
+fn failed(doing: &'static str) -> impl Fn(postgres::Error) -> Error {
+    move |e| unavailable(doing, e)
+}
+
+fn row_of(r: &Row) -> VersionRow {
+    let tools: Option<i64> = r.get(3);
+    VersionRow {
+        sequence: r.get::<_, i64>(0) as u64,
+        fingerprint: r.get(1),
+        published_ms: r.get(2),
+        tools: tools.unwrap_or(0) as usize,
+        removed: tools.is_none(),
+    }
+}
+
+impl PostgresStore {
+    /// Connects to the database at `url` (a `postgres://` URL), creates the tables on first
+    /// use, and listens for publications.
+    pub fn connect(url: &str) -> Result<PostgresStore> {
+        let doing = "to connect";
+        let mut client = Client::connect(url, NoTls).map_err(failed(doing))?;
+        // Two processes creating the tables at once: one waits for the other.
+        let mut tx = client.transaction().map_err(failed(doing))?;
+        tx.execute("SELECT pg_advisory_xact_lock(7431001)", &[])
+            .map_err(failed(doing))?;
+        tx.batch_execute(SCHEMA).map_err(failed(doing))?;
+        tx.execute(
+            "INSERT INTO tool_intent_store_meta (key, value) VALUES ('schema', $1) ON CONFLICT DO NOTHING",
+            &[&SCHEMA_VERSION.to_string()],
+        )
+        .map_err(failed(doing))?;
+        let written: String = tx
+            .query_one(
+                "SELECT value FROM tool_intent_store_meta WHERE key = 'schema'",
+                &[],
+            )
+            .map_err(failed(doing))?
+            .get(0);
+        tx.commit().map_err(failed(doing))?;
+        schema_is_known(&written)?;
+        client
+            .batch_execute(&format!("LISTEN {CHANNEL}"))
+            .map_err(failed(doing))?;
+        Ok(PostgresStore { client })
+    }
+}
+
+impl VersionStore for PostgresStore {
+    fn publish(&mut self, version: &StoredVersion, expect: Expect) -> Result<Publication> {
+        let doing = "to publish a registry version";
+        let mut tx = self.client.transaction().map_err(failed(doing))?;
+        // Publishers one at a time (readers are not blocked: EXCLUSIVE lets SELECT through).
+        tx.batch_execute("LOCK TABLE tool_intent_versions IN EXCLUSIVE MODE")
+            .map_err(failed(doing))?;
+        let newest = tx
+            .query_opt(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), &[])
+            .map_err(failed(doing))?
+            .map(|r| row_of(&r));
+        if let Expect::Newest(expected) = expect {
+            if newest.as_ref().map(|r| r.sequence) != expected {
+                return Ok(Publication::Conflict { newest });
+            }
+        }
+        if let Some(n) = newest
+            .as_ref()
+            .filter(|n| n.fingerprint == version.fingerprint)
+        {
+            return Ok(Publication::Unchanged(n.clone()));
+        }
+        let (digests, bodies): (Vec<&str>, Vec<&str>) = version
+            .tools
+            .iter()
+            .map(|(d, b)| (d.as_str(), b.as_str()))
+            .unzip();
+        tx.execute(
+            "INSERT INTO tool_intent_tools (digest, body) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING",
+            &[&digests, &bodies],
+        )
+        .map_err(failed(doing))?;
+        let list = serde_json::to_string(&digests).unwrap_or_default();
+        tx.execute(
+            "INSERT INTO tool_intent_documents (fingerprint, skeleton, digests, tools) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+            &[&version.fingerprint, &version.skeleton, &list, &(version.tools.len() as i64)],
+        )
+        .map_err(failed(doing))?;
+        let row = VersionRow {
+            sequence: newest.map_or(1, |n| n.sequence + 1),
+            fingerprint: version.fingerprint.clone(),
+            published_ms: crate::now_ms(),
+            tools: version.tools.len(),
+            removed: false,
+        };
+        tx.execute(
+            "INSERT INTO tool_intent_versions (seq, fingerprint, published_ms) VALUES ($1, $2, $3)",
+            &[&(row.sequence as i64), &row.fingerprint, &row.published_ms],
+        )
+        .map_err(failed(doing))?;
+        tx.execute(
+            "SELECT pg_notify($1, $2)",
+            &[&CHANNEL, &row.sequence.to_string()],
+        )
+        .map_err(failed(doing))?;
+        tx.commit().map_err(failed(doing))?;
+        Ok(Publication::Published(row))
+    }
+
+    fn newest(&mut self) -> Result<Option<VersionRow>> {
+        Ok(self
+            .client
+            .query_opt(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), &[])
+            .map_err(failed("to read its newest version"))?
+            .map(|r| row_of(&r)))
+    }
+
+    fn find(&mut self, fingerprint: &str) -> Result<Option<VersionRow>> {
+        Ok(self
+            .client
+            .query_opt(
+                &format!("{ROW} WHERE v.fingerprint = $1 ORDER BY v.seq DESC LIMIT 1"),
+                &[&fingerprint],
+            )
+            .map_err(failed("to find a version"))?
+            .map(|r| row_of(&r)))
+    }
+
+    fn load(&mut self, fingerprint: &str) -> Result<Option<Registry>> {
+        let doing = "to read a version";
+        let Some(document) = self
+            .client
+            .query_opt(
+                "SELECT skeleton, digests FROM tool_intent_documents WHERE fingerprint = $1",
+                &[&fingerprint],
+            )
+            .map_err(failed(doing))?
+        else {
+            return Ok(None);
+        };
+        let (skeleton, list): (String, String) = (document.get(0), document.get(1));
+        let digests: Vec<String> = serde_json::from_str(&list).map_err(|e| Error::Store {
+            fault: StoreFault::CorruptVersion,
+            message: format!(
+                "registry version {fingerprint} in the store does not rebuild: its tool list is not a JSON list ({e})"
+            ),
+        })?;
+        // Every tool in one round trip.
+        let bodies: BTreeMap<String, String> = self
+            .client
+            .query(
+                "SELECT digest, body FROM tool_intent_tools WHERE digest = ANY($1)",
+                &[&digests],
+            )
+            .map_err(failed(doing))?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect();
+        rebuild(fingerprint, &skeleton, &mut |d| Ok(bodies.get(d).cloned())).map(Some)
+    }
+
+    fn versions(&mut self) -> Result<Vec<VersionRow>> {
+        Ok(self
+            .client
+            .query(&format!("{ROW} ORDER BY v.seq"), &[])
+            .map_err(failed("to list its versions"))?
+            .iter()
+            .map(row_of)
+            .collect())
+    }
+
+    fn changed(&mut self) -> Result<bool> {
+        // Notifications already received, or waiting on the socket: never blocks.
+        let mut any = false;
+        let mut notifications = self.client.notifications();
+        let mut pending = notifications.iter();
+        while pending
+            .next()
+            .map_err(failed("to read its notifications"))?
+            .is_some()
+        {
+            any = true;
+        }
+        Ok(any)
+    }
+
+    fn gc(&mut self, retention: &Retention, now_ms: i64, in_use: &[&str]) -> Result<GcReport> {
+        let doing = "to remove old versions";
+        let versions = self.versions()?;
+        let removed = to_remove(&versions, retention, now_ms, in_use);
+        let mut tx = self.client.transaction().map_err(failed(doing))?;
+        tx.batch_execute("LOCK TABLE tool_intent_versions IN EXCLUSIVE MODE")
+            .map_err(failed(doing))?;
+        tx.execute(
+            "DELETE FROM tool_intent_documents WHERE fingerprint = ANY($1)",
+            &[&removed],
+        )
+        .map_err(failed(doing))?;
+        let mut used: Vec<String> = Vec::new();
+        for r in tx
+            .query("SELECT digests FROM tool_intent_documents", &[])
+            .map_err(failed(doing))?
+        {
+            let list: String = r.get(0);
+            let digests: Vec<String> = serde_json::from_str(&list).map_err(|e| Error::Store {
+                fault: StoreFault::CorruptVersion,
+                message: format!("a stored version's tool list is not a JSON list: {e}"),
+            })?;
+            used.extend(digests);
+        }
+        used.sort();
+        used.dedup();
+        let tools_removed = tx
+            .execute(
+                "DELETE FROM tool_intent_tools WHERE NOT (digest = ANY($1))",
+                &[&used],
+            )
+            .map_err(failed(doing))? as usize;
+        let kept: i64 = tx
+            .query_one("SELECT count(*) FROM tool_intent_documents", &[])
+            .map_err(failed(doing))?
+            .get(0);
+        tx.commit().map_err(failed(doing))?;
+        Ok(GcReport {
+            removed,
+            kept: kept as usize,
+            tools_removed,
+        })
+    }
+
+    fn kind(&self) -> &'static str {
+        "postgres"
+    }
+}

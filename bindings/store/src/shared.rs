@@ -1,0 +1,368 @@
+//! One process's view of the shared versions: the registry it plans on, and the rules that
+//! keep a session's tool bytes the same whichever process serves it.
+//!
+//! - **Within a turn** every request plans on the version the turn began on (its state's
+//!   `registry` stamp): held by this process, or read back from the store and held from then
+//!   on. A stamp the store does not know (never published there, or removed by `gc`) is
+//!   `unknown_version` naming it, never a plan on other bytes.
+//! - **At a turn boundary** ([`SharedRegistry::begin_turn`]) the process first adopts the
+//!   store's newest version if another process published one, and a session stamped with a
+//!   version newer than the process's own makes the process load that one: a session's version
+//!   only moves forward in the store's order.
+//! - **Changes** made from this process ([`SharedRegistry::change`]: a `list_changed` from an
+//!   MCP server, a removal) are made again from the store's newest version when another
+//!   process published first, so neither change is lost and every process agrees on the
+//!   order. A whole registry ([`SharedRegistry::publish`], a deploy) goes on top of whatever
+//!   is newest.
+//!
+//! Every change is shared: a tool only this process could run (its own stdio MCP server) would
+//! be offered by every process, so such servers belong to a registry of their own process,
+//! outside the store (`docs/fleet.md`).
+
+use std::collections::BTreeMap;
+
+use tool_intent::error::StoreFault;
+use tool_intent::turn::View;
+use tool_intent::{Error, Registry, Result, Turn, TurnRequest, TurnState};
+
+use crate::{split, Expect, Publication, VersionRow, VersionStore};
+
+/// What [`SharedRegistry::follow`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Followed {
+    /// The process already plans on the newest version.
+    Unchanged,
+    /// The process now plans on this newer version.
+    Adopted(VersionRow),
+}
+
+/// A process's registry, following a [`VersionStore`].
+pub struct SharedRegistry {
+    store: Box<dyn VersionStore>,
+    current: Registry,
+    sequence: u64,
+    /// Sequence numbers of the versions this process has seen, by fingerprint.
+    known: BTreeMap<String, u64>,
+}
+
+fn unknown(stamp: &str, kind: &str, why: &str) -> Error {
+    Error::Store {
+        fault: StoreFault::UnknownVersion,
+        message: format!(
+            "the turn state names registry version {stamp}, which the {kind} store {why}; a turn is never planned on other tools than those it began with"
+        ),
+    }
+}
+
+impl SharedRegistry {
+    /// Joins `store`: the process plans on the store's newest version, and an empty store
+    /// first gets `initial` as its first version. A process's own registry is never published
+    /// by joining (a process of an older deploy restarting must not undo a newer one): that is
+    /// [`SharedRegistry::publish`]'s job.
+    pub fn open(mut store: Box<dyn VersionStore>, initial: &Registry) -> Result<SharedRegistry> {
+        let newest = match store.newest()? {
+            Some(row) => row,
+            None => match store.publish(&split(initial), Expect::Newest(None))? {
+                Publication::Published(row) | Publication::Unchanged(row) => row,
+                Publication::Conflict { newest } => newest.ok_or_else(|| {
+                    tool_intent::Error::internal("the store reported a conflict with no version")
+                })?,
+            },
+        };
+        // Marks what this process has seen, so `follow` reports only later publications.
+        store.changed()?;
+        let current = load(store.as_mut(), &newest.fingerprint)?;
+        let mut known = BTreeMap::new();
+        known.insert(newest.fingerprint.clone(), newest.sequence);
+        Ok(SharedRegistry {
+            store,
+            current,
+            sequence: newest.sequence,
+            known,
+        })
+    }
+
+    /// The registry this process plans new turns on.
+    pub fn current(&self) -> &Registry {
+        &self.current
+    }
+
+    /// The store's sequence number of [`SharedRegistry::current`].
+    pub fn sequence(&self) -> u64 {
+        self.sequence
+    }
+
+    /// The store, for listing and `gc`.
+    pub fn store(&mut self) -> &mut dyn VersionStore {
+        self.store.as_mut()
+    }
+
+    /// Adopts the store's newest version if another process published one since the last
+    /// look (one cheap check when nothing changed).
+    pub fn follow(&mut self) -> Result<Followed> {
+        if !self.store.changed()? {
+            return Ok(Followed::Unchanged);
+        }
+        match self.store.newest()? {
+            Some(row) if row.sequence > self.sequence => {
+                self.adopt(&row)?;
+                Ok(Followed::Adopted(row))
+            }
+            _ => Ok(Followed::Unchanged),
+        }
+    }
+
+    fn adopt(&mut self, row: &VersionRow) -> Result<()> {
+        let version = load(self.store.as_mut(), &row.fingerprint)?;
+        // The version this process planned on stays held for turns still running on it.
+        self.current = version.holding(&self.current);
+        self.sequence = row.sequence;
+        self.known.insert(row.fingerprint.clone(), row.sequence);
+        Ok(())
+    }
+
+    /// The row of a version the store knows.
+    fn row_of(&mut self, stamp: &str) -> Result<VersionRow> {
+        let kind = self.store.kind();
+        let row = self
+            .store
+            .find(stamp)?
+            .ok_or_else(|| unknown(stamp, kind, "has never held"))?;
+        self.known.insert(row.fingerprint.clone(), row.sequence);
+        Ok(row)
+    }
+
+    /// A turn boundary: adopts the store's newest version, moves a session stamped with a
+    /// newer version than this process's to that version, and stamps the state with the
+    /// version the turn runs on ([`Registry::begin_turn`]).
+    pub fn begin_turn(&mut self, state: &TurnState) -> Result<TurnState> {
+        self.follow()?;
+        if let Some(stamp) = state.registry.as_deref() {
+            let sequence = match self.known.get(stamp) {
+                Some(&s) => s,
+                None => self.row_of(stamp)?.sequence,
+            };
+            if sequence > self.sequence {
+                let row = self.row_of(stamp)?;
+                let newest = self.store.newest()?.unwrap_or(row);
+                self.adopt(&newest)?;
+            }
+        }
+        Ok(self.current.begin_turn(state))
+    }
+
+    /// A turn of `request`, planned on the version its state was stamped with (read back from
+    /// the store when this process does not hold it). A stamp newer than this process's
+    /// version moves the process forward to it.
+    pub fn turn(&mut self, request: &TurnRequest) -> Result<Turn> {
+        let stamp = request
+            .state
+            .registry
+            .as_deref()
+            .filter(|_| request.view == View::Frozen);
+        if let Some(stamp) = stamp {
+            if !self.current.holds(stamp) {
+                let row = self.row_of(stamp)?;
+                let kind = self.store.kind();
+                if row.removed {
+                    return Err(unknown(stamp, kind, "no longer holds (removed by gc)"));
+                }
+                let version = self
+                    .store
+                    .load(stamp)?
+                    .ok_or_else(|| unknown(stamp, kind, "no longer holds"))?;
+                if row.sequence > self.sequence {
+                    self.current = version.holding(&self.current);
+                    self.sequence = row.sequence;
+                } else {
+                    self.current = self.current.holding(&version);
+                }
+            }
+        }
+        self.current.turn(request)
+    }
+
+    /// Publishes `registry` (a deploy's) as the newest version, on top of whatever the store
+    /// holds, and plans on it from the next turn boundary.
+    pub fn publish(&mut self, registry: &Registry) -> Result<VersionRow> {
+        let row = match self.store.publish(&split(registry), Expect::Anything)? {
+            Publication::Published(row) | Publication::Unchanged(row) => row,
+            Publication::Conflict { .. } => {
+                return Err(Error::internal(
+                    "the store reported a conflict for a publication that expected none",
+                ))
+            }
+        };
+        if row.sequence > self.sequence {
+            self.current = registry.holding(&self.current);
+            self.sequence = row.sequence;
+            self.known.insert(row.fingerprint.clone(), row.sequence);
+        }
+        Ok(row)
+    }
+
+    /// Makes `change` from the store's newest version and publishes the result; when another
+    /// process publishes in between, the change is made again from that version (so no
+    /// change is lost). Returns the version published (or the newest, if the change changed
+    /// nothing).
+    pub fn change(
+        &mut self,
+        mut change: impl FnMut(&Registry) -> Result<Registry>,
+    ) -> Result<VersionRow> {
+        // Bounded: each retry means another process published, which cannot go on forever in
+        // a fleet of finite processes; a store that keeps reporting conflicts is broken.
+        for _ in 0..64 {
+            if let Some(newest) = self.store.newest()? {
+                if newest.sequence > self.sequence {
+                    self.adopt(&newest)?;
+                }
+            }
+            let next = change(&self.current)?;
+            match self
+                .store
+                .publish(&split(&next), Expect::Newest(Some(self.sequence)))?
+            {
+                Publication::Published(row) => {
+                    self.current = next.holding(&self.current);
+                    self.sequence = row.sequence;
+                    self.known.insert(row.fingerprint.clone(), row.sequence);
+                    return Ok(row);
+                }
+                Publication::Unchanged(row) => return Ok(row),
+                Publication::Conflict { .. } => continue,
+            }
+        }
+        Err(Error::Store {
+            fault: StoreFault::Unavailable,
+            message: "the registry store reported 64 conflicting publications in a row".into(),
+        })
+    }
+}
+
+/// The registry of a version the store must hold.
+fn load(store: &mut dyn VersionStore, fingerprint: &str) -> Result<Registry> {
+    let kind = store.kind();
+    store
+        .load(fingerprint)?
+        .ok_or_else(|| unknown(fingerprint, kind, "does not hold"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MemoryStore;
+    use tool_intent::ToolsOverride;
+
+    fn github() -> &'static str {
+        include_str!("../../../tests/data/mcp/github.json")
+    }
+
+    fn request(state: &TurnState) -> TurnRequest {
+        TurnRequest {
+            tools_override: ToolsOverride::Follow,
+            state: state.clone(),
+            ..Default::default()
+        }
+    }
+
+    /// What a request of the turn sends about tools: the array and the catalog, as a digest
+    /// (a failing comparison prints 71 characters, not the payload).
+    fn payload(shared: &mut SharedRegistry, state: &TurnState) -> String {
+        let plan = shared.turn(&request(state)).unwrap().plan().unwrap();
+        tool_intent::fingerprint(format!("{}\n{}", plan.payload, plan.catalog_text).as_bytes())
+    }
+
+    #[test]
+    fn a_turn_keeps_its_bytes_on_a_process_that_never_held_its_version() {
+        let store = MemoryStore::new();
+        let mut a = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+        let state = a.begin_turn(&TurnState::default()).unwrap();
+        let first = payload(&mut a, &state);
+        // Process A publishes a change mid-turn; B starts after it.
+        a.change(|r| Ok(r.set_mcp_server("github", github())?.registry))
+            .unwrap();
+        let mut b = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+        assert_eq!(b.sequence(), 2);
+        assert!(!b.current().holds(state.registry.as_deref().unwrap()));
+        // The turn's later requests, on either process: the bytes of its first request.
+        assert_eq!(payload(&mut b, &state), first);
+        assert_eq!(payload(&mut a, &state), first);
+        // The next turn moves forward on both.
+        let next = b.begin_turn(&state).unwrap();
+        assert_ne!(payload(&mut b, &next), first);
+        assert_eq!(payload(&mut a, &next), payload(&mut b, &next));
+    }
+
+    #[test]
+    fn a_session_never_goes_back_to_an_older_version() {
+        let store = MemoryStore::new();
+        let mut a = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+        let mut b = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+        a.change(|r| Ok(r.set_mcp_server("github", github())?.registry))
+            .unwrap();
+        let on_a = a.begin_turn(&TurnState::default()).unwrap();
+        // B learns of the new version at its next boundary.
+        let on_b = b.begin_turn(&on_a).unwrap();
+        assert_eq!(on_b.registry, on_a.registry);
+        assert_eq!(b.sequence(), 2);
+    }
+
+    #[test]
+    fn concurrent_changes_are_both_kept_in_one_order() {
+        let store = MemoryStore::new();
+        let mut a = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+        let mut b = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+        a.change(|r| Ok(r.set_mcp_server("github", github())?.registry))
+            .unwrap();
+        // B has not followed: its change is made again on top of A's.
+        let memory = include_str!("../../../tests/data/mcp/memory.json");
+        let row = b
+            .change(|r| Ok(r.set_mcp_server("memory", memory)?.registry))
+            .unwrap();
+        assert_eq!(row.sequence, 3);
+        let names: Vec<&str> = b
+            .current()
+            .tools()
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect();
+        assert!(names.iter().any(|n| n.starts_with("mcp__github__")));
+        assert!(names.iter().any(|n| n.starts_with("mcp__memory__")));
+        assert_eq!(a.follow().unwrap(), Followed::Adopted(row));
+    }
+
+    #[test]
+    fn an_unknown_or_removed_stamp_is_an_error_naming_it() {
+        let store = MemoryStore::new();
+        let mut a = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+        let mut state = a.begin_turn(&TurnState::default()).unwrap();
+        state.registry = Some(format!("sha256:{}", "0".repeat(64)));
+        let e = a.turn(&request(&state)).err().unwrap();
+        assert_eq!(e.code(), "unknown_version");
+        assert!(e.to_string().contains(&"0".repeat(64)), "{e}");
+        let e = a.begin_turn(&state).unwrap_err();
+        assert_eq!(e.code(), "unknown_version");
+        // Removed by gc: mid-turn an error; at a boundary the session moves forward.
+        let old = a.begin_turn(&TurnState::default()).unwrap();
+        a.change(|r| Ok(r.set_mcp_server("github", github())?.registry))
+            .unwrap();
+        let report = a
+            .store()
+            .gc(
+                &crate::Retention {
+                    keep_newest: 1,
+                    keep_for_ms: 0,
+                },
+                crate::now_ms() + 1,
+                &[],
+            )
+            .unwrap();
+        assert_eq!(report.removed.len(), 1);
+        let mut b = SharedRegistry::open(Box::new(store), &Registry::embedded()).unwrap();
+        let e = b.turn(&request(&old)).err().unwrap();
+        assert_eq!(e.code(), "unknown_version");
+        assert!(e.to_string().contains("removed by gc"), "{e}");
+        let moved = b.begin_turn(&old).unwrap();
+        assert_eq!(moved.registry.as_deref(), Some(b.current().fingerprint()));
+    }
+}

@@ -1,0 +1,399 @@
+//! The embedded store: one SQLite file that the processes of one machine share (WAL mode, so
+//! readers never wait for the publisher). A process notices another's publication through
+//! `PRAGMA data_version`, which changes when another connection commits
+//! (<https://www.sqlite.org/pragma.html#pragma_data_version>): one read of the file's header
+//! per turn boundary when nothing changed.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use tool_intent::error::StoreFault;
+use tool_intent::{Error, Registry, Result};
+
+use crate::retention::{to_remove, GcReport, Retention};
+use crate::{
+    rebuild, unavailable, Expect, Publication, StoredVersion, VersionRow, VersionStore,
+    SCHEMA_VERSION,
+};
+
+/// Tables of the store (the PostgreSQL store has the same, `postgres.rs`).
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS tool_intent_store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tool_intent_tools (digest TEXT PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tool_intent_documents (
+  fingerprint TEXT PRIMARY KEY, skeleton TEXT NOT NULL, digests TEXT NOT NULL, tools INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tool_intent_versions (
+  seq INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL, published_ms INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS tool_intent_versions_by_fingerprint ON tool_intent_versions (fingerprint);
+";
+
+/// Versions in a SQLite file.
+pub struct SqliteStore {
+    db: Connection,
+    data_version: Option<i64>,
+}
+
+fn failed(doing: &'static str) -> impl Fn(rusqlite::Error) -> Error {
+    move |e| unavailable(doing, e)
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the store in the file at `path`.
+    pub fn open(path: &Path) -> Result<SqliteStore> {
+        let doing = "to open its SQLite file";
+        let db = Connection::open(path)
+            .map_err(|e| unavailable(doing, format_args!("{}: {e}", path.display())))?;
+        // Several processes write the file: wait for a writer rather than fail at once.
+        db.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(failed(doing))?;
+        db.pragma_update(None, "journal_mode", "WAL")
+            .map_err(failed(doing))?;
+        db.execute_batch(SCHEMA).map_err(failed(doing))?;
+        check_schema(&db)?;
+        Ok(SqliteStore {
+            db,
+            data_version: None,
+        })
+    }
+}
+
+/// Writes this release's schema version into a new store; refuses one a newer release wrote.
+fn check_schema(db: &Connection) -> Result<()> {
+    let doing = "to read its schema version";
+    db.execute(
+        "INSERT OR IGNORE INTO tool_intent_store_meta (key, value) VALUES ('schema', ?1)",
+        params![SCHEMA_VERSION.to_string()],
+    )
+    .map_err(failed(doing))?;
+    let written: String = db
+        .query_row(
+            "SELECT value FROM tool_intent_store_meta WHERE key = 'schema'",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(failed(doing))?;
+    crate::schema_is_known(&written)
+}
+
+fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<VersionRow> {
+    let tools: Option<i64> = r.get(3)?;
+    Ok(VersionRow {
+        sequence: r.get::<_, i64>(0)? as u64,
+        fingerprint: r.get(1)?,
+        published_ms: r.get(2)?,
+        tools: tools.unwrap_or(0) as usize,
+        removed: tools.is_none(),
+    })
+}
+
+const ROW: &str =
+    "SELECT v.seq, v.fingerprint, v.published_ms, d.tools FROM tool_intent_versions v \
+                   LEFT JOIN tool_intent_documents d ON d.fingerprint = v.fingerprint";
+
+impl VersionStore for SqliteStore {
+    fn publish(&mut self, version: &StoredVersion, expect: Expect) -> Result<Publication> {
+        let doing = "to publish a registry version";
+        // IMMEDIATE: the write lock first, so two publishers are ordered, not interleaved.
+        let tx = self
+            .db
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(failed(doing))?;
+        let newest = tx
+            .query_row(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), [], row_of)
+            .optional()
+            .map_err(failed(doing))?;
+        if let Expect::Newest(expected) = expect {
+            if newest.as_ref().map(|r| r.sequence) != expected {
+                return Ok(Publication::Conflict { newest });
+            }
+        }
+        if let Some(n) = newest
+            .as_ref()
+            .filter(|n| n.fingerprint == version.fingerprint)
+        {
+            return Ok(Publication::Unchanged(n.clone()));
+        }
+        {
+            let mut tool = tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO tool_intent_tools (digest, body) VALUES (?1, ?2)",
+                )
+                .map_err(failed(doing))?;
+            for (digest, body) in &version.tools {
+                tool.execute(params![digest, body]).map_err(failed(doing))?;
+            }
+        }
+        let digests = serde_json::to_string(&version.digests()).unwrap_or_default();
+        tx.execute(
+            "INSERT OR IGNORE INTO tool_intent_documents (fingerprint, skeleton, digests, tools) VALUES (?1, ?2, ?3, ?4)",
+            params![version.fingerprint, version.skeleton, digests, version.tools.len() as i64],
+        )
+        .map_err(failed(doing))?;
+        let row = VersionRow {
+            sequence: newest.map_or(1, |n| n.sequence + 1),
+            fingerprint: version.fingerprint.clone(),
+            published_ms: crate::now_ms(),
+            tools: version.tools.len(),
+            removed: false,
+        };
+        tx.execute(
+            "INSERT INTO tool_intent_versions (seq, fingerprint, published_ms) VALUES (?1, ?2, ?3)",
+            params![row.sequence as i64, row.fingerprint, row.published_ms],
+        )
+        .map_err(failed(doing))?;
+        tx.commit().map_err(failed(doing))?;
+        Ok(Publication::Published(row))
+    }
+
+    fn newest(&mut self) -> Result<Option<VersionRow>> {
+        self.db
+            .query_row(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), [], row_of)
+            .optional()
+            .map_err(failed("to read its newest version"))
+    }
+
+    fn find(&mut self, fingerprint: &str) -> Result<Option<VersionRow>> {
+        self.db
+            .query_row(
+                &format!("{ROW} WHERE v.fingerprint = ?1 ORDER BY v.seq DESC LIMIT 1"),
+                params![fingerprint],
+                row_of,
+            )
+            .optional()
+            .map_err(failed("to find a version"))
+    }
+
+    fn load(&mut self, fingerprint: &str) -> Result<Option<Registry>> {
+        let doing = "to read a version";
+        let document: Option<(String, String)> = self
+            .db
+            .query_row(
+                "SELECT skeleton, digests FROM tool_intent_documents WHERE fingerprint = ?1",
+                params![fingerprint],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(failed(doing))?;
+        let Some((skeleton, _)) = document else {
+            return Ok(None);
+        };
+        let mut read = self
+            .db
+            .prepare_cached("SELECT body FROM tool_intent_tools WHERE digest = ?1")
+            .map_err(failed(doing))?;
+        let mut body = |digest: &str| -> Result<Option<String>> {
+            read.query_row(params![digest], |r| r.get(0))
+                .optional()
+                .map_err(failed(doing))
+        };
+        rebuild(fingerprint, &skeleton, &mut body).map(Some)
+    }
+
+    fn versions(&mut self) -> Result<Vec<VersionRow>> {
+        let doing = "to list its versions";
+        let mut q = self
+            .db
+            .prepare(&format!("{ROW} ORDER BY v.seq"))
+            .map_err(failed(doing))?;
+        let rows = q.query_map([], row_of).map_err(failed(doing))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(failed(doing))
+    }
+
+    fn changed(&mut self) -> Result<bool> {
+        let now: i64 = self
+            .db
+            .query_row("PRAGMA data_version", [], |r| r.get(0))
+            .map_err(failed("to read its data version"))?;
+        let changed = self.data_version != Some(now);
+        self.data_version = Some(now);
+        Ok(changed)
+    }
+
+    fn gc(&mut self, retention: &Retention, now_ms: i64, in_use: &[&str]) -> Result<GcReport> {
+        let doing = "to remove old versions";
+        let versions = self.versions()?;
+        let removed = to_remove(&versions, retention, now_ms, in_use);
+        let tx = self
+            .db
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(failed(doing))?;
+        for fp in &removed {
+            tx.execute(
+                "DELETE FROM tool_intent_documents WHERE fingerprint = ?1",
+                params![fp],
+            )
+            .map_err(failed(doing))?;
+        }
+        // The tools the kept documents name.
+        let mut used: BTreeMap<String, ()> = BTreeMap::new();
+        {
+            let mut q = tx
+                .prepare("SELECT digests FROM tool_intent_documents")
+                .map_err(failed(doing))?;
+            let lists = q
+                .query_map([], |r| r.get::<_, String>(0))
+                .map_err(failed(doing))?;
+            for list in lists {
+                let list = list.map_err(failed(doing))?;
+                let digests: Vec<String> =
+                    serde_json::from_str(&list).map_err(|e| Error::Store {
+                        fault: StoreFault::CorruptVersion,
+                        message: format!("a stored version's tool list is not a JSON list: {e}"),
+                    })?;
+                used.extend(digests.into_iter().map(|d| (d, ())));
+            }
+        }
+        let all: Vec<String> = {
+            let mut q = tx
+                .prepare("SELECT digest FROM tool_intent_tools")
+                .map_err(failed(doing))?;
+            let rows = q
+                .query_map([], |r| r.get::<_, String>(0))
+                .map_err(failed(doing))?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(failed(doing))?
+        };
+        let mut tools_removed = 0;
+        for digest in all.iter().filter(|d| !used.contains_key(*d)) {
+            tools_removed += tx
+                .execute(
+                    "DELETE FROM tool_intent_tools WHERE digest = ?1",
+                    params![digest],
+                )
+                .map_err(failed(doing))?;
+        }
+        let kept: i64 = tx
+            .query_row("SELECT count(*) FROM tool_intent_documents", [], |r| {
+                r.get(0)
+            })
+            .map_err(failed(doing))?;
+        tx.commit().map_err(failed(doing))?;
+        Ok(GcReport {
+            removed,
+            kept: kept as usize,
+            tools_removed,
+        })
+    }
+
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{split, SharedRegistry};
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        let p = std::env::temp_dir().join(format!(
+            "tool-intent-store-{}-{name}.sqlite",
+            std::process::id()
+        ));
+        for ext in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", p.display()));
+        }
+        p
+    }
+
+    #[test]
+    fn versions_share_tools_and_rebuild_from_the_file() {
+        let path = temp("share");
+        let mut store = SqliteStore::open(&path).unwrap();
+        let base = Registry::embedded();
+        let github = include_str!("../../../tests/data/mcp/github.json");
+        let next = base.set_mcp_server("github", github).unwrap().registry;
+        for r in [&base, &next, &base] {
+            store.publish(&split(r), Expect::Anything).unwrap();
+        }
+        let rows = store.versions().unwrap();
+        assert_eq!(
+            rows.iter().map(|r| r.sequence).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        let tools: i64 = store
+            .db
+            .query_row("SELECT count(*) FROM tool_intent_tools", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(tools as usize, split(&next).tools.len(), "each tool once");
+        // Another connection (another process) rebuilds the same registry.
+        let mut other = SqliteStore::open(&path).unwrap();
+        let back = other.load(next.fingerprint()).unwrap().unwrap();
+        assert_eq!(back.fingerprint(), next.fingerprint());
+        assert_eq!(other.find(base.fingerprint()).unwrap().unwrap().sequence, 3);
+        // A publication through the first connection is noticed by the second.
+        other.changed().unwrap();
+        assert!(!other.changed().unwrap());
+        store.publish(&split(&next), Expect::Anything).unwrap();
+        assert!(other.changed().unwrap());
+    }
+
+    #[test]
+    fn a_conflicting_change_and_a_newer_schema_are_refused() {
+        let path = temp("faults");
+        let mut store = SqliteStore::open(&path).unwrap();
+        let base = Registry::embedded();
+        store.publish(&split(&base), Expect::Newest(None)).unwrap();
+        let github = include_str!("../../../tests/data/mcp/github.json");
+        let next = base.set_mcp_server("github", github).unwrap().registry;
+        let p = store.publish(&split(&next), Expect::Newest(None)).unwrap();
+        assert!(
+            matches!(p, Publication::Conflict { newest: Some(_) }),
+            "{p:?}"
+        );
+        // A row edited by hand.
+        store
+            .db
+            .execute(
+                "UPDATE tool_intent_tools SET body = replace(body, 'Read', 'Rread')",
+                [],
+            )
+            .unwrap();
+        let e = store.load(base.fingerprint()).unwrap_err();
+        assert_eq!(e.code(), "corrupt_version");
+        // A schema from a newer release.
+        store
+            .db
+            .execute(
+                "UPDATE tool_intent_store_meta SET value = '99' WHERE key = 'schema'",
+                [],
+            )
+            .unwrap();
+        let e = SqliteStore::open(&path).err().unwrap();
+        assert_eq!(e.code(), "store_schema_newer");
+        assert!(e.to_string().contains("99"), "{e}");
+    }
+
+    #[test]
+    fn gc_keeps_what_retention_says_and_drops_unshared_tools() {
+        let path = temp("gc");
+        let store = SqliteStore::open(&path).unwrap();
+        let mut shared = SharedRegistry::open(Box::new(store), &Registry::embedded()).unwrap();
+        let github = include_str!("../../../tests/data/mcp/github.json");
+        shared
+            .change(|r| Ok(r.set_mcp_server("github", github)?.registry))
+            .unwrap();
+        shared
+            .change(|r| Ok(r.remove_mcp_server("github")?.registry))
+            .unwrap();
+        let report = shared
+            .store()
+            .gc(
+                &Retention {
+                    keep_newest: 1,
+                    keep_for_ms: 0,
+                },
+                crate::now_ms() + 1,
+                &[],
+            )
+            .unwrap();
+        // Versions 1 and 3 are the same registry: kept by the newest row; 2 goes, and with it
+        // the github tools.
+        assert_eq!(report.removed.len(), 1);
+        assert!(report.tools_removed >= 20, "{report:?}");
+        let rows = shared.store().versions().unwrap();
+        assert_eq!(rows.iter().filter(|r| r.removed).count(), 1);
+    }
+}
