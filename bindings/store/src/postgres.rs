@@ -2,9 +2,14 @@
 //! table held to the end of the publishing transaction; each publication sends
 //! `NOTIFY tool_intent_versions` in that transaction, which PostgreSQL delivers to every
 //! listening session when it commits (<https://www.postgresql.org/docs/current/sql-notify.html>),
-//! so a process learns of a new version without asking at every turn boundary.
+//! so a process learns of a new version without asking at every turn boundary: a listener
+//! thread with a connection of its own waits for the notifications and raises a flag, and a
+//! turn boundary reads the flag (no round trip when nothing changed).
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, NoTls, Row};
@@ -37,6 +42,63 @@ const ROW: &str =
 /// Versions in a PostgreSQL database.
 pub struct PostgresStore {
     client: Client,
+    listener: Listener,
+}
+
+/// The listener thread's flags.
+struct Listener {
+    /// A notification arrived since the last look.
+    changed: Arc<AtomicBool>,
+    /// The thread still listens (its connection is up).
+    alive: Arc<AtomicBool>,
+    /// Set when the store is dropped: the thread ends within one wait.
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// How long the listener waits for a notification before it looks at `stop`.
+const LISTEN_WAIT: Duration = Duration::from_millis(250);
+
+impl Listener {
+    /// Starts the thread; returns once it listens (so no publication after `connect`
+    /// returns is missed).
+    fn start(url: &str) -> Result<Listener> {
+        let doing = "to listen for new versions";
+        let mut client = Client::connect(url, NoTls).map_err(failed(doing))?;
+        client
+            .batch_execute(&format!("LISTEN {CHANNEL}"))
+            .map_err(failed(doing))?;
+        let listener = Listener {
+            changed: Arc::new(AtomicBool::new(false)),
+            alive: Arc::new(AtomicBool::new(true)),
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        let (changed, alive, stop) = (
+            listener.changed.clone(),
+            listener.alive.clone(),
+            listener.stop.clone(),
+        );
+        std::thread::Builder::new()
+            .name("tool-intent-store-listen".into())
+            .spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let next = client.notifications().timeout_iter(LISTEN_WAIT).next();
+                    match next {
+                        Ok(Some(_)) => changed.store(true, Ordering::Release),
+                        Ok(None) if !client.is_closed() => {}
+                        _ => break,
+                    }
+                }
+                alive.store(false, Ordering::Release);
+            })
+            .map_err(|e| unavailable(doing, e))?;
+        Ok(listener)
+    }
 }
 
 fn failed(doing: &'static str) -> impl Fn(postgres::Error) -> Error {
@@ -79,10 +141,8 @@ impl PostgresStore {
             .get(0);
         tx.commit().map_err(failed(doing))?;
         schema_is_known(&written)?;
-        client
-            .batch_execute(&format!("LISTEN {CHANNEL}"))
-            .map_err(failed(doing))?;
-        Ok(PostgresStore { client })
+        let listener = Listener::start(url)?;
+        Ok(PostgresStore { client, listener })
     }
 }
 
@@ -208,18 +268,12 @@ impl VersionStore for PostgresStore {
     }
 
     fn changed(&mut self) -> Result<bool> {
-        // Notifications already received, or waiting on the socket: never blocks.
-        let mut any = false;
-        let mut notifications = self.client.notifications();
-        let mut pending = notifications.iter();
-        while pending
-            .next()
-            .map_err(failed("to read its notifications"))?
-            .is_some()
-        {
-            any = true;
+        // A listener that lost its connection cannot tell: say "changed", so the caller asks
+        // the store itself (through this store's own connection).
+        if !self.listener.alive.load(Ordering::Acquire) {
+            return Ok(true);
         }
-        Ok(any)
+        Ok(self.listener.changed.swap(false, Ordering::AcqRel))
     }
 
     fn gc(&mut self, retention: &Retention, now_ms: i64, in_use: &[&str]) -> Result<GcReport> {
