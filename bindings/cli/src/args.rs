@@ -160,6 +160,9 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Registry versions in a store several server processes share.
+    #[command(subcommand)]
+    Registry(RegistryCommand),
     /// Rewrite legacy snapshot sessions to intents (a SQLite file or a postgresql:// URL).
     Migrate(MigrateArgs),
     /// List rows that still hold legacy snapshots (a SQLite file or a postgresql:// URL).
@@ -187,6 +190,50 @@ pub(crate) struct RegistryArgs {
     /// destructive and open-world, whatever they claim.
     #[arg(long = "trust", value_name = "SERVER")]
     pub(crate) trust: Vec<String>,
+    /// A registry version store (a SQLite file, or a postgres:// URL) that server processes
+    /// share: plan on its newest version, or on the one --state was stamped with; the flags
+    /// above then build only what `registry publish` publishes.
+    #[arg(long, value_name = "PATH|URL")]
+    pub(crate) store: Option<String>,
+}
+
+/// `registry`: the versions of a store.
+#[derive(Subcommand)]
+pub(crate) enum RegistryCommand {
+    /// Publish the registry the other flags build as the store's newest version; prints its
+    /// fingerprint and sequence number.
+    Publish {
+        #[command(flatten)]
+        registry: RegistryArgs,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the store's versions, oldest first.
+    Versions {
+        /// The store (a SQLite file, or a postgres:// URL).
+        #[arg(long, value_name = "PATH|URL")]
+        store: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove versions no session should still name: all but the newest --keep-newest and
+    /// those younger than --keep-hours; then the tools no kept version has.
+    Gc {
+        /// The store (a SQLite file, or a postgres:// URL).
+        #[arg(long, value_name = "PATH|URL")]
+        store: String,
+        /// Versions kept whatever their age.
+        #[arg(long, default_value_t = tool_intent_store::Retention::default().keep_newest)]
+        keep_newest: usize,
+        /// Versions younger than this are kept.
+        #[arg(long, default_value_t = tool_intent_store::Retention::default().keep_for_ms as f64 / 3_600_000.0)]
+        keep_hours: f64,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// The session side of a request: intent, profile, source and turn state.

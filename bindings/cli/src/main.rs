@@ -15,14 +15,17 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 mod args;
 #[cfg(not(target_arch = "wasm32"))]
+mod store;
+#[cfg(not(target_arch = "wasm32"))]
 mod tables;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
     use super::args::{
-        CacheModeArg, Cli, Command, RegistryArgs, RequestArgs, SessionArgs, SessionTableArgs,
+        CacheModeArg, Cli, Command, RegistryArgs, RegistryCommand, RequestArgs, SessionArgs,
+        SessionTableArgs,
     };
-    use super::tables;
+    use super::{store, tables};
 
     use std::io::{IsTerminal, Write};
     use std::path::PathBuf;
@@ -209,7 +212,27 @@ mod cli {
         }
     }
 
+    /// The registry a command works on: with `--store`, the store's newest version (holding
+    /// the version `stamp` names, for a turn that began on it); otherwise the one the local
+    /// flags build.
+    fn load_registry_at(args: &RegistryArgs, stamp: Option<&str>) -> Result<Registry, CliError> {
+        let Some(spec) = &args.store else {
+            return local_registry(args);
+        };
+        if args.registry.is_some() || !args.mcp.is_empty() || !args.trust.is_empty() {
+            eprintln!(
+                "tool-intent: note: planning on the version published in --store; --registry, --mcp and --trust build only what `registry publish` publishes"
+            );
+        }
+        store::published(spec, stamp).flag("--store")
+    }
+
     fn load_registry(args: &RegistryArgs) -> Result<Registry, CliError> {
+        load_registry_at(args, None)
+    }
+
+    /// The registry the local flags build (`--registry`, `--trust`, `--mcp`).
+    fn local_registry(args: &RegistryArgs) -> Result<Registry, CliError> {
         let mut registry = match &args.registry {
             None => Registry::embedded(),
             Some(path) => Registry::from_json_str(&read_file(path)?)
@@ -340,19 +363,81 @@ mod cli {
         s
     }
 
+    fn registry_command(command: RegistryCommand) -> Result<String, CliError> {
+        match command {
+            RegistryCommand::Publish { registry, json } => {
+                let Some(spec) = registry.store.clone() else {
+                    return Err(CliError::Io(
+                        "registry publish: --store is required (a SQLite file or a postgres:// URL)"
+                            .into(),
+                    ));
+                };
+                let local = local_registry(&registry)?;
+                let (row, new) = store::publish(&spec, &local).flag("--store")?;
+                Ok(if json {
+                    pretty(&json!({"published": new, "version": row}))
+                } else {
+                    format!(
+                        "{} {} (sequence {}, {} tools)\n",
+                        if new { "published" } else { "already newest:" },
+                        row.fingerprint,
+                        row.sequence,
+                        row.tools
+                    )
+                })
+            }
+            RegistryCommand::Versions { store: spec, json } => {
+                let rows = store::versions(&spec).flag("--store")?;
+                Ok(if json {
+                    pretty(&rows)
+                } else {
+                    store::versions_table(&rows)
+                })
+            }
+            RegistryCommand::Gc {
+                store: spec,
+                keep_newest,
+                keep_hours,
+                json,
+            } => {
+                if !(keep_hours.is_finite() && keep_hours >= 0.0) {
+                    return Err(CliError::Io(format!(
+                        "--keep-hours {keep_hours}: expected a number of hours, 0 or more"
+                    )));
+                }
+                let retention = tool_intent_store::Retention {
+                    keep_newest,
+                    keep_for_ms: (keep_hours * 3_600_000.0) as i64,
+                };
+                let report = store::gc(&spec, &retention).flag("--store")?;
+                Ok(if json {
+                    pretty(&report)
+                } else {
+                    format!(
+                        "removed {} version(s), {} tool(s); {} version(s) held\n",
+                        report.removed.len(),
+                        report.tools_removed,
+                        report.kept
+                    )
+                })
+            }
+        }
+    }
+
     fn execute(command: Command) -> Result<String, CliError> {
         match command {
             Command::Expand(args) => {
-                let registry = load_registry(&args.registry)?;
-                let p = turn_flag(registry.plan_turn(&request(&args)?), "--override")?;
+                let req = request(&args)?;
+                let registry = load_registry_at(&args.registry, req.state.registry.as_deref())?;
+                let p = turn_flag(registry.plan_turn(&req), "--override")?;
                 Ok(pretty(&p))
             }
             Command::Preview {
                 request: args,
                 counter,
             } => {
-                let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
+                let registry = load_registry_at(&args.registry, req.state.registry.as_deref())?;
                 let p = turn_flag(registry.plan_turn(&req), "--override")?;
                 let counter = shared_counter(counter.kind()).flag("--counter")?;
                 let b = turn_flag(
@@ -367,8 +452,9 @@ mod cli {
                 request_fields,
                 changes,
             } => {
-                let registry = load_registry(&args.registry)?;
-                let p = turn_flag(registry.plan_turn(&request(&args)?), "--override")?;
+                let req = request(&args)?;
+                let registry = load_registry_at(&args.registry, req.state.registry.as_deref())?;
+                let p = turn_flag(registry.plan_turn(&req), "--override")?;
                 // stdout carries the exact bytes only; the warnings go to stderr, as every
                 // other surface reports them beside the payload.
                 warn(&p.warnings);
@@ -405,9 +491,12 @@ mod cli {
                 abstain,
                 json,
             } => {
-                let registry = with_model(load_registry(&args.registry)?, model.as_deref())?;
-                let ranker = ranker.kind().ranker_for(&registry).flag("--ranker")?;
                 let req = request(&args)?;
+                let registry = with_model(
+                    load_registry_at(&args.registry, req.state.registry.as_deref())?,
+                    model.as_deref(),
+                )?;
+                let ranker = ranker.kind().ranker_for(&registry).flag("--ranker")?;
                 let mut call = SearchCall::new(&query)
                     .with_ranker(ranker.as_ranker())
                     .with_abstain(abstain);
@@ -521,8 +610,8 @@ mod cli {
                 counter,
                 json,
             } => {
-                let registry = load_registry(&args.registry)?;
                 let req = request(&args)?;
+                let registry = load_registry_at(&args.registry, req.state.registry.as_deref())?;
                 let counter = shared_counter(counter.kind()).flag("--counter")?;
                 let b = turn_flag(
                     registry.turn(&req).and_then(|turn| turn.budget(counter)),
@@ -530,6 +619,7 @@ mod cli {
                 )?;
                 Ok(if json { pretty(&b) } else { tables::budget(&b) })
             }
+            Command::Registry(command) => registry_command(command),
             Command::Migrate(args) => {
                 let registry = load_registry(&args.registry)?;
                 let progress = std::io::stderr().is_terminal()

@@ -1,0 +1,129 @@
+//! `--store` and `tool-intent registry`: what one invocation publishes, another plans on,
+//! whatever its own flags; a state pinned to an older version plans on that version; an
+//! unknown stamp is an error naming it. On a SQLite file and on a real PostgreSQL cluster.
+
+use std::process::{Command, Output};
+
+#[path = "common/postgres.rs"]
+mod postgres_cluster;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tool-intent"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("the CLI runs")
+}
+
+fn ok(args: &[&str]) -> serde_json::Value {
+    let o = run(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).expect("JSON on stdout")
+}
+
+fn state_on(fingerprint: &str) -> String {
+    serde_json::json!({"loaded": [], "frozen": [], "turn": 1, "registry": fingerprint}).to_string()
+}
+
+fn publish_then_plan(store: &str) {
+    // An empty store: nothing to plan on, said by name.
+    let o = run(&["expand", "--store", store]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("[unknown_version]"));
+    let first = ok(&["registry", "publish", "--store", store, "--json"]);
+    assert_eq!(first["published"], true);
+    assert_eq!(first["version"]["sequence"], 1);
+    let again = ok(&["registry", "publish", "--store", store, "--json"]);
+    assert_eq!(
+        again["published"], false,
+        "the same registry is not a new version"
+    );
+    let second = ok(&[
+        "registry",
+        "publish",
+        "--store",
+        store,
+        "--json",
+        "--mcp",
+        "github=tests/data/mcp/github.json",
+    ]);
+    assert_eq!(second["version"]["sequence"], 2);
+    let v1 = first["version"]["fingerprint"].as_str().unwrap();
+    // A second invocation with other local flags plans on the published version: the github
+    // tools are in its catalog although this invocation names no --mcp (and another one).
+    let plan = ok(&[
+        "expand",
+        "--store",
+        store,
+        "--mcp",
+        "memory=tests/data/mcp/memory.json",
+    ]);
+    let catalog = plan["catalog"].as_array().unwrap();
+    assert!(catalog
+        .iter()
+        .any(|n| n.as_str().unwrap().starts_with("mcp__github__")));
+    assert!(!catalog
+        .iter()
+        .any(|n| n.as_str().unwrap().starts_with("mcp__memory__")));
+    let local = ok(&["expand", "--mcp", "github=tests/data/mcp/github.json"]);
+    assert_eq!(plan["fingerprint"], local["fingerprint"]);
+    assert_eq!(plan["catalog"], local["catalog"]);
+    // A state stamped with version 1 plans on version 1.
+    let pinned = ok(&["expand", "--store", store, "--state", &state_on(v1)]);
+    let bare = ok(&["expand"]);
+    assert_eq!(pinned["catalog"], bare["catalog"]);
+    assert_eq!(pinned["warnings"][0]["code"], "turn_registry_earlier");
+    // An unknown stamp is an error naming it.
+    let unknown = format!("sha256:{}", "7".repeat(64));
+    let o = run(&["expand", "--store", store, "--state", &state_on(&unknown)]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("[unknown_version]") && err.contains(&unknown),
+        "{err}"
+    );
+    // Versions, then gc: version 1 goes, and a state on it is refused by name.
+    let versions = ok(&["registry", "versions", "--store", store, "--json"]);
+    assert_eq!(versions.as_array().unwrap().len(), 2);
+    let gc = ok(&[
+        "registry",
+        "gc",
+        "--store",
+        store,
+        "--keep-newest",
+        "1",
+        "--keep-hours",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(gc["removed"], serde_json::json!([v1]));
+    let o = run(&["expand", "--store", store, "--state", &state_on(v1)]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("removed by gc"));
+}
+
+#[test]
+fn a_published_version_is_what_other_invocations_plan_on_sqlite() {
+    let path = std::env::temp_dir().join(format!(
+        "tool-intent-cli-store-{}.sqlite",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    publish_then_plan(path.to_str().unwrap());
+}
+
+#[test]
+fn a_published_version_is_what_other_invocations_plan_on_postgres() {
+    let url = postgres_cluster::fresh_database("cli_store");
+    publish_then_plan(&url);
+}
+
+#[test]
+fn publishing_needs_a_store() {
+    let o = run(&["registry", "publish"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--store is required"));
+}
