@@ -3,49 +3,20 @@
 //! store's newest version — or on the version `--state` was stamped with — whatever the local
 //! flags build; those build what `registry publish` publishes.
 
-use tool_intent::error::StoreFault;
 use tool_intent::{Error, Registry};
-use tool_intent_store::{open, split, Expect, GcReport, Publication, Retention, VersionRow};
+use tool_intent_store::{
+    open, split, Expect, GcReport, Publication, Retention, SharedRegistry, VersionRow,
+};
 
-fn unknown(message: String) -> Error {
-    Error::Store {
-        fault: StoreFault::UnknownVersion,
-        message,
-    }
-}
-
-/// The registry a command plans on: the store's newest version, also holding the version
-/// `stamp` names when that is an older one (a turn that began on it runs on it).
+/// The registry a command plans on: the store's newest version, or, for a state stamped with
+/// a version, that version with the versions before it (as every server process of the store
+/// plans that turn: `SharedRegistry::registry_for`).
 pub(crate) fn published(spec: &str, stamp: Option<&str>) -> Result<Registry, Error> {
-    let mut store = open(spec)?;
-    let newest = store.newest()?.ok_or_else(|| {
-        unknown(format!(
-            "the store {spec} holds no registry version yet: publish one with `tool-intent registry publish --store {spec}`"
-        ))
-    })?;
-    let current = store.load(&newest.fingerprint)?.ok_or_else(|| {
-        unknown(format!(
-            "the store {spec} lost its newest version {}",
-            newest.fingerprint
-        ))
-    })?;
-    let Some(stamp) = stamp.filter(|s| *s != newest.fingerprint) else {
-        return Ok(current);
-    };
-    let row = store.find(stamp)?.ok_or_else(|| {
-        unknown(format!(
-            "the state names registry version {stamp}, which the store {spec} has never held"
-        ))
-    })?;
-    if row.removed {
-        return Err(unknown(format!(
-            "the state names registry version {stamp}, which the store {spec} no longer holds (removed by gc)"
-        )));
+    let mut shared = SharedRegistry::join(open(spec)?)?;
+    match stamp {
+        Some(stamp) => shared.registry_for(stamp),
+        None => Ok(shared.current().clone()),
     }
-    let version = store
-        .load(stamp)?
-        .ok_or_else(|| unknown(format!("the store {spec} no longer holds {stamp}")))?;
-    Ok(current.holding(&version))
 }
 
 /// Publishes `registry` as the store's newest version (nothing new when it already is).

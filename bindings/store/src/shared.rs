@@ -2,9 +2,14 @@
 //! keep a session's tool bytes the same whichever process serves it.
 //!
 //! - **Within a turn** every request plans on the version the turn began on (its state's
-//!   `registry` stamp): held by this process, or read back from the store and held from then
-//!   on. A stamp the store does not know (never published there, or removed by `gc`) is
-//!   `unknown_version` naming it, never a plan on other bytes.
+//!   `registry` stamp), read back from the store when this process does not hold it — and
+//!   with the same earlier versions beside it on every process: the
+//!   [`KEPT_VERSIONS`] versions before it in the store's order. A stored conversation record
+//!   is checked against the versions held (`turn/record_check.rs`), so a process holding
+//!   other versions than another would send other change messages; here what a request sends
+//!   is a function of its state and the store alone. A stamp the store does not know (never
+//!   published there, or removed by `gc`) is `unknown_version` naming it, never a plan on
+//!   other bytes.
 //! - **At a turn boundary** ([`SharedRegistry::begin_turn`]) the process first adopts the
 //!   store's newest version if another process published one, and a session stamped with a
 //!   version newer than the process's own makes the process load that one: a session's version
@@ -15,6 +20,11 @@
 //!   order. A whole registry ([`SharedRegistry::publish`], a deploy) goes on top of whatever
 //!   is newest.
 //!
+//! A turn's dispatch ([`Turn::resolve`]) checks the turn's own version: a tool a newer version
+//! removed stays callable until the session's next boundary (a process's own registry answers
+//! `tool_removed` at once; across processes, "removed" depends on which process heard of the
+//! removal first, and a turn must not depend on that).
+//!
 //! Every change is shared: a tool only this process could run (its own stdio MCP server) would
 //! be offered by every process, so such servers belong to a registry of their own process,
 //! outside the store (`docs/fleet.md`).
@@ -22,6 +32,7 @@
 use std::collections::BTreeMap;
 
 use tool_intent::error::StoreFault;
+use tool_intent::registry::KEPT_VERSIONS;
 use tool_intent::turn::View;
 use tool_intent::{Error, Registry, Result, Turn, TurnRequest, TurnState};
 
@@ -43,7 +54,19 @@ pub struct SharedRegistry {
     sequence: u64,
     /// Sequence numbers of the versions this process has seen, by fingerprint.
     known: BTreeMap<String, u64>,
+    /// The store's rows up to the newest this process has listed (rows never change once
+    /// written, but for `gc`'s removal), by sequence.
+    rows: Vec<VersionRow>,
+    /// Registries read back from the store, by fingerprint (at most [`CACHED`]).
+    loaded: BTreeMap<String, Registry>,
+    /// The registry each recent stamp plans on (the stamp's version holding the versions
+    /// before it), by stamp.
+    planning: BTreeMap<String, Registry>,
 }
+
+/// Versions kept read back from the store, and stamps kept planned, before the cache is
+/// cleared (a fleet's sessions name a handful of recent versions).
+const CACHED: usize = 64;
 
 fn unknown(stamp: &str, kind: &str, why: &str) -> Error {
     Error::Store {
@@ -71,6 +94,24 @@ impl SharedRegistry {
         };
         // Marks what this process has seen, so `follow` reports only later publications.
         store.changed()?;
+        Self::following(store, newest)
+    }
+
+    /// Joins a store that holds a version already (`unknown_version` when it holds none): what
+    /// a process that must not publish uses (the CLI's `--store`).
+    pub fn join(mut store: Box<dyn VersionStore>) -> Result<SharedRegistry> {
+        let kind = store.kind();
+        let newest = store.newest()?.ok_or_else(|| Error::Store {
+            fault: StoreFault::UnknownVersion,
+            message: format!(
+                "the {kind} store holds no registry version yet: publish one first (`tool-intent registry publish --store ...`)"
+            ),
+        })?;
+        store.changed()?;
+        Self::following(store, newest)
+    }
+
+    fn following(mut store: Box<dyn VersionStore>, newest: VersionRow) -> Result<SharedRegistry> {
         let current = load(store.as_mut(), &newest.fingerprint)?;
         let mut known = BTreeMap::new();
         known.insert(newest.fingerprint.clone(), newest.sequence);
@@ -79,6 +120,9 @@ impl SharedRegistry {
             current,
             sequence: newest.sequence,
             known,
+            rows: Vec::new(),
+            loaded: BTreeMap::new(),
+            planning: BTreeMap::new(),
         })
     }
 
@@ -151,35 +195,96 @@ impl SharedRegistry {
         Ok(self.current.begin_turn(state))
     }
 
-    /// A turn of `request`, planned on the version its state was stamped with (read back from
-    /// the store when this process does not hold it). A stamp newer than this process's
-    /// version moves the process forward to it.
+    /// A turn of `request`, planned on the version its state was stamped with and the
+    /// versions before it in the store's order (read back from the store when this process
+    /// does not hold them). A stamp newer than this process's version moves the process
+    /// forward to the store's newest. A request without a stamp, or with the live view, plans
+    /// on the process's current version.
     pub fn turn(&mut self, request: &TurnRequest) -> Result<Turn> {
         let stamp = request
             .state
             .registry
             .as_deref()
             .filter(|_| request.view == View::Frozen);
-        if let Some(stamp) = stamp {
-            if !self.current.holds(stamp) {
-                let row = self.row_of(stamp)?;
-                let kind = self.store.kind();
-                if row.removed {
-                    return Err(unknown(stamp, kind, "no longer holds (removed by gc)"));
-                }
-                let version = self
-                    .store
-                    .load(stamp)?
-                    .ok_or_else(|| unknown(stamp, kind, "no longer holds"))?;
-                if row.sequence > self.sequence {
-                    self.current = version.holding(&self.current);
-                    self.sequence = row.sequence;
-                } else {
-                    self.current = self.current.holding(&version);
-                }
+        match stamp {
+            Some(stamp) => self.registry_for(stamp)?.turn(request),
+            None => self.current.turn(request),
+        }
+    }
+
+    /// The registry a turn stamped with `stamp` plans on: that version, holding the
+    /// [`KEPT_VERSIONS`] versions before it in the store's order (those the store still
+    /// holds), the same on every process.
+    pub fn registry_for(&mut self, stamp: &str) -> Result<Registry> {
+        if let Some(r) = self.planning.get(stamp) {
+            return Ok(r.clone());
+        }
+        // The version's first row: rows never change once written, so every process finds
+        // the same place in the order for a stamp (a registry published again later, a
+        // rollback, keeps its first place).
+        let kind = self.store.kind();
+        let first_row = |rows: &[VersionRow]| rows.iter().find(|r| r.fingerprint == stamp).cloned();
+        let row = match first_row(&self.rows) {
+            Some(row) => row,
+            None => {
+                self.rows = self.store.versions()?;
+                first_row(&self.rows).ok_or_else(|| unknown(stamp, kind, "has never held"))?
+            }
+        };
+        if self
+            .rows
+            .iter()
+            .any(|r| r.fingerprint == stamp && r.removed)
+        {
+            return Err(unknown(stamp, kind, "no longer holds (removed by gc)"));
+        }
+        let newest_row = self
+            .rows
+            .iter()
+            .rev()
+            .find(|r| r.fingerprint == stamp)
+            .map(|r| r.sequence);
+        if newest_row.is_some_and(|s| s > self.sequence) {
+            if let Some(newest) = self.store.newest()? {
+                self.adopt(&newest)?;
             }
         }
-        self.current.turn(request)
+        let before: Vec<VersionRow> = self
+            .rows
+            .iter()
+            .filter(|r| r.sequence < row.sequence && !r.removed && r.fingerprint != row.fingerprint)
+            .rev()
+            .take(KEPT_VERSIONS)
+            .cloned()
+            .collect();
+        let mut planning = self.version(&row.fingerprint)?;
+        // Oldest first: `holding` puts each in front, so the newest earlier version leads.
+        for earlier in before.iter().rev() {
+            let version = self.version(&earlier.fingerprint)?;
+            planning = planning.holding(&version);
+        }
+        if self.planning.len() >= CACHED {
+            self.planning.clear();
+        }
+        self.planning.insert(stamp.to_string(), planning.clone());
+        Ok(planning)
+    }
+
+    /// A version's registry, read back from the store once.
+    fn version(&mut self, fingerprint: &str) -> Result<Registry> {
+        if let Some(r) = self.loaded.get(fingerprint) {
+            return Ok(r.clone());
+        }
+        let r = if self.current.fingerprint() == fingerprint {
+            self.current.clone()
+        } else {
+            load(self.store.as_mut(), fingerprint)?
+        };
+        if self.loaded.len() >= CACHED {
+            self.loaded.clear();
+        }
+        self.loaded.insert(fingerprint.to_string(), r.clone());
+        Ok(r)
     }
 
     /// Publishes `registry` (a deploy's) as the newest version, on top of whatever the store
