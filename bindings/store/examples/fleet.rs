@@ -63,6 +63,8 @@ struct Process {
     socket: PathBuf,
     child: Option<Child>,
     link: Option<(UnixStream, BufReader<UnixStream>)>,
+    /// Restarted, and no plan answered since: its first plan is timed on its own.
+    fresh: bool,
 }
 
 impl Drop for Process {
@@ -241,6 +243,7 @@ fn main() {
                 socket,
                 child: Some(child),
                 link: None,
+                fresh: false,
             }
         })
         .collect();
@@ -267,6 +270,8 @@ fn main() {
     let (kill_at, restart_at) = (expected_steps / 2, expected_steps * 3 / 5);
     let mut published: Vec<(u64, usize)> = Vec::new(); // (sequence, step)
     let mut killed = 0;
+    let mut restart_ms = 0.0;
+    let mut first_plan_after_restart: Option<f64> = None;
     let mut step = 0usize;
     let mut active: Vec<usize> = (0..sessions).collect();
     let started = Instant::now();
@@ -296,8 +301,11 @@ fn main() {
         }
         if step as u64 == restart_at && fleet[1].child.is_none() && processes > 1 {
             let socket = fleet[1].socket.clone();
+            let spawned = Instant::now();
             fleet[1].child = Some(Process::start(&server, &spec, &socket));
-            println!("fleet: step {step}: restarted process 1");
+            restart_ms = spawned.elapsed().as_secs_f64() * 1e3;
+            fleet[1].fresh = true;
+            println!("fleet: step {step}: restarted process 1 ({restart_ms:.1} ms to listen)");
         }
         let pick = rng.below(active.len() as u64) as usize;
         let id = active[pick];
@@ -318,6 +326,10 @@ fn main() {
             let p = (start + k) % processes;
             figures.requests += 1;
             if let Some(r) = fleet[p].ask(&request) {
+                if fleet[p].fresh && r.get("heldMicros").is_some() {
+                    fleet[p].fresh = false;
+                    first_plan_after_restart = r["micros"].as_f64();
+                }
                 reply = Some(r);
                 break;
             }
@@ -424,6 +436,7 @@ fn main() {
     }
     let mut store: Box<dyn VersionStore> = open(&spec).expect("the store opens");
     let versions = store.versions().expect("versions").len();
+    let store_bytes = store.size_bytes().expect("the store's size");
     let turns_done: u64 = all.iter().map(|s| s.turns_done).sum();
     let report = json!({
         "store": store.kind(),
@@ -433,6 +446,7 @@ fn main() {
         "requests": figures.requests,
         "retried": figures.retries,
         "versions": versions,
+        "storeBytes": store_bytes,
         "firstSequence": first_sequence,
         "published": published.len(),
         "killed": killed,
@@ -445,6 +459,7 @@ fn main() {
             "withStore": {"median": quantile(&mut figures.plan_micros, 0.5), "p99": quantile(&mut figures.plan_micros, 0.99)},
             "inMemory": {"median": quantile(&mut figures.held_micros, 0.5), "p99": quantile(&mut figures.held_micros, 0.99)},
         },
+        "restart": {"millisToListen": restart_ms, "firstPlanMicros": first_plan_after_restart},
         "beginTurnMicros": {"median": quantile(&mut figures.begin_micros, 0.5), "p99": quantile(&mut figures.begin_micros, 0.99)},
         "seconds": (elapsed.as_secs_f64() * 10.0).round() / 10.0,
     });

@@ -75,6 +75,24 @@ fn for_each_tool_list(document: &mut Value, f: &mut dyn FnMut(&mut Vec<Value>)) 
     }
 }
 
+/// The digests a stored skeleton names, each once, in order (for reading every tool of a
+/// version in one query, and for `gc`).
+pub fn digests_of(fingerprint: &str, skeleton: &str) -> Result<Vec<String>> {
+    let mut document: Value = serde_json::from_str(skeleton)
+        .map_err(|e| corrupt(fingerprint, format_args!("its document is not JSON ({e})")))?;
+    let mut out: Vec<String> = Vec::new();
+    for_each_tool_list(&mut document, &mut |list| {
+        for item in list.iter() {
+            if let Some(d) = item.get(TOOL_KEY).and_then(Value::as_str) {
+                if !out.iter().any(|o| o == d) {
+                    out.push(d.to_string());
+                }
+            }
+        }
+    });
+    Ok(out)
+}
+
 fn corrupt(fingerprint: &str, what: impl std::fmt::Display) -> Error {
     Error::Store {
         fault: StoreFault::CorruptVersion,

@@ -26,7 +26,7 @@ mod shared;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
-pub use document::{rebuild, split, StoredVersion};
+pub use document::{digests_of, rebuild, split, StoredVersion};
 pub use memory::MemoryStore;
 pub use open::open;
 #[cfg(feature = "postgres")]
@@ -117,6 +117,10 @@ pub trait VersionStore: Send {
 
     /// What the store is, for messages and reports (`sqlite`, `postgres`, `memory`).
     fn kind(&self) -> &'static str;
+
+    /// The bytes the store takes (SQLite: the file's pages; PostgreSQL: its tables with their
+    /// indexes and TOAST; memory: the texts held).
+    fn size_bytes(&mut self) -> Result<u64>;
 }
 
 /// `store_unavailable` with what was being done.

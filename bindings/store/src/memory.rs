@@ -165,4 +165,18 @@ impl VersionStore for MemoryStore {
     fn kind(&self) -> &'static str {
         "memory"
     }
+
+    fn size_bytes(&mut self) -> Result<u64> {
+        self.with(|inner| {
+            let documents: usize = inner
+                .documents
+                .iter()
+                .map(|(fp, (skeleton, digests))| {
+                    fp.len() + skeleton.len() + digests.iter().map(String::len).sum::<usize>()
+                })
+                .sum();
+            let tools: usize = inner.tools.iter().map(|(d, b)| d.len() + b.len()).sum();
+            Ok((documents + tools) as u64)
+        })
+    }
 }

@@ -13,7 +13,6 @@ use std::time::Duration;
 
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, NoTls, Row};
-use tool_intent::error::StoreFault;
 use tool_intent::{Error, Registry, Result};
 
 use crate::retention::{to_remove, GcReport, Retention};
@@ -27,7 +26,7 @@ const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS tool_intent_store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tool_intent_tools (digest TEXT PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tool_intent_documents (
-  fingerprint TEXT PRIMARY KEY, skeleton TEXT NOT NULL, digests TEXT NOT NULL, tools BIGINT NOT NULL);
+  fingerprint TEXT PRIMARY KEY, skeleton TEXT NOT NULL, tools BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS tool_intent_versions (
   seq BIGINT PRIMARY KEY, fingerprint TEXT NOT NULL, published_ms BIGINT NOT NULL);
 CREATE INDEX IF NOT EXISTS tool_intent_versions_by_fingerprint ON tool_intent_versions (fingerprint);
@@ -178,10 +177,9 @@ impl VersionStore for PostgresStore {
             &[&digests, &bodies],
         )
         .map_err(failed(doing))?;
-        let list = serde_json::to_string(&digests).unwrap_or_default();
         tx.execute(
-            "INSERT INTO tool_intent_documents (fingerprint, skeleton, digests, tools) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-            &[&version.fingerprint, &version.skeleton, &list, &(version.tools.len() as i64)],
+            "INSERT INTO tool_intent_documents (fingerprint, skeleton, tools) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            &[&version.fingerprint, &version.skeleton, &(version.tools.len() as i64)],
         )
         .map_err(failed(doing))?;
         let row = VersionRow {
@@ -229,20 +227,15 @@ impl VersionStore for PostgresStore {
         let Some(document) = self
             .client
             .query_opt(
-                "SELECT skeleton, digests FROM tool_intent_documents WHERE fingerprint = $1",
+                "SELECT skeleton FROM tool_intent_documents WHERE fingerprint = $1",
                 &[&fingerprint],
             )
             .map_err(failed(doing))?
         else {
             return Ok(None);
         };
-        let (skeleton, list): (String, String) = (document.get(0), document.get(1));
-        let digests: Vec<String> = serde_json::from_str(&list).map_err(|e| Error::Store {
-            fault: StoreFault::CorruptVersion,
-            message: format!(
-                "registry version {fingerprint} in the store does not rebuild: its tool list is not a JSON list ({e})"
-            ),
-        })?;
+        let skeleton: String = document.get(0);
+        let digests = crate::digests_of(fingerprint, &skeleton)?;
         // Every tool in one round trip.
         let bodies: BTreeMap<String, String> = self
             .client
@@ -290,15 +283,14 @@ impl VersionStore for PostgresStore {
         .map_err(failed(doing))?;
         let mut used: Vec<String> = Vec::new();
         for r in tx
-            .query("SELECT digests FROM tool_intent_documents", &[])
+            .query(
+                "SELECT fingerprint, skeleton FROM tool_intent_documents",
+                &[],
+            )
             .map_err(failed(doing))?
         {
-            let list: String = r.get(0);
-            let digests: Vec<String> = serde_json::from_str(&list).map_err(|e| Error::Store {
-                fault: StoreFault::CorruptVersion,
-                message: format!("a stored version's tool list is not a JSON list: {e}"),
-            })?;
-            used.extend(digests);
+            let (fingerprint, skeleton): (String, String) = (r.get(0), r.get(1));
+            used.extend(crate::digests_of(&fingerprint, &skeleton)?);
         }
         used.sort();
         used.dedup();
@@ -322,5 +314,18 @@ impl VersionStore for PostgresStore {
 
     fn kind(&self) -> &'static str {
         "postgres"
+    }
+
+    fn size_bytes(&mut self) -> Result<u64> {
+        let size: i64 = self
+            .client
+            .query_one(
+                "SELECT (pg_total_relation_size('tool_intent_tools') + pg_total_relation_size('tool_intent_documents') \
+                 + pg_total_relation_size('tool_intent_versions') + pg_total_relation_size('tool_intent_store_meta'))::bigint",
+                &[],
+            )
+            .map_err(failed("to measure its size"))?
+            .get(0);
+        Ok(size as u64)
     }
 }

@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
-use tool_intent::error::StoreFault;
 use tool_intent::{Error, Registry, Result};
 
 use crate::retention::{to_remove, GcReport, Retention};
@@ -22,7 +21,7 @@ const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS tool_intent_store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tool_intent_tools (digest TEXT PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tool_intent_documents (
-  fingerprint TEXT PRIMARY KEY, skeleton TEXT NOT NULL, digests TEXT NOT NULL, tools INTEGER NOT NULL);
+  fingerprint TEXT PRIMARY KEY, skeleton TEXT NOT NULL, tools INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS tool_intent_versions (
   seq INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL, published_ms INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS tool_intent_versions_by_fingerprint ON tool_intent_versions (fingerprint);
@@ -124,10 +123,9 @@ impl VersionStore for SqliteStore {
                 tool.execute(params![digest, body]).map_err(failed(doing))?;
             }
         }
-        let digests = serde_json::to_string(&version.digests()).unwrap_or_default();
         tx.execute(
-            "INSERT OR IGNORE INTO tool_intent_documents (fingerprint, skeleton, digests, tools) VALUES (?1, ?2, ?3, ?4)",
-            params![version.fingerprint, version.skeleton, digests, version.tools.len() as i64],
+            "INSERT OR IGNORE INTO tool_intent_documents (fingerprint, skeleton, tools) VALUES (?1, ?2, ?3)",
+            params![version.fingerprint, version.skeleton, version.tools.len() as i64],
         )
         .map_err(failed(doing))?;
         let row = VersionRow {
@@ -166,16 +164,16 @@ impl VersionStore for SqliteStore {
 
     fn load(&mut self, fingerprint: &str) -> Result<Option<Registry>> {
         let doing = "to read a version";
-        let document: Option<(String, String)> = self
+        let document: Option<String> = self
             .db
             .query_row(
-                "SELECT skeleton, digests FROM tool_intent_documents WHERE fingerprint = ?1",
+                "SELECT skeleton FROM tool_intent_documents WHERE fingerprint = ?1",
                 params![fingerprint],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| r.get(0),
             )
             .optional()
             .map_err(failed(doing))?;
-        let Some((skeleton, _)) = document else {
+        let Some(skeleton) = document else {
             return Ok(None);
         };
         let mut read = self
@@ -230,18 +228,14 @@ impl VersionStore for SqliteStore {
         let mut used: BTreeMap<String, ()> = BTreeMap::new();
         {
             let mut q = tx
-                .prepare("SELECT digests FROM tool_intent_documents")
+                .prepare("SELECT fingerprint, skeleton FROM tool_intent_documents")
                 .map_err(failed(doing))?;
-            let lists = q
-                .query_map([], |r| r.get::<_, String>(0))
+            let documents = q
+                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
                 .map_err(failed(doing))?;
-            for list in lists {
-                let list = list.map_err(failed(doing))?;
-                let digests: Vec<String> =
-                    serde_json::from_str(&list).map_err(|e| Error::Store {
-                        fault: StoreFault::CorruptVersion,
-                        message: format!("a stored version's tool list is not a JSON list: {e}"),
-                    })?;
+            for document in documents {
+                let (fingerprint, skeleton) = document.map_err(failed(doing))?;
+                let digests = crate::digests_of(&fingerprint, &skeleton)?;
                 used.extend(digests.into_iter().map(|d| (d, ())));
             }
         }
@@ -279,6 +273,19 @@ impl VersionStore for SqliteStore {
 
     fn kind(&self) -> &'static str {
         "sqlite"
+    }
+
+    fn size_bytes(&mut self) -> Result<u64> {
+        let doing = "to measure its size";
+        let pages: i64 = self
+            .db
+            .query_row("PRAGMA page_count", [], |r| r.get(0))
+            .map_err(failed(doing))?;
+        let page: i64 = self
+            .db
+            .query_row("PRAGMA page_size", [], |r| r.get(0))
+            .map_err(failed(doing))?;
+        Ok((pages * page) as u64)
     }
 }
 
@@ -364,6 +371,40 @@ mod tests {
         let e = SqliteStore::open(&path).err().unwrap();
         assert_eq!(e.code(), "store_schema_newer");
         assert!(e.to_string().contains("99"), "{e}");
+    }
+
+    /// A thousand-tool registry published a hundred times, one description changed each
+    /// time: the store holds each version's skeleton and the tools that changed, not a hundred
+    /// copies of every tool.
+    #[test]
+    fn many_versions_share_their_unchanged_tools() {
+        let path = temp("many");
+        let mut store = SqliteStore::open(&path).unwrap();
+        let tool = |i: usize, v: usize| {
+            serde_json::json!({
+                "name": format!("tool_{i}"),
+                "description": format!("Tool {i}, revision {}", if i == v { v } else { 0 }),
+                "parameters": {"type": "object", "properties": {"q": {"type": "string", "description": "what to look for"}}},
+            })
+        };
+        let (tools, versions) = (1000, 100);
+        for v in 0..versions {
+            let doc =
+                serde_json::json!({"tools": (0..tools).map(|i| tool(i, v)).collect::<Vec<_>>()});
+            let r = Registry::from_value(&doc).unwrap();
+            store.publish(&split(&r), Expect::Anything).unwrap();
+        }
+        let rows: i64 = store
+            .db
+            .query_row("SELECT count(*) FROM tool_intent_tools", [], |r| r.get(0))
+            .unwrap();
+        // tool_search is the library's own (not stored); each version changes one tool and
+        // puts back the one the previous version changed.
+        assert!(rows <= (tools + versions) as i64, "{rows} tool rows");
+        assert_eq!(store.versions().unwrap().len(), versions);
+        let size = store.size_bytes().unwrap();
+        println!("{versions} versions of {tools} tools: {rows} tool rows, {size} bytes");
+        assert!(size < 40_000_000, "{size} bytes");
     }
 
     #[test]
