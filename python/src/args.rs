@@ -193,6 +193,51 @@ pub(crate) fn database(
     }
 }
 
+/// A registry version store: a path (`str` or `os.PathLike`) or a `postgres://` URL, as text.
+pub(crate) fn store_spec(value: &Bound<'_, PyAny>, argument: &'static str) -> PyResult<String> {
+    let fspath = value
+        .py()
+        .import("os")
+        .and_then(|os| os.getattr("fspath"))
+        .and_then(|f| f.call1((value,)));
+    match fspath {
+        Ok(p) if p.is_instance_of::<PyString>() => text(&p, argument),
+        _ => Err(wrong(
+            value,
+            argument,
+            None,
+            format!(
+                "expected a file path (str or os.PathLike) or a postgres:// URL, found {}",
+                kind(value)
+            ),
+        )),
+    }
+}
+
+/// A number of hours, 0 or more (an `int` or a `float`, not a bool), or `None`.
+pub(crate) fn opt_hours(value: &Bound<'_, PyAny>, argument: &'static str) -> PyResult<Option<f64>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    let number = if value.is_instance_of::<PyBool>() {
+        None
+    } else {
+        value.extract::<f64>().ok()
+    };
+    match number {
+        Some(h) if h.is_finite() && h >= 0.0 => Ok(Some(h)),
+        _ => Err(wrong(
+            value,
+            argument,
+            None,
+            format!(
+                "expected a number of hours, 0 or more, found {}",
+                kind(value)
+            ),
+        )),
+    }
+}
+
 /// One extractor per argument name, for `#[pyo3(from_py_with = ...)]` (which passes the value
 /// alone): `provider: String = text("provider")` makes `fn provider(v) -> PyResult<String>`.
 macro_rules! extractors {
@@ -224,4 +269,7 @@ extractors! {
     dry_run: bool = flag("dry_run");
     name_list: Vec<String> = names("names");
     db: tool_intent_migrate::Database = database("db");
+    store: String = store_spec("store");
+    opt_keep_newest: Option<usize> = opt_count("keep_newest");
+    opt_keep_hours: Option<f64> = opt_hours("keep_hours");
 }

@@ -23,6 +23,7 @@ mod options;
 mod plan;
 mod registry;
 mod session;
+mod shared;
 mod turn;
 
 pub(crate) use convert::*;
@@ -60,6 +61,7 @@ fn _tool_intent(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<SessionRunConfig>()?;
     m.add_class::<TurnPlan>()?;
     m.add_class::<Turn>()?;
+    m.add_class::<shared::SharedRegistry>()?;
     m.add_function(wrap_pyfunction!(migrate::migrate, m)?)?;
     m.add_function(wrap_pyfunction!(migrate::undo, m)?)?;
     m.add_function(wrap_pyfunction!(migrate::audit, m)?)?;

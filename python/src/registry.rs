@@ -169,26 +169,21 @@ impl Registry {
         #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
         unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Turn> {
-        let tools_override = arg(
+        let request = turn_request(
             py,
             tools_override,
-            "tools_override",
-            tool_intent::ToolsOverride::from_value,
+            TurnOptions {
+                source,
+                profile,
+                state,
+                provider,
+                mode,
+                tool_changes,
+                cache_control,
+                view,
+            },
+            unknown,
         )?;
-        let options: tool_intent::TurnRequest = Options::new(py)
-            .text("source", source)?
-            .json("profile", profile)?
-            .json("state", state)?
-            .text("provider", provider)?
-            .text("mode", mode)?
-            .text("tool_changes", tool_changes)?
-            .flag("cache_control", cache_control)?
-            .text("view", view)?
-            .finish(unknown)?;
-        let request = tool_intent::TurnRequest {
-            tools_override,
-            ..options
-        };
         let turn = py.detach(|| self.inner.turn(&request));
         Ok(Turn {
             inner: lib(py, turn)?,
@@ -313,4 +308,45 @@ pub(crate) fn change_dict<'py>(
     )?;
     dict.set_item("diff", to_py(py, &change.diff)?)?;
     Ok(dict.into_any())
+}
+
+/// A turn's keyword options as Python gave them (`Registry.turn`, `SharedRegistry.turn`).
+pub(crate) struct TurnOptions<'a, 'py> {
+    pub(crate) source: Option<String>,
+    pub(crate) profile: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) state: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) provider: Option<String>,
+    pub(crate) mode: Option<String>,
+    pub(crate) tool_changes: Option<String>,
+    pub(crate) cache_control: Option<bool>,
+    pub(crate) view: Option<String>,
+}
+
+/// The turn request of `tools_override` and a turn's options, read by the core.
+pub(crate) fn turn_request<'py>(
+    py: Python<'py>,
+    tools_override: Option<&Bound<'py, PyAny>>,
+    o: TurnOptions<'_, 'py>,
+    unknown: Option<&Bound<'py, PyDict>>,
+) -> PyResult<tool_intent::TurnRequest> {
+    let tools_override = arg(
+        py,
+        tools_override,
+        "tools_override",
+        tool_intent::ToolsOverride::from_value,
+    )?;
+    let options: tool_intent::TurnRequest = Options::new(py)
+        .text("source", o.source)?
+        .json("profile", o.profile)?
+        .json("state", o.state)?
+        .text("provider", o.provider)?
+        .text("mode", o.mode)?
+        .text("tool_changes", o.tool_changes)?
+        .flag("cache_control", o.cache_control)?
+        .text("view", o.view)?
+        .finish(unknown)?;
+    Ok(tool_intent::TurnRequest {
+        tools_override,
+        ..options
+    })
 }

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 __all__ = [
     "Registry",
     "SessionRunConfig",
+    "SharedRegistry",
     "ToolIntentError",
     "Turn",
     "TurnPlan",
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from ._tool_intent import (
         Registry,
         SessionRunConfig,
+        SharedRegistry,
         ToolIntentError,
         Turn,
         TurnPlan,

@@ -2,7 +2,7 @@
 lists and strings; where an argument takes JSON, a `str` of JSON text works too."""
 
 from os import PathLike
-from typing import Any, Dict, List, Literal, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Union
 
 Json = Any
 """A JSON value as Python data (dict / list / str / int / float / bool / None)."""
@@ -142,6 +142,37 @@ class Turn:
     @property
     def state(self) -> Dict[str, Any]: ...
     def warnings(self) -> List[Dict[str, Any]]: ...
+
+class SharedRegistry:
+    """A server process's registry following a registry version store (a SQLite file, or a
+    postgres:// URL) that the fleet's processes share: every request of a turn plans on the
+    version the turn began on, whichever process serves it; a session's version only moves
+    forward. See docs/fleet.md."""
+
+    def __init__(self, store: StrPath, initial: Registry) -> None: ...
+    @property
+    def current(self) -> Registry: ...
+    @property
+    def sequence(self) -> int: ...
+    def begin_turn(self, state: JsonIn = None) -> Dict[str, Any]: ...
+    def turn(
+        self,
+        tools_override: JsonIn = None,
+        *,
+        source: Optional[str] = None,
+        profile: JsonIn = None,
+        state: JsonIn = None,
+        provider: Optional[Provider] = None,
+        mode: Optional[Mode] = None,
+        tool_changes: Optional[ToolChanges] = None,
+        cache_control: Optional[bool] = None,
+        view: Optional[View] = None,
+    ) -> Turn: ...
+    def publish(self, registry: Registry) -> Dict[str, Any]: ...
+    def change(self, change: Callable[[Registry], Registry]) -> Dict[str, Any]: ...
+    def follow(self) -> Optional[Dict[str, Any]]: ...
+    def versions(self) -> List[Dict[str, Any]]: ...
+    def gc(self, *, keep_newest: Optional[int] = None, keep_hours: Optional[float] = None) -> Dict[str, Any]: ...
 
 class SessionRunConfig:
     @staticmethod

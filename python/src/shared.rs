@@ -1,0 +1,211 @@
+//! The `SharedRegistry` class: a server process's registry following a registry version store
+//! (`tool-intent-store`: a SQLite file, or a `postgres://` URL) that the fleet's processes
+//! share. Each method translates arguments and results; the rules are the store crate's.
+
+use std::sync::Mutex;
+
+use crate::registry::{turn_request, TurnOptions};
+use crate::*;
+use tool_intent_store::{open, Retention, SharedRegistry as CoreShared};
+
+/// A server process's registry in a fleet: every request of a turn plans on the version the
+/// turn began on, whichever process serves it, and a session's version only moves forward.
+/// Calls from several Python threads take turns (the store is one connection).
+#[pyclass(module = "tool_intent", frozen)]
+pub(crate) struct SharedRegistry {
+    inner: Mutex<CoreShared>,
+}
+
+fn poisoned(py: Python<'_>) -> PyErr {
+    py_err(
+        py,
+        &tool_intent::Error::internal("a thread panicked while it used this SharedRegistry"),
+    )
+}
+
+impl SharedRegistry {
+    fn with<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut CoreShared) -> tool_intent::Result<T> + Send,
+    ) -> PyResult<T> {
+        let done = py.detach(|| {
+            self.inner
+                .lock()
+                .map(|mut shared| f(&mut shared))
+                .map_err(|_| ())
+        });
+        match done {
+            Ok(result) => lib(py, result),
+            Err(()) => Err(poisoned(py)),
+        }
+    }
+}
+
+#[pymethods]
+impl SharedRegistry {
+    /// Joins the store at `store` (a SQLite file's path, or a `postgres://` URL): the
+    /// process plans on the store's newest version; an empty store first gets `initial`.
+    #[new]
+    #[pyo3(signature = (store, initial))]
+    fn new(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::store)] store: String,
+        initial: PyRef<'_, Registry>,
+    ) -> PyResult<Self> {
+        let initial = initial.inner.clone();
+        let shared = py.detach(|| CoreShared::open(open(&store)?, &initial));
+        Ok(SharedRegistry {
+            inner: Mutex::new(lib(py, shared)?),
+        })
+    }
+
+    /// The registry new turns plan on (the store's newest version this process knows).
+    #[getter]
+    fn current(&self, py: Python<'_>) -> PyResult<Registry> {
+        let inner = self.with(py, |s| Ok(s.current().clone()))?;
+        Ok(Registry { inner })
+    }
+
+    /// The store's sequence number of `current`.
+    #[getter]
+    fn sequence(&self, py: Python<'_>) -> PyResult<u64> {
+        self.with(py, |s| Ok(s.sequence()))
+    }
+
+    /// A turn boundary: adopts the store's newest version, and stamps the state with the
+    /// version the turn runs on (never an older one than the state's).
+    #[pyo3(signature = (state=None))]
+    fn begin_turn<'py>(
+        &self,
+        py: Python<'py>,
+        state: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let state = arg(py, state, "state", tool_intent::TurnState::from_value)?;
+        let next = self.with(py, |s| s.begin_turn(&state))?;
+        to_py(py, &next)
+    }
+
+    /// Starts a turn as `Registry.turn` does, on the version the state was stamped with (read
+    /// back from the store when this process does not hold it).
+    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None, **unknown))]
+    #[allow(clippy::too_many_arguments)]
+    fn turn<'py>(
+        &self,
+        py: Python<'py>,
+        tools_override: Option<&Bound<'py, PyAny>>,
+        #[pyo3(from_py_with = args::source)] source: Option<String>,
+        profile: Option<&Bound<'py, PyAny>>,
+        state: Option<&Bound<'py, PyAny>>,
+        #[pyo3(from_py_with = args::opt_provider)] provider: Option<String>,
+        #[pyo3(from_py_with = args::opt_mode)] mode: Option<String>,
+        #[pyo3(from_py_with = args::opt_tool_changes)] tool_changes: Option<String>,
+        #[pyo3(from_py_with = args::opt_cache_control)] cache_control: Option<bool>,
+        #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
+        unknown: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Turn> {
+        let request = turn_request(
+            py,
+            tools_override,
+            TurnOptions {
+                source,
+                profile,
+                state,
+                provider,
+                mode,
+                tool_changes,
+                cache_control,
+                view,
+            },
+            unknown,
+        )?;
+        let inner = self.with(py, |s| s.turn(&request))?;
+        Ok(Turn { inner })
+    }
+
+    /// Publishes `registry` (a deploy's) as the store's newest version: `{sequence,
+    /// fingerprint, published_ms, tools, removed}`.
+    fn publish<'py>(
+        &self,
+        py: Python<'py>,
+        registry: PyRef<'_, Registry>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let registry = registry.inner.clone();
+        let row = self.with(py, |s| s.publish(&registry))?;
+        to_py(py, &row)
+    }
+
+    /// Makes `change` (a function from the newest `Registry` to the next, e.g. one that calls
+    /// `set_mcp_server` after a `list_changed`) and publishes its result; made again from the
+    /// newest version when another process published first. Returns the version's row.
+    fn change<'py>(
+        &self,
+        py: Python<'py>,
+        change: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut shared = self.inner.lock().map_err(|_| poisoned(py))?;
+        // The callback runs Python: the GIL stays held for the whole change.
+        let mut failure: Option<PyErr> = None;
+        let row = shared.change(|newest| {
+            let result = change
+                .call1((Registry {
+                    inner: newest.clone(),
+                },))
+                .and_then(|next| Ok(next.extract::<PyRef<'_, Registry>>()?.inner.clone()));
+            result.map_err(|e| {
+                failure = Some(e);
+                tool_intent::Error::argument("change", "the change function failed")
+            })
+        });
+        match (row, failure) {
+            (_, Some(e)) => Err(e),
+            (Ok(row), None) => to_py(py, &row),
+            (Err(e), None) => Err(py_err(py, &e)),
+        }
+    }
+
+    /// Adopts the store's newest version if another process published one: its row, or None.
+    fn follow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.with(py, |s| s.follow())? {
+            tool_intent_store::Followed::Adopted(row) => to_py(py, &row),
+            tool_intent_store::Followed::Unchanged => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// Every version of the store, oldest first.
+    fn versions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let rows = self.with(py, |s| s.store().versions())?;
+        to_py(py, &rows)
+    }
+
+    /// Removes versions no session should still name: all but the newest `keep_newest` and
+    /// those younger than `keep_hours`; then the tools no kept version has.
+    #[pyo3(signature = (*, keep_newest=None, keep_hours=None))]
+    fn gc<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::opt_keep_newest)] keep_newest: Option<usize>,
+        #[pyo3(from_py_with = args::opt_keep_hours)] keep_hours: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let default = Retention::default();
+        let retention = Retention {
+            keep_newest: keep_newest.unwrap_or(default.keep_newest),
+            keep_for_ms: keep_hours.map_or(default.keep_for_ms, |h| (h * 3_600_000.0) as i64),
+        };
+        let report = self.with(py, |s| {
+            s.store().gc(&retention, tool_intent_store::now_ms(), &[])
+        })?;
+        to_py(py, &report)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        self.with(py, |s| {
+            Ok(format!(
+                "SharedRegistry({} store, sequence {}, {} tools)",
+                s.store().kind(),
+                s.sequence(),
+                s.current().len()
+            ))
+        })
+    }
+}

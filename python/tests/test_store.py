@@ -1,0 +1,121 @@
+"""SharedRegistry: registry versions in a store the server processes share (a SQLite file, or
+PostgreSQL). A turn keeps its bytes whichever process serves it; a session only moves forward;
+an unknown stamp is an error naming it."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tool_intent
+
+ROOT = Path(__file__).resolve().parents[2]
+GITHUB = (ROOT / "tests/data/mcp/github.json").read_text()
+MEMORY = (ROOT / "tests/data/mcp/memory.json").read_text()
+
+
+def sent(shared, state):
+    """What a request of the turn sends about tools: the array and the catalog text."""
+    plan = shared.turn(state=state).plan()
+    return plan.payload + "\n" + plan.catalog_text
+
+
+def test_a_turn_keeps_its_bytes_on_another_process(tmp_path):
+    store = str(tmp_path / "versions.sqlite")
+    a = tool_intent.SharedRegistry(store, tool_intent.Registry.embedded())
+    state = a.begin_turn()
+    first = sent(a, state)
+    row = a.change(lambda newest: newest.set_mcp_server("github", GITHUB)["registry"])
+    assert row["sequence"] == 2
+    # Another process, started after the change: the turn's next request sends the same bytes.
+    script = (
+        "import json, sys, tool_intent\n"
+        "shared = tool_intent.SharedRegistry(sys.argv[1], tool_intent.Registry.embedded())\n"
+        "plan = shared.turn(state=json.loads(sys.argv[2])).plan()\n"
+        "print(json.dumps({'sent': plan.payload + '\\n' + plan.catalog_text, 'sequence': shared.sequence}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script, store, json.dumps(state)],
+                         check=True, capture_output=True, text=True)
+    other = json.loads(out.stdout)
+    assert other["sequence"] == 2
+    assert other["sent"] == first
+    # The next turn moves forward, on either process.
+    b = tool_intent.SharedRegistry(store, tool_intent.Registry.embedded())
+    assert b.begin_turn(state)["registry"] == a.current.fingerprint()
+    assert sent(b, b.begin_turn(state)) != first
+
+
+def test_concurrent_changes_are_kept_in_one_order_and_followed(tmp_path):
+    store = str(tmp_path / "versions.sqlite")
+    a = tool_intent.SharedRegistry(store, tool_intent.Registry.embedded())
+    b = tool_intent.SharedRegistry(store, tool_intent.Registry.embedded())
+    a.change(lambda r: r.set_mcp_server("github", GITHUB)["registry"])
+    # b has not followed: its change is made again on top of a's.
+    row = b.change(lambda r: r.set_mcp_server("memory", MEMORY)["registry"])
+    assert row["sequence"] == 3
+    names = [t["name"] for t in b.current.tool_infos()]
+    assert any(n.startswith("mcp__github__") for n in names)
+    assert any(n.startswith("mcp__memory__") for n in names)
+    assert a.follow()["sequence"] == 3
+    assert a.follow() is None
+    assert [v["sequence"] for v in a.versions()] == [1, 2, 3]
+
+
+def test_a_failing_change_raises_its_own_error(tmp_path):
+    shared = tool_intent.SharedRegistry(str(tmp_path / "v.sqlite"), tool_intent.Registry.embedded())
+
+    def broken(newest):
+        raise KeyError("no such server")
+
+    with pytest.raises(KeyError):
+        shared.change(broken)
+    with pytest.raises(TypeError):
+        shared.change(lambda newest: "not a registry")
+    assert shared.sequence == 1
+
+
+def test_unknown_stamps_and_bad_arguments_are_errors_by_name(tmp_path):
+    shared = tool_intent.SharedRegistry(str(tmp_path / "v.sqlite"), tool_intent.Registry.embedded())
+    state = shared.begin_turn()
+    state["registry"] = "sha256:" + "0" * 64
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        shared.turn(state=state)
+    assert e.value.code == "unknown_version" and "0" * 64 in str(e.value)
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        tool_intent.SharedRegistry(3, tool_intent.Registry.embedded())
+    assert e.value.argument == "store"
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        shared.gc(keep_hours=-1)
+    assert e.value.argument == "keep_hours"
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        shared.turn(state=None, nope=1)
+    assert e.value.argument == "options"
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        tool_intent.SharedRegistry(str(tmp_path / "missing-dir" / "v.sqlite"), tool_intent.Registry.embedded())
+    assert e.value.code == "store_unavailable"
+
+
+def test_gc_and_a_removed_version(tmp_path):
+    shared = tool_intent.SharedRegistry(str(tmp_path / "v.sqlite"), tool_intent.Registry.embedded())
+    old = shared.begin_turn()
+    shared.change(lambda r: r.set_mcp_server("github", GITHUB)["registry"])
+    report = shared.gc(keep_newest=1, keep_hours=0)
+    assert report["removed"] == [old["registry"]] and report["kept"] == 1
+    fresh = tool_intent.SharedRegistry(str(tmp_path / "v.sqlite"), tool_intent.Registry.embedded())
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        fresh.turn(state=old)
+    assert e.value.code == "unknown_version" and "removed by gc" in str(e.value)
+    assert fresh.begin_turn(old)["registry"] == fresh.current.fingerprint()
+
+
+def test_on_postgres(postgres_url):
+    url, _ = postgres_url
+    a = tool_intent.SharedRegistry(url, tool_intent.Registry.embedded())
+    b = tool_intent.SharedRegistry(url, tool_intent.Registry.embedded())
+    state = a.begin_turn()
+    first = sent(a, state)
+    a.change(lambda r: r.set_mcp_server("github", GITHUB)["registry"])
+    assert sent(b, state) == first
+    assert "postgres store" in repr(b)
