@@ -5,15 +5,18 @@
 # throwaway PostgreSQL cluster (the fleet's store) and once on a SQLite file (the processes of
 # one machine). Fails on any request whose tool bytes differ from its turn's first, any session
 # whose version goes back, any lost turn, any late adoption, any rewrite with change messages.
-# Writes bench-results/fleet.json (one entry per store).
+# Then what a new process's first model tool_search costs with the embeddings other processes
+# shared through the store (examples/model_first_search.rs; all-MiniLM-L6-v2's weights from
+# setup_model). Writes bench-results/fleet.json (one entry per store, and modelFirstSearch).
 # Usage: scripts/fleet.sh [--sessions N] [--turns N] [--processes N] (passed to the driver)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/setup.sh
 source scripts/setup.sh
 setup_postgres
+setup_model
 
-cargo build --quiet --release -p tool-intent-store --features postgres --examples
+cargo build --quiet --release -p tool-intent-store --features postgres,model --examples
 bin=target/release/examples
 
 pg=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
@@ -31,3 +34,6 @@ log "fleet: PostgreSQL store"
 log "fleet: SQLite store"
 sqlite="$dir/fleet.sqlite"
 "$bin/fleet" --store "$sqlite" "$@"
+
+log "fleet: a new process's first model tool_search, with the embeddings shared"
+"$bin/model_first_search"

@@ -40,7 +40,7 @@ log "disk: $(df -h --output=avail . | tail -1 | tr -d ' ') free before the build
 # Every wasm32 build here with 128-bit SIMD, as scripts/build-wasm.sh builds the packages: the
 # model's forward pass has a simd128 path (crates/minilm), and the wasm suites below run it.
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128"
-FEATURES=tool-intent/exact-tokens,tool-intent/hybrid,tool-intent/model,tool-intent-cli/exact-tokens,tool-intent-cli/hybrid,tool-intent-cli/model,tool-intent-store/postgres
+FEATURES=tool-intent/exact-tokens,tool-intent/hybrid,tool-intent/model,tool-intent-cli/exact-tokens,tool-intent-cli/hybrid,tool-intent-cli/model,tool-intent-store/postgres,tool-intent-store/model
 
 log "cargo fmt --check, clippy"
 cargo fmt --all --check
@@ -49,7 +49,7 @@ cargo clippy --quiet -p tool-intent-wasm --lib --target wasm32-unknown-unknown -
 cargo clippy --quiet -p tool-intent-wasm --lib --target wasm32-unknown-unknown --features hybrid -- -D warnings
 
 log "cargo doc (warnings are errors; the crates deny missing docs through #![warn(missing_docs)])"
-RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p tool-intent -p tool-intent-minilm -p tool-intent-migrate -p tool-intent-store --features tool-intent/exact-tokens,tool-intent/hybrid,tool-intent/model,tool-intent-store/postgres
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p tool-intent -p tool-intent-minilm -p tool-intent-migrate -p tool-intent-store --features tool-intent/exact-tokens,tool-intent/hybrid,tool-intent/model,tool-intent-store/postgres,tool-intent-store/model
 
 log "cargo test (the workspace: the core with exact-tokens, hybrid and model, the CLI, the migration, the registry store)"
 cargo test --workspace --exclude tool-intent-python --features "$FEATURES"

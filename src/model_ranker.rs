@@ -58,4 +58,49 @@ impl ModelRanker {
             .unwrap_or_else(PoisonError::into_inner)
             .len()
     }
+
+    /// Every tool text embedded so far with its embedding, in text order: what a process hands
+    /// to a store its other processes read ([`ModelRanker::remember`]), so none of them
+    /// embeds a tool again.
+    pub fn embeddings(&self) -> Vec<(String, Arc<[f32]>)> {
+        self.cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .map(|(t, v)| (t.clone(), Arc::clone(v)))
+            .collect()
+    }
+
+    /// Keeps `vector` as the embedding of the tool text `text`, as if this ranker had
+    /// computed it: read back from a store that another process with the same weights wrote.
+    /// A vector of another length than the model's, or not of unit length (a row damaged or
+    /// written with other weights), is `invalid_argument` on `embedding`.
+    pub fn remember(&self, text: &str, vector: &[f32]) -> crate::Result<()> {
+        let dims = self.encoder.dims();
+        if vector.len() != dims {
+            return Err(crate::Error::argument(
+                "embedding",
+                format!(
+                    "{} values; the model's embeddings have {dims}",
+                    vector.len()
+                ),
+            ));
+        }
+        let norm: f64 = vector.iter().map(|&v| f64::from(v) * f64::from(v)).sum();
+        if !(norm - 1.0).abs().lt(&1e-3) {
+            return Err(crate::Error::argument(
+                "embedding",
+                format!(
+                    "its length is {:.4}, not 1 (embeddings are unit vectors)",
+                    norm.sqrt()
+                ),
+            ));
+        }
+        self.cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(text.to_string())
+            .or_insert_with(|| Arc::from(vector));
+        Ok(())
+    }
 }

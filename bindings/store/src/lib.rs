@@ -32,6 +32,8 @@ pub use open::open;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 pub use retention::{GcReport, Retention};
+#[cfg(feature = "model")]
+pub use shared::SharedEmbeddings;
 pub use shared::{Followed, SharedRegistry};
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
@@ -114,6 +116,14 @@ pub trait VersionStore: Send {
     /// Removes the versions `retention` lets go, except `in_use` (fingerprints a caller knows
     /// a live turn uses) and the newest; then the tools no kept version has.
     fn gc(&mut self, retention: &Retention, now_ms: i64, in_use: &[&str]) -> Result<GcReport>;
+
+    /// The tool embeddings the model ranker with the weights `model` (their fingerprint) has
+    /// shared: (tool text, 384 little-endian `f32`s).
+    fn embeddings(&mut self, model: &str) -> Result<Vec<(String, Vec<u8>)>>;
+
+    /// Shares tool embeddings of the model `model`; texts already stored are left as they are
+    /// (the same weights give the same bits).
+    fn add_embeddings(&mut self, model: &str, rows: &[(String, Vec<u8>)]) -> Result<()>;
 
     /// What the store is, for messages and reports (`sqlite`, `postgres`, `memory`).
     fn kind(&self) -> &'static str;

@@ -17,6 +17,8 @@ struct Inner {
     tools: BTreeMap<String, String>,
     /// One more at each publication or removal.
     changes: u64,
+    /// (model, tool text) → embedding bytes.
+    embeddings: BTreeMap<(String, String), Vec<u8>>,
 }
 
 /// Versions in this process's memory; clones share them.
@@ -159,6 +161,29 @@ impl VersionStore for MemoryStore {
                 kept: inner.documents.len(),
                 tools_removed: before - inner.tools.len(),
             })
+        })
+    }
+
+    fn embeddings(&mut self, model: &str) -> Result<Vec<(String, Vec<u8>)>> {
+        self.with(|inner| {
+            Ok(inner
+                .embeddings
+                .iter()
+                .filter(|((m, _), _)| m == model)
+                .map(|((_, t), v)| (t.clone(), v.clone()))
+                .collect())
+        })
+    }
+
+    fn add_embeddings(&mut self, model: &str, rows: &[(String, Vec<u8>)]) -> Result<()> {
+        self.with(|inner| {
+            for (text, vector) in rows {
+                inner
+                    .embeddings
+                    .entry((model.to_string(), text.clone()))
+                    .or_insert_with(|| vector.clone());
+            }
+            Ok(())
         })
     }
 

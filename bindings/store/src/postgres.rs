@@ -30,6 +30,8 @@ CREATE TABLE IF NOT EXISTS tool_intent_documents (
 CREATE TABLE IF NOT EXISTS tool_intent_versions (
   seq BIGINT PRIMARY KEY, fingerprint TEXT NOT NULL, published_ms BIGINT NOT NULL);
 CREATE INDEX IF NOT EXISTS tool_intent_versions_by_fingerprint ON tool_intent_versions (fingerprint);
+CREATE TABLE IF NOT EXISTS tool_intent_embeddings (
+  model TEXT NOT NULL, text TEXT NOT NULL, vector BYTEA NOT NULL, PRIMARY KEY (model, text));
 ";
 
 const CHANNEL: &str = "tool_intent_versions";
@@ -312,6 +314,32 @@ impl VersionStore for PostgresStore {
         })
     }
 
+    fn embeddings(&mut self, model: &str) -> Result<Vec<(String, Vec<u8>)>> {
+        Ok(self
+            .client
+            .query(
+                "SELECT text, vector FROM tool_intent_embeddings WHERE model = $1 ORDER BY text",
+                &[&model],
+            )
+            .map_err(failed("to read tool embeddings"))?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect())
+    }
+
+    fn add_embeddings(&mut self, model: &str, rows: &[(String, Vec<u8>)]) -> Result<()> {
+        let (texts, vectors): (Vec<&str>, Vec<&[u8]>) =
+            rows.iter().map(|(t, v)| (t.as_str(), v.as_slice())).unzip();
+        self.client
+            .execute(
+                "INSERT INTO tool_intent_embeddings (model, text, vector) \
+                 SELECT $1, * FROM unnest($2::text[], $3::bytea[]) ON CONFLICT DO NOTHING",
+                &[&model, &texts, &vectors],
+            )
+            .map_err(failed("to share tool embeddings"))?;
+        Ok(())
+    }
+
     fn kind(&self) -> &'static str {
         "postgres"
     }
@@ -321,7 +349,8 @@ impl VersionStore for PostgresStore {
             .client
             .query_one(
                 "SELECT (pg_total_relation_size('tool_intent_tools') + pg_total_relation_size('tool_intent_documents') \
-                 + pg_total_relation_size('tool_intent_versions') + pg_total_relation_size('tool_intent_store_meta'))::bigint",
+                 + pg_total_relation_size('tool_intent_versions') + pg_total_relation_size('tool_intent_store_meta') \
+                 + pg_total_relation_size('tool_intent_embeddings'))::bigint",
                 &[],
             )
             .map_err(failed("to measure its size"))?

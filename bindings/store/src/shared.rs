@@ -62,6 +62,21 @@ pub struct SharedRegistry {
     /// The registry each recent stamp plans on (the stamp's version holding the versions
     /// before it), by stamp.
     planning: BTreeMap<String, Registry>,
+    /// The model ranker every version gets, with its weights' fingerprint and how many of its
+    /// embeddings the store has from this process.
+    #[cfg(feature = "model")]
+    model: Option<(tool_intent::search::ModelRanker, String, usize)>,
+}
+
+/// What [`SharedRegistry::with_model`] read from the store.
+#[cfg(feature = "model")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SharedEmbeddings {
+    /// Tool embeddings read back and kept by the ranker.
+    pub loaded: usize,
+    /// Rows refused (another length, or not unit vectors: damaged, or written with other
+    /// weights under these weights' fingerprint); the ranker embeds those tools itself.
+    pub refused: usize,
 }
 
 /// Versions kept read back from the store, and stamps kept planned, before the cache is
@@ -123,7 +138,61 @@ impl SharedRegistry {
             rows: Vec::new(),
             loaded: BTreeMap::new(),
             planning: BTreeMap::new(),
+            #[cfg(feature = "model")]
+            model: None,
         })
+    }
+
+    /// Gives every version the model ranker of these `weights` (a `model.safetensors` of
+    /// all-MiniLM-L6-v2), with the tool embeddings other processes with the same weights
+    /// shared through the store: this process's first model `tool_search` embeds only the
+    /// tools none of them embedded. The embeddings this process computes are shared at its
+    /// turn boundaries ([`SharedRegistry::share_embeddings`]).
+    #[cfg(feature = "model")]
+    pub fn with_model(&mut self, weights: &[u8]) -> Result<SharedEmbeddings> {
+        let ranker = tool_intent::search::ModelRanker::from_safetensors(weights)?;
+        let id = tool_intent::fingerprint(weights);
+        let mut counts = SharedEmbeddings {
+            loaded: 0,
+            refused: 0,
+        };
+        for (text, bytes) in self.store.embeddings(&id)? {
+            let vector: Vec<f32> = bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            match (bytes.len() % 4, ranker.remember(&text, &vector)) {
+                (0, Ok(())) => counts.loaded += 1,
+                _ => counts.refused += 1,
+            }
+        }
+        let shared = ranker.cached_tools();
+        self.current = self.current.clone().with_model(ranker.clone());
+        self.loaded.clear();
+        self.planning.clear();
+        self.model = Some((ranker, id, shared));
+        Ok(counts)
+    }
+
+    /// Shares the tool embeddings this process computed since it last did (none without
+    /// [`SharedRegistry::with_model`]); how many rows it sent. Called at each turn boundary.
+    #[cfg(feature = "model")]
+    pub fn share_embeddings(&mut self) -> Result<usize> {
+        let Some((ranker, id, shared)) = self.model.as_mut() else {
+            return Ok(0);
+        };
+        if ranker.cached_tools() <= *shared {
+            return Ok(0);
+        }
+        let rows: Vec<(String, Vec<u8>)> = ranker
+            .embeddings()
+            .into_iter()
+            .map(|(text, v)| (text, v.iter().flat_map(|f| f.to_le_bytes()).collect()))
+            .collect();
+        *shared = rows.len();
+        let id = id.clone();
+        self.store.add_embeddings(&id, &rows)?;
+        Ok(rows.len())
     }
 
     /// The registry this process plans new turns on.
@@ -156,8 +225,18 @@ impl SharedRegistry {
         }
     }
 
+    /// `registry` with this process's model ranker, if it has one.
+    fn with_ranker(&self, registry: Registry) -> Registry {
+        #[cfg(feature = "model")]
+        if let Some((ranker, _, _)) = &self.model {
+            return registry.with_model(ranker.clone());
+        }
+        registry
+    }
+
     fn adopt(&mut self, row: &VersionRow) -> Result<()> {
         let version = load(self.store.as_mut(), &row.fingerprint)?;
+        let version = self.with_ranker(version);
         // The version this process planned on stays held for turns still running on it.
         self.current = version.holding(&self.current);
         self.sequence = row.sequence;
@@ -180,6 +259,8 @@ impl SharedRegistry {
     /// newer version than this process's to that version, and stamps the state with the
     /// version the turn runs on ([`Registry::begin_turn`]).
     pub fn begin_turn(&mut self, state: &TurnState) -> Result<TurnState> {
+        #[cfg(feature = "model")]
+        self.share_embeddings()?;
         self.follow()?;
         if let Some(stamp) = state.registry.as_deref() {
             let sequence = match self.known.get(stamp) {
@@ -278,7 +359,8 @@ impl SharedRegistry {
         let r = if self.current.fingerprint() == fingerprint {
             self.current.clone()
         } else {
-            load(self.store.as_mut(), fingerprint)?
+            let version = load(self.store.as_mut(), fingerprint)?;
+            self.with_ranker(version)
         };
         if self.loaded.len() >= CACHED {
             self.loaded.clear();

@@ -25,6 +25,8 @@ CREATE TABLE IF NOT EXISTS tool_intent_documents (
 CREATE TABLE IF NOT EXISTS tool_intent_versions (
   seq INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL, published_ms INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS tool_intent_versions_by_fingerprint ON tool_intent_versions (fingerprint);
+CREATE TABLE IF NOT EXISTS tool_intent_embeddings (
+  model TEXT NOT NULL, text TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, text));
 ";
 
 /// Versions in a SQLite file.
@@ -269,6 +271,39 @@ impl VersionStore for SqliteStore {
             kept: kept as usize,
             tools_removed,
         })
+    }
+
+    fn embeddings(&mut self, model: &str) -> Result<Vec<(String, Vec<u8>)>> {
+        let doing = "to read tool embeddings";
+        let mut q = self
+            .db
+            .prepare(
+                "SELECT text, vector FROM tool_intent_embeddings WHERE model = ?1 ORDER BY text",
+            )
+            .map_err(failed(doing))?;
+        let rows = q
+            .query_map(params![model], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(failed(doing))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(failed(doing))
+    }
+
+    fn add_embeddings(&mut self, model: &str, rows: &[(String, Vec<u8>)]) -> Result<()> {
+        let doing = "to share tool embeddings";
+        let tx = self.db.transaction().map_err(failed(doing))?;
+        {
+            let mut insert = tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO tool_intent_embeddings (model, text, vector) VALUES (?1, ?2, ?3)",
+                )
+                .map_err(failed(doing))?;
+            for (text, vector) in rows {
+                insert
+                    .execute(params![model, text, vector])
+                    .map_err(failed(doing))?;
+            }
+        }
+        tx.commit().map_err(failed(doing))
     }
 
     fn kind(&self) -> &'static str {

@@ -371,6 +371,10 @@ export type ToolIntentErrorCode =
   | "tool_removed"
   | "provider_executed"
   | "database"
+  | "store_unavailable"
+  | "unknown_version"
+  | "corrupt_version"
+  | "store_schema_newer"
   | "internal";
 
 /** Every function throws this: an Error with a stable code, the argument it is about and,

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeSet;
 
+use tool_intent::error::StoreFault;
 use tool_intent::{Error, WarningCode};
 
 fn declarations() -> String {
@@ -93,6 +94,22 @@ fn error_codes_match_the_rust_enum() {
             message: String::new(),
         },
     ];
+    // The store's faults (native only, like `database`): one error per fault.
+    let all: Vec<Error> = all
+        .into_iter()
+        .chain(
+            [
+                StoreFault::Unavailable,
+                StoreFault::UnknownVersion,
+                StoreFault::CorruptVersion,
+                StoreFault::NewerSchema,
+            ]
+            .map(|fault| Error::Store {
+                fault,
+                message: String::new(),
+            }),
+        )
+        .collect();
     for e in &all {
         match e {
             Error::InvalidJson { .. }
@@ -105,6 +122,7 @@ fn error_codes_match_the_rust_enum() {
             | Error::ToolRemoved { .. }
             | Error::ProviderExecuted { .. }
             | Error::Database { .. }
+            | Error::Store { .. }
             | Error::Internal { .. } => {}
         }
     }

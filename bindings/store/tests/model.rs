@@ -1,0 +1,76 @@
+//! The model ranker's tool embeddings shared through the store: a new process's first model
+//! `tool_search` embeds no tool another process with the same weights embedded, and ranks as
+//! that process did. Needs all-MiniLM-L6-v2's weights (`TOOL_INTENT_MODEL`, or what
+//! `scripts/setup.sh`'s `setup_model` downloads into `target/retrieval/minilm/model`); without
+//! them the test fails, never skips.
+
+#![cfg(feature = "model")]
+
+use tool_intent::search::RankerKind;
+use tool_intent::{Registry, SearchCall, TurnRequest, TurnState};
+use tool_intent_store::{SharedRegistry, SqliteStore};
+
+fn weights() -> Vec<u8> {
+    let path = std::env::var("TOOL_INTENT_MODEL").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../target/retrieval/minilm/model/model.safetensors"
+        )
+        .to_string()
+    });
+    std::fs::read(&path).unwrap_or_else(|e| {
+        panic!("{path}: {e}; `source scripts/setup.sh && setup_model` downloads it")
+    })
+}
+
+fn search(shared: &mut SharedRegistry, state: &TurnState, query: &str) -> Vec<String> {
+    let request = TurnRequest {
+        state: state.clone(),
+        ..Default::default()
+    };
+    let mut turn = shared.turn(&request).unwrap();
+    let ranker = RankerKind::Model.ranker_for(turn.version()).unwrap();
+    let call = SearchCall::new(query).with_ranker(ranker.as_ranker());
+    turn.search(&call).unwrap().result.hits
+}
+
+fn cached(shared: &SharedRegistry) -> usize {
+    shared.current().model().expect("a model").cached_tools()
+}
+
+#[test]
+fn a_new_process_reads_the_embeddings_another_one_computed() {
+    let path = std::env::temp_dir().join(format!(
+        "tool-intent-store-model-{}.sqlite",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    let memory = include_str!("../../../tests/data/mcp/memory.json");
+    let initial = Registry::embedded()
+        .set_mcp_server("memory", memory)
+        .unwrap()
+        .registry;
+    let weights = weights();
+
+    let mut a =
+        SharedRegistry::open(Box::new(SqliteStore::open(&path).unwrap()), &initial).unwrap();
+    assert_eq!(a.with_model(&weights).unwrap().loaded, 0);
+    let state = a.begin_turn(&TurnState::default()).unwrap();
+    let hits = search(&mut a, &state, "remember that the user prefers dark mode");
+    let embedded = cached(&a);
+    assert!(embedded >= 5, "{embedded} tools embedded");
+    // The next boundary shares them.
+    a.begin_turn(&state).unwrap();
+
+    let mut b =
+        SharedRegistry::open(Box::new(SqliteStore::open(&path).unwrap()), &initial).unwrap();
+    let read = b.with_model(&weights).unwrap();
+    assert_eq!((read.loaded, read.refused), (embedded, 0));
+    assert_eq!(cached(&b), embedded);
+    // B's first model search embeds nothing new, and ranks as A did.
+    assert_eq!(
+        search(&mut b, &state, "remember that the user prefers dark mode"),
+        hits
+    );
+    assert_eq!(cached(&b), embedded);
+}
