@@ -31,7 +31,7 @@ try {
 } catch (e) {
   if (!(e instanceof ToolIntentError) || !isToolIntentError(e)) throw e;
   const err: ToolIntentError = e;
-  const code: "invalid_json" | "invalid_value" | "invalid_registry" | "limit_exceeded" | "unknown_source" | "invalid_argument" | "tool_not_available" | "tool_removed" | "provider_executed" | "database" | "internal" = err.code;
+  const code: "invalid_json" | "invalid_value" | "invalid_registry" | "limit_exceeded" | "unknown_source" | "invalid_argument" | "tool_not_available" | "tool_removed" | "provider_executed" | "database" | "store_unavailable" | "unknown_version" | "corrupt_version" | "store_schema_newer" | "internal" = err.code;
   const argument: string | undefined = err.argument;
   const path: string | undefined = err.path;
   console.log(code, argument, path);
