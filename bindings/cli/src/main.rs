@@ -15,28 +15,31 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 mod args;
 #[cfg(not(target_arch = "wasm32"))]
+mod input;
+#[cfg(not(target_arch = "wasm32"))]
+mod load;
+#[cfg(not(target_arch = "wasm32"))]
 mod store;
 #[cfg(not(target_arch = "wasm32"))]
 mod tables;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use super::args::{
-        CacheModeArg, Cli, Command, RegistryArgs, RegistryCommand, RequestArgs, SessionArgs,
-        SessionTableArgs,
+    use super::args::{CacheModeArg, Cli, Command, RegistryCommand, SessionTableArgs};
+    use super::input::{inline_or_file, one_line, pretty, turn_flag, warn, CliError, Flag};
+    use super::load::{
+        load_registry, load_registry_at, local_registry, request, session_request, with_model,
     };
     use super::{store, tables};
 
     use std::io::{IsTerminal, Write};
-    use std::path::PathBuf;
 
     use clap::Parser;
     use serde_json::json;
     use tool_intent::cache_report::CacheScript;
     use tool_intent::counter::shared_counter;
     use tool_intent::{
-        build_intent, record_loaded, DeferralMode, Error, Provider, Registry, SearchCall,
-        SessionRunConfig, Toggles, ToolsOverride, TurnRequest, TurnState, View,
+        build_intent, DeferralMode, SearchCall, SessionRunConfig, Toggles, ToolsOverride,
     };
     use tool_intent_migrate as migrate;
 
@@ -68,299 +71,6 @@ mod cli {
                 2
             }
         }
-    }
-
-    /// Errors of the CLI: a library error about one flag (named first), or I/O.
-    enum CliError {
-        /// A library error; `.0` names the flag or file it came from.
-        In(String, Error),
-        Io(String),
-        /// Not an error: a report whose findings make the exit status 1.
-        Findings(String),
-    }
-
-    impl std::fmt::Display for CliError {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match self {
-                CliError::In(place, e) => write!(f, "error [{}]: {place}: {e}", e.code()),
-                CliError::Io(m) => write!(f, "error [io]: {m}"),
-                CliError::Findings(report) => f.write_str(report),
-            }
-        }
-    }
-
-    fn one_line(s: &str) -> String {
-        s.split_whitespace().collect::<Vec<_>>().join(" ")
-    }
-
-    /// A file's text, read up to the input limit whatever the file is: a regular file, a
-    /// pipe, `/dev/stdin` or a device (whose `stat` size says nothing, so the limit is on the
-    /// bytes read: `/dev/zero` stops after 64 MiB with this error, not at the memory's end).
-    fn read_file(path: &PathBuf) -> Result<String, CliError> {
-        use std::io::Read;
-        let limit = tool_intent::limits::LIMITS.max_input_bytes;
-        let too_large = |size: String| {
-            CliError::Io(format!(
-                "{}: {size} bytes, larger than the {limit}-byte input limit",
-                path.display()
-            ))
-        };
-        let cannot =
-            |e: std::io::Error| CliError::Io(format!("cannot read {}: {e}", path.display()));
-        let file = std::fs::File::open(path).map_err(cannot)?;
-        // A regular file larger than the limit costs a `stat`, not a read.
-        if let Ok(meta) = file.metadata() {
-            if meta.is_file() && meta.len() > limit as u64 {
-                return Err(too_large(meta.len().to_string()));
-            }
-        }
-        let mut bytes = Vec::new();
-        file.take(limit as u64 + 1)
-            .read_to_end(&mut bytes)
-            .map_err(cannot)?;
-        if bytes.len() > limit {
-            return Err(too_large(format!("more than {limit}")));
-        }
-        String::from_utf8(bytes).map_err(|e| {
-            CliError::Io(format!(
-                "cannot read {}: not UTF-8 text (byte {})",
-                path.display(),
-                e.utf8_error().valid_up_to()
-            ))
-        })
-    }
-
-    /// JSON given inline or as @FILE.
-    fn inline_or_file(text: &str) -> Result<String, CliError> {
-        match text.strip_prefix('@') {
-            Some(path) => read_file(&PathBuf::from(path)),
-            None => Ok(text.to_string()),
-        }
-    }
-
-    /// Attaches the flag a library call was made for to its error.
-    trait Flag<T> {
-        fn flag(self, flag: &str) -> Result<T, CliError>;
-    }
-
-    impl<T> Flag<T> for Result<T, Error> {
-        fn flag(self, flag: &str) -> Result<T, CliError> {
-            self.map_err(|e| CliError::In(flag.to_string(), e))
-        }
-    }
-
-    /// Warnings on stderr, one line each.
-    fn warn(warnings: &[tool_intent::Warning]) {
-        for w in warnings {
-            eprintln!(
-                "tool-intent: warning [{}]: {}",
-                w.code.as_str(),
-                one_line(&w.message)
-            );
-        }
-    }
-
-    /// A per-turn call's error, blamed on the flag of the input it is about (`--mode`,
-    /// `--provider`, `--source`, `--query`, `--limit`, ...); `fallback` when the error names no
-    /// input of its own.
-    fn turn_flag<T>(r: Result<T, Error>, fallback: &str) -> Result<T, CliError> {
-        r.map_err(|e| {
-            let flag = match (e.input(), e.path()) {
-                (Some("mode"), _) => "--mode",
-                (Some("provider"), _) => "--provider",
-                (Some("source"), _) => "--source",
-                (Some("state"), _) => "--state",
-                (Some("profile"), _) => "--profile",
-                (Some("view"), _) => "--view",
-                (Some("tool_changes"), _) => "--tool-changes",
-                (Some("cache_control"), _) => "--cache-control",
-                (Some("tools_override"), _) => "--override",
-                (Some("tool_search arguments"), Some("$.limit")) | (Some("limit"), _) => "--limit",
-                (Some("tool_search arguments" | "tool_search query"), _) => "--query",
-                _ => fallback,
-            };
-            CliError::In(flag.to_string(), e)
-        })
-    }
-
-    /// The registry with `--model`'s weights attached (for `--ranker model`).
-    fn with_model(
-        registry: Registry,
-        model: Option<&std::path::Path>,
-    ) -> Result<Registry, CliError> {
-        let Some(path) = model else {
-            return Ok(registry);
-        };
-        let flag = format!("--model {}", path.display());
-        #[cfg(feature = "model")]
-        {
-            let bytes = std::fs::read(path).map_err(|e| CliError::Io(format!("{flag}: {e}")))?;
-            let model = tool_intent::search::ModelRanker::from_safetensors(&bytes).flag(&flag)?;
-            Ok(registry.with_model(model))
-        }
-        #[cfg(not(feature = "model"))]
-        {
-            let _ = registry;
-            Err(CliError::In(
-                flag,
-                Error::InvalidArgument {
-                    argument: "model",
-                    path: None,
-                    message: "the model ranker is not in this build (cargo feature model)".into(),
-                },
-            ))
-        }
-    }
-
-    /// The registry a command works on: with `--store`, the store's newest version (holding
-    /// the version `stamp` names, for a turn that began on it); otherwise the one the local
-    /// flags build.
-    fn load_registry_at(args: &RegistryArgs, stamp: Option<&str>) -> Result<Registry, CliError> {
-        let Some(spec) = &args.store else {
-            return local_registry(args);
-        };
-        if args.registry.is_some() || !args.mcp.is_empty() || !args.trust.is_empty() {
-            eprintln!(
-                "tool-intent: note: planning on the version published in --store; --registry, --mcp and --trust build only what `registry publish` publishes"
-            );
-        }
-        store::published(spec, stamp).flag("--store")
-    }
-
-    fn load_registry(args: &RegistryArgs) -> Result<Registry, CliError> {
-        load_registry_at(args, None)
-    }
-
-    /// The registry the local flags build (`--registry`, `--trust`, `--mcp`).
-    fn local_registry(args: &RegistryArgs) -> Result<Registry, CliError> {
-        let mut registry = match &args.registry {
-            None => Registry::embedded(),
-            Some(path) => Registry::from_json_str(&read_file(path)?)
-                .flag(&format!("--registry {}", path.display()))?,
-        };
-        if !args.trust.is_empty() {
-            // Trust is registry data: the document gains the servers, and loads again.
-            let mut doc = registry.to_value();
-            let mut trusted: Vec<serde_json::Value> = doc["trusted_servers"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default();
-            trusted.extend(
-                args.trust
-                    .iter()
-                    .map(|s| serde_json::Value::from(s.as_str())),
-            );
-            doc["trusted_servers"] = serde_json::Value::Array(trusted);
-            registry = Registry::from_value(&doc).flag("--trust")?;
-        }
-        // Every `--mcp` in one build (a registry per server would rebuild it each time).
-        let mut servers: Vec<(&str, &str, String)> = Vec::with_capacity(args.mcp.len());
-        for spec in &args.mcp {
-            let (name, file) = spec
-                .split_once('=')
-                .ok_or_else(|| CliError::Io(format!("--mcp {spec:?}: expected NAME=FILE")))?;
-            servers.push((name, file, read_file(&PathBuf::from(file))?));
-        }
-        if !servers.is_empty() {
-            let pairs: Vec<(&str, &str)> =
-                servers.iter().map(|(n, _, t)| (*n, t.as_str())).collect();
-            registry = match registry.set_mcp_servers(&pairs) {
-                Ok(change) => change.registry,
-                Err(e) => {
-                    // The first `--mcp` that fails alone is the one at fault, and its own
-                    // error is rooted at its file (`$.tools[0]`, not `$[k].tools.tools[0]`;
-                    // an invalid_json error carries no `$[k]` at all). An error about the
-                    // list of servers (a name given twice) fails no server alone.
-                    for (name, file, text) in &servers {
-                        if let Err(alone) = registry.set_mcp_server(name, text) {
-                            return Err(alone).flag(&format!("--mcp {name}={file}"));
-                        }
-                    }
-                    let (name, file) = servers
-                        .iter()
-                        .rev()
-                        .find(|(n, _, _)| e.to_string().contains(&format!("\"{n}\"")))
-                        .map_or(("", ""), |(n, f, _)| (*n, *f));
-                    return Err(e).flag(&format!("--mcp {name}={file}"));
-                }
-            };
-        }
-        // What loading left out or changed is said once, on stderr (stdout stays the output).
-        // A path into the k-th `--mcp` list (`$[k].tools...`) is given rooted at its file.
-        for w in registry.warnings() {
-            let mut message = one_line(&w.message);
-            for (k, (name, file, _)) in servers.iter().enumerate() {
-                let inside = format!("$[{k}].tools");
-                if message.contains(&inside) {
-                    message = format!("--mcp {name}={file}: {}", message.replace(&inside, "$"));
-                }
-            }
-            eprintln!("tool-intent: warning [{}]: {message}", w.code.as_str());
-        }
-        Ok(registry)
-    }
-
-    fn request(args: &RequestArgs) -> Result<TurnRequest, CliError> {
-        session_request(
-            &args.session,
-            args.provider.provider(),
-            args.mode.mode(),
-            args.cache_control,
-        )
-    }
-
-    fn session_request(
-        args: &SessionArgs,
-        provider: Provider,
-        mode: DeferralMode,
-        cache_control: bool,
-    ) -> Result<TurnRequest, CliError> {
-        let tools_override = match &args.tools_override {
-            Some(text) => {
-                ToolsOverride::from_json_str(&inline_or_file(text)?).flag("--override")?
-            }
-            None => ToolsOverride::Follow,
-        };
-        let profile = match &args.profile {
-            Some(text) => {
-                Some(ToolsOverride::from_json_str(&inline_or_file(text)?).flag("--profile")?)
-            }
-            None => None,
-        };
-        let mut state = match &args.state {
-            Some(text) => TurnState::from_json_str(&inline_or_file(text)?).flag("--state")?,
-            None => TurnState::default(),
-        };
-        // `--loaded a,b`: tools loaded earlier, promoted as at a turn boundary (shorthand for
-        // a `--state` that records them and begins a turn).
-        let loaded: Vec<&String> = args.loaded.iter().filter(|s| !s.is_empty()).collect();
-        if !loaded.is_empty() {
-            let recorded = record_loaded(&state, &loaded).flag("--loaded")?;
-            state = TurnState {
-                frozen: recorded.loaded.clone(),
-                loaded: recorded.loaded,
-                turn: recorded.turn + 1,
-                registry: None,
-                conversation: state.conversation.clone(),
-            };
-        }
-        Ok(TurnRequest {
-            tools_override,
-            profile,
-            source: args.source.clone(),
-            state,
-            provider,
-            mode,
-            tool_changes: args.tool_changes.tool_changes(),
-            cache_control,
-            view: View::Frozen,
-        })
-    }
-
-    fn pretty(v: &impl serde::Serialize) -> String {
-        let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".to_string());
-        s.push('\n');
-        s
     }
 
     fn registry_command(command: RegistryCommand) -> Result<String, CliError> {

@@ -133,6 +133,34 @@ pub trait VersionStore: Send {
     fn size_bytes(&mut self) -> Result<u64>;
 }
 
+/// The rule every store applies to a publication under its write lock, from its newest row:
+/// `Err` with the outcome when nothing is to be written (a conflict, or the same fingerprint
+/// as the newest), else the row the new version gets.
+pub(crate) fn decide(
+    newest: Option<VersionRow>,
+    version: &StoredVersion,
+    expect: Expect,
+) -> std::result::Result<VersionRow, Publication> {
+    if let Expect::Newest(expected) = expect {
+        if newest.as_ref().map(|r| r.sequence) != expected {
+            return Err(Publication::Conflict { newest });
+        }
+    }
+    if let Some(n) = newest
+        .as_ref()
+        .filter(|n| n.fingerprint == version.fingerprint)
+    {
+        return Err(Publication::Unchanged(n.clone()));
+    }
+    Ok(VersionRow {
+        sequence: newest.map_or(1, |n| n.sequence + 1),
+        fingerprint: version.fingerprint.clone(),
+        published_ms: now_ms(),
+        tools: version.tools.len(),
+        removed: false,
+    })
+}
+
 /// `store_unavailable` with what was being done.
 pub(crate) fn unavailable(doing: &str, e: impl std::fmt::Display) -> Error {
     Error::Store {

@@ -47,17 +47,10 @@ impl VersionStore for MemoryStore {
     fn publish(&mut self, version: &StoredVersion, expect: Expect) -> Result<Publication> {
         self.with(|inner| {
             let newest = inner.versions.last().cloned();
-            if let Expect::Newest(expected) = expect {
-                if newest.as_ref().map(|r| r.sequence) != expected {
-                    return Ok(Publication::Conflict { newest });
-                }
-            }
-            if let Some(n) = newest
-                .as_ref()
-                .filter(|n| n.fingerprint == version.fingerprint)
-            {
-                return Ok(Publication::Unchanged(n.clone()));
-            }
+            let row = match crate::decide(newest, version, expect) {
+                Ok(row) => row,
+                Err(outcome) => return Ok(outcome),
+            };
             for (digest, body) in &version.tools {
                 inner
                     .tools
@@ -69,13 +62,6 @@ impl VersionStore for MemoryStore {
                 version.fingerprint.clone(),
                 (version.skeleton.clone(), digests),
             );
-            let row = VersionRow {
-                sequence: newest.map_or(1, |n| n.sequence + 1),
-                fingerprint: version.fingerprint.clone(),
-                published_ms: crate::now_ms(),
-                tools: version.tools.len(),
-                removed: false,
-            };
             for r in inner
                 .versions
                 .iter_mut()

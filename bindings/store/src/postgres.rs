@@ -158,17 +158,10 @@ impl VersionStore for PostgresStore {
             .query_opt(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), &[])
             .map_err(failed(doing))?
             .map(|r| row_of(&r));
-        if let Expect::Newest(expected) = expect {
-            if newest.as_ref().map(|r| r.sequence) != expected {
-                return Ok(Publication::Conflict { newest });
-            }
-        }
-        if let Some(n) = newest
-            .as_ref()
-            .filter(|n| n.fingerprint == version.fingerprint)
-        {
-            return Ok(Publication::Unchanged(n.clone()));
-        }
+        let row = match crate::decide(newest, version, expect) {
+            Ok(row) => row,
+            Err(outcome) => return Ok(outcome),
+        };
         let (digests, bodies): (Vec<&str>, Vec<&str>) = version
             .tools
             .iter()
@@ -184,13 +177,6 @@ impl VersionStore for PostgresStore {
             &[&version.fingerprint, &version.skeleton, &(version.tools.len() as i64)],
         )
         .map_err(failed(doing))?;
-        let row = VersionRow {
-            sequence: newest.map_or(1, |n| n.sequence + 1),
-            fingerprint: version.fingerprint.clone(),
-            published_ms: crate::now_ms(),
-            tools: version.tools.len(),
-            removed: false,
-        };
         tx.execute(
             "INSERT INTO tool_intent_versions (seq, fingerprint, published_ms) VALUES ($1, $2, $3)",
             &[&(row.sequence as i64), &row.fingerprint, &row.published_ms],

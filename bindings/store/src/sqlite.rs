@@ -104,17 +104,10 @@ impl VersionStore for SqliteStore {
             .query_row(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), [], row_of)
             .optional()
             .map_err(failed(doing))?;
-        if let Expect::Newest(expected) = expect {
-            if newest.as_ref().map(|r| r.sequence) != expected {
-                return Ok(Publication::Conflict { newest });
-            }
-        }
-        if let Some(n) = newest
-            .as_ref()
-            .filter(|n| n.fingerprint == version.fingerprint)
-        {
-            return Ok(Publication::Unchanged(n.clone()));
-        }
+        let row = match crate::decide(newest, version, expect) {
+            Ok(row) => row,
+            Err(outcome) => return Ok(outcome),
+        };
         {
             let mut tool = tx
                 .prepare_cached(
@@ -130,13 +123,6 @@ impl VersionStore for SqliteStore {
             params![version.fingerprint, version.skeleton, version.tools.len() as i64],
         )
         .map_err(failed(doing))?;
-        let row = VersionRow {
-            sequence: newest.map_or(1, |n| n.sequence + 1),
-            fingerprint: version.fingerprint.clone(),
-            published_ms: crate::now_ms(),
-            tools: version.tools.len(),
-            removed: false,
-        };
         tx.execute(
             "INSERT INTO tool_intent_versions (seq, fingerprint, published_ms) VALUES (?1, ?2, ?3)",
             params![row.sequence as i64, row.fingerprint, row.published_ms],
