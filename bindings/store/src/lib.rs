@@ -46,6 +46,30 @@ use tool_intent::{Error, Registry, Result};
 /// refused (`store_schema_newer`) rather than read with rules this release does not know.
 pub const SCHEMA_VERSION: i64 = 1;
 
+/// The store's tables, one text for both databases: `{int}` is their 64-bit integer type and
+/// `{bytes}` their byte-string type (SQLite `INTEGER`/`BLOB`, PostgreSQL `BIGINT`/`BYTEA`).
+/// `tool_intent_store_meta` holds the schema version; a version's row in
+/// `tool_intent_versions` stays when `gc` removes its document.
+pub(crate) fn schema(int: &str, bytes: &str) -> String {
+    "CREATE TABLE IF NOT EXISTS tool_intent_store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tool_intent_tools (digest TEXT PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tool_intent_documents (
+  fingerprint TEXT PRIMARY KEY, skeleton TEXT NOT NULL, tools {int} NOT NULL);
+CREATE TABLE IF NOT EXISTS tool_intent_versions (
+  seq {int} PRIMARY KEY, fingerprint TEXT NOT NULL, published_ms {int} NOT NULL);
+CREATE INDEX IF NOT EXISTS tool_intent_versions_by_fingerprint ON tool_intent_versions (fingerprint);
+CREATE TABLE IF NOT EXISTS tool_intent_embeddings (
+  model TEXT NOT NULL, text TEXT NOT NULL, vector {bytes} NOT NULL, PRIMARY KEY (model, text));
+"
+    .replace("{int}", int)
+    .replace("{bytes}", bytes)
+}
+
+/// The columns of a [`VersionRow`] (sequence, fingerprint, publication time, tools or `NULL`
+/// once removed), for both databases; a query adds its `WHERE` and `ORDER BY`.
+pub(crate) const ROW: &str = "SELECT v.seq, v.fingerprint, v.published_ms, d.tools \
+    FROM tool_intent_versions v LEFT JOIN tool_intent_documents d ON d.fingerprint = v.fingerprint";
+
 /// One published version of the store's sequence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -18,27 +18,11 @@ use tool_intent::{Error, Registry, Result};
 use crate::retention::{to_remove, GcReport, Retention};
 use crate::schema_is_known;
 use crate::{
-    rebuild, unavailable, Expect, Publication, StoredVersion, VersionRow, VersionStore,
+    rebuild, unavailable, Expect, Publication, StoredVersion, VersionRow, VersionStore, ROW,
     SCHEMA_VERSION,
 };
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS tool_intent_store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tool_intent_tools (digest TEXT PRIMARY KEY, body TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tool_intent_documents (
-  fingerprint TEXT PRIMARY KEY, skeleton TEXT NOT NULL, tools BIGINT NOT NULL);
-CREATE TABLE IF NOT EXISTS tool_intent_versions (
-  seq BIGINT PRIMARY KEY, fingerprint TEXT NOT NULL, published_ms BIGINT NOT NULL);
-CREATE INDEX IF NOT EXISTS tool_intent_versions_by_fingerprint ON tool_intent_versions (fingerprint);
-CREATE TABLE IF NOT EXISTS tool_intent_embeddings (
-  model TEXT NOT NULL, text TEXT NOT NULL, vector BYTEA NOT NULL, PRIMARY KEY (model, text));
-";
-
 const CHANNEL: &str = "tool_intent_versions";
-
-const ROW: &str =
-    "SELECT v.seq, v.fingerprint, v.published_ms, d.tools FROM tool_intent_versions v \
-                   LEFT JOIN tool_intent_documents d ON d.fingerprint = v.fingerprint";
 
 /// Versions in a PostgreSQL database.
 pub struct PostgresStore {
@@ -127,7 +111,8 @@ impl PostgresStore {
         let mut tx = client.transaction().map_err(failed(doing))?;
         tx.execute("SELECT pg_advisory_xact_lock(7431001)", &[])
             .map_err(failed(doing))?;
-        tx.batch_execute(SCHEMA).map_err(failed(doing))?;
+        tx.batch_execute(&crate::schema("BIGINT", "BYTEA"))
+            .map_err(failed(doing))?;
         tx.execute(
             "INSERT INTO tool_intent_store_meta (key, value) VALUES ('schema', $1) ON CONFLICT DO NOTHING",
             &[&SCHEMA_VERSION.to_string()],

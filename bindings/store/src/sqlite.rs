@@ -12,22 +12,9 @@ use tool_intent::{Error, Registry, Result};
 
 use crate::retention::{to_remove, GcReport, Retention};
 use crate::{
-    rebuild, unavailable, Expect, Publication, StoredVersion, VersionRow, VersionStore,
+    rebuild, unavailable, Expect, Publication, StoredVersion, VersionRow, VersionStore, ROW,
     SCHEMA_VERSION,
 };
-
-/// Tables of the store (the PostgreSQL store has the same, `postgres.rs`).
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS tool_intent_store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tool_intent_tools (digest TEXT PRIMARY KEY, body TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tool_intent_documents (
-  fingerprint TEXT PRIMARY KEY, skeleton TEXT NOT NULL, tools INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS tool_intent_versions (
-  seq INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL, published_ms INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS tool_intent_versions_by_fingerprint ON tool_intent_versions (fingerprint);
-CREATE TABLE IF NOT EXISTS tool_intent_embeddings (
-  model TEXT NOT NULL, text TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, text));
-";
 
 /// Versions in a SQLite file.
 pub struct SqliteStore {
@@ -50,7 +37,8 @@ impl SqliteStore {
             .map_err(failed(doing))?;
         db.pragma_update(None, "journal_mode", "WAL")
             .map_err(failed(doing))?;
-        db.execute_batch(SCHEMA).map_err(failed(doing))?;
+        db.execute_batch(&crate::schema("INTEGER", "BLOB"))
+            .map_err(failed(doing))?;
         check_schema(&db)?;
         Ok(SqliteStore {
             db,
@@ -87,10 +75,6 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<VersionRow> {
         removed: tools.is_none(),
     })
 }
-
-const ROW: &str =
-    "SELECT v.seq, v.fingerprint, v.published_ms, d.tools FROM tool_intent_versions v \
-                   LEFT JOIN tool_intent_documents d ON d.fingerprint = v.fingerprint";
 
 impl VersionStore for SqliteStore {
     fn publish(&mut self, version: &StoredVersion, expect: Expect) -> Result<Publication> {
