@@ -172,29 +172,21 @@ pub(crate) fn database(
     value: &Bound<'_, PyAny>,
     argument: &'static str,
 ) -> PyResult<tool_intent_migrate::Database> {
-    let fspath = value
-        .py()
-        .import("os")
-        .and_then(|os| os.getattr("fspath"))
-        .and_then(|f| f.call1((value,)));
-    match fspath {
-        Ok(p) if p.is_instance_of::<PyString>() => {
-            Ok(tool_intent_migrate::Database::parse(&text(&p, argument)?))
-        }
-        _ => Err(wrong(
-            value,
-            argument,
-            None,
-            format!(
-                "expected a file path (str or os.PathLike) or a postgresql:// URL, found {}",
-                kind(value)
-            ),
-        )),
-    }
+    Ok(tool_intent_migrate::Database::parse(&path_or_url(
+        value,
+        argument,
+        "postgresql://",
+    )?))
 }
 
 /// A registry version store: a path (`str` or `os.PathLike`) or a `postgres://` URL, as text.
 pub(crate) fn store_spec(value: &Bound<'_, PyAny>, argument: &'static str) -> PyResult<String> {
+    path_or_url(value, argument, "postgres://")
+}
+
+/// A path (`str` or `os.PathLike`, through `os.fspath`) or a URL, as text; `url` names the
+/// URL's scheme in the error.
+fn path_or_url(value: &Bound<'_, PyAny>, argument: &'static str, url: &str) -> PyResult<String> {
     let fspath = value
         .py()
         .import("os")
@@ -207,7 +199,7 @@ pub(crate) fn store_spec(value: &Bound<'_, PyAny>, argument: &'static str) -> Py
             argument,
             None,
             format!(
-                "expected a file path (str or os.PathLike) or a postgres:// URL, found {}",
+                "expected a file path (str or os.PathLike) or a {url} URL, found {}",
                 kind(value)
             ),
         )),
