@@ -179,7 +179,7 @@ impl SharedRegistry {
     }
 
     /// Removes versions no session should still name: all but the newest `keep_newest` and
-    /// those younger than `keep_hours`; then the tools no kept version has.
+    /// those that were the newest within `keep_hours`; then the tools no kept version has.
     #[pyo3(signature = (*, keep_newest=None, keep_hours=None))]
     fn gc<'py>(
         &self,

@@ -31,7 +31,7 @@ pub(crate) fn with_model(
         let _ = registry;
         Err(CliError::In(
             flag,
-            Error::InvalidArgument {
+            tool_intent::Error::InvalidArgument {
                 argument: "model",
                 path: None,
                 message: "the model ranker is not in this build (cargo feature model)".into(),

@@ -1,5 +1,8 @@
-//! Which versions a store keeps: the newest `keep_newest`, anything published in the last
-//! `keep_for_ms`, and whatever a caller says a live turn uses. A removed version keeps its
+//! Which versions a store keeps: the newest `keep_newest`, anything that was the newest
+//! version within the last `keep_for_ms`, and whatever a caller says a live turn uses. A turn
+//! begins on the newest version of its boundary, so the time that counts is when a version
+//! stopped being the newest (its successor's publication), not its own publication: a version
+//! published a week ago and replaced a minute ago has turns running on it. A removed version keeps its
 //! row in the sequence (a session stamped with it still moves forward at its next turn
 //! boundary); its document goes, and then every tool no kept version has.
 
@@ -14,8 +17,8 @@ use crate::VersionRow;
 pub struct Retention {
     /// The newest versions kept whatever their age.
     pub keep_newest: usize,
-    /// Versions younger than this (milliseconds) are kept: a turn that began on one may still
-    /// be running.
+    /// Versions that were the newest less than this long ago (milliseconds) are kept: a turn
+    /// that began on one may still be running.
     pub keep_for_ms: i64,
 }
 
@@ -50,11 +53,14 @@ pub(crate) fn to_remove(
     in_use: &[&str],
 ) -> Vec<String> {
     let mut keep: BTreeSet<&str> = in_use.iter().copied().collect();
-    let newest_first = versions.iter().rev();
-    for (k, row) in newest_first.enumerate() {
-        if k < retention.keep_newest.max(1) || now_ms - row.published_ms < retention.keep_for_ms {
+    // Newest first, with the time each row stopped being the newest (the newest never did).
+    let mut replaced_at: Option<i64> = None;
+    for (k, row) in versions.iter().rev().enumerate() {
+        let newest_within = replaced_at.is_none_or(|at| now_ms - at < retention.keep_for_ms);
+        if k < retention.keep_newest.max(1) || newest_within {
             keep.insert(&row.fingerprint);
         }
+        replaced_at = Some(row.published_ms);
     }
     let mut out: Vec<String> = Vec::new();
     for row in versions {
@@ -83,7 +89,7 @@ mod tests {
     }
 
     #[test]
-    fn keeps_the_newest_the_young_and_the_used() {
+    fn keeps_the_newest_the_recently_replaced_and_the_used() {
         let rows = [
             row(1, "a", 0),
             row(2, "b", 10),
@@ -103,7 +109,9 @@ mod tests {
             )
         };
         assert_eq!(keep(2, 0, &[]), ["a", "b", "c"]);
-        assert_eq!(keep(2, 100, &[]), ["a", "b", "c"]);
+        // c was published long ago but was the newest until 10 ms ago: turns may run on it.
+        assert_eq!(keep(2, 100, &[]), ["a", "b"]);
+        assert_eq!(keep(1, 50, &[]), ["a", "b"]);
         assert_eq!(keep(1, 1001, &[]), Vec::<String>::new());
         assert_eq!(keep(2, 0, &["b"]), ["a", "c"]);
         // The newest is kept even when asked to keep none.
