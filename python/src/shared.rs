@@ -124,7 +124,8 @@ impl SharedRegistry {
     }
 
     /// Publishes `registry` (a deploy's) as the store's newest version: `{sequence,
-    /// fingerprint, published_ms, tools, removed}`.
+    /// fingerprint, published_ms, tools, removed, used_ms}` (`used_ms`: when a turn was last
+    /// planned on it, or None).
     fn publish<'py>(
         &self,
         py: Python<'py>,
@@ -178,8 +179,9 @@ impl SharedRegistry {
         to_py(py, &rows)
     }
 
-    /// Removes versions no session should still name: all but the newest `keep_newest` and
-    /// those that were the newest within `keep_hours`; then the tools no kept version has.
+    /// Removes versions no session should still name: all but the newest `keep_newest`, those
+    /// that were the newest or had a turn planned on them within `keep_hours`, and the
+    /// versions such a turn plans beside; then the tools no kept version has.
     #[pyo3(signature = (*, keep_newest=None, keep_hours=None))]
     fn gc<'py>(
         &self,

@@ -100,7 +100,11 @@ def test_unknown_stamps_and_bad_arguments_are_errors_by_name(tmp_path):
 def test_gc_and_a_removed_version(tmp_path):
     shared = tool_intent.SharedRegistry(str(tmp_path / "v.sqlite"), tool_intent.Registry.embedded())
     old = shared.begin_turn()
+    shared.turn(state=old).plan()
     shared.change(lambda r: r.set_mcp_server("github", GITHUB)["registry"])
+    # The version a turn was planned on says when; the new one has had none.
+    used = [v["used_ms"] for v in shared.versions()]
+    assert isinstance(used[0], int) and used[0] > 0 and used[1] is None
     report = shared.gc(keep_newest=1, keep_hours=0)
     assert report["removed"] == [old["registry"]] and report["kept"] == 1
     fresh = tool_intent.SharedRegistry(str(tmp_path / "v.sqlite"), tool_intent.Registry.embedded())

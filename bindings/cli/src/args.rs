@@ -218,8 +218,9 @@ pub(crate) enum RegistryCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Remove versions no session should still name: all but the newest --keep-newest and
-    /// those that were the newest within --keep-hours; then the tools no kept version has.
+    /// Remove versions no session should still name: all but the newest --keep-newest, those
+    /// that were the newest or had a turn planned on them within --keep-hours, and the
+    /// versions such a turn plans beside; then the tools no kept version has.
     Gc {
         /// The store (a SQLite file, or a postgres:// URL).
         #[arg(long, value_name = "PATH|URL")]
@@ -227,8 +228,8 @@ pub(crate) enum RegistryCommand {
         /// Versions kept whatever their age.
         #[arg(long, default_value_t = tool_intent_store::Retention::default().keep_newest)]
         keep_newest: usize,
-        /// Versions that were the newest less than this long ago are kept (a turn that began
-        /// on one may still run).
+        /// Versions that were the newest, or had a turn planned on them, less than this long
+        /// ago are kept (a turn on one may still run).
         #[arg(long, default_value_t = tool_intent_store::Retention::default().keep_for_ms as f64 / 3_600_000.0)]
         keep_hours: f64,
         /// Print JSON instead of text.

@@ -41,20 +41,40 @@ pub(crate) fn gc(spec: &str, retention: &Retention) -> Result<GcReport, Error> {
     open(spec)?.gc(retention, tool_intent_store::now_ms(), &[])
 }
 
-/// `registry versions` for people: one line a version.
+/// `registry versions` for people: one line a version, with how long ago it was published
+/// and a turn was last planned on it (what `gc` keeps by).
 pub(crate) fn versions_table(rows: &[VersionRow]) -> String {
+    let now = tool_intent_store::now_ms();
     let mut out = String::new();
     for r in rows {
         out.push_str(&format!(
-            "{:>6}  {}  {:>5} tools  {}\n",
+            "{:>6}  {}  {:>5} tools  {:<7}  published {} ago, {}\n",
             r.sequence,
             r.fingerprint,
             r.tools,
-            if r.removed { "removed" } else { "held" }
+            if r.removed { "removed" } else { "held" },
+            age(now - r.published_ms),
+            r.used_ms
+                .map_or("no turn planned on it".to_string(), |at| format!(
+                    "last planned on {} ago",
+                    age(now - at)
+                ))
         ));
     }
     if rows.is_empty() {
         out.push_str("no version published\n");
     }
     out
+}
+
+/// A duration for people: `42 s`, `17 min`, `5 h`, `3 d` (rounded down; a clock behind the
+/// publisher's reads `0 s`).
+fn age(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min", s / 60),
+        3600..86400 => format!("{} h", s / 3600),
+        _ => format!("{} d", s / 86400),
+    }
 }

@@ -49,7 +49,8 @@ pub const SCHEMA_VERSION: i64 = 1;
 /// The store's tables, one text for both databases: `{int}` is their 64-bit integer type and
 /// `{bytes}` their byte-string type (SQLite `INTEGER`/`BLOB`, PostgreSQL `BIGINT`/`BYTEA`).
 /// `tool_intent_store_meta` holds the schema version; a version's row in
-/// `tool_intent_versions` stays when `gc` removes its document.
+/// `tool_intent_versions` stays when `gc` removes its document; `tool_intent_use` holds when a
+/// process last planned a turn on a version.
 pub(crate) fn schema(int: &str, bytes: &str) -> String {
     "CREATE TABLE IF NOT EXISTS tool_intent_store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tool_intent_tools (digest TEXT PRIMARY KEY, body TEXT NOT NULL);
@@ -58,6 +59,7 @@ CREATE TABLE IF NOT EXISTS tool_intent_documents (
 CREATE TABLE IF NOT EXISTS tool_intent_versions (
   seq {int} PRIMARY KEY, fingerprint TEXT NOT NULL, published_ms {int} NOT NULL);
 CREATE INDEX IF NOT EXISTS tool_intent_versions_by_fingerprint ON tool_intent_versions (fingerprint);
+CREATE TABLE IF NOT EXISTS tool_intent_use (fingerprint TEXT PRIMARY KEY, used_ms {int} NOT NULL);
 CREATE TABLE IF NOT EXISTS tool_intent_embeddings (
   model TEXT NOT NULL, text TEXT NOT NULL, vector {bytes} NOT NULL, PRIMARY KEY (model, text));
 "
@@ -66,9 +68,11 @@ CREATE TABLE IF NOT EXISTS tool_intent_embeddings (
 }
 
 /// The columns of a [`VersionRow`] (sequence, fingerprint, publication time, tools or `NULL`
-/// once removed), for both databases; a query adds its `WHERE` and `ORDER BY`.
-pub(crate) const ROW: &str = "SELECT v.seq, v.fingerprint, v.published_ms, d.tools \
-    FROM tool_intent_versions v LEFT JOIN tool_intent_documents d ON d.fingerprint = v.fingerprint";
+/// once removed, last use or `NULL`), for both databases; a query adds its `WHERE` and
+/// `ORDER BY`.
+pub(crate) const ROW: &str = "SELECT v.seq, v.fingerprint, v.published_ms, d.tools, u.used_ms \
+    FROM tool_intent_versions v LEFT JOIN tool_intent_documents d ON d.fingerprint = v.fingerprint \
+    LEFT JOIN tool_intent_use u ON u.fingerprint = v.fingerprint";
 
 /// One published version of the store's sequence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -85,6 +89,9 @@ pub struct VersionRow {
     /// Removed by [`VersionStore::gc`]: the store still knows its place in the order (a
     /// session stamped with it moves forward at its next turn boundary), not its tools.
     pub removed: bool,
+    /// When a process last planned a turn on it (milliseconds since the Unix epoch; marked
+    /// at most once a minute per process, [`VersionStore::mark_used`]), if one ever did.
+    pub used_ms: Option<i64>,
 }
 
 /// What a publication expects the store's newest version to be.
@@ -137,6 +144,10 @@ pub trait VersionStore: Send {
     /// `data_version`, PostgreSQL's notifications; `true` when it cannot tell).
     fn changed(&mut self) -> Result<bool>;
 
+    /// Records that a turn was planned on the version `fingerprint` at `now_ms` (a later
+    /// mark wins), so that [`VersionStore::gc`] keeps the versions live turns use.
+    fn mark_used(&mut self, fingerprint: &str, now_ms: i64) -> Result<()>;
+
     /// Removes the versions `retention` lets go, except `in_use` (fingerprints a caller knows
     /// a live turn uses) and the newest; then the tools no kept version has.
     fn gc(&mut self, retention: &Retention, now_ms: i64, in_use: &[&str]) -> Result<GcReport>;
@@ -182,6 +193,9 @@ pub(crate) fn decide(
         published_ms: now_ms(),
         tools: version.tools.len(),
         removed: false,
+        // Not read here: a fingerprint published again keeps its marks, which the rows read
+        // back (`versions`, `find`) carry.
+        used_ms: None,
     })
 }
 

@@ -19,6 +19,22 @@ struct Inner {
     changes: u64,
     /// (model, tool text) → embedding bytes.
     embeddings: BTreeMap<(String, String), Vec<u8>>,
+    /// Fingerprint → when a turn was last planned on it.
+    used: BTreeMap<String, i64>,
+}
+
+impl Inner {
+    /// A row as a store reads it back: with its version's last use.
+    fn read(&self, row: &VersionRow) -> VersionRow {
+        VersionRow {
+            used_ms: self.used.get(&row.fingerprint).copied(),
+            ..row.clone()
+        }
+    }
+
+    fn rows(&self) -> Vec<VersionRow> {
+        self.versions.iter().map(|r| self.read(r)).collect()
+    }
 }
 
 /// Versions in this process's memory; clones share them.
@@ -76,7 +92,7 @@ impl VersionStore for MemoryStore {
     }
 
     fn newest(&mut self) -> Result<Option<VersionRow>> {
-        self.with(|inner| Ok(inner.versions.last().cloned()))
+        self.with(|inner| Ok(inner.versions.last().map(|r| inner.read(r))))
     }
 
     fn find(&mut self, fingerprint: &str) -> Result<Option<VersionRow>> {
@@ -86,7 +102,7 @@ impl VersionStore for MemoryStore {
                 .iter()
                 .rev()
                 .find(|r| r.fingerprint == fingerprint)
-                .cloned())
+                .map(|r| inner.read(r)))
         })
     }
 
@@ -107,7 +123,7 @@ impl VersionStore for MemoryStore {
     }
 
     fn versions(&mut self) -> Result<Vec<VersionRow>> {
-        self.with(|inner| Ok(inner.versions.clone()))
+        self.with(|inner| Ok(inner.rows()))
     }
 
     fn changed(&mut self) -> Result<bool> {
@@ -117,9 +133,17 @@ impl VersionStore for MemoryStore {
         Ok(changed)
     }
 
+    fn mark_used(&mut self, fingerprint: &str, now_ms: i64) -> Result<()> {
+        self.with(|inner| {
+            let used = inner.used.entry(fingerprint.to_string()).or_insert(now_ms);
+            *used = (*used).max(now_ms);
+            Ok(())
+        })
+    }
+
     fn gc(&mut self, retention: &Retention, now_ms: i64, in_use: &[&str]) -> Result<GcReport> {
         self.with(|inner| {
-            let removed = to_remove(&inner.versions, retention, now_ms, in_use);
+            let removed = to_remove(&inner.rows(), retention, now_ms, in_use);
             for fp in &removed {
                 inner.documents.remove(fp);
                 for r in inner.versions.iter_mut().filter(|r| &r.fingerprint == fp) {

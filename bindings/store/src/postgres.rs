@@ -98,6 +98,7 @@ fn row_of(r: &Row) -> VersionRow {
         published_ms: r.get(2),
         tools: tools.unwrap_or(0) as usize,
         removed: tools.is_none(),
+        used_ms: r.get(4),
     }
 }
 
@@ -242,13 +243,32 @@ impl VersionStore for PostgresStore {
         Ok(self.listener.changed.swap(false, Ordering::AcqRel))
     }
 
+    fn mark_used(&mut self, fingerprint: &str, now_ms: i64) -> Result<()> {
+        self.client
+            .execute(
+                "INSERT INTO tool_intent_use (fingerprint, used_ms) VALUES ($1, $2) \
+                 ON CONFLICT (fingerprint) DO UPDATE \
+                 SET used_ms = GREATEST(tool_intent_use.used_ms, EXCLUDED.used_ms)",
+                &[&fingerprint, &now_ms],
+            )
+            .map_err(failed("to mark a version used"))?;
+        Ok(())
+    }
+
     fn gc(&mut self, retention: &Retention, now_ms: i64, in_use: &[&str]) -> Result<GcReport> {
         let doing = "to remove old versions";
-        let versions = self.versions()?;
-        let removed = to_remove(&versions, retention, now_ms, in_use);
         let mut tx = self.client.transaction().map_err(failed(doing))?;
+        // Publications wait for the removal; the list is read under the lock, so a version
+        // published meanwhile is not in it.
         tx.batch_execute("LOCK TABLE tool_intent_versions IN EXCLUSIVE MODE")
             .map_err(failed(doing))?;
+        let versions: Vec<VersionRow> = tx
+            .query(&format!("{ROW} ORDER BY v.seq"), &[])
+            .map_err(failed(doing))?
+            .iter()
+            .map(row_of)
+            .collect();
+        let removed = to_remove(&versions, retention, now_ms, in_use);
         tx.execute(
             "DELETE FROM tool_intent_documents WHERE fingerprint = ANY($1)",
             &[&removed],

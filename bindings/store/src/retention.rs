@@ -1,14 +1,26 @@
-//! Which versions a store keeps: the newest `keep_newest`, anything that was the newest
-//! version within the last `keep_for_ms`, and whatever a caller says a live turn uses. A turn
-//! begins on the newest version of its boundary, so the time that counts is when a version
-//! stopped being the newest (its successor's publication), not its own publication: a version
-//! published a week ago and replaced a minute ago has turns running on it. A removed version keeps its
-//! row in the sequence (a session stamped with it still moves forward at its next turn
-//! boundary); its document goes, and then every tool no kept version has.
+//! Which versions a store keeps. A turn plans on its version with the [`KEPT_VERSIONS`]
+//! versions before it in the store's order (`SharedRegistry::registry_for`), so `gc` keeps:
+//! - the newest `keep_newest`;
+//! - anything that was the newest version within the last `keep_for_ms`: a turn begins on the
+//!   newest version of its boundary, so the time that counts is when a version stopped being
+//!   the newest (its successor's publication), not its own publication — a version published
+//!   a week ago and replaced a minute ago has turns running on it;
+//! - anything a turn was planned on within the last `keep_for_ms` (every process marks the
+//!   versions it plans on, at most once a minute each: a live turn keeps its version however
+//!   old it is), and whatever a caller says a live turn uses;
+//! - the [`KEPT_VERSIONS`] versions before each version kept for a turn (a used one, or one
+//!   a caller names): removing one would change what the turn's record is checked against,
+//!   and so the bytes of its next request.
+//!
+//! A removed version keeps its row in the sequence (a session stamped with it still moves
+//! forward at its next turn boundary); its document goes, and then every tool no kept version
+//! has.
 
 use std::collections::BTreeSet;
 
 use serde::Serialize;
+
+use tool_intent::registry::KEPT_VERSIONS;
 
 use crate::VersionRow;
 
@@ -17,8 +29,9 @@ use crate::VersionRow;
 pub struct Retention {
     /// The newest versions kept whatever their age.
     pub keep_newest: usize,
-    /// Versions that were the newest less than this long ago (milliseconds) are kept: a turn
-    /// that began on one may still be running.
+    /// Versions that were the newest, or that a turn was planned on, less than this long ago
+    /// (milliseconds) are kept: a turn that began on one may still be running. A turn idle
+    /// for longer may find its version removed (`unknown_version`).
     pub keep_for_ms: i64,
 }
 
@@ -52,15 +65,38 @@ pub(crate) fn to_remove(
     now_ms: i64,
     in_use: &[&str],
 ) -> Vec<String> {
-    let mut keep: BTreeSet<&str> = in_use.iter().copied().collect();
+    let within = |ms: i64| now_ms - ms < retention.keep_for_ms;
+    // The versions turns run on: named by the caller, or marked used within the window.
+    let mut planned_on: BTreeSet<&str> = in_use.iter().copied().collect();
+    planned_on.extend(
+        versions
+            .iter()
+            .filter(|r| r.used_ms.is_some_and(within))
+            .map(|r| r.fingerprint.as_str()),
+    );
+    let mut keep = planned_on.clone();
     // Newest first, with the time each row stopped being the newest (the newest never did).
     let mut replaced_at: Option<i64> = None;
     for (k, row) in versions.iter().rev().enumerate() {
-        let newest_within = replaced_at.is_none_or(|at| now_ms - at < retention.keep_for_ms);
-        if k < retention.keep_newest.max(1) || newest_within {
+        if k < retention.keep_newest.max(1) || replaced_at.is_none_or(within) {
             keep.insert(&row.fingerprint);
         }
         replaced_at = Some(row.published_ms);
+    }
+    // What a turn on each of those plans beside: the versions before its first row, as
+    // `SharedRegistry::registry_for` takes them.
+    for fingerprint in &planned_on {
+        let Some(first) = versions.iter().position(|r| r.fingerprint == *fingerprint) else {
+            continue;
+        };
+        keep.extend(
+            versions[..first]
+                .iter()
+                .rev()
+                .filter(|r| !r.removed && r.fingerprint != *fingerprint)
+                .take(KEPT_VERSIONS)
+                .map(|r| r.fingerprint.as_str()),
+        );
     }
     let mut out: Vec<String> = Vec::new();
     for row in versions {
@@ -85,6 +121,7 @@ mod tests {
             published_ms,
             tools: 1,
             removed: false,
+            used_ms: None,
         }
     }
 
@@ -113,7 +150,8 @@ mod tests {
         assert_eq!(keep(2, 100, &[]), ["a", "b"]);
         assert_eq!(keep(1, 50, &[]), ["a", "b"]);
         assert_eq!(keep(1, 1001, &[]), Vec::<String>::new());
-        assert_eq!(keep(2, 0, &["b"]), ["a", "c"]);
+        // A version a live turn uses keeps the versions before it too.
+        assert_eq!(keep(2, 0, &["b"]), ["c"]);
         // The newest is kept even when asked to keep none.
         assert_eq!(keep(0, 0, &[]), ["a", "b", "c", "d"]);
         // A version published again later is kept by its newer row.
@@ -130,5 +168,33 @@ mod tests {
             ),
             ["b"]
         );
+    }
+
+    #[test]
+    fn keeps_what_a_turn_planned_on_lately_and_the_versions_it_plans_beside() {
+        // 20 versions a ms apart, long ago; the 3rd was planned on 5 ms before `now`.
+        let mut rows: Vec<VersionRow> = (1..=20)
+            .map(|s| row(s, &format!("v{s}"), s as i64))
+            .collect();
+        rows[2].used_ms = Some(995);
+        let retention = Retention {
+            keep_newest: 2,
+            keep_for_ms: 100,
+        };
+        let removed = to_remove(&rows, &retention, 1000, &[]);
+        // v3 and the two before it (fewer than KEPT_VERSIONS exist) stay; v4..v18 go.
+        let expected: Vec<String> = (4..=18).map(|s| format!("v{s}")).collect();
+        assert_eq!(removed, expected);
+        // Used too long ago: it goes with the rest.
+        rows[2].used_ms = Some(800);
+        assert_eq!(to_remove(&rows, &retention, 1000, &[]).len(), 18);
+        // A version named by the caller keeps its KEPT_VERSIONS predecessors, no more.
+        let removed = to_remove(&rows, &retention, 1000, &["v15"]);
+        let kept_before = 15 - 1 - KEPT_VERSIONS;
+        let expected: Vec<String> = (1..=kept_before)
+            .chain(16..=18)
+            .map(|s| format!("v{s}"))
+            .collect();
+        assert_eq!(removed, expected);
     }
 }

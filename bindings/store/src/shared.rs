@@ -62,6 +62,8 @@ pub struct SharedRegistry {
     /// The registry each recent stamp plans on (the stamp's version holding the versions
     /// before it), by stamp.
     planning: BTreeMap<String, Registry>,
+    /// When this process last marked each version used in the store, by fingerprint.
+    marked: BTreeMap<String, i64>,
     /// The model ranker every version gets, with its weights' fingerprint and how many of its
     /// embeddings the store has from this process.
     #[cfg(feature = "model")]
@@ -82,6 +84,11 @@ pub struct SharedEmbeddings {
 /// Versions kept read back from the store, and stamps kept planned, before the cache is
 /// cleared (a fleet's sessions name a handful of recent versions).
 const CACHED: usize = 64;
+
+/// How often a process marks a version it plans on as used (milliseconds): `gc` keeps a
+/// version used within its window, so a live turn's version stays; once a minute keeps the
+/// writes to one per version per process per minute.
+const MARK_EVERY_MS: i64 = 60_000;
 
 fn unknown(stamp: &str, kind: &str, why: &str) -> Error {
     Error::Store {
@@ -138,6 +145,7 @@ impl SharedRegistry {
             rows: Vec::new(),
             loaded: BTreeMap::new(),
             planning: BTreeMap::new(),
+            marked: BTreeMap::new(),
             #[cfg(feature = "model")]
             model: None,
         })
@@ -280,17 +288,39 @@ impl SharedRegistry {
     /// versions before it in the store's order (read back from the store when this process
     /// does not hold them). A stamp newer than this process's version moves the process
     /// forward to the store's newest. A request without a stamp, or with the live view, plans
-    /// on the process's current version.
+    /// on the process's current version. The version is marked used in the store (at most
+    /// once a minute), so `gc` keeps it while the turn lives.
     pub fn turn(&mut self, request: &TurnRequest) -> Result<Turn> {
         let stamp = request
             .state
             .registry
             .as_deref()
             .filter(|_| request.view == View::Frozen);
-        match stamp {
-            Some(stamp) => self.registry_for(stamp)?.turn(request),
-            None => self.current.turn(request),
+        let registry = match stamp {
+            Some(stamp) => self.registry_for(stamp)?,
+            None => self.current.clone(),
+        };
+        self.mark_used(registry.fingerprint())?;
+        registry.turn(request)
+    }
+
+    /// Marks `fingerprint` used in the store unless this process did within the last
+    /// [`MARK_EVERY_MS`].
+    fn mark_used(&mut self, fingerprint: &str) -> Result<()> {
+        let now = crate::now_ms();
+        if self
+            .marked
+            .get(fingerprint)
+            .is_some_and(|&at| now - at < MARK_EVERY_MS)
+        {
+            return Ok(());
         }
+        self.store.mark_used(fingerprint, now)?;
+        if self.marked.len() >= CACHED {
+            self.marked.clear();
+        }
+        self.marked.insert(fingerprint.to_string(), now);
+        Ok(())
     }
 
     /// The registry a turn stamped with `stamp` plans on: that version, holding the
@@ -551,5 +581,76 @@ mod tests {
         assert!(e.to_string().contains("removed by gc"), "{e}");
         let moved = b.begin_turn(&old).unwrap();
         assert_eq!(moved.registry.as_deref(), Some(b.current().fingerprint()));
+    }
+
+    #[test]
+    fn a_planned_turn_marks_its_version_and_gc_keeps_what_it_plans_beside() {
+        let store = MemoryStore::new();
+        let mut a = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+        let servers = ["github", "memory", "fetch", "time"];
+        for server in &servers[..2] {
+            let text =
+                std::fs::read_to_string(format!("../../tests/data/mcp/{server}.json")).unwrap();
+            a.change(|r| Ok(r.set_mcp_server(server, &text)?.registry))
+                .unwrap();
+        }
+        // A turn begins on version 3 and plans: the store learns it is used.
+        let state = a.begin_turn(&TurnState::default()).unwrap();
+        let stamp = state.registry.clone().unwrap();
+        let before = std::time::SystemTime::now();
+        payload(&mut a, &state);
+        let rows = a.store().versions().unwrap();
+        let used = rows
+            .iter()
+            .find(|r| r.fingerprint == stamp)
+            .unwrap()
+            .used_ms;
+        assert!(used.is_some_and(|ms| ms + 1
+            >= before
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_millis() as i64));
+        assert!(rows
+            .iter()
+            .filter(|r| r.fingerprint != stamp)
+            .all(|r| r.used_ms.is_none()));
+        for server in &servers[2..] {
+            let text =
+                std::fs::read_to_string(format!("../../tests/data/mcp/{server}.json")).unwrap();
+            a.change(|r| Ok(r.set_mcp_server(server, &text)?.registry))
+                .unwrap();
+        }
+        let fingerprints: Vec<String> = a
+            .store()
+            .versions()
+            .unwrap()
+            .into_iter()
+            .map(|r| r.fingerprint)
+            .collect();
+        let holds = |r: &Registry| {
+            fingerprints
+                .iter()
+                .map(|f| r.holds(f))
+                .collect::<Vec<bool>>()
+        };
+        let held_before = holds(&a.registry_for(&stamp).unwrap());
+        // Keep only the newest, but the turn's version is live: it stays, and so do the two
+        // versions it plans beside; only version 4 goes.
+        let report = a
+            .store()
+            .gc(
+                &crate::Retention {
+                    keep_newest: 1,
+                    keep_for_ms: 0,
+                },
+                crate::now_ms() + 1,
+                &[&stamp],
+            )
+            .unwrap();
+        assert_eq!(report.removed, [fingerprints[3].clone()]);
+        // A process that first plans the turn after the gc plans it beside the same versions.
+        let mut b = SharedRegistry::open(Box::new(store), &Registry::embedded()).unwrap();
+        assert_eq!(holds(&b.registry_for(&stamp).unwrap()), held_before);
+        assert_eq!(held_before, [true, true, true, false, false]);
     }
 }

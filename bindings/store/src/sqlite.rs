@@ -73,6 +73,7 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<VersionRow> {
         published_ms: r.get(2)?,
         tools: tools.unwrap_or(0) as usize,
         removed: tools.is_none(),
+        used_ms: r.get(4)?,
     })
 }
 
@@ -181,14 +182,34 @@ impl VersionStore for SqliteStore {
         Ok(changed)
     }
 
+    fn mark_used(&mut self, fingerprint: &str, now_ms: i64) -> Result<()> {
+        self.db
+            .execute(
+                "INSERT INTO tool_intent_use (fingerprint, used_ms) VALUES (?1, ?2) \
+                 ON CONFLICT (fingerprint) DO UPDATE SET used_ms = max(used_ms, excluded.used_ms)",
+                params![fingerprint, now_ms],
+            )
+            .map_err(failed("to mark a version used"))?;
+        Ok(())
+    }
+
     fn gc(&mut self, retention: &Retention, now_ms: i64, in_use: &[&str]) -> Result<GcReport> {
         let doing = "to remove old versions";
-        let versions = self.versions()?;
-        let removed = to_remove(&versions, retention, now_ms, in_use);
+        // The write lock first: no publication or use mark lands between the list and the
+        // removal.
         let tx = self
             .db
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(failed(doing))?;
+        let versions = {
+            let mut q = tx
+                .prepare(&format!("{ROW} ORDER BY v.seq"))
+                .map_err(failed(doing))?;
+            let rows = q.query_map([], row_of).map_err(failed(doing))?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(failed(doing))?
+        };
+        let removed = to_remove(&versions, retention, now_ms, in_use);
         for fp in &removed {
             tx.execute(
                 "DELETE FROM tool_intent_documents WHERE fingerprint = ?1",
