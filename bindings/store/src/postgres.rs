@@ -5,6 +5,12 @@
 //! so a process learns of a new version without asking at every turn boundary: a listener
 //! thread with a connection of its own waits for the notifications and raises a flag, and a
 //! turn boundary reads the flag (no round trip when nothing changed).
+//!
+//! A connection the server closes (a restart, a failover, an idle timeout) is made again: the
+//! store's own on the next call, which runs once more on the new connection when the old one
+//! died under it (every call is safe to repeat: a publication repeated finds its fingerprint
+//! already newest); the listener's after a second, and a boundary asks the store itself until
+//! it listens again (notifications sent meanwhile are lost).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,6 +32,7 @@ const CHANNEL: &str = "tool_intent_versions";
 
 /// Versions in a PostgreSQL database.
 pub struct PostgresStore {
+    url: String,
     client: Client,
     listener: Listener,
 }
@@ -49,15 +56,25 @@ impl Drop for Listener {
 /// How long the listener waits for a notification before it looks at `stop`.
 const LISTEN_WAIT: Duration = Duration::from_millis(250);
 
+/// How long the listener waits before it connects again after losing its connection.
+const RECONNECT_WAIT: Duration = Duration::from_secs(1);
+
+/// The listener's connection, named so that an operator sees it in `pg_stat_activity`.
+fn listen(url: &str) -> std::result::Result<Client, postgres::Error> {
+    let mut config: postgres::Config = url.parse()?;
+    config.application_name("tool-intent-listener");
+    let mut client = config.connect(NoTls)?;
+    client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
+    Ok(client)
+}
+
 impl Listener {
     /// Starts the thread; returns once it listens (so no publication after `connect`
     /// returns is missed).
     fn start(url: &str) -> Result<Listener> {
         let doing = "to listen for new versions";
-        let mut client = Client::connect(url, NoTls).map_err(failed(doing))?;
-        client
-            .batch_execute(&format!("LISTEN {CHANNEL}"))
-            .map_err(failed(doing))?;
+        let mut client = listen(url).map_err(failed(doing))?;
+        let url = url.to_string();
         let listener = Listener {
             changed: Arc::new(AtomicBool::new(false)),
             alive: Arc::new(AtomicBool::new(true)),
@@ -76,10 +93,22 @@ impl Listener {
                     match next {
                         Ok(Some(_)) => changed.store(true, Ordering::Release),
                         Ok(None) if !client.is_closed() => {}
-                        _ => break,
+                        _ => {
+                            // Lost: boundaries ask the store until this listens again.
+                            alive.store(false, Ordering::Release);
+                            while !stop.load(Ordering::Relaxed) {
+                                std::thread::sleep(RECONNECT_WAIT);
+                                if let Ok(again) = listen(&url) {
+                                    client = again;
+                                    // What was published meanwhile was not heard.
+                                    changed.store(true, Ordering::Release);
+                                    alive.store(true, Ordering::Release);
+                                    break;
+                                }
+                            }
+                        }
                     }
                 }
-                alive.store(false, Ordering::Release);
             })
             .map_err(|e| unavailable(doing, e))?;
         Ok(listener)
@@ -129,14 +158,38 @@ impl PostgresStore {
         tx.commit().map_err(failed(doing))?;
         schema_is_known(&written)?;
         let listener = Listener::start(url)?;
-        Ok(PostgresStore { client, listener })
+        Ok(PostgresStore {
+            url: url.to_string(),
+            client,
+            listener,
+        })
+    }
+
+    /// Runs `op` on the store's connection, connecting again first if the server closed it,
+    /// and once more on a new connection if it died during `op`.
+    fn run<T>(&mut self, mut op: impl FnMut(&mut Client) -> Result<T>) -> Result<T> {
+        if self.client.is_closed() {
+            self.reconnect()?;
+        }
+        let first = op(&mut self.client);
+        if first.is_err() && self.client.is_closed() {
+            self.reconnect()?;
+            return op(&mut self.client);
+        }
+        first
+    }
+
+    fn reconnect(&mut self) -> Result<()> {
+        self.client = Client::connect(&self.url, NoTls).map_err(failed("to connect again"))?;
+        Ok(())
     }
 }
 
 impl VersionStore for PostgresStore {
     fn publish(&mut self, version: &StoredVersion, expect: Expect) -> Result<Publication> {
         let doing = "to publish a registry version";
-        let mut tx = self.client.transaction().map_err(failed(doing))?;
+        self.run(|client| {
+        let mut tx = client.transaction().map_err(failed(doing))?;
         // Publishers one at a time (readers are not blocked: EXCLUSIVE lets SELECT through).
         tx.batch_execute("LOCK TABLE tool_intent_versions IN EXCLUSIVE MODE")
             .map_err(failed(doing))?;
@@ -175,63 +228,67 @@ impl VersionStore for PostgresStore {
         .map_err(failed(doing))?;
         tx.commit().map_err(failed(doing))?;
         Ok(Publication::Published(row))
+        })
     }
 
     fn newest(&mut self) -> Result<Option<VersionRow>> {
-        Ok(self
-            .client
-            .query_opt(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), &[])
-            .map_err(failed("to read its newest version"))?
-            .map(|r| row_of(&r)))
+        self.run(|client| {
+            Ok(client
+                .query_opt(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), &[])
+                .map_err(failed("to read its newest version"))?
+                .map(|r| row_of(&r)))
+        })
     }
 
     fn find(&mut self, fingerprint: &str) -> Result<Option<VersionRow>> {
-        Ok(self
-            .client
-            .query_opt(
-                &format!("{ROW} WHERE v.fingerprint = $1 ORDER BY v.seq DESC LIMIT 1"),
-                &[&fingerprint],
-            )
-            .map_err(failed("to find a version"))?
-            .map(|r| row_of(&r)))
+        self.run(|client| {
+            Ok(client
+                .query_opt(
+                    &format!("{ROW} WHERE v.fingerprint = $1 ORDER BY v.seq DESC LIMIT 1"),
+                    &[&fingerprint],
+                )
+                .map_err(failed("to find a version"))?
+                .map(|r| row_of(&r)))
+        })
     }
 
     fn load(&mut self, fingerprint: &str) -> Result<Option<Registry>> {
         let doing = "to read a version";
-        let Some(document) = self
-            .client
-            .query_opt(
-                "SELECT skeleton FROM tool_intent_documents WHERE fingerprint = $1",
-                &[&fingerprint],
-            )
-            .map_err(failed(doing))?
-        else {
-            return Ok(None);
-        };
-        let skeleton: String = document.get(0);
-        let digests = crate::digests_of(fingerprint, &skeleton)?;
-        // Every tool in one round trip.
-        let bodies: BTreeMap<String, String> = self
-            .client
-            .query(
-                "SELECT digest, body FROM tool_intent_tools WHERE digest = ANY($1)",
-                &[&digests],
-            )
-            .map_err(failed(doing))?
-            .iter()
-            .map(|r| (r.get(0), r.get(1)))
-            .collect();
-        rebuild(fingerprint, &skeleton, &mut |d| Ok(bodies.get(d).cloned())).map(Some)
+        self.run(|client| {
+            let Some(document) = client
+                .query_opt(
+                    "SELECT skeleton FROM tool_intent_documents WHERE fingerprint = $1",
+                    &[&fingerprint],
+                )
+                .map_err(failed(doing))?
+            else {
+                return Ok(None);
+            };
+            let skeleton: String = document.get(0);
+            let digests = crate::digests_of(fingerprint, &skeleton)?;
+            // Every tool in one round trip.
+            let bodies: BTreeMap<String, String> = client
+                .query(
+                    "SELECT digest, body FROM tool_intent_tools WHERE digest = ANY($1)",
+                    &[&digests],
+                )
+                .map_err(failed(doing))?
+                .iter()
+                .map(|r| (r.get(0), r.get(1)))
+                .collect();
+            rebuild(fingerprint, &skeleton, &mut |d| Ok(bodies.get(d).cloned())).map(Some)
+        })
     }
 
     fn versions(&mut self) -> Result<Vec<VersionRow>> {
-        Ok(self
-            .client
-            .query(&format!("{ROW} ORDER BY v.seq"), &[])
-            .map_err(failed("to list its versions"))?
-            .iter()
-            .map(row_of)
-            .collect())
+        self.run(|client| {
+            Ok(client
+                .query(&format!("{ROW} ORDER BY v.seq"), &[])
+                .map_err(failed("to list its versions"))?
+                .iter()
+                .map(row_of)
+                .collect())
+        })
     }
 
     fn changed(&mut self) -> Result<bool> {
@@ -244,91 +301,98 @@ impl VersionStore for PostgresStore {
     }
 
     fn mark_used(&mut self, fingerprint: &str, now_ms: i64) -> Result<()> {
-        self.client
-            .execute(
-                "INSERT INTO tool_intent_use (fingerprint, used_ms) VALUES ($1, $2) \
-                 ON CONFLICT (fingerprint) DO UPDATE \
-                 SET used_ms = GREATEST(tool_intent_use.used_ms, EXCLUDED.used_ms)",
-                &[&fingerprint, &now_ms],
-            )
-            .map_err(failed("to mark a version used"))?;
-        Ok(())
+        self.run(|client| {
+            client
+                .execute(
+                    "INSERT INTO tool_intent_use (fingerprint, used_ms) VALUES ($1, $2) \
+                     ON CONFLICT (fingerprint) DO UPDATE \
+                     SET used_ms = GREATEST(tool_intent_use.used_ms, EXCLUDED.used_ms)",
+                    &[&fingerprint, &now_ms],
+                )
+                .map_err(failed("to mark a version used"))?;
+            Ok(())
+        })
     }
 
     fn gc(&mut self, retention: &Retention, now_ms: i64, in_use: &[&str]) -> Result<GcReport> {
         let doing = "to remove old versions";
-        let mut tx = self.client.transaction().map_err(failed(doing))?;
-        // Publications wait for the removal; the list is read under the lock, so a version
-        // published meanwhile is not in it.
-        tx.batch_execute("LOCK TABLE tool_intent_versions IN EXCLUSIVE MODE")
+        self.run(|client| {
+            let mut tx = client.transaction().map_err(failed(doing))?;
+            // Publications wait for the removal; the list is read under the lock, so a version
+            // published meanwhile is not in it.
+            tx.batch_execute("LOCK TABLE tool_intent_versions IN EXCLUSIVE MODE")
+                .map_err(failed(doing))?;
+            let versions: Vec<VersionRow> = tx
+                .query(&format!("{ROW} ORDER BY v.seq"), &[])
+                .map_err(failed(doing))?
+                .iter()
+                .map(row_of)
+                .collect();
+            let removed = to_remove(&versions, retention, now_ms, in_use);
+            tx.execute(
+                "DELETE FROM tool_intent_documents WHERE fingerprint = ANY($1)",
+                &[&removed],
+            )
             .map_err(failed(doing))?;
-        let versions: Vec<VersionRow> = tx
-            .query(&format!("{ROW} ORDER BY v.seq"), &[])
-            .map_err(failed(doing))?
-            .iter()
-            .map(row_of)
-            .collect();
-        let removed = to_remove(&versions, retention, now_ms, in_use);
-        tx.execute(
-            "DELETE FROM tool_intent_documents WHERE fingerprint = ANY($1)",
-            &[&removed],
-        )
-        .map_err(failed(doing))?;
-        let mut used: Vec<String> = Vec::new();
-        for r in tx
-            .query(
-                "SELECT fingerprint, skeleton FROM tool_intent_documents",
-                &[],
-            )
-            .map_err(failed(doing))?
-        {
-            let (fingerprint, skeleton): (String, String) = (r.get(0), r.get(1));
-            used.extend(crate::digests_of(&fingerprint, &skeleton)?);
-        }
-        used.sort();
-        used.dedup();
-        let tools_removed = tx
-            .execute(
-                "DELETE FROM tool_intent_tools WHERE NOT (digest = ANY($1))",
-                &[&used],
-            )
-            .map_err(failed(doing))? as usize;
-        let kept: i64 = tx
-            .query_one("SELECT count(*) FROM tool_intent_documents", &[])
-            .map_err(failed(doing))?
-            .get(0);
-        tx.commit().map_err(failed(doing))?;
-        Ok(GcReport {
-            removed,
-            kept: kept as usize,
-            tools_removed,
+            let mut used: Vec<String> = Vec::new();
+            for r in tx
+                .query(
+                    "SELECT fingerprint, skeleton FROM tool_intent_documents",
+                    &[],
+                )
+                .map_err(failed(doing))?
+            {
+                let (fingerprint, skeleton): (String, String) = (r.get(0), r.get(1));
+                used.extend(crate::digests_of(&fingerprint, &skeleton)?);
+            }
+            used.sort();
+            used.dedup();
+            let tools_removed = tx
+                .execute(
+                    "DELETE FROM tool_intent_tools WHERE NOT (digest = ANY($1))",
+                    &[&used],
+                )
+                .map_err(failed(doing))? as usize;
+            let kept: i64 = tx
+                .query_one("SELECT count(*) FROM tool_intent_documents", &[])
+                .map_err(failed(doing))?
+                .get(0);
+            tx.commit().map_err(failed(doing))?;
+            Ok(GcReport {
+                removed,
+                kept: kept as usize,
+                tools_removed,
+            })
         })
     }
 
     fn embeddings(&mut self, model: &str) -> Result<Vec<(String, Vec<u8>)>> {
-        Ok(self
-            .client
-            .query(
-                "SELECT text, vector FROM tool_intent_embeddings WHERE model = $1 ORDER BY text",
-                &[&model],
-            )
-            .map_err(failed("to read tool embeddings"))?
-            .iter()
-            .map(|r| (r.get(0), r.get(1)))
-            .collect())
+        self.run(|client| {
+            Ok(client
+                .query(
+                    "SELECT text, vector FROM tool_intent_embeddings WHERE model = $1 ORDER BY text",
+                    &[&model],
+                )
+                .map_err(failed("to read tool embeddings"))?
+                .iter()
+                .map(|r| (r.get(0), r.get(1)))
+                .collect())
+        })
     }
 
     fn add_embeddings(&mut self, model: &str, rows: &[(String, Vec<u8>)]) -> Result<()> {
         let (texts, vectors): (Vec<&str>, Vec<&[u8]>) =
             rows.iter().map(|(t, v)| (t.as_str(), v.as_slice())).unzip();
-        self.client
-            .execute(
-                "INSERT INTO tool_intent_embeddings (model, text, vector) \
-                 SELECT $1, * FROM unnest($2::text[], $3::bytea[]) ON CONFLICT DO NOTHING",
-                &[&model, &texts, &vectors],
-            )
-            .map_err(failed("to share tool embeddings"))?;
-        Ok(())
+        self.run(|client| {
+            client
+                .execute(
+                    "INSERT INTO tool_intent_embeddings (model, text, vector) \
+                     SELECT $1, * FROM unnest($2::text[], $3::bytea[]) ON CONFLICT DO NOTHING",
+                    &[&model, &texts, &vectors],
+                )
+                .map_err(failed("to share tool embeddings"))?;
+            Ok(())
+        })
     }
 
     fn kind(&self) -> &'static str {
@@ -336,16 +400,17 @@ impl VersionStore for PostgresStore {
     }
 
     fn size_bytes(&mut self) -> Result<u64> {
-        let size: i64 = self
-            .client
-            .query_one(
-                "SELECT (pg_total_relation_size('tool_intent_tools') + pg_total_relation_size('tool_intent_documents') \
-                 + pg_total_relation_size('tool_intent_versions') + pg_total_relation_size('tool_intent_store_meta') \
-                 + pg_total_relation_size('tool_intent_embeddings'))::bigint",
-                &[],
-            )
-            .map_err(failed("to measure its size"))?
-            .get(0);
+        let size: i64 = self.run(|client| {
+            Ok(client
+                .query_one(
+                    "SELECT (pg_total_relation_size('tool_intent_tools') + pg_total_relation_size('tool_intent_documents') \
+                     + pg_total_relation_size('tool_intent_versions') + pg_total_relation_size('tool_intent_store_meta') \
+                     + pg_total_relation_size('tool_intent_use') + pg_total_relation_size('tool_intent_embeddings'))::bigint",
+                    &[],
+                )
+                .map_err(failed("to measure its size"))?
+                .get(0))
+        })?;
         Ok(size as u64)
     }
 }

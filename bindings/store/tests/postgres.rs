@@ -129,3 +129,60 @@ fn a_store_from_a_newer_release_is_refused() {
         .unwrap();
     assert_eq!(e.code(), "store_unavailable");
 }
+
+#[test]
+fn a_store_and_its_listener_connect_again_when_the_server_drops_them() {
+    let url = cluster::fresh_database("store_reconnect");
+    let mut a = PostgresStore::connect(&url).unwrap();
+    let mut b = PostgresStore::connect(&url).unwrap();
+    let base = Registry::embedded();
+    a.publish(&split(&base), Expect::Newest(None)).unwrap();
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let listeners = |admin: &mut postgres::Client| -> i64 {
+        admin
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() \
+                 AND application_name = 'tool-intent-listener'",
+                &[],
+            )
+            .unwrap()
+            .get(0)
+    };
+    assert_eq!(listeners(&mut admin), 2);
+    // The server drops every other connection to the database, as a restart or a failover does.
+    let dropped: i64 = admin
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(dropped >= 4, "{dropped} connections dropped");
+    // The next call meets the dead connection and runs again on a new one.
+    assert_eq!(b.newest().unwrap().unwrap().sequence, 1);
+    // Until the listener listens again, a boundary is told to ask the store.
+    assert!(b.changed().unwrap());
+    let waited = std::time::Instant::now();
+    while b.changed().unwrap() {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(10),
+            "the listener did not listen again in 10 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(listeners(&mut admin), 2);
+    // Listening again: a publication (from a store whose own connection was dropped too) is
+    // heard.
+    let next = base.set_mcp_server("github", github()).unwrap().registry;
+    a.publish(&split(&next), Expect::Newest(Some(1))).unwrap();
+    let mut heard = false;
+    for _ in 0..100 {
+        if b.changed().unwrap() {
+            heard = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(heard, "no notification in 2 s after listening again");
+}
