@@ -56,6 +56,9 @@ impl Drop for Listener {
 /// How long the listener waits for a notification before it looks at `stop`.
 const LISTEN_WAIT: Duration = Duration::from_millis(250);
 
+/// How long a failed call waits to learn whether its connection is still up.
+const VALID_WAIT: Duration = Duration::from_secs(5);
+
 /// How long the listener waits before it connects again after losing its connection.
 const RECONNECT_WAIT: Duration = Duration::from_secs(1);
 
@@ -172,7 +175,10 @@ impl PostgresStore {
             self.reconnect()?;
         }
         let first = op(&mut self.client);
-        if first.is_err() && self.client.is_closed() {
+        // The error of a connection the server ended arrives before the client knows it is
+        // closed: ask the connection (one round trip, on failures only).
+        if first.is_err() && (self.client.is_closed() || self.client.is_valid(VALID_WAIT).is_err())
+        {
             self.reconnect()?;
             return op(&mut self.client);
         }
