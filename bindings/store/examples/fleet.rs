@@ -20,7 +20,6 @@
 //! Usage: `fleet --store SPEC [--processes 4] [--sessions 200] [--turns 20] [--seed 7]
 //! [--server PATH] [--out FILE]`.
 
-use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
@@ -30,6 +29,9 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tool_intent::{Registry, Result};
 use tool_intent_store::{open, SharedRegistry, VersionStore};
+
+#[path = "support/results.rs"]
+mod results;
 
 fn flag(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
@@ -463,26 +465,9 @@ fn main() {
         "beginTurnMicros": {"median": quantile(&mut figures.begin_micros, 0.5), "p99": quantile(&mut figures.begin_micros, 0.99)},
         "seconds": (elapsed.as_secs_f64() * 10.0).round() / 10.0,
     });
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&report).unwrap_or_default()
-    );
     // One entry per store kind in the results file.
-    let mut runs: BTreeMap<String, Value> = std::fs::read_to_string(&out)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default();
-    runs.insert(
-        report["store"].as_str().unwrap_or("?").to_string(),
-        report.clone(),
-    );
-    if let Some(parent) = out.parent() {
-        let _ = std::fs::create_dir_all(parent);
-    }
-    if let Err(e) = std::fs::write(
-        &out,
-        serde_json::to_string_pretty(&runs).unwrap_or_default() + "\n",
-    ) {
+    let store_kind = report["store"].as_str().unwrap_or("?").to_string();
+    if let Err(e) = results::record(&out, &store_kind, &report) {
         eprintln!("fleet: cannot write {}: {e}", out.display());
     }
     let bad = [

@@ -7,14 +7,16 @@
 //!
 //! Usage: `model_first_search [--out FILE]`.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use serde_json::{json, Value};
+use serde_json::json;
 use tool_intent::search::RankerKind;
 use tool_intent::{Registry, SearchCall, TurnRequest, TurnState};
 use tool_intent_store::{SharedRegistry, SqliteStore};
+
+#[path = "support/results.rs"]
+mod results;
 
 fn search_ms(shared: &mut SharedRegistry, state: &TurnState, query: &str) -> f64 {
     let request = TurnRequest {
@@ -111,19 +113,7 @@ fn main() {
         "firstSearchMs": {"withoutSharedEmbeddings": cold, "withSharedEmbeddings": shared_first, "warm": warm},
         "withModelMs": load_ms,
     });
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&report).unwrap_or_default()
-    );
-    let mut runs: BTreeMap<String, Value> = std::fs::read_to_string(&out)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default();
-    runs.insert("modelFirstSearch".into(), report);
-    if let Err(e) = std::fs::write(
-        &out,
-        serde_json::to_string_pretty(&runs).unwrap_or_default() + "\n",
-    ) {
+    if let Err(e) = results::record(&out, "modelFirstSearch", &report) {
         eprintln!("model_first_search: cannot write {}: {e}", out.display());
         std::process::exit(1);
     }
