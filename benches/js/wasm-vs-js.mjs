@@ -1,6 +1,6 @@
 // wasm vs plain JS, in one run: the same preview (expand + split + payload + fingerprint) of
 // the same generated registries, through the tool-intent wasm package and through
-// benches/js/plain-js.mjs, alternating rounds, median per call. Also the cost of the data-passing
+// benches/js/plain-js.mjs, alternating rounds, median per call (ratios: the median of the per-round ratios). Also the cost of the data-passing
 // routes at the boundary. Prints tables and writes bench-results/wasm-vs-js.json.
 //
 //   node benches/js/wasm-vs-js.mjs bench-results/registry-50.json bench-results/registry-1000.json ...
@@ -25,7 +25,12 @@ function median(xs) {
 }
 
 /** Median µs per call of each function, measured in alternating rounds. */
-function race(fns, { rounds = 15, minMs = 40 } = {}) {
+function race(fns, options) {
+  return raceRounds(fns, options).map(median);
+}
+
+/** µs per call of each function in each of `rounds` alternating rounds (one list per function). */
+function raceRounds(fns, { rounds = 15, minMs = 40 } = {}) {
   const per = fns.map(() => []);
   const counts = fns.map((fn) => {
     let n = 1;
@@ -43,7 +48,13 @@ function race(fns, { rounds = 15, minMs = 40 } = {}) {
       per[k].push(((performance.now() - t) * 1000) / counts[k]);
     });
   }
-  return per.map(median);
+  return per;
+}
+
+/** The median over rounds of `slow[r] / fast[r]`: a ratio of two functions timed in the same
+ * round, so a slow stretch of the machine (this VM's shared cores) slows both sides of it. */
+function pairedRatio(slow, fast) {
+  return median(slow.map((s, r) => s / fast[r]));
 }
 
 const results = { intent: INTENT, node: process.version, sizes: [], boundary: [], search: [] };
@@ -68,14 +79,17 @@ for (const file of files) {
   assert.deepEqual(b.resident, a.array);
   assert.deepEqual(b.deferred, a.catalog);
   assert.equal(plainNode.preview(INTENT, state).fingerprint, a.fingerprint);
-  const [w, j, jn] = race([() => wasm.planTurn(INTENT, { state }), () => plain.preview(INTENT, state), () => plainNode.preview(INTENT, state)]);
+  // 31 rounds: the ratio is judged (≥ 1.5× at 1,000 tools), and a median over 15 rounds moved
+  // from 1.0× to 1.8× between runs on this 2-core VM.
+  const rounds = raceRounds([() => wasm.planTurn(INTENT, { state }), () => plain.preview(INTENT, state), () => plainNode.preview(INTENT, state)], { rounds: 31 });
+  const [w, j, jn] = rounds.map(median);
   const row = {
     tools: wasm.len(),
     wasmMicros: +w.toFixed(1),
     plainJsMicros: +j.toFixed(1),
-    jsOverWasm: +(j / w).toFixed(2),
+    jsOverWasm: +pairedRatio(rounds[1], rounds[0]).toFixed(2),
     plainJsNodeCryptoMicros: +jn.toFixed(1),
-    jsNodeOverWasm: +(jn / w).toFixed(2),
+    jsNodeOverWasm: +pairedRatio(rounds[2], rounds[0]).toFixed(2),
   };
   if (previous) {
     row.wasmGrowth = +(w / previous.wasmMicros).toFixed(2);
@@ -159,7 +173,7 @@ for (const b of results.boundary) {
   (judged ? line : (_, t) => console.log(`  info  ${t}`))(b.loadFromStringMicros <= 0.8 * b.plainJsLoadMicros, `registry load at ${b.tools} tools: wasm ${(b.loadFromStringMicros / 1000).toFixed(1)} ms vs plain JS ${(b.plainJsLoadMicros / 1000).toFixed(1)} ms (ratio ${(b.loadFromStringMicros / b.plainJsLoadMicros).toFixed(2)}, target ≤ 0.8)`);
 }
 if (at1000) {
-  line(at1000.wasmMicros <= 800 && 1.5 * at1000.wasmMicros <= at1000.plainJsNodeCryptoMicros, `preview at ${at1000.tools} tools: wasm ${(at1000.wasmMicros / 1000).toFixed(3)} ms (≤ 0.8 ms) vs plain JS + node:crypto ${(at1000.plainJsNodeCryptoMicros / 1000).toFixed(3)} ms (${(at1000.plainJsNodeCryptoMicros / at1000.wasmMicros).toFixed(2)}×, target ≥ 1.5×)`);
+  line(at1000.wasmMicros <= 800 && at1000.jsNodeOverWasm >= 1.5, `preview at ${at1000.tools} tools: wasm ${(at1000.wasmMicros / 1000).toFixed(3)} ms (≤ 0.8 ms) vs plain JS + node:crypto ${(at1000.plainJsNodeCryptoMicros / 1000).toFixed(3)} ms (${at1000.jsNodeOverWasm.toFixed(2)}× round by round, target ≥ 1.5×)`);
 }
 // Size history (README, "Package size"): 149,673 after the restructuring, 156,559 with the
 // BM25F tool_search (allowed ≤ 157,683), 164,286 with native-client and the cache report.

@@ -20,6 +20,8 @@ pub(crate) enum MemoSlot {
     KeywordIndex,
     /// `turn/split.rs`: which tools each provider refuses.
     ProviderRules,
+    /// `expand/deferral.rs`: which tools are deferred when available.
+    Deferrable,
     /// `search::hybrid`: every tool's embedding (feature `hybrid`; the slot is one pointer
     /// either way).
     #[cfg_attr(not(feature = "hybrid"), allow(dead_code))]
@@ -29,7 +31,7 @@ pub(crate) enum MemoSlot {
     ModelTexts,
 }
 
-const SLOTS: usize = 6;
+const SLOTS: usize = 7;
 // The array below has one slot per variant: a variant added without growing it fails here.
 const _: () = assert!(MemoSlot::ModelTexts as usize + 1 == SLOTS);
 
@@ -152,6 +154,7 @@ mod tests {
             "TokenCounts",
             "KeywordIndex",
             "ProviderRules",
+            "Deferrable",
             "EmbeddingIndex",
             "ModelTexts",
         ];

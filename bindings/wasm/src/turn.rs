@@ -28,19 +28,25 @@ impl Turn {
         ] {
             let list: JsValue = if names.is_empty() {
                 js_sys::Array::new().into()
-            } else if names.iter().any(|n| n.contains('\n')) {
-                return Err(js_error(&Error::internal(format!(
-                    "a name of the plan's {key} list holds a newline, which the loader refuses"
-                ))));
             } else {
                 // One string split by JS (one crossing, not one per name); built by hand, as
                 // the core builds its joins (`[S]::join` adds 0.4 KB of wasm per item type).
-                let mut joined = String::with_capacity(names.len() * 16);
+                let bytes: usize = names.iter().map(|n| n.len() + 1).sum();
+                let mut joined = String::with_capacity(bytes);
                 for (i, name) in names.iter().enumerate() {
                     if i > 0 {
                         joined.push('\n');
                     }
                     joined.push_str(name);
+                }
+                // The separators must be the only newlines: one count over the joined bytes
+                // (a loop the compiler vectorises) instead of a search per name, which took
+                // 4% of a 1,000-tool plan.
+                let newlines = joined.bytes().filter(|&b| b == b'\n').count();
+                if newlines != names.len() - 1 {
+                    return Err(js_error(&Error::internal(format!(
+                        "a name of the plan's {key} list holds a newline, which the loader refuses"
+                    ))));
                 }
                 js_sys::JsString::from(joined.as_str()).split("\n").into()
             };
