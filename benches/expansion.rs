@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use tool_intent::counter::Estimator;
-use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::provider::ToolChanges;
 use tool_intent::search::SearchCall;
+use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::turn::split;
 use tool_intent::{record_loaded, Provider, Registry, ToolsOverride, TurnRequest, TurnState, View};
 

@@ -41,13 +41,14 @@
 //!   its deferral flags and its change blocks (nothing here reads a registry);
 //! - [`registry`] — loading, validating, merging and writing back registries (our format,
 //!   MCP `tools/list`), and each tool's rendered entry per provider;
-//! - [`expand`] — the expander under every call ([`Turn::expansion`]), with the resident and
-//!   deferred split;
 //! - [`counter`] — token counters;
-//! - [`search`] — the `tool_search` tool ([`search::SearchCall`], [`Ranker`]);
-//! - [`turn`] — [`Turn`] and everything of one turn: [`TurnState`] and its boundary, the
-//!   provider split made once, the payload, [`TurnPlan`], the budget, and the change messages
-//!   of `tool_changes: messages` with the conversation's record;
+//! - [`search`] — the `tool_search` tool ([`search::SearchCall`], [`Ranker`]), over the
+//!   deferred tools a turn hands it;
+//! - [`turn`] — [`Turn`] and everything of one turn: the expansion of its intent
+//!   ([`turn::expand`], [`Turn::expansion`]) with the resident and deferred split,
+//!   [`TurnState`] and its boundary, the provider split made once, the payload, [`TurnPlan`],
+//!   the budget, and the change messages of `tool_changes: messages` with the conversation's
+//!   record;
 //! - [`provider_check`], [`tool_info`] — a registry checked against a provider's rules; the
 //!   tools as a UI lists them;
 //! - [`cache_report`] — the prompt-cache replay of a scripted session;
@@ -69,7 +70,6 @@ pub mod cache_report;
 pub mod counter;
 mod digest;
 pub mod error;
-pub mod expand;
 pub mod glob;
 pub mod intent;
 pub mod json;

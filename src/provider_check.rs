@@ -106,8 +106,8 @@ impl Registry {
         }
         // The per-request count is judged on the default intent's array; an expansion that
         // fails is a finding of its own, not a check that silently skips the count.
-        let split = crate::expand::expand(self, &Default::default(), Default::default()).and_then(
-            |expansion| {
+        let split = crate::turn::expand::expand(self, &Default::default(), Default::default())
+            .and_then(|expansion| {
                 split_for(
                     &expansion,
                     &TurnState::default(),
@@ -115,8 +115,7 @@ impl Registry {
                     provider,
                     DeferralMode::Catalog,
                 )
-            },
-        );
+            });
         match split {
             Ok(turn) => {
                 let resident = turn.split.array.len();

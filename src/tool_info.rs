@@ -47,7 +47,7 @@ impl Registry {
                 description: t.description.clone(),
                 source_name: t.is_renamed().then(|| t.source_name().to_string()),
                 default: registry.is_default(i),
-                deferrable: crate::expand::is_deferrable(registry, i),
+                deferrable: crate::turn::expand::is_deferrable(registry, i),
                 overlay: registry.is_overlay(i),
                 effective_annotations: *effective,
                 builtin_providers: t.builtin().map(|b| b.providers.clone()).unwrap_or_default(),

@@ -11,8 +11,8 @@ use std::collections::BTreeSet;
 use common::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::registry::PresetChange;
+use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::Registry;
 
 /// A registry of one own tool with the `readonly` preset and the `channel` ceiling, trusting

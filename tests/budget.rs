@@ -11,8 +11,8 @@ mod halves;
 
 use halves::rendered_halves;
 use tool_intent::counter::{BpeCounter, Estimator};
-use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::turn::budget::{BudgetRow, Placement};
+use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::{
     Budget, Provider, Registry, TokenCounter, ToolsOverride, TurnRequest, TurnState, View,
 };

@@ -18,7 +18,7 @@ mod model_weights;
 
 use common::*;
 use serde_json::{json, Value};
-use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::turn::{CallOptions, SearchOptions};
 use tool_intent::{ToolsOverride, TurnRequest};
 

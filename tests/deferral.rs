@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use serde_json::json;
-use tool_intent::expand::{expand, ExpandContext, Expansion};
+use tool_intent::turn::expand::{expand, ExpandContext, Expansion};
 use tool_intent::turn::{catalog_text, split, system_prompt_with_catalog, CATALOG_HEADER};
 use tool_intent::{
     DeferralMode, Provider, Registry, ToolsOverride, TurnPlan, TurnRequest, TurnState, View,

@@ -7,7 +7,7 @@ mod common;
 use common::{render, search_args, turn_request, RenderOptions};
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::turn::split;
 use tool_intent::{DeferralMode, Registry, SessionRunConfig, ToolsOverride, TurnState, View};
 

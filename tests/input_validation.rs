@@ -5,8 +5,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::{json, Value};
-use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::limits::LIMITS;
+use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::{
     build_intent, Registry, Toggles, ToolsOverride, TurnRequest, TurnState, WarningCode,
 };

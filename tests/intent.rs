@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::{build_intent, Registry, SessionRunConfig, Toggles, ToolsOverride, TurnRequest};
 
 /// The embedded registry with `extra` added to `default_tools` (a tool shipped later).

@@ -173,7 +173,7 @@ fn a_benchmark_server_loads_whole_with_valid_unique_wire_names() {
     }
     // Dispatch by wire name returns the name the server knows.
     let o = ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap();
-    let e = tool_intent::expand::expand(&r, &o, Default::default()).unwrap();
+    let e = tool_intent::turn::expand::expand(&r, &o, Default::default()).unwrap();
     for source in tools["tools"]
         .as_array()
         .unwrap()

@@ -9,7 +9,7 @@ mod retrieval;
 
 use common::*;
 use serde_json::json;
-use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::{Ranker, Registry, SearchCall, ToolsOverride, TurnRequest};
 
 fn hits(r: &Registry, query: &str) -> Vec<String> {

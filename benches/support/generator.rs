@@ -285,7 +285,7 @@ pub fn search_bench(
     let doc = registry_document(total, 42);
     let registry = tool_intent::Registry::from_json_str(&doc.to_string()).unwrap();
     let o = tool_intent::ToolsOverride::from_json_str(r#"{"toolset":"full"}"#).unwrap();
-    let deferred = tool_intent::expand::expand(&registry, &o, Default::default())
+    let deferred = tool_intent::turn::expand::expand(&registry, &o, Default::default())
         .unwrap()
         .deferred()
         .count();

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::search::Query;
 use tool_intent::{Registry, SearchCall, ToolsOverride, TurnRequest};
 

@@ -20,7 +20,7 @@ pub(crate) enum MemoSlot {
     KeywordIndex,
     /// `turn/split.rs`: which tools each provider refuses.
     ProviderRules,
-    /// `expand/deferral.rs`: which tools are deferred when available.
+    /// `turn/deferral.rs`: which tools are deferred when available.
     Deferrable,
     /// `search::hybrid`: every tool's embedding (feature `hybrid`; the slot is one pointer
     /// either way).

@@ -35,10 +35,9 @@ fn hundredths(score: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::deferred_by_default;
     use super::super::*;
     use super::*;
-    use crate::expand::{expand, ExpandContext};
-    use crate::intent::ToolsOverride;
 
     /// A ranker of fixed fit and threshold (registry order), to test the abstention rule alone.
     #[cfg(feature = "abstain")]
@@ -67,7 +66,7 @@ mod tests {
     #[test]
     fn a_search_abstains_below_the_threshold_only_when_nothing_is_named() {
         let r = Registry::embedded();
-        let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
+        let e = deferred_by_default(&r);
         let low = Fixed {
             fit: Some(0.1),
             threshold: Some(0.25),
@@ -75,7 +74,7 @@ mod tests {
         let call = SearchCall::new("order a pizza")
             .with_ranker(&low)
             .with_abstain(true);
-        let res = run(&e, &call, &|_| false).unwrap();
+        let res = run(&r, &e, &call, &|_| false).unwrap();
         assert!(res.hits.is_empty(), "an abstaining search loads nothing");
         assert_eq!(res.warnings.len(), 1);
         assert_eq!(res.warnings[0].code, WarningCode::SearchAbstained);
@@ -86,7 +85,7 @@ mod tests {
             res.text
         );
         // The nearest three are named, best first.
-        let ranked = low.rank(&r, "", &e.deferred().collect::<Vec<_>>(), 3);
+        let ranked = low.rank(&r, "", &e.iter().collect::<Vec<_>>(), 3);
         let names: Vec<&str> = ranked
             .iter()
             .map(|&i| r.tool(i).unwrap().name.as_str())
@@ -111,7 +110,7 @@ mod tests {
             let call = SearchCall::new(query)
                 .with_ranker(ranker)
                 .with_abstain(abstain);
-            let res = run(&e, &call, &|_| false).unwrap();
+            let res = run(&r, &e, &call, &|_| false).unwrap();
             assert!(!res.hits.is_empty(), "{query}");
             assert!(res.warnings.is_empty(), "{query}");
         }
@@ -121,7 +120,7 @@ mod tests {
     #[test]
     fn abstaining_needs_a_threshold_and_a_fit() {
         let r = Registry::embedded();
-        let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
+        let e = deferred_by_default(&r);
         let no_threshold = Fixed {
             fit: Some(0.1),
             threshold: None,
@@ -134,7 +133,7 @@ mod tests {
             let call = SearchCall::new("order a pizza")
                 .with_ranker(ranker)
                 .with_abstain(true);
-            let err = run(&e, &call, &|_| false).unwrap_err();
+            let err = run(&r, &e, &call, &|_| false).unwrap_err();
             assert_eq!(err.code(), "invalid_argument");
             assert!(err.to_string().contains("abstain"), "{err}");
         }
@@ -144,9 +143,9 @@ mod tests {
     #[test]
     fn a_build_without_abstention_refuses_it_by_name() {
         let r = Registry::embedded();
-        let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
+        let e = deferred_by_default(&r);
         let call = SearchCall::new("plan mode").with_abstain(true);
-        let err = run(&e, &call, &|_| false).unwrap_err();
+        let err = run(&r, &e, &call, &|_| false).unwrap_err();
         assert!(err.to_string().contains("not in this build"), "{err}");
     }
 

@@ -45,8 +45,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::{Error, JsonPath, Result};
-use crate::expand::Expansion;
-use crate::registry::{Tool, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT};
+use crate::registry::{Registry, Tool, ToolSet, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT};
 use crate::warning::{Warning, WarningCode};
 
 /// Longest query accepted.
@@ -139,18 +138,18 @@ pub const NOTHING_DEFERRED: &str = "Nothing is deferred in this session: every t
 /// fit is below it loads nothing and names the nearest tools instead. Pure: the caller
 /// records the hits ([`run`] does both).
 fn search(
-    expansion: &Expansion,
+    registry: &Registry,
+    deferred: &ToolSet,
     query: &Query,
     limit: usize,
     ranker: &dyn Ranker,
     abstain_below: Option<f64>,
     excluded: &dyn Fn(usize) -> bool,
 ) -> Result<SearchResult> {
-    let registry = expansion.registry();
     let limit = limit.clamp(1, MAX_SEARCH_LIMIT);
     let mut hits: Vec<usize> = Vec::new();
     let mut not_found = Vec::new();
-    if !expansion.deferred().any(|i| !excluded(i)) {
+    if !deferred.iter().any(|i| !excluded(i)) {
         return Ok(SearchResult {
             hits: Vec::new(),
             not_found: match query {
@@ -170,7 +169,7 @@ fn search(
         Query::Select(names) => {
             for name in names {
                 match registry.index_of(name) {
-                    Some(i) if expansion.is_deferred(i) && !excluded(i) => {
+                    Some(i) if deferred.contains(i) && !excluded(i) => {
                         if !hits.contains(&i) {
                             hits.push(i);
                         }
@@ -180,10 +179,10 @@ fn search(
             }
         }
         Query::Keywords { text, required } => {
-            let ranked = rank::rank(expansion, text, required, limit, ranker, excluded);
+            let ranked = rank::rank(registry, deferred, text, required, limit, ranker, excluded);
             hits = ranked.hits;
             if hits.is_empty() && !required.is_empty() {
-                missing_terms = rank::missing_required(expansion, required, excluded);
+                missing_terms = rank::missing_required(registry, deferred, required, excluded);
             }
             // A request that names a tool never abstains: the name is the best evidence there is.
             if let Some(threshold) = abstain_below.filter(|_| ranked.named == 0 && !hits.is_empty())
@@ -327,11 +326,12 @@ impl<'a> SearchCall<'a> {
     }
 }
 
-/// Runs one `tool_search` call against an expansion (the turn records the hits as loaded).
-/// `excluded` tools (those the target provider refuses) are never hits. Errors point into the
-/// call's arguments (`$.query`, `$.limit`).
+/// Runs one `tool_search` call against a turn's `deferred` tools (the turn records the hits
+/// as loaded). `excluded` tools (those the target provider refuses) are never hits. Errors
+/// point into the call's arguments (`$.query`, `$.limit`).
 pub(crate) fn run(
-    expansion: &Expansion,
+    registry: &Registry,
+    deferred: &ToolSet,
     call: &SearchCall<'_>,
     excluded: &dyn Fn(usize) -> bool,
 ) -> Result<SearchResult> {
@@ -365,7 +365,8 @@ pub(crate) fn run(
         })?),
     };
     search(
-        expansion,
+        registry,
+        deferred,
         &query,
         limit,
         call.ranker,
@@ -410,10 +411,22 @@ fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expand::{expand, ExpandContext};
-    use crate::intent::ToolsOverride;
-    use crate::registry::Registry;
+    use crate::registry::TOOL_SEARCH;
     use serde_json::json;
+
+    /// What a default turn of `r` defers, restated for the tests of this module (which sit
+    /// below the turn; `turn::deferral` is the rule): tools outside `default_tools` or in
+    /// `deferred_default_tools`, never `tool_search` or an overlay tool.
+    pub(super) fn deferred_by_default(r: &Registry) -> ToolSet {
+        let mut set = ToolSet::empty(r.len());
+        for i in 0..r.len() {
+            let search = r.tool(i).is_some_and(|t| t.name == TOOL_SEARCH);
+            if !search && !r.is_overlay(i) && (!r.is_default(i) || r.is_deferred_default(i)) {
+                set.insert(i);
+            }
+        }
+        set
+    }
 
     #[test]
     fn query_parsing() {
@@ -435,8 +448,9 @@ mod tests {
     #[test]
     fn select_only_finds_deferred_tools() {
         let r = Registry::embedded();
-        let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
+        let e = deferred_by_default(&r);
         let res = search(
+            &r,
             &e,
             &Query::parse("select:enter_plan_mode,read_file,nope").unwrap(),
             5,
@@ -453,16 +467,19 @@ mod tests {
     #[test]
     fn arguments_are_validated() {
         let r = Registry::embedded();
-        let e = expand(&r, &ToolsOverride::Follow, ExpandContext::default()).unwrap();
+        let e = deferred_by_default(&r);
         let bad = json!({"query": 3});
         let err = SearchCall::from_arguments(&bad).unwrap_err();
         assert_eq!(err.path(), Some("$.query"));
         let zero = json!({"query": "x", "limit": 0});
-        let err = run(&e, &SearchCall::from_arguments(&zero).unwrap(), &|_| false).unwrap_err();
+        let err = run(&r, &e, &SearchCall::from_arguments(&zero).unwrap(), &|_| {
+            false
+        })
+        .unwrap_err();
         assert_eq!(err.path(), Some("$.limit"));
         let args = json!({"query": "plan mode"});
         let call = SearchCall::from_arguments(&args).unwrap();
-        let res = run(&e, &call, &|_| false).unwrap();
+        let res = run(&r, &e, &call, &|_| false).unwrap();
         assert_eq!(res.hits[0], "enter_plan_mode");
     }
 }

@@ -19,8 +19,7 @@
 //! rule and the order of ties stay the library's.
 
 use super::index::KeywordIndex;
-use crate::expand::Expansion;
-use crate::registry::Registry;
+use crate::registry::{Registry, ToolSet};
 
 /// Orders the candidates of a keyword query.
 pub trait Ranker {
@@ -250,11 +249,11 @@ pub(super) fn diversify(
 
 /// The `+terms` (markers removed) that no candidate has: deferred, not excluded tools.
 pub(super) fn missing_required(
-    expansion: &Expansion,
+    registry: &Registry,
+    deferred: &ToolSet,
     required: &[String],
     excluded: &dyn Fn(usize) -> bool,
 ) -> Vec<String> {
-    let registry = expansion.registry();
     let index = KeywordIndex::of(registry);
     let index = &*index;
     required
@@ -262,8 +261,8 @@ pub(super) fn missing_required(
         .filter(
             |word| match index.required_terms(std::slice::from_ref(*word)) {
                 None => true,
-                Some(ids) => !expansion
-                    .deferred()
+                Some(ids) => !deferred
+                    .iter()
                     .filter(|&i| !excluded(i))
                     .any(|i| ids.iter().all(|&t| index.term_score(t, i) > 0.0)),
             },
@@ -284,7 +283,8 @@ pub(super) struct Ranked {
 
 /// The hits of a keyword query, best first, at most `limit` (see the module docs).
 pub(super) fn rank(
-    expansion: &Expansion,
+    registry: &Registry,
+    deferred: &ToolSet,
     text: &str,
     required: &[String],
     limit: usize,
@@ -296,14 +296,13 @@ pub(super) fn rank(
         named: 0,
         fit: None,
     };
-    let registry = expansion.registry();
     let index = KeywordIndex::of(registry);
     let index = &*index;
     let Some(required) = index.required_terms(required) else {
         return none;
     };
-    let candidates: Vec<usize> = expansion
-        .deferred()
+    let candidates: Vec<usize> = deferred
+        .iter()
         .filter(|&i| !excluded(i))
         .filter(|&i| required.iter().all(|&term| index.term_score(term, i) > 0.0))
         .collect();

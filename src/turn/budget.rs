@@ -27,10 +27,10 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
+use super::expand::Expansion;
 use super::split::{Split, CATALOG_HEADER};
 use crate::counter::{CounterKind, TokenCounter};
 use crate::error::Result;
-use crate::expand::Expansion;
 use crate::provider::entry;
 use crate::provider::{DeferralMode, Provider};
 use crate::registry::{tool_entry, Memo, MemoSlot, Registry, TOOL_SEARCH};
@@ -286,8 +286,8 @@ fn estimate_catalog(
 mod tests {
     use super::*;
     use crate::counter::Estimator;
-    use crate::expand::{expand, ExpandContext};
     use crate::intent::ToolsOverride;
+    use crate::turn::expand::{expand, ExpandContext};
     use crate::turn::{split, TurnState, View};
 
     #[test]

@@ -12,7 +12,8 @@
 //! prompt; **promoted** tools were loaded by `tool_search` and sit at the end of the array.
 //!
 //! This room holds everything of one turn, in the order a turn uses it: the request's options
-//! (`options.rs`), the turn state (`state.rs`) and its boundary (`boundary.rs`), the provider
+//! (`options.rs`), the expansion of its intent against the registry version (`expand.rs`,
+//! with the resident/deferred rule in `deferral.rs`), the turn state (`state.rs`) and its boundary (`boundary.rs`), the provider
 //! split made once per turn (`split.rs`), the payload (`payload.rs`), the plan
 //! (`turn_plan.rs`), the budget (`budget.rs`) and, with `tool_changes: messages`, the change
 //! message (`change_message.rs`, `tool_changes.rs`) with the conversation's record
@@ -23,7 +24,6 @@ use serde::Serialize;
 
 use crate::counter::TokenCounter;
 use crate::error::{Error, Result};
-use crate::expand::{expand, ExpandContext, Expansion};
 use crate::intent::ToolsOverride;
 use crate::provider::rules::{check_count, check_mode};
 use crate::provider::search_output::client_search_output;
@@ -35,6 +35,8 @@ use crate::warning::{Warning, WarningCode};
 mod boundary;
 pub mod budget;
 mod change_message;
+mod deferral;
+pub mod expand;
 mod options;
 mod payload;
 pub mod record;
@@ -45,6 +47,7 @@ pub mod tool_changes;
 mod turn_plan;
 
 pub use budget::Budget;
+use expand::{expand, ExpandContext, Expansion};
 pub use options::{
     js_key, option_error, search_argument_error, BudgetOptions, CacheReportOptions, CallOptions,
     SearchOptions,
@@ -359,7 +362,12 @@ impl Turn {
         check_mode(self.provider, self.mode)?;
         let version = self.expansion.registry();
         let refused = |i: usize| self.provider_split.refused(i);
-        let mut result = search::run(&self.expansion, call, &refused)?;
+        let mut result = search::run(
+            self.expansion.registry(),
+            &self.expansion.deferred_set(),
+            call,
+            &refused,
+        )?;
         // A full loaded list first forgets names this registry lacks: then every hit fits
         // (`TurnState::make_room`), and the text that told the model "Loaded" stays true.
         let room = self.state.make_room(version, result.hits.len());
@@ -448,5 +456,7 @@ impl Turn {
     }
 }
 
+#[cfg(test)]
+mod expand_tests;
 #[cfg(test)]
 mod tests;

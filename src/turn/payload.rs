@@ -8,11 +8,11 @@
 //! native and wasm. The fingerprint is `sha256:<hex>` of those bytes; it is what a prompt
 //! cache keys on. How each deferral mode fills the array is in the docs of `crate::provider`.
 
+use super::expand::Expansion;
 use super::split::{catalog_text, Split};
 use super::state::View;
 use crate::digest::fingerprint;
 use crate::error::{Error, Result};
-use crate::expand::Expansion;
 use crate::provider::entry::{self, push_with_flags, ANTHROPIC_TOOL_SEARCH_NAME};
 use crate::provider::provider_tool_form::{self, Placement};
 use crate::provider::rules::check_mode;
@@ -219,9 +219,9 @@ fn render_search(slot: Slot<'_>, provider: Provider, cache: bool) -> Result<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expand::{expand, ExpandContext};
     use crate::intent::ToolsOverride;
     use crate::registry::Registry;
+    use crate::turn::expand::{expand, ExpandContext};
     use crate::turn::split::split;
     use crate::turn::{record_loaded, TurnState};
 

@@ -27,9 +27,9 @@
 //! read it ([`crate::Turn::resolve`] refuses any tool this turn does not offer), so an edit
 //! there changes what a message says, never what the model may run.
 
+use super::expand::{Expansion, ToolStatus};
 use super::record::ConversationTools;
 use crate::error::{quoted, Result};
-use crate::expand::{Expansion, ToolStatus};
 use crate::provider::entry::{CACHE_CONTROL_FIELD, DEFER_LOADING_FIELD};
 use crate::provider::Provider;
 use crate::registry::Registry;

@@ -6,9 +6,9 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
+use super::expand::Expansion;
 use super::state::{TurnState, View};
 use crate::error::{quoted, Error, Result};
-use crate::expand::Expansion;
 use crate::provider::rules::{refusal, shortened, Refusal, OPENAI_MAX_DESCRIPTION};
 use crate::provider::{DeferralMode, Provider};
 use crate::registry::{Memo, MemoSlot, Registry, ToolSet};
@@ -227,7 +227,7 @@ mod tests {
     #[test]
     fn promoted_tools_follow_the_resident_ones_in_load_order() {
         let r = Registry::embedded();
-        let e = crate::expand::expand(&r, &Default::default(), Default::default()).unwrap();
+        let e = crate::turn::expand::expand(&r, &Default::default(), Default::default()).unwrap();
         let s = r.begin_turn(
             &record_loaded(&TurnState::default(), &["send_message", "enter_plan_mode"]).unwrap(),
         );

@@ -74,10 +74,10 @@ use crate::provider::change_blocks::{self, ChangeSet};
 use super::payload::Payload;
 use super::record::{ConversationTools, KnownTool};
 
+use super::expand::{Expansion, ToolStatus};
 use super::split::CATALOG_HEADER;
 use crate::digest::fingerprint;
 use crate::error::{quoted, Error, Result};
-use crate::expand::{Expansion, ToolStatus};
 use crate::provider::entry::{self, has_cache_control, with_cache_control, BEDROCK_CACHE_POINT};
 use crate::provider::rules::max_tools;
 use crate::provider::{DeferralMode, Provider, ToolChanges};

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 pub use fixtures::mcp_texts;
 
 use serde_json::Value;
-use tool_intent::expand::{expand, ExpandContext, Expansion};
 use tool_intent::search::SearchResult;
+use tool_intent::turn::expand::{expand, ExpandContext, Expansion};
 use tool_intent::{
     DeferralMode, Provider, Registry, SearchCall, ToolsOverride, TurnPlan, TurnRequest, TurnState,
     View,

@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 
 use rusqlite::{params, Connection};
 use serde_json::{json, Value};
-use tool_intent::expand::{expand, ExpandContext};
+use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::{Registry, SessionRunConfig};
 use tool_intent_migrate::{self as migrate, Database, MigrateOptions};
 

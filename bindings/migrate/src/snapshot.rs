@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use tool_intent::expand::{expand, ExpandContext};
 use tool_intent::intent::{Intent, ToolsOverride};
 use tool_intent::registry::{Registry, WEB_SEARCH_OVERLAY};
+use tool_intent::turn::expand::{expand, ExpandContext};
 
 /// What a stored `tools_override` value is.
 #[derive(Debug, Clone, PartialEq)]

@@ -19,8 +19,8 @@
 //! override says. Denies match ignoring ASCII case. The result is then split into resident
 //! and deferred tools by `deferral.rs`.
 
-mod deferral;
-pub use deferral::is_deferrable;
+use super::deferral;
+pub use super::deferral::is_deferrable;
 
 use serde::Serialize;
 
@@ -79,6 +79,15 @@ impl Expansion {
     /// Registry positions of resident tools (full schema every turn), in registry order.
     pub fn resident(&self) -> impl Iterator<Item = usize> + '_ {
         self.positions(|s| s == ToolStatus::Resident)
+    }
+
+    /// The deferred tools as a set (what `tool_search` searches).
+    pub(crate) fn deferred_set(&self) -> ToolSet {
+        let mut set = ToolSet::empty(self.status.len());
+        for i in self.deferred() {
+            set.insert(i);
+        }
+        set
     }
 
     /// Registry positions of deferred tools (name in the catalog), in registry order.
@@ -476,6 +485,3 @@ fn warn_unmatched(
         ));
     }
 }
-
-#[cfg(test)]
-mod tests;

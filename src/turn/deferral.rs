@@ -9,7 +9,7 @@
 //!   the intent disables it (or the source denies it) every deferred tool becomes resident:
 //!   deferral never reduces what is available.
 //!
-//! When a deferred tool joins the array is the turn state's business ([`crate::turn`]).
+//! When a deferred tool joins the array is the turn state's business (`state.rs`).
 
 use crate::registry::{Memo, MemoSlot, Registry, ToolSet, TOOL_SEARCH};
 

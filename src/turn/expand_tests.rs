@@ -1,6 +1,9 @@
 //! Unit tests of the expander: intents against a small registry, case by case.
 
-use super::*;
+use super::expand::*;
+use crate::intent::ToolsOverride;
+use crate::registry::Registry;
+use crate::warning::WarningCode;
 use serde_json::json;
 
 fn registry() -> Registry {
