@@ -329,3 +329,38 @@ proptest! {
         prop_assert_eq!(names(tools), names(shuffled));
     }
 }
+
+/// A plan lists the renamed tools of its own halves only, in wire-name order (found once per
+/// registry, `turn_plan::renamed_among`).
+#[test]
+fn a_plan_lists_the_renamed_tools_of_its_halves_in_wire_name_order() {
+    let r = Registry::embedded()
+        .set_mcp_server("bfcl", &fixture().to_string())
+        .unwrap()
+        .registry;
+    let renamed: Vec<String> = r
+        .tools()
+        .iter()
+        .filter(|t| t.is_renamed())
+        .map(|t| t.name.clone())
+        .collect();
+    assert!(renamed.len() >= 2, "the fixture renames tools: {renamed:?}");
+    let plan_of = |o: &str| {
+        let req = TurnRequest {
+            tools_override: ToolsOverride::from_json_str(o).unwrap(),
+            ..Default::default()
+        };
+        r.plan_turn(&req).unwrap()
+    };
+    let full = plan_of(r#"{"toolset":"full"}"#);
+    let wires: Vec<&str> = full.renamed().iter().map(|x| x.wire).collect();
+    let mut sorted = renamed.iter().map(String::as_str).collect::<Vec<_>>();
+    sorted.sort();
+    assert_eq!(wires, sorted);
+    // Without one renamed tool, the plan does not list it.
+    let left_out = &renamed[0];
+    let fewer = plan_of(&format!(r#"{{"toolset":"full","disabled":["{left_out}"]}}"#));
+    let wires: Vec<&str> = fewer.renamed().iter().map(|x| x.wire).collect();
+    assert!(!wires.contains(&left_out.as_str()), "{wires:?}");
+    assert_eq!(wires.len(), sorted.len() - 1);
+}

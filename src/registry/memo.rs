@@ -22,6 +22,8 @@ pub(crate) enum MemoSlot {
     ProviderRules,
     /// `turn/deferral.rs`: which tools are deferred when available.
     Deferrable,
+    /// `turn/turn_plan.rs`: the renamed tools, in wire-name order.
+    RenamedTools,
     /// `search::hybrid`: every tool's embedding (feature `hybrid`; the slot is one pointer
     /// either way).
     #[cfg_attr(not(feature = "hybrid"), allow(dead_code))]
@@ -31,7 +33,7 @@ pub(crate) enum MemoSlot {
     ModelTexts,
 }
 
-const SLOTS: usize = 7;
+const SLOTS: usize = 8;
 // The array below has one slot per variant: a variant added without growing it fails here.
 const _: () = assert!(MemoSlot::ModelTexts as usize + 1 == SLOTS);
 
@@ -155,6 +157,7 @@ mod tests {
             "KeywordIndex",
             "ProviderRules",
             "Deferrable",
+            "RenamedTools",
             "EmbeddingIndex",
             "ModelTexts",
         ];

@@ -312,20 +312,7 @@ impl Turn {
                 Vec::new(),
             ),
         };
-        // In wire-name order: the names are sorted as `&str` (the crate's one name sort,
-        // `sort.rs`) and mapped back to their positions.
-        let mut renamed_names: Vec<&str> = split
-            .array
-            .iter()
-            .chain(&split.catalog)
-            .filter_map(|&i| version.tool(i).filter(|t| t.is_renamed()))
-            .map(|t| t.name.as_str())
-            .collect();
-        crate::sort::sort_names(&mut renamed_names);
-        let renamed: Vec<usize> = renamed_names
-            .iter()
-            .filter_map(|name| version.index_of(name))
-            .collect();
+        let renamed = turn_plan::renamed_among(version, &[&split.array, &split.catalog]);
         let mut plan = TurnPlan {
             registry: version.clone(),
             array,
