@@ -359,7 +359,9 @@ fn a_plan_lists_the_renamed_tools_of_its_halves_in_wire_name_order() {
     assert_eq!(wires, sorted);
     // Without one renamed tool, the plan does not list it.
     let left_out = &renamed[0];
-    let fewer = plan_of(&format!(r#"{{"toolset":"full","disabled":["{left_out}"]}}"#));
+    let fewer = plan_of(&format!(
+        r#"{{"toolset":"full","disabled":["{left_out}"]}}"#
+    ));
     let wires: Vec<&str> = fewer.renamed().iter().map(|x| x.wire).collect();
     assert!(!wires.contains(&left_out.as_str()), "{wires:?}");
     assert_eq!(wires.len(), sorted.len() - 1);

@@ -54,7 +54,10 @@ pub(super) fn renamed_among(registry: &Registry, halves: &[&[usize]]) -> Vec<usi
     for &i in halves.iter().flat_map(|half| half.iter()) {
         listed.insert(i);
     }
-    all.iter().copied().filter(|&i| listed.contains(i)).collect()
+    all.iter()
+        .copied()
+        .filter(|&i| listed.contains(i))
+        .collect()
 }
 
 /// One turn: names of every half, warnings, and the exact payload with its fingerprint.
