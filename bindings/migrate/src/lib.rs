@@ -378,7 +378,7 @@ fn run(
                 }),
             }
             done += 1;
-            if done % step == 0 || done == total {
+            if done.is_multiple_of(step) || done == total {
                 progress(done, total.max(done));
             }
         }
