@@ -133,6 +133,14 @@ fn fixture() -> Value {
     serde_json::from_str(&read_repo_file("tests/data/bfcl/tools.json")).unwrap()
 }
 
+/// The embedded registry with the BFCL fixture as the server `bfcl`.
+fn with_bfcl() -> Registry {
+    Registry::embedded()
+        .set_mcp_server("bfcl", &fixture().to_string())
+        .unwrap()
+        .registry
+}
+
 fn provider_valid(name: &str) -> bool {
     (1..=64).contains(&name.len())
         && name
@@ -215,10 +223,7 @@ fn a_benchmark_server_loads_whole_with_valid_unique_wire_names() {
 
 #[test]
 fn source_names_survive_the_registry_round_trip_and_show_in_the_plan() {
-    let r = Registry::embedded()
-        .set_mcp_server("bfcl", &fixture().to_string())
-        .unwrap()
-        .registry;
+    let r = with_bfcl();
     let again = Registry::from_value(&r.to_value()).unwrap();
     assert_eq!(again.tools(), r.tools());
     let dotted = r
@@ -334,10 +339,7 @@ proptest! {
 /// registry, `turn_plan::renamed_among`).
 #[test]
 fn a_plan_lists_the_renamed_tools_of_its_halves_in_wire_name_order() {
-    let r = Registry::embedded()
-        .set_mcp_server("bfcl", &fixture().to_string())
-        .unwrap()
-        .registry;
+    let r = with_bfcl();
     let renamed: Vec<String> = r
         .tools()
         .iter()

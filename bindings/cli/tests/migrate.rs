@@ -59,7 +59,7 @@ fn scramble(names: &[&str], seed: usize, web: bool, dup: bool) -> String {
     }
     let n = v.len();
     v.rotate_left(seed % n);
-    if seed % 2 == 0 {
+    if seed.is_multiple_of(2) {
         v.reverse();
     }
     if dup {
