@@ -68,7 +68,7 @@ log "wasm-pack test --headless --chrome (bindings/wasm)"
 # wasm-bindgen-test's default 20 s to load it. bindings/wasm/webdriver.json (capabilities the
 # test runner reads) gives the page and its scripts 300 s: with chromedriver's defaults the
 # 113 MB debug module timed out while loading ("Timed out receiving message from renderer:
-# 30.000") in 2 of 4 runs on a slow day, and passed 3 of 3 with it.
+# 30.000") in 2 of 4 runs on a slow day, and passed 4 of 4 with it.
 out=$(cd bindings/wasm && WASM_BINDGEN_TEST_TIMEOUT=180 CHROMEDRIVER=$(command -v chromedriver) wasm-pack test --headless --chrome --mode no-install -- --test web --features hybrid 2>&1) || { echo "$out"; exit 1; }
 echo "$out"
 # A browser test file without run_in_browser prints "skipping" and passes: refuse that.

@@ -1,7 +1,8 @@
 // wasm vs plain JS, in one run: the same preview (expand + split + payload + fingerprint) of
 // the same generated registries, through the tool-intent wasm package and through
-// benches/js/plain-js.mjs, alternating rounds, median per call (ratios: the median of the per-round ratios). Also the cost of the data-passing
-// routes at the boundary. Prints tables and writes bench-results/wasm-vs-js.json.
+// benches/js/plain-js.mjs, alternating rounds, median per call (ratios: the median of the
+// per-round ratios). Also the cost of the data-passing routes at the boundary. Prints tables
+// and writes bench-results/wasm-vs-js.json.
 //
 //   node benches/js/wasm-vs-js.mjs bench-results/registry-50.json bench-results/registry-1000.json ...
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";

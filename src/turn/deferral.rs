@@ -62,15 +62,14 @@ pub(crate) fn classify(
     chosen: &ToolSet,
     tool_search_blocked: bool,
 ) -> Classified {
-    let n = registry.len();
     let tool_search = registry.index_of(TOOL_SEARCH);
     let mut resident = chosen.clone();
     if let Some(ts) = tool_search {
         resident.remove(ts);
     }
-    let mut deferred = ToolSet::empty(n);
+    let mut deferred = ToolSet::empty(registry.len());
     if !tool_search_blocked {
-        deferred.union_with(&resident);
+        deferred = resident.clone();
         match registry.memo(|r| Deferrable(deferrable_set(r))) {
             Some(memo) => deferred.intersect_with(&memo.0),
             None => deferred.intersect_with(&deferrable_set(registry)),
