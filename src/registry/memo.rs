@@ -37,6 +37,24 @@ const SLOTS: usize = 8;
 // The array below has one slot per variant: a variant added without growing it fails here.
 const _: () = assert!(MemoSlot::ModelTexts as usize + 1 == SLOTS);
 
+/// A registry's memo: the one kept with it, or one built for this call (only if its slot were
+/// taken, which `every_slot_has_exactly_one_memo_type` proves does not happen).
+pub(crate) enum MemoRef<'a, T> {
+    Kept(&'a T),
+    Built(T),
+}
+
+impl<T> std::ops::Deref for MemoRef<'_, T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        match self {
+            MemoRef::Kept(memo) => memo,
+            MemoRef::Built(memo) => memo,
+        }
+    }
+}
+
 /// A value derived from a registry and kept with it, in its own slot.
 pub(crate) trait Memo: Any + Send + Sync {
     /// The slot this type owns (no other memo type may name it; `tests` checks).

@@ -56,7 +56,7 @@ use crate::glob;
 use crate::warning::Warning;
 pub(crate) use build::Reuse;
 use memo::Memos;
-pub(crate) use memo::{Memo, MemoSlot};
+pub(crate) use memo::{Memo, MemoRef, MemoSlot};
 use toolset::{NameIndex, NameTable};
 
 /// The document-level settings of a registry: everything but the tools.
@@ -466,6 +466,15 @@ impl Registry {
     /// [`memo`]). The deriving module owns `T`.
     pub(crate) fn memo<T: Memo>(&self, build: impl FnOnce(&Registry) -> T) -> Option<&T> {
         self.data.memos.get_or_build(|| build(self))
+    }
+
+    /// [`Registry::memo`], or the value built for this call alone when the memo cannot be
+    /// kept: what a caller that needs the whole value reads.
+    pub(crate) fn memo_or_build<T: Memo>(&self, build: impl Fn(&Registry) -> T) -> MemoRef<'_, T> {
+        match self.memo(&build) {
+            Some(memo) => MemoRef::Kept(memo),
+            None => MemoRef::Built(build(self)),
+        }
     }
 }
 

@@ -20,7 +20,7 @@
 use super::fields::{for_each_field, own_name_and_server, FIELDS};
 use super::table::WordTable;
 use super::text::{is_stop_word, name_words, stem, terms, words_with};
-use crate::registry::{Memo, MemoSlot, Registry, Tool};
+use crate::registry::{Memo, MemoRef, MemoSlot, Registry, Tool};
 
 /// Per field (in `fields.rs` order: name, server, description, parameter names, parameter
 /// descriptions): how much one occurrence counts, and how strongly a long field is discounted
@@ -48,23 +48,6 @@ struct NameSequence {
     len: u32,
 }
 
-/// A registry's index: the one kept with it, or one built for this call.
-pub(crate) enum IndexRef<'a> {
-    Kept(&'a KeywordIndex),
-    Built(Box<KeywordIndex>),
-}
-
-impl std::ops::Deref for IndexRef<'_> {
-    type Target = KeywordIndex;
-
-    fn deref(&self) -> &KeywordIndex {
-        match self {
-            IndexRef::Kept(index) => index,
-            IndexRef::Built(index) => index,
-        }
-    }
-}
-
 /// The index of one registry (see the module docs).
 #[derive(Debug, Default)]
 pub(crate) struct KeywordIndex {
@@ -88,11 +71,8 @@ impl Memo for KeywordIndex {
 impl KeywordIndex {
     /// The registry's index, built on first use and kept with it (built uncached only if the
     /// memo slot were taken, which a unit test rules out).
-    pub(crate) fn of(registry: &Registry) -> IndexRef<'_> {
-        match registry.memo(KeywordIndex::build) {
-            Some(index) => IndexRef::Kept(index),
-            None => IndexRef::Built(Box::new(KeywordIndex::build(registry))),
-        }
+    pub(crate) fn of(registry: &Registry) -> MemoRef<'_, KeywordIndex> {
+        registry.memo_or_build(KeywordIndex::build)
     }
 
     /// Indexes every tool of the registry (built through the registry's memo, once).

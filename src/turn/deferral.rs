@@ -70,10 +70,7 @@ pub(crate) fn classify(
     let mut deferred = ToolSet::empty(registry.len());
     if !tool_search_blocked {
         deferred = resident.clone();
-        match registry.memo(|r| Deferrable(deferrable_set(r))) {
-            Some(memo) => deferred.intersect_with(&memo.0),
-            None => deferred.intersect_with(&deferrable_set(registry)),
-        }
+        deferred.intersect_with(&registry.memo_or_build(|r| Deferrable(deferrable_set(r))).0);
         resident.subtract(&deferred);
     }
     if let Some(ts) = tool_search {

@@ -39,14 +39,7 @@ pub(super) fn renamed_among(registry: &Registry, halves: &[&[usize]]) -> Vec<usi
         crate::sort::sort_names(&mut names);
         RenamedTools(names.iter().filter_map(|n| registry.index_of(n)).collect())
     };
-    let built;
-    let all = match registry.memo(find) {
-        Some(memo) => &memo.0,
-        None => {
-            built = find(registry);
-            &built.0
-        }
-    };
+    let all = &registry.memo_or_build(find).0;
     if all.is_empty() {
         return Vec::new();
     }

@@ -322,14 +322,7 @@ impl Ranker for HybridRanker {
         candidates: &[usize],
         limit: usize,
     ) -> (Vec<usize>, Option<f64>) {
-        let built;
-        let embeddings = match registry.memo(EmbeddingIndex::build) {
-            Some(index) => index,
-            None => {
-                built = EmbeddingIndex::build(registry);
-                &built
-            }
-        };
+        let embeddings = registry.memo_or_build(EmbeddingIndex::build);
         let whole = embeddings.embed_query(query);
         let parts: Vec<Vec<f32>> = clauses(query)
             .iter()

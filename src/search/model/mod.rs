@@ -76,14 +76,7 @@ impl ModelRanker {
 
     /// The embeddings of `candidates`, from the cache or computed now (and kept).
     fn tool_vectors(&self, registry: &Registry, candidates: &[usize]) -> Vec<Arc<[f32]>> {
-        let built;
-        let all = match registry.memo(ToolTexts::build) {
-            Some(texts) => texts,
-            None => {
-                built = ToolTexts::build(registry);
-                &built
-            }
-        };
+        let all = registry.memo_or_build(ToolTexts::build);
         let texts: Vec<Option<&str>> = candidates
             .iter()
             .map(|&i| all.0.get(i).map(String::as_str))
