@@ -46,11 +46,20 @@ build() { # out-dir [cargo args...]
   # prebuilt std carries the code that formats panic messages (`str` slicing errors, `char`'s
   # `Debug`, Unicode printable tables): -10.3 KB gzip, previews and loads as fast. Both are
   # unstable flags, hence RUSTC_BOOTSTRAP=1 for this one command; a toolchain that renames
-  # them fails this build loudly (docs/benchmarks.md, "Core wasm size").
+  # them fails this build loudly (docs/benchmarks.md, "Package size").
+  # Three more for size, each measured on the core module (docs/benchmarks.md, "Package
+  # size"): `-Zcross-crate-inline-threshold=always` lets LLVM see every small function of
+  # the other crates (serde_json, sha2, std) where it decides to inline, -1.7 KB gzip; without
+  # reference types wasm-bindgen keeps JS values in a JS-side table instead of an externref
+  # table and its export shims shrink, -1.2 KB; wasm-opt's `--low-memory-unused` folds
+  # `load(p + C)` into `load offset=C (p)`, which differ only when p + C wraps past 4 GiB, -1.2
+  # KB (binaryen's OptimizeAddedConstants pass; Rust never forms such an address: the stack
+  # sits below 1 MiB and grows down to 0, data and heap above it). The preview and the load
+  # measured as fast or faster with all three (benches/js/wasm-vs-js.mjs).
   RUSTC_BOOTSTRAP=1 cargo rustc --quiet -p tool-intent-wasm --lib --release --target wasm32-unknown-unknown --crate-type cdylib \
     -Zbuild-std=std,panic_abort \
     --config 'profile.release.package.serde_json.opt-level="z"' \
-    --config 'target.wasm32-unknown-unknown.rustflags=["-C", "target-feature=+simd128", "-Zunstable-options", "-Cpanic=immediate-abort"]' "$@"
+    --config 'target.wasm32-unknown-unknown.rustflags=["-C", "target-feature=+simd128,-reference-types", "-Zunstable-options", "-Cpanic=immediate-abort", "-Zcross-crate-inline-threshold=always"]' "$@"
   local wasm="$TARGET_DIR/wasm32-unknown-unknown/release/tool_intent_wasm.wasm"
   rm -rf "$out/web" "$out/node"
   wasm-bindgen --target web --out-dir "$out/web" --out-name tool_intent "$wasm"
@@ -59,7 +68,7 @@ build() { # out-dir [cargo args...]
   # lib ES2022 type-checks without skipLibCheck.
   sed -i '1i /// <reference lib="esnext.disposable" />' "$out/web/tool_intent.d.ts" "$out/node/tool_intent.d.ts"
   # -Oz twice: the second pass finds what the first one's inlining opened up (-0.4 KB gzip).
-  "$WASM_OPT" -Oz -Oz --strip-debug --strip-producers "${OPT_FEATURES[@]}" "$out/web/tool_intent_bg.wasm" -o "$out/web/tool_intent_bg.wasm"
+  "$WASM_OPT" -Oz --low-memory-unused -Oz --strip-debug --strip-producers "${OPT_FEATURES[@]}" "$out/web/tool_intent_bg.wasm" -o "$out/web/tool_intent_bg.wasm"
 
   # Node's CommonJS glue loads the browser build's module (the two are the same bytes: the
   # targets differ only in JS glue). Fail loudly if wasm-bindgen changes the line we rewrite.
