@@ -25,6 +25,7 @@ use wasm_bindgen::JsCast;
 mod convert;
 mod errors;
 mod functions;
+mod json_in;
 mod registry;
 mod turn;
 
@@ -35,7 +36,8 @@ pub use registry::{Registry, RegistryChange};
 pub use turn::Turn;
 pub(crate) use turn::{call_options, request};
 
-use convert::{json_in, json_text, names_in, opt_text_in, options_in, out, parse_out, text_in};
+use convert::{names_in, opt_text_in, out, parse_out, text_in};
+use json_in::{json_in, json_text, options_in};
 use tool_intent::cache_report::CacheScript;
 use tool_intent::counter::shared_counter;
 use tool_intent::session::normalize_tools_value as normalize_core;
