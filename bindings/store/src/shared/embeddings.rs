@@ -1,0 +1,68 @@
+//! The model ranker's tool embeddings shared through the store (feature `model`): a process
+//! reads what others computed with the same weights and shares what it computes.
+
+use tool_intent::Result;
+
+use super::SharedRegistry;
+
+/// What [`SharedRegistry::with_model`] read from the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SharedEmbeddings {
+    /// Tool embeddings read back and kept by the ranker.
+    pub loaded: usize,
+    /// Rows refused (another length, or not unit vectors: damaged, or written with other
+    /// weights under these weights' fingerprint); the ranker embeds those tools itself.
+    pub refused: usize,
+}
+
+impl SharedRegistry {
+    /// Gives every version the model ranker of these `weights` (a `model.safetensors` of
+    /// all-MiniLM-L6-v2), with the tool embeddings other processes with the same weights
+    /// shared through the store: this process's first model `tool_search` embeds only the
+    /// tools none of them embedded. The embeddings this process computes are shared at its
+    /// turn boundaries ([`SharedRegistry::share_embeddings`]).
+    pub fn with_model(&mut self, weights: &[u8]) -> Result<SharedEmbeddings> {
+        let ranker = tool_intent::search::ModelRanker::from_safetensors(weights)?;
+        let id = tool_intent::fingerprint(weights);
+        let mut counts = SharedEmbeddings {
+            loaded: 0,
+            refused: 0,
+        };
+        for (text, bytes) in self.store.embeddings(&id)? {
+            let vector: Vec<f32> = bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            match (bytes.len() % 4, ranker.remember(&text, &vector)) {
+                (0, Ok(())) => counts.loaded += 1,
+                _ => counts.refused += 1,
+            }
+        }
+        let shared = ranker.cached_tools();
+        self.current = self.current.clone().with_model(ranker.clone());
+        self.loaded.clear();
+        self.planning.clear();
+        self.model = Some((ranker, id, shared));
+        Ok(counts)
+    }
+
+    /// Shares the tool embeddings this process computed since it last did (none without
+    /// [`SharedRegistry::with_model`]); how many rows it sent. Called at each turn boundary.
+    pub fn share_embeddings(&mut self) -> Result<usize> {
+        let Some((ranker, id, shared)) = self.model.as_mut() else {
+            return Ok(0);
+        };
+        if ranker.cached_tools() <= *shared {
+            return Ok(0);
+        }
+        let rows: Vec<(String, Vec<u8>)> = ranker
+            .embeddings()
+            .into_iter()
+            .map(|(text, v)| (text, v.iter().flat_map(|f| f.to_le_bytes()).collect()))
+            .collect();
+        *shared = rows.len();
+        let id = id.clone();
+        self.store.add_embeddings(&id, &rows)?;
+        Ok(rows.len())
+    }
+}
