@@ -40,6 +40,11 @@ fn benches(c: &mut Criterion) {
         "hybrid bench: first hybrid query of the process (table parse + indexes + query): {:.1} ms",
         started.elapsed().as_secs_f64() * 1e3
     );
+    // Each query below runs through a fresh `Turn` (expand and the provider split included):
+    // the turn alone, so the query's own share can be read off.
+    c.bench_function(&format!("turn_alone/{deferred}"), |b| {
+        b.iter(|| black_box(registry.turn(&request).unwrap().expansion().tools().count()))
+    });
     let rankers: [(&str, &dyn Ranker); 2] = [("hybrid", &hybrid), ("keyword", &KeywordRanker)];
     for (name, ranker) in rankers {
         let call = SearchCall::new(generator::SEARCH_20_WORDS).with_ranker(ranker);
