@@ -227,3 +227,14 @@ pub fn now_ms() -> i64 {
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
 }
+
+/// Tests' `gc`: keep only the newest version (and whatever `in_use` and the turns planned on
+/// them need), a millisecond from now, so nothing is kept for its age.
+#[cfg(test)]
+pub(crate) fn gc_to_newest(store: &mut dyn VersionStore, in_use: &[&str]) -> GcReport {
+    let retention = Retention {
+        keep_newest: 1,
+        keep_for_ms: 0,
+    };
+    store.gc(&retention, now_ms() + 1, in_use).unwrap()
+}

@@ -97,17 +97,7 @@ fn an_unknown_or_removed_stamp_is_an_error_naming_it() {
     let old = a.begin_turn(&TurnState::default()).unwrap();
     a.change(|r| Ok(r.set_mcp_server("github", github())?.registry))
         .unwrap();
-    let report = a
-        .store()
-        .gc(
-            &crate::Retention {
-                keep_newest: 1,
-                keep_for_ms: 0,
-            },
-            crate::now_ms() + 1,
-            &[],
-        )
-        .unwrap();
+    let report = crate::gc_to_newest(a.store(), &[]);
     assert_eq!(report.removed.len(), 1);
     let mut b = SharedRegistry::open(Box::new(store), &Registry::embedded()).unwrap();
     let e = b.turn(&request(&old)).err().unwrap();
@@ -168,17 +158,7 @@ fn a_planned_turn_marks_its_version_and_gc_keeps_what_it_plans_beside() {
     let held_before = holds(&a.registry_for(&stamp).unwrap());
     // Keep only the newest, but the turn's version is live: it stays, and so do the two
     // versions it plans beside; only version 4 goes.
-    let report = a
-        .store()
-        .gc(
-            &crate::Retention {
-                keep_newest: 1,
-                keep_for_ms: 0,
-            },
-            crate::now_ms() + 1,
-            &[&stamp],
-        )
-        .unwrap();
+    let report = crate::gc_to_newest(a.store(), &[&stamp]);
     assert_eq!(report.removed, [fingerprints[3].clone()]);
     // A process that first plans the turn after the gc plans it beside the same versions.
     let mut b = SharedRegistry::open(Box::new(store), &Registry::embedded()).unwrap();
