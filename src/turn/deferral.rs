@@ -67,12 +67,14 @@ pub(crate) fn classify(
     if let Some(ts) = tool_search {
         resident.remove(ts);
     }
-    let mut deferred = ToolSet::empty(registry.len());
-    if !tool_search_blocked {
-        deferred = resident.clone();
+    let deferred = if tool_search_blocked {
+        ToolSet::empty(registry.len())
+    } else {
+        let mut deferred = resident.clone();
         deferred.intersect_with(&registry.memo_or_build(|r| Deferrable(deferrable_set(r))).0);
         resident.subtract(&deferred);
-    }
+        deferred
+    };
     if let Some(ts) = tool_search {
         if !deferred.is_empty() {
             resident.insert(ts);

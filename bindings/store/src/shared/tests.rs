@@ -4,6 +4,11 @@ use super::*;
 use crate::MemoryStore;
 use tool_intent::ToolsOverride;
 
+/// A server process joining `store`, which starts from the embedded registry when empty.
+fn process(store: &MemoryStore) -> SharedRegistry {
+    SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap()
+}
+
 fn github() -> &'static str {
     include_str!("../../../../tests/data/mcp/github.json")
 }
@@ -26,13 +31,13 @@ fn payload(shared: &mut SharedRegistry, state: &TurnState) -> String {
 #[test]
 fn a_turn_keeps_its_bytes_on_a_process_that_never_held_its_version() {
     let store = MemoryStore::new();
-    let mut a = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+    let mut a = process(&store);
     let state = a.begin_turn(&TurnState::default()).unwrap();
     let first = payload(&mut a, &state);
     // Process A publishes a change mid-turn; B starts after it.
     a.change(|r| Ok(r.set_mcp_server("github", github())?.registry))
         .unwrap();
-    let mut b = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+    let mut b = process(&store);
     assert_eq!(b.sequence(), 2);
     assert!(!b.current().holds(state.registry.as_deref().unwrap()));
     // The turn's later requests, on either process: the bytes of its first request.
@@ -47,8 +52,8 @@ fn a_turn_keeps_its_bytes_on_a_process_that_never_held_its_version() {
 #[test]
 fn a_session_never_goes_back_to_an_older_version() {
     let store = MemoryStore::new();
-    let mut a = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
-    let mut b = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+    let mut a = process(&store);
+    let mut b = process(&store);
     a.change(|r| Ok(r.set_mcp_server("github", github())?.registry))
         .unwrap();
     let on_a = a.begin_turn(&TurnState::default()).unwrap();
@@ -61,8 +66,8 @@ fn a_session_never_goes_back_to_an_older_version() {
 #[test]
 fn concurrent_changes_are_both_kept_in_one_order() {
     let store = MemoryStore::new();
-    let mut a = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
-    let mut b = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+    let mut a = process(&store);
+    let mut b = process(&store);
     a.change(|r| Ok(r.set_mcp_server("github", github())?.registry))
         .unwrap();
     // B has not followed: its change is made again on top of A's.
@@ -85,7 +90,7 @@ fn concurrent_changes_are_both_kept_in_one_order() {
 #[test]
 fn an_unknown_or_removed_stamp_is_an_error_naming_it() {
     let store = MemoryStore::new();
-    let mut a = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+    let mut a = process(&store);
     let mut state = a.begin_turn(&TurnState::default()).unwrap();
     state.registry = Some(format!("sha256:{}", "0".repeat(64)));
     let e = a.turn(&request(&state)).err().unwrap();
@@ -99,7 +104,7 @@ fn an_unknown_or_removed_stamp_is_an_error_naming_it() {
         .unwrap();
     let report = crate::gc_to_newest(a.store(), &[]);
     assert_eq!(report.removed.len(), 1);
-    let mut b = SharedRegistry::open(Box::new(store), &Registry::embedded()).unwrap();
+    let mut b = process(&store);
     let e = b.turn(&request(&old)).err().unwrap();
     assert_eq!(e.code(), "unknown_version");
     assert!(e.to_string().contains("removed by gc"), "{e}");
@@ -110,7 +115,7 @@ fn an_unknown_or_removed_stamp_is_an_error_naming_it() {
 #[test]
 fn a_planned_turn_marks_its_version_and_gc_keeps_what_it_plans_beside() {
     let store = MemoryStore::new();
-    let mut a = SharedRegistry::open(Box::new(store.clone()), &Registry::embedded()).unwrap();
+    let mut a = process(&store);
     let servers = ["github", "memory", "fetch", "time"];
     for server in &servers[..2] {
         let text = std::fs::read_to_string(format!("../../tests/data/mcp/{server}.json")).unwrap();
@@ -161,7 +166,7 @@ fn a_planned_turn_marks_its_version_and_gc_keeps_what_it_plans_beside() {
     let report = crate::gc_to_newest(a.store(), &[&stamp]);
     assert_eq!(report.removed, [fingerprints[3].clone()]);
     // A process that first plans the turn after the gc plans it beside the same versions.
-    let mut b = SharedRegistry::open(Box::new(store), &Registry::embedded()).unwrap();
+    let mut b = process(&store);
     assert_eq!(holds(&b.registry_for(&stamp).unwrap()), held_before);
     assert_eq!(held_before, [true, true, true, false, false]);
 }
