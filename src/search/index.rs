@@ -48,6 +48,20 @@ struct NameSequence {
     len: u32,
 }
 
+/// A keyword query read against one index ([`KeywordIndex::query_terms`]).
+pub(crate) struct QueryTerms {
+    /// Each distinct term id a tool has, in order of first appearance, with how often the
+    /// query has it.
+    pub(crate) counted: Vec<(u32, f64)>,
+    /// The highest score any tool could have for the query: the sum of its terms' idf (a
+    /// term's weight in a tool is below 1), a term no tool has counting at the idf of a term
+    /// in no tool. A score over it is the share of the query a tool matches, comparable
+    /// between queries (the hybrid ranker fuses it with a cosine; a search that may abstain
+    /// compares it with a threshold).
+    #[cfg(feature = "abstain")]
+    pub(crate) most: f64,
+}
+
 /// The index of one registry (see the module docs).
 #[derive(Debug, Default)]
 pub(crate) struct KeywordIndex {
@@ -239,37 +253,35 @@ impl KeywordIndex {
     /// The query's terms: each distinct term id once, in order of first appearance, with how
     /// often the query has it (BM25 counts a repeated term once per occurrence). Terms no tool
     /// has are left out. (A linear search per term: queries are short, and a sort would cost
-    /// the wasm package a sort routine.)
-    pub(crate) fn query_terms(&self, text: &str) -> Vec<(u32, f64)> {
+    /// the wasm package a sort routine.) One pass over the text also sums the query's idf
+    /// ([`QueryTerms::most`]).
+    pub(crate) fn query_terms(&self, text: &str) -> QueryTerms {
         let mut counted: Vec<(u32, f64)> = Vec::new();
+        #[cfg(feature = "abstain")]
+        let unseen = libm::log(1.0 + (self.docs as f64 + 0.5) / 0.5);
+        #[cfg(feature = "abstain")]
+        let mut most = 0.0;
         terms(text, |t| {
-            if let Some(id) = self.terms.get(t) {
+            let id = self.terms.get(t);
+            #[cfg(feature = "abstain")]
+            {
+                most += match id {
+                    Some(id) => self.idf[id as usize],
+                    None => unseen,
+                };
+            }
+            if let Some(id) = id {
                 match counted.iter_mut().find(|(seen, _)| *seen == id) {
                     Some((_, n)) => *n += 1.0,
                     None => counted.push((id, 1.0)),
                 }
             }
         });
-        counted
-    }
-
-    /// The highest score any tool could have for `text`: the sum of its terms' idf (a term's
-    /// weight in a tool is below 1), a term no tool has counting at the idf of a term in no
-    /// tool. A score over it is the share of the query a tool matches, comparable between
-    /// queries (the hybrid ranker fuses it with a cosine; a search that may abstain compares
-    /// it with a threshold).
-    #[cfg(feature = "abstain")]
-    pub(crate) fn query_idf(&self, text: &str) -> f64 {
-        let n = self.docs as f64;
-        let unseen = libm::log(1.0 + (n + 0.5) / 0.5);
-        let mut sum = 0.0;
-        terms(text, |t| {
-            sum += match self.terms.get(t) {
-                Some(id) => self.idf[id as usize],
-                None => unseen,
-            };
-        });
-        sum
+        QueryTerms {
+            counted,
+            #[cfg(feature = "abstain")]
+            most,
+        }
     }
 
     /// Adds each tool's BM25F score for `query` (term ids, each with how often the query
@@ -463,7 +475,7 @@ mod tests {
     fn scores_rank_the_tool_that_has_the_terms() {
         let r = registry();
         let index = KeywordIndex::build(&r);
-        let q = index.query_terms("reading files");
+        let q = index.query_terms("reading files").counted;
         let mut scores = vec![0.0; index.len()];
         index.add_scores(&q, &mut scores);
         assert!(scores[0] > 0.0 && scores[1] == 0.0, "{scores:?}");
@@ -472,7 +484,7 @@ mod tests {
         assert!(index.term_score(absolute[0], 0) > 0.0 && index.term_score(absolute[0], 1) == 0.0);
         assert_eq!(index.required_terms(&["zebra".to_string()]), None);
         assert_eq!(index.required_terms(&["the".to_string()]), Some(vec![]));
-        assert!(index.query_terms("zebra").is_empty());
+        assert!(index.query_terms("zebra").counted.is_empty());
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //! [`SearchCall`](super::SearchCall); the candidate rule, the exact-name
 //! rule and the order of ties stay the library's.
 
-use super::index::KeywordIndex;
+use super::index::{KeywordIndex, QueryTerms};
 use crate::registry::{Registry, ToolSet};
 
 /// Orders the candidates of a keyword query.
@@ -85,16 +85,23 @@ impl Ranker for KeywordRanker {
         candidates: &[usize],
         limit: usize,
     ) -> (Vec<usize>, Option<f64>) {
-        let (hits, best) = keyword_ranking(registry, query, candidates, limit);
+        let index = KeywordIndex::of(registry);
+        let (query, scores) = keyword_scores(&index, query);
+        let size = limit.max(DIVERSITY_POOL);
+        let pool = best_candidates(candidates, size, |i| scores.get(i).copied().unwrap_or(0.0));
+        let hits = diversify(&index, &query.counted, &pool, limit, 1.0, |_| 0.0);
         #[cfg(feature = "abstain")]
         {
-            let most = KeywordIndex::of(registry).query_idf(query);
-            let fit = if most > 0.0 { best / most } else { 0.0 };
+            let best = pool.first().map_or(0.0, |&(s, _)| s);
+            let fit = if query.most > 0.0 {
+                best / query.most
+            } else {
+                0.0
+            };
             (hits, Some(fit))
         }
         #[cfg(not(feature = "abstain"))]
         {
-            let _unused_without_abstention = best;
             (hits, None)
         }
     }
@@ -103,22 +110,6 @@ impl Ranker for KeywordRanker {
     fn abstention_threshold(&self) -> Option<f64> {
         Some(KEYWORD_ABSTENTION_THRESHOLD)
     }
-}
-
-/// [`KeywordRanker`]'s hits and the best candidate's score (0 when none scores).
-fn keyword_ranking(
-    registry: &Registry,
-    query: &str,
-    candidates: &[usize],
-    limit: usize,
-) -> (Vec<usize>, f64) {
-    let index = KeywordIndex::of(registry);
-    let index = &*index;
-    let (counted, scores) = keyword_scores(index, query);
-    let size = limit.max(DIVERSITY_POOL);
-    let pool = best_candidates(candidates, size, |i| scores.get(i).copied().unwrap_or(0.0));
-    let best = pool.first().map_or(0.0, |&(s, _)| s);
-    (diversify(index, &counted, &pool, limit, 1.0, |_| 0.0), best)
 }
 
 /// [`KeywordRanker`]'s abstention threshold: the fit (best BM25F ÷ the query's idf) under
@@ -143,10 +134,9 @@ pub(super) fn fused_ranking(
     similarity: impl Fn(usize) -> f64,
 ) -> (Vec<usize>, Option<f64>) {
     let keywords = KeywordIndex::of(registry);
-    let (counted, scores) = keyword_scores(&keywords, query);
-    let most = keywords.query_idf(query);
-    let keyword_scale = if most > 0.0 {
-        keyword_weight / most
+    let (query, scores) = keyword_scores(&keywords, query);
+    let keyword_scale = if query.most > 0.0 {
+        keyword_weight / query.most
     } else {
         0.0
     };
@@ -155,17 +145,24 @@ pub(super) fn fused_ranking(
     let fused = |i: usize| scores.get(i).copied().unwrap_or(0.0) * keyword_scale + similarity(i);
     let pool = best_candidates(candidates, limit.max(DIVERSITY_POOL), fused);
     let fit = pool.first().map_or(0.0, |&(s, _)| s);
-    let hits = diversify(&keywords, &counted, &pool, limit, keyword_scale, similarity);
+    let hits = diversify(
+        &keywords,
+        &query.counted,
+        &pool,
+        limit,
+        keyword_scale,
+        similarity,
+    );
     (hits, Some(fit))
 }
 
-/// The query's terms (with their counts) and every tool's BM25F score for them, by registry
-/// index.
-pub(super) fn keyword_scores(index: &KeywordIndex, query: &str) -> (Vec<(u32, f64)>, Vec<f64>) {
+/// The query's terms (with their counts and, with abstention, its idf) and every tool's
+/// BM25F score for them, by registry index.
+pub(super) fn keyword_scores(index: &KeywordIndex, query: &str) -> (QueryTerms, Vec<f64>) {
     let mut scores = vec![0.0; index.len()];
-    let counted = index.query_terms(query);
-    index.add_scores(&counted, &mut scores);
-    (counted, scores)
+    let query = index.query_terms(query);
+    index.add_scores(&query.counted, &mut scores);
+    (query, scores)
 }
 
 /// The best `size` candidates by `score`, best first (score, then registry order), kept by

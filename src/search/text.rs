@@ -116,12 +116,50 @@ const STOP_WORDS: &str = "a about after all also am an and any are as at be been
     some than that the their them then there these they this those to too us very \
     was we were what when where which who whom why will with would you your";
 
-/// Whether `word` (lower-case) is a stop word.
+/// Whether `word` (lower-case) is a stop word. Only the stop words with the word's first
+/// letter are compared (at most 13, for `t` and `w`): a query's every word passes here, and
+/// comparing against the whole list was a third of a keyword query's time.
 pub(super) fn is_stop_word(word: &str) -> bool {
-    word.len() <= LONGEST_STOP_WORD && STOP_WORDS.split(' ').any(|s| s == word)
+    let b = word.as_bytes();
+    let Some(&first) = b.first() else {
+        return false;
+    };
+    if b.len() > LONGEST_STOP_WORD || !first.is_ascii_lowercase() {
+        return false;
+    }
+    let letter = usize::from(first - b'a');
+    let (start, end) = (
+        usize::from(FIRST_LETTER_AT[letter]),
+        usize::from(FIRST_LETTER_AT[letter + 1]),
+    );
+    STOP_WORDS.as_bytes()[start..end]
+        .split(|&c| c == b' ')
+        .any(|s| s == b)
 }
 
 const LONGEST_STOP_WORD: usize = 6;
+
+/// Where in [`STOP_WORDS`] the words of each letter begin (`[0]` for `a`, `[26]` the end):
+/// the list is sorted, so the words of one letter are one run.
+const FIRST_LETTER_AT: [u16; 27] = {
+    let text = STOP_WORDS.as_bytes();
+    let mut at = [text.len() as u16; 27];
+    // The next letter whose start is not known yet; a letter no word starts with gets the
+    // next word's start (an empty run).
+    let mut letter = 0;
+    let mut i = 0;
+    while i < text.len() {
+        if i == 0 || text[i - 1] == b' ' {
+            let first = (text[i] - b'a') as usize;
+            while letter <= first {
+                at[letter] = i as u16;
+                letter += 1;
+            }
+        }
+        i += 1;
+    }
+    at
+};
 
 /// A light English stemmer: folds plurals (`issues`, `queries`, `addresses`), `-ing` and
 /// `-ed`, then a final `e`, so `create`, `creates`, `created` and `creating` share the stem
@@ -243,6 +281,29 @@ mod tests {
             ["weather", "city", "paris"]
         );
         assert!(is_stop_word("the") && !is_stop_word("weather"));
+    }
+
+    #[test]
+    fn stop_words_are_found_by_their_first_letter_and_nothing_else_is() {
+        let list: Vec<&str> = STOP_WORDS.split(' ').collect();
+        // Each word, each word cut short or made longer, every letter alone: a stop word
+        // exactly when the list has it (a wrong run in FIRST_LETTER_AT misses one side).
+        let mut probes: Vec<String> = ('a'..='z').map(String::from).collect();
+        for w in &list {
+            probes.push(w.to_string());
+            probes.push(w[..w.len() - 1].to_string());
+            probes.push(format!("{w}s"));
+            probes.push(format!("z{w}"));
+        }
+        for probe in &probes {
+            assert_eq!(
+                is_stop_word(probe),
+                list.contains(&probe.as_str()),
+                "{probe:?}"
+            );
+        }
+        assert_eq!(FIRST_LETTER_AT[26] as usize, STOP_WORDS.len());
+        assert!(!is_stop_word("The") && !is_stop_word("1") && !is_stop_word("é"));
     }
 
     #[test]
