@@ -143,6 +143,8 @@ const LONGEST_STOP_WORD: usize = 6;
 /// the list is sorted, so the words of one letter are one run.
 const FIRST_LETTER_AT: [u16; 27] = {
     let text = STOP_WORDS.as_bytes();
+    // Offsets fit a u16 (checked when the crate compiles).
+    assert!(text.len() <= u16::MAX as usize);
     let mut at = [text.len() as u16; 27];
     // The next letter whose start is not known yet; a letter no word starts with gets the
     // next word's start (an empty run).
