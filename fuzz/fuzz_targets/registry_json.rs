@@ -1,5 +1,5 @@
 //! Registry JSON: loading never panics; a loaded registry expands, renders for every
-//! provider and mode, and survives its own round trip.
+//! provider and mode, and survives its own round trip (the same tools, fingerprint and text).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,6 +10,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(registry) = Registry::from_json_str(text) else { return };
     let again = Registry::from_value(&registry.to_value()).expect("a loaded registry reloads from its own JSON");
     assert_eq!(again.tools(), registry.tools());
+    assert_eq!(again.fingerprint(), registry.fingerprint(), "a reloaded registry is the same version");
+    assert_eq!(again.to_json(), registry.to_json(), "writing back is a fixed point");
     for o in [ToolsOverride::Follow, ToolsOverride::from_json_str(r#"{"toolset":"full","web_search":true}"#).unwrap()] {
         registry
             .turn(&TurnRequest { tools_override: o.clone(), ..Default::default() })
