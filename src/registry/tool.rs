@@ -122,13 +122,17 @@ impl Schema {
     }
 
     pub(crate) fn value(&self) -> &Value {
-        // The text was validated as a JSON object when the tool was loaded (values that need
-        // a full parse were parsed then, and schemas nest at most 32 deep), so parsing it again
-        // cannot fail: `json::value::tests::what_the_reader_passes_always_builds` holds the
-        // parser to the reader. An empty object stands in rather than a panic.
-        self.0.value.get_or_init(|| {
-            crate::json::parse_trusted(&self.0.text).unwrap_or_else(|_| Value::Object(Map::new()))
-        })
+        self.0.value.get_or_init(|| self.parse_again())
+    }
+
+    /// The schema's text parsed again. The text was validated as a JSON object when the tool
+    /// was loaded (values that need a full parse were parsed then, and schemas nest at most
+    /// 32 deep), so parsing it again cannot fail:
+    /// `json::value::tests::what_the_reader_passes_always_builds` holds the parser to the
+    /// reader. An empty object stands in rather than a panic (no panic may kill the wasm
+    /// module), here only, for the parsed value and the digest alike.
+    fn parse_again(&self) -> Value {
+        crate::json::parse_trusted(&self.0.text).unwrap_or_else(|_| Value::Object(Map::new()))
     }
 }
 
@@ -141,9 +145,7 @@ impl Schema {
         *self.0.digest.get_or_init(|| {
             let canonical = match self.0.value.get() {
                 Some(v) => crate::json_text::text(v),
-                None => crate::json::parse_trusted(&self.0.text)
-                    .map(|v: Value| crate::json_text::text(&v))
-                    .unwrap_or_else(|_| self.0.text.to_string()),
+                None => crate::json_text::text(&self.parse_again()),
             };
             Sha256::digest(canonical.as_bytes()).into()
         })
