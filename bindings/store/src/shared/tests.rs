@@ -13,6 +13,13 @@ fn github() -> &'static str {
     include_str!("../../../../tests/data/mcp/github.json")
 }
 
+/// `process` publishes the GitHub server's tools: the change most tests make.
+fn add_github(process: &mut SharedRegistry) -> VersionRow {
+    process
+        .change(|r| Ok(r.set_mcp_server("github", github())?.registry))
+        .unwrap()
+}
+
 fn request(state: &TurnState) -> TurnRequest {
     TurnRequest {
         tools_override: ToolsOverride::Follow,
@@ -35,8 +42,7 @@ fn a_turn_keeps_its_bytes_on_a_process_that_never_held_its_version() {
     let state = a.begin_turn(&TurnState::default()).unwrap();
     let first = payload(&mut a, &state);
     // Process A publishes a change mid-turn; B starts after it.
-    a.change(|r| Ok(r.set_mcp_server("github", github())?.registry))
-        .unwrap();
+    add_github(&mut a);
     let mut b = process(&store);
     assert_eq!(b.sequence(), 2);
     assert!(!b.current().holds(state.registry.as_deref().unwrap()));
@@ -54,8 +60,7 @@ fn a_session_never_goes_back_to_an_older_version() {
     let store = MemoryStore::new();
     let mut a = process(&store);
     let mut b = process(&store);
-    a.change(|r| Ok(r.set_mcp_server("github", github())?.registry))
-        .unwrap();
+    add_github(&mut a);
     let on_a = a.begin_turn(&TurnState::default()).unwrap();
     // B learns of the new version at its next boundary.
     let on_b = b.begin_turn(&on_a).unwrap();
@@ -68,8 +73,7 @@ fn concurrent_changes_are_both_kept_in_one_order() {
     let store = MemoryStore::new();
     let mut a = process(&store);
     let mut b = process(&store);
-    a.change(|r| Ok(r.set_mcp_server("github", github())?.registry))
-        .unwrap();
+    add_github(&mut a);
     // B has not followed: its change is made again on top of A's.
     let memory = include_str!("../../../../tests/data/mcp/memory.json");
     let row = b
@@ -100,8 +104,7 @@ fn an_unknown_or_removed_stamp_is_an_error_naming_it() {
     assert_eq!(e.code(), "unknown_version");
     // Removed by gc: mid-turn an error; at a boundary the session moves forward.
     let old = a.begin_turn(&TurnState::default()).unwrap();
-    a.change(|r| Ok(r.set_mcp_server("github", github())?.registry))
-        .unwrap();
+    add_github(&mut a);
     let report = crate::gc_to_newest(a.store(), &[]);
     assert_eq!(report.removed.len(), 1);
     let mut b = process(&store);
