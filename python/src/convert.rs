@@ -10,19 +10,28 @@ pub(crate) fn json_text(
     value: &Bound<'_, PyAny>,
     input: &'static str,
 ) -> PyResult<String> {
+    lib(py, json_text_or_error(py, value, input)?)
+}
+
+/// [`json_text`], with a value that is not JSON as the core's error about `input` (at `$`)
+/// rather than a Python exception, for a caller that names the error otherwise.
+fn json_text_or_error(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    input: &'static str,
+) -> PyResult<tool_intent::Result<String>> {
+    let not_json = |message: String| tool_intent::Error::InvalidValue {
+        input,
+        path: tool_intent::JsonPath::root(),
+        message,
+    };
     if value.is_instance_of::<PyString>() {
-        return value.extract::<String>().map_err(|_| {
-            py_err(
-                py,
-                &tool_intent::Error::InvalidValue {
-                    input,
-                    path: tool_intent::JsonPath::root(),
-                    message:
-                        "the str holds a lone surrogate (half of a character), which is not text"
-                            .to_string(),
-                },
+        return Ok(value.extract::<String>().map_err(|_| {
+            not_json(
+                "the str holds a lone surrogate (half of a character), which is not text"
+                    .to_string(),
             )
-        });
+        }));
     }
     static DUMPS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
     let dumps = DUMPS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
@@ -30,16 +39,52 @@ pub(crate) fn json_text(
     })?;
     let kwargs = pyo3::types::PyDict::new(py);
     kwargs.set_item("allow_nan", false)?;
-    match dumps.bind(py).call((value,), Some(&kwargs)) {
+    Ok(match dumps.bind(py).call((value,), Some(&kwargs)) {
         Ok(text) => Ok(text.extract()?),
-        Err(e) => Err(py_err(
+        Err(e) => Err(not_json(format!(
+            "cannot be converted to JSON: {}",
+            e.value(py)
+        ))),
+    })
+}
+
+/// A keyword option holding JSON (`profile`, `state`), read as JS reads the member `name` of
+/// its options object: a `str` is a string value (not JSON text), and a value that is not
+/// JSON is `invalid_argument` on the option at its path, as the core names a bad option.
+pub(crate) fn option_json_value(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    name: &'static str,
+) -> PyResult<Value> {
+    let key = tool_intent::turn::js_key(name);
+    // An error at the options object itself (what `json.dumps` refused, text that does not
+    // parse) is put at the option's member; one inside it already has its path there.
+    let at_option = |e: tool_intent::Error| {
+        let at_member = |message: String| tool_intent::Error::InvalidValue {
+            input: "options",
+            path: tool_intent::JsonPath::root().key(&key),
+            message,
+        };
+        let e = match e {
+            tool_intent::Error::InvalidValue { path, message, .. } if path.as_str() == "$" => {
+                at_member(message)
+            }
+            tool_intent::Error::InvalidJson { message, .. } => at_member(message),
+            other => other,
+        };
+        py_err(py, &tool_intent::turn::option_error(e))
+    };
+    let object = pyo3::types::PyDict::new(py);
+    object.set_item(&key, value)?;
+    let read = json_text_or_error(py, object.as_any(), "options")?
+        .and_then(|text| tool_intent::json::parse("options", &text));
+    match read {
+        Ok(Value::Object(mut members)) => Ok(members.remove(&key).unwrap_or(Value::Null)),
+        Ok(_) => Err(py_err(
             py,
-            &tool_intent::Error::InvalidValue {
-                input,
-                path: tool_intent::JsonPath::root(),
-                message: format!("cannot be converted to JSON: {}", e.value(py)),
-            },
+            &tool_intent::Error::internal("a dict was written as something else than an object"),
         )),
+        Err(e) => Err(at_option(e)),
     }
 }
 

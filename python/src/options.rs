@@ -43,8 +43,13 @@ impl<'py, O: CallOptions> Options<'py, O> {
         name: &'static str,
         value: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let v = json_value(self.py, value, name)?;
-        self.set(name, Some(v))
+        match value.filter(|v| !v.is_none()) {
+            Some(v) => {
+                let v = option_json_value(self.py, v, name)?;
+                self.set(name, Some(v))
+            }
+            None => Ok(self),
+        }
     }
 
     /// The options, once keyword arguments the call does not take are refused as the core

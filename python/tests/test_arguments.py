@@ -161,6 +161,25 @@ def test_an_unknown_keyword_option_is_a_tool_intent_error_naming_options(spec):
         assert "known:" in str(e), str(e)
 
 
+def test_a_json_option_that_is_not_a_json_value_is_invalid_argument_on_it_as_in_js():
+    # tests/js/hostile.test.mjs names the same values the same way: the code, the option, `$`.
+    deep = []
+    for _ in range(200):
+        deep = [deep]
+    bad = [
+        ("cyclic", cyclic(), "Circular"),
+        ("nested past the reader's limit", {"loaded": deep}, "nested too deeply"),
+        ("JSON text (an option is a value, never text)", '{"loaded": []}', "found string"),
+        ("not JSON at all", {"loaded": [object()]}, "cannot be converted to JSON"),
+    ]
+    for option in ("state", "profile"):
+        for what, value, message in bad:
+            e = tool_intent_error(lambda: tool_intent.Registry.embedded().turn(None, **{option: value}), option)
+            assert e is not None, f"{option} {what} was accepted"
+            assert (e.code, e.argument, e.path) == ("invalid_argument", option, "$"), f"{option} {what}: {e}"
+            assert message in str(e), str(e)
+
+
 def arbitrary(rnd, depth=0):
     leaves = [
         lambda: None, lambda: rnd.random() < 0.5, lambda: rnd.randint(-1000, 1000), lambda: rnd.random() * 1e20,

@@ -8,6 +8,10 @@ Json = Any
 """A JSON value as Python data (dict / list / str / int / float / bool / None)."""
 JsonIn = Union[str, Dict[str, Any], List[Any], None]
 """A JSON argument: Python data, or JSON text."""
+ProfileOption = Union[Dict[str, Any], List[str], None]
+"""The `profile` option: an override as Python data (an option is a value, never JSON text)."""
+StateOption = Optional[Dict[str, Any]]
+"""The `state` option: a turn state as Python data (an option is a value, never JSON text)."""
 Provider = Literal["anthropic", "openai-chat", "openai-responses", "bedrock-converse", "gemini"]
 Mode = Literal["catalog", "native", "native-client"]
 Counter = Literal["estimate", "o200k", "cl100k"]
@@ -87,8 +91,8 @@ class Registry:
         tools_override: JsonIn = None,
         *,
         source: Optional[str] = None,
-        profile: JsonIn = None,
-        state: JsonIn = None,
+        profile: ProfileOption = None,
+        state: StateOption = None,
         provider: Optional[Provider] = None,
         mode: Optional[Mode] = None,
         tool_changes: Optional[ToolChanges] = None,
@@ -101,8 +105,8 @@ class Registry:
         tools_override: JsonIn = None,
         *,
         source: Optional[str] = None,
-        profile: JsonIn = None,
-        state: JsonIn = None,
+        profile: ProfileOption = None,
+        state: StateOption = None,
         provider: Optional[Provider] = None,
         mode: Optional[Mode] = None,
         tool_changes: Optional[ToolChanges] = None,
@@ -116,8 +120,8 @@ class Registry:
         tools_override: JsonIn = None,
         *,
         source: Optional[str] = None,
-        profile: JsonIn = None,
-        state: JsonIn = None,
+        profile: ProfileOption = None,
+        state: StateOption = None,
         provider: Optional[Provider] = None,
         mode: Optional[Mode] = None,
         tool_changes: Optional[ToolChanges] = None,
@@ -160,8 +164,8 @@ class SharedRegistry:
         tools_override: JsonIn = None,
         *,
         source: Optional[str] = None,
-        profile: JsonIn = None,
-        state: JsonIn = None,
+        profile: ProfileOption = None,
+        state: StateOption = None,
         provider: Optional[Provider] = None,
         mode: Optional[Mode] = None,
         tool_changes: Optional[ToolChanges] = None,

@@ -146,14 +146,24 @@ test("hostile values and freed objects are ToolIntentErrors, and the module stay
   assert.equal(Registry.embedded().planTurn(null).fingerprint, before.planTurn(null).fingerprint);
 });
 
-test("a cyclic state or profile is an error of that option, as Python names it", () => {
+test("a JSON option that is not a JSON value is invalid_argument on that option at $, as in Python", () => {
+  // python/tests/test_arguments.py names the same values the same way.
   const c = { loaded: [] };
   c.self = c;
+  let deep = [];
+  for (let k = 0; k < 200; k++) deep = [deep];
+  const bad = [
+    ["cyclic", c, /circular|cyclic/i],
+    ["nested past the reader's limit", { loaded: deep }, /nested too deeply/],
+    ["JSON text (an option is a value, never text)", '{"loaded": []}', /found string/],
+  ];
   for (const option of ["state", "profile"]) {
-    const e = expectToolIntentError(() => Registry.embedded().turn(null, { [option]: c }), option);
-    assert.ok(e, `a cyclic ${option} was accepted`);
-    assert.equal(e.argument, option, e.message);
-    assert.match(e.message, /circular|cyclic/i, e.message);
+    for (const [what, value, message] of bad) {
+      const e = expectToolIntentError(() => Registry.embedded().turn(null, { [option]: value }), option);
+      assert.ok(e, `${option} ${what} was accepted`);
+      assert.deepEqual([e.code, e.argument, e.path], ["invalid_argument", option, "$"], `${option} ${what}: ${e.message}`);
+      assert.match(e.message, message, e.message);
+    }
   }
   const e = expectToolIntentError(() => Registry.embedded().turn(c), "tools_override");
   assert.equal(e.argument, "toolsOverride", e.message);

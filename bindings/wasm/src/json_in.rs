@@ -91,25 +91,59 @@ pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, 
 /// the root.
 fn not_stringified(value: &JsValue, input: &'static str, thrown: &JsValue) -> JsValue {
     let why = |e: &JsValue| thrown_message(e, "not representable as JSON");
-    let mut path = tool_intent::JsonPath::root();
-    let mut message = why(thrown);
-    // An options object's member is an option of its own: the error is that option's.
-    if let Some(keys) = (input == "options").then(|| keys_of(value).ok()).flatten() {
-        for key in keys.iter() {
-            let member = js_sys::Reflect::get(value, &key)
-                .and_then(|member| js_sys::JSON::stringify(&member).map(|_| ()));
-            if let Err(e) = member {
-                path = path.key(&key.as_string().unwrap_or_default());
-                message = why(&e);
-                break;
-            }
-        }
-    }
+    let member = (input == "options")
+        .then(|| {
+            member_at_fault(
+                value,
+                &|member| match member.and_then(|m| js_sys::JSON::stringify(&m)) {
+                    Ok(_) => None,
+                    Err(e) => Some(why(&e)),
+                },
+            )
+        })
+        .flatten();
+    let (path, message) = match member {
+        Some((key, message)) => (tool_intent::JsonPath::root().key(&key), message),
+        None => (tool_intent::JsonPath::root(), why(thrown)),
+    };
     js_error(&option_error(Error::InvalidValue {
         input,
         path,
         message: format!("cannot be converted to JSON: {message}"),
     }))
+}
+
+/// The error for an options object whose JSON text the core's reader refused (JSON.stringify
+/// wrote it, so only a limit refuses it: nesting past 127 levels): at the first member refused
+/// alone, so it is an error of that option, as Python names it.
+fn not_parsed(options: &JsValue, refused: Error) -> JsValue {
+    let member = member_at_fault(options, &|member| {
+        let text = js_sys::JSON::stringify(&member.ok()?).ok()?.as_string()?;
+        match tool_intent::json::parse("options", &text).err()? {
+            Error::InvalidJson { message, .. } => Some(message),
+            other => Some(other.to_string()),
+        }
+    });
+    js_error(&match member {
+        Some((key, message)) => option_error(Error::InvalidValue {
+            input: "options",
+            path: tool_intent::JsonPath::root().key(&key),
+            message,
+        }),
+        None => refused,
+    })
+}
+
+/// The first member of an options object that `refuses` (its key and why), if any; a member
+/// whose getter throws comes to `refuses` as that error.
+fn member_at_fault(
+    options: &JsValue,
+    refuses: &dyn Fn(Result<JsValue, JsValue>) -> Option<String>,
+) -> Option<(String, String)> {
+    keys_of(options).ok()?.iter().find_map(|key| {
+        let why = refuses(js_sys::Reflect::get(options, &key))?;
+        Some((key.as_string().unwrap_or_default(), why))
+    })
 }
 
 /// Whether JSON carries a value as it is: null, a boolean, a finite number, a string that is
@@ -188,6 +222,7 @@ pub(super) fn options_in(value: Option<&JsValue>) -> Result<Value, JsValue> {
             path: tool_intent::JsonPath::root(),
             message: "expected an options object, found a string".to_string(),
         })),
-        Some(v) => json_in(v, "options"),
+        Some(v) => tool_intent::json::parse("options", &json_text(v, "options")?)
+            .map_err(|refused| not_parsed(v, refused)),
     }
 }
