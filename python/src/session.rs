@@ -68,10 +68,15 @@ pub(crate) fn count_tokens(
     #[pyo3(from_py_with = args::text_arg)] text: String,
     #[pyo3(from_py_with = args::opt_counter)] counter: Option<String>,
 ) -> PyResult<usize> {
+    // No counter named: the core's default (`CounterKind::default()`), as `budget` takes it.
     let kind = lib(
         py,
-        tool_intent::CounterKind::parse(counter.as_deref().unwrap_or("estimate")),
-    )?;
+        counter
+            .as_deref()
+            .map(tool_intent::CounterKind::parse)
+            .transpose(),
+    )?
+    .unwrap_or_default();
     let counted = py.detach(|| tool_intent::counter::shared_counter(kind).map(|c| c.count(&text)));
     lib(py, counted)
 }

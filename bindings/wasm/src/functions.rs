@@ -25,7 +25,8 @@ pub fn count_tokens(text: &JsText, counter: Option<JsCounterName>) -> Result<usi
         Some(c) => opt_text_in(&c, "counter")?,
         None => None,
     };
-    let kind = lib(CounterKind::parse(name.as_deref().unwrap_or("estimate")))?;
+    // No counter named: the core's default (`CounterKind::default()`), as `budget` takes it.
+    let kind = lib(name.as_deref().map(CounterKind::parse).transpose())?.unwrap_or_default();
     Ok(lib(shared_counter(kind))?.count(&text))
 }
 
