@@ -78,14 +78,16 @@ pub(crate) fn option_json_value(
     object.set_item(&key, value)?;
     let read = json_text_or_error(py, object.as_any(), "options")?
         .and_then(|text| tool_intent::json::parse("options", &text));
-    match read {
-        Ok(Value::Object(mut members)) => Ok(members.remove(&key).unwrap_or(Value::Null)),
-        Ok(_) => Err(py_err(
+    let member = match read.map_err(at_option)? {
+        Value::Object(mut members) => members.remove(&key),
+        _ => None,
+    };
+    member.ok_or_else(|| {
+        py_err(
             py,
-            &tool_intent::Error::internal("a dict was written as something else than an object"),
-        )),
-        Err(e) => Err(at_option(e)),
-    }
+            &tool_intent::Error::internal("json.dumps wrote a one-member dict without its member"),
+        )
+    })
 }
 
 pub(crate) fn json_value(
