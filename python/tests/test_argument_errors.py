@@ -4,23 +4,11 @@ fails with the same code, argument and JSON path (or succeeds) on both surfaces.
 the argument, and a toggle's path, in snake_case, as the rows do."""
 
 import json
-import pathlib
 
 import tool_intent
+from api_table import ROOT, target
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 ROWS = json.loads((ROOT / "tests" / "golden" / "argument-errors.json").read_text())
-
-
-def target(on):
-    if on == "Registry":
-        return tool_intent.Registry
-    if on == "registry":
-        return tool_intent.Registry.embedded()
-    if on == "turn":
-        return tool_intent.Registry.embedded().turn()
-    assert on == "module", on
-    return tool_intent
 
 
 def error(row):

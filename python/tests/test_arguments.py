@@ -6,16 +6,13 @@ wrong-typed argument or option fails with a ToolIntentError that has a code and 
 
 import copy
 import inspect
-import json
-import pathlib
 import random
 
 import pytest
 
 import tool_intent
+from api_table import API, target
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-API = json.loads((ROOT / "tests" / "data" / "api.json").read_text())
 # A call of one build (`build`) is checked by that build's own test (test_model.py).
 TABLE = [c for c in API["calls"] if c.get("py", True) is not None and "build" not in c]
 CODES = {
@@ -45,19 +42,6 @@ WRONG = {
 }
 
 
-def target(spec):
-    on = spec["on"]
-    if on == "Registry":
-        return tool_intent.Registry
-    if on == "SessionRunConfig":
-        return tool_intent.SessionRunConfig
-    if on == "registry":
-        return tool_intent.Registry.embedded()
-    if on == "turn":
-        return tool_intent.Registry.embedded().turn()
-    return tool_intent
-
-
 def owner(spec):
     return {"Registry": tool_intent.Registry, "SessionRunConfig": tool_intent.SessionRunConfig,
             "registry": tool_intent.Registry, "turn": tool_intent.Turn, "module": tool_intent}[spec["on"]]
@@ -69,8 +53,8 @@ def options(spec):
 
 def call(spec, args, kwargs):
     if spec["params"] and spec["params"][0]["kind"] == "toggles":
-        return getattr(target(spec), spec["name"])(**args[0], **kwargs)
-    return getattr(target(spec), spec["name"])(*args, **kwargs)
+        return getattr(target(spec["on"]), spec["name"])(**args[0], **kwargs)
+    return getattr(target(spec["on"]), spec["name"])(*args, **kwargs)
 
 
 def tool_intent_error(fn, what):

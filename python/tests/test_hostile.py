@@ -5,13 +5,9 @@ Proxies and throwing getters in JS). Each call succeeds or raises a ToolIntentEr
 argument the value was given as; the value's own exception never escapes, and the module plans
 afterwards as it did before."""
 
-import json
-import pathlib
-
 import tool_intent
+from api_table import API, target
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-API = json.loads((ROOT / "tests" / "data" / "api.json").read_text())
 # Errors that are about the request, not about an argument's value: a hostile str subclass may
 # still be a valid name of something the turn cannot give.
 NOT_ABOUT_AN_ARGUMENT = {"tool_not_available"}
@@ -57,18 +53,6 @@ HOSTILE = {
     "truth": RaisingTruth,
     "bytes": lambda: RaisingBytes(b"x"),
 }
-
-
-def target(on):
-    if on == "Registry":
-        return tool_intent.Registry
-    if on == "SessionRunConfig":
-        return tool_intent.SessionRunConfig
-    if on == "registry":
-        return tool_intent.Registry.embedded()
-    if on == "turn":
-        return tool_intent.Registry.embedded().turn()
-    return tool_intent
 
 
 def test_values_that_raise_are_tool_intent_errors_naming_their_argument():
