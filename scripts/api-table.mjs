@@ -10,7 +10,7 @@ export const BEGIN = "<!-- api-table: generated from tests/data/api.json by scri
 export const END = "<!-- /api-table -->";
 
 const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
-const RECEIVER = { Registry: "Registry.", registry: "r.", turn: "turn.", module: "", SessionRunConfig: "SessionRunConfig." };
+const RECEIVER = { Registry: "Registry.", registry: "r.", turn: "turn.", module: "", SessionRunConfig: "SessionRunConfig.", SharedRegistry: "SharedRegistry.", shared: "shared." };
 
 function jsForm(call) {
   if (call.js === null) return "—";

@@ -6,7 +6,7 @@
 use pyo3::prelude::*;
 #[cfg(feature = "hybrid")]
 use pyo3::types::PyBytes;
-use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use crate::py_err;
 
@@ -230,6 +230,74 @@ pub(crate) fn opt_hours(value: &Bound<'_, PyAny>, argument: &'static str) -> PyR
     }
 }
 
+/// A `Registry`; anything else is a `ToolIntentError` naming the argument.
+pub(crate) fn registry_arg(
+    value: &Bound<'_, PyAny>,
+    argument: &'static str,
+) -> PyResult<tool_intent::Registry> {
+    match value.cast::<crate::Registry>() {
+        Ok(r) => Ok(r.get().inner.clone()),
+        Err(_) => Err(wrong(
+            value,
+            argument,
+            None,
+            format!("expected a Registry, found {}", kind(value)),
+        )),
+    }
+}
+
+/// A `Registry`, or `None` for the embedded one (the migration's `registry`).
+pub(crate) fn registry_or_embedded(value: &Bound<'_, PyAny>) -> PyResult<tool_intent::Registry> {
+    if value.is_none() {
+        return Ok(tool_intent::Registry::embedded());
+    }
+    registry_arg(value, "registry").map_err(|_| {
+        wrong(
+            value,
+            "registry",
+            None,
+            format!("expected a Registry or None, found {}", kind(value)),
+        )
+    })
+}
+
+/// A callable (the `change` of `SharedRegistry.change`).
+pub(crate) fn function(value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if value.is_callable() {
+        return Ok(value.clone().unbind());
+    }
+    Err(wrong(
+        value,
+        "change",
+        None,
+        format!(
+            "expected a function from the newest Registry to the next, found {}",
+            kind(value)
+        ),
+    ))
+}
+
+/// A keyword option the call does not take: `invalid_argument` on `options` at `$.<key>`, as
+/// the core's options reader says it for the calls it reads.
+pub(crate) fn refuse_unknown(
+    py: Python<'_>,
+    unknown: Option<&Bound<'_, PyDict>>,
+    known: &[&str],
+) -> PyResult<()> {
+    let Some((key, _)) = unknown.and_then(|d| d.iter().next()) else {
+        return Ok(());
+    };
+    let key = key.extract::<String>()?;
+    Err(py_err(
+        py,
+        &tool_intent::Error::InvalidArgument {
+            argument: "options",
+            path: Some(tool_intent::JsonPath::root().key(&key)),
+            message: format!("unknown option \"{key}\" (known: {})", known.join(", ")),
+        },
+    ))
+}
+
 /// One extractor per argument name, for `#[pyo3(from_py_with = ...)]` (which passes the value
 /// alone): `provider: String = text("provider")` makes `fn provider(v) -> PyResult<String>`.
 macro_rules! extractors {
@@ -264,4 +332,6 @@ extractors! {
     store: String = store_spec("store");
     opt_keep_newest: Option<usize> = opt_count("keep_newest");
     opt_keep_hours: Option<f64> = opt_hours("keep_hours");
+    initial: tool_intent::Registry = registry_arg("initial");
+    registry: tool_intent::Registry = registry_arg("registry");
 }

@@ -2,32 +2,6 @@
 
 use crate::*;
 
-/// The `registry` argument of the migration calls: a `Registry`, or `None` for the embedded
-/// one; anything else is a `ToolIntentError` naming it.
-pub(crate) fn registry_arg(value: &Bound<'_, PyAny>) -> PyResult<tool_intent::Registry> {
-    if value.is_none() {
-        return Ok(tool_intent::Registry::embedded());
-    }
-    match value.cast::<Registry>() {
-        Ok(r) => Ok(r.get().inner.clone()),
-        Err(_) => Err(py_err(
-            value.py(),
-            &tool_intent::Error::InvalidArgument {
-                argument: "registry",
-                path: None,
-                message: format!(
-                    "expected a Registry or None, found {}",
-                    value
-                        .get_type()
-                        .name()
-                        .map(|n| n.to_string())
-                        .unwrap_or_default()
-                ),
-            },
-        )),
-    }
-}
-
 /// Migrates legacy snapshot rows of a session table (a SQLite file or a `postgresql://` URL)
 /// to intents, keeping the originals in a backup table (the same run as `tool-intent
 /// migrate`). `batch_size`: rows per transaction (default: one transaction on SQLite, 1000 on
@@ -37,13 +11,13 @@ pub(crate) fn registry_arg(value: &Bound<'_, PyAny>) -> PyResult<tool_intent::Re
 pub(crate) fn migrate<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
-    #[pyo3(from_py_with = registry_arg)] registry: tool_intent::Registry,
+    #[pyo3(from_py_with = args::registry_or_embedded)] registry: tool_intent::Registry,
     #[pyo3(from_py_with = args::table)] table: String,
     #[pyo3(from_py_with = args::dry_run)] dry_run: bool,
     #[pyo3(from_py_with = args::batch_size)] batch_size: Option<usize>,
     unknown: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    refuse_unknown(py, unknown, &["table", "dry_run", "batch_size"])?;
+    args::refuse_unknown(py, unknown, &["table", "dry_run", "batch_size"])?;
     let options = tool_intent_migrate::MigrateOptions {
         table,
         dry_run,
@@ -69,7 +43,7 @@ pub(crate) fn undo<'py>(
     #[pyo3(from_py_with = args::batch_size)] batch_size: Option<usize>,
     unknown: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    refuse_unknown(py, unknown, &["table", "dry_run", "batch_size"])?;
+    args::refuse_unknown(py, unknown, &["table", "dry_run", "batch_size"])?;
     let options = tool_intent_migrate::MigrateOptions {
         table,
         dry_run,
@@ -85,35 +59,14 @@ pub(crate) fn undo<'py>(
 pub(crate) fn audit<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
-    #[pyo3(from_py_with = registry_arg)] registry: tool_intent::Registry,
+    #[pyo3(from_py_with = args::registry_or_embedded)] registry: tool_intent::Registry,
     #[pyo3(from_py_with = args::table)] table: String,
     unknown: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    refuse_unknown(py, unknown, &["table"])?;
+    args::refuse_unknown(py, unknown, &["table"])?;
     let rows = lib(
         py,
         py.detach(|| tool_intent_migrate::audit(&db, &table, &registry)),
     )?;
     to_py(py, &rows)
-}
-
-/// A keyword option the call does not take: `invalid_argument` on `options` at `$.<key>`, as
-/// the core's options reader says it for the calls it reads.
-pub(crate) fn refuse_unknown(
-    py: Python<'_>,
-    unknown: Option<&Bound<'_, PyDict>>,
-    known: &[&str],
-) -> PyResult<()> {
-    let Some((key, _)) = unknown.and_then(|d| d.iter().next()) else {
-        return Ok(());
-    };
-    let key = key.extract::<String>()?;
-    lib(
-        py,
-        Err(tool_intent::Error::InvalidArgument {
-            argument: "options",
-            path: Some(tool_intent::JsonPath::root().key(&key)),
-            message: format!("unknown option \"{key}\" (known: {})", known.join(", ")),
-        }),
-    )
 }

@@ -51,9 +51,8 @@ impl SharedRegistry {
     fn new(
         py: Python<'_>,
         #[pyo3(from_py_with = args::store)] store: String,
-        initial: PyRef<'_, Registry>,
+        #[pyo3(from_py_with = args::initial)] initial: tool_intent::Registry,
     ) -> PyResult<Self> {
-        let initial = initial.inner.clone();
         let shared = py.detach(|| CoreShared::open(open(&store)?, &initial));
         Ok(SharedRegistry {
             inner: Mutex::new(lib(py, shared)?),
@@ -129,36 +128,49 @@ impl SharedRegistry {
     fn publish<'py>(
         &self,
         py: Python<'py>,
-        registry: PyRef<'_, Registry>,
+        #[pyo3(from_py_with = args::registry)] registry: tool_intent::Registry,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let registry = registry.inner.clone();
         let row = self.with(py, |s| s.publish(&registry))?;
         to_py(py, &row)
     }
 
     /// Makes `change` (a function from the newest `Registry` to the next, e.g. one that calls
     /// `set_mcp_server` after a `list_changed`) and publishes its result; made again from the
-    /// newest version when another process published first. Returns the version's row.
+    /// newest version when another process published first. Returns the version's row. An
+    /// exception the function raises reaches the caller as it is; a result that is not a
+    /// `Registry` is a `ToolIntentError` naming `change`.
     fn change<'py>(
         &self,
         py: Python<'py>,
-        change: &Bound<'py, PyAny>,
+        #[pyo3(from_py_with = args::function)] change: Py<PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut shared = self.inner.lock().map_err(|_| poisoned(py))?;
         // The callback runs Python: the GIL stays held for the whole change.
-        let mut failure: Option<PyErr> = None;
+        let mut raised: Option<PyErr> = None;
         let row = shared.change(|newest| {
-            let result = change
-                .call1((Registry {
+            let next = change.call1(
+                py,
+                (Registry {
                     inner: newest.clone(),
-                },))
-                .and_then(|next| Ok(next.extract::<PyRef<'_, Registry>>()?.inner.clone()));
-            result.map_err(|e| {
-                failure = Some(e);
-                tool_intent::Error::argument("change", "the change function failed")
-            })
+                },),
+            );
+            match next {
+                Ok(next) => args::registry_arg(next.bind(py), "change").map_err(|_| {
+                    tool_intent::Error::argument(
+                        "change",
+                        "the change function returned something other than a Registry",
+                    )
+                }),
+                Err(e) => {
+                    raised = Some(e);
+                    Err(tool_intent::Error::argument(
+                        "change",
+                        "the change function raised",
+                    ))
+                }
+            }
         });
-        match (row, failure) {
+        match (row, raised) {
             (_, Some(e)) => Err(e),
             (Ok(row), None) => to_py(py, &row),
             (Err(e), None) => Err(py_err(py, &e)),
@@ -182,13 +194,15 @@ impl SharedRegistry {
     /// Removes versions no session should still name: all but the newest `keep_newest`, those
     /// that were the newest or had a turn planned on them within `keep_hours`, and the
     /// versions such a turn plans beside; then the tools no kept version has.
-    #[pyo3(signature = (*, keep_newest=None, keep_hours=None))]
+    #[pyo3(signature = (*, keep_newest=None, keep_hours=None, **unknown))]
     fn gc<'py>(
         &self,
         py: Python<'py>,
         #[pyo3(from_py_with = args::opt_keep_newest)] keep_newest: Option<usize>,
         #[pyo3(from_py_with = args::opt_keep_hours)] keep_hours: Option<f64>,
+        unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        args::refuse_unknown(py, unknown, &["keep_newest", "keep_hours"])?;
         let default = Retention::default();
         let retention = Retention {
             keep_newest: keep_newest.unwrap_or(default.keep_newest),

@@ -11,7 +11,7 @@ import random
 import pytest
 
 import tool_intent
-from api_table import API, target
+from api_table import API, function_of, valid
 
 # A call of one build (`build`) is checked by that build's own test (test_model.py).
 TABLE = [c for c in API["calls"] if c.get("py", True) is not None and "build" not in c]
@@ -39,12 +39,25 @@ WRONG = {
     "count?": [-1, 1.5, "5", True, 2**70, object()],
     "db": [42, None, b"x", object(), ["a"]],
     "registry?": [42, "embedded", {}, object()],
+    "registry": [42, "embedded", {}, None, object()],
+    "store": [42, None, b"x", object(), ["a"]],
+    "function": [42, "f", None, {}],
+    "hours?": [-1, "5", True, float("nan"), float("inf"), object()],
 }
 
 
 def owner(spec):
     return {"Registry": tool_intent.Registry, "SessionRunConfig": tool_intent.SessionRunConfig,
-            "registry": tool_intent.Registry, "turn": tool_intent.Turn, "module": tool_intent}[spec["on"]]
+            "registry": tool_intent.Registry, "turn": tool_intent.Turn, "module": tool_intent,
+            "shared": tool_intent.SharedRegistry}[spec["on"]]
+
+
+def member(spec):
+    """The Python callable of a row: a method, a function, or a constructor (`SharedRegistry.open`
+    is the class itself, `SharedRegistry(store, initial)`)."""
+    if (spec["on"], spec["name"]) == ("SharedRegistry", "open"):
+        return tool_intent.SharedRegistry
+    return getattr(owner(spec), spec["name"], None)
 
 
 def options(spec):
@@ -53,8 +66,8 @@ def options(spec):
 
 def call(spec, args, kwargs):
     if spec["params"] and spec["params"][0]["kind"] == "toggles":
-        return getattr(target(spec["on"]), spec["name"])(**args[0], **kwargs)
-    return getattr(target(spec["on"]), spec["name"])(*args, **kwargs)
+        return function_of(spec)(**args[0], **kwargs)
+    return function_of(spec)(*args, **kwargs)
 
 
 def tool_intent_error(fn, what):
@@ -70,10 +83,6 @@ def tool_intent_error(fn, what):
     return None
 
 
-def valid(spec):
-    return [copy.deepcopy(p["valid"]) for p in spec["params"]]
-
-
 NOT_CALLS = {"len"}  # Python's len(r): the table's `py_form`
 
 
@@ -82,12 +91,12 @@ def test_every_call_of_the_table_exists_with_its_parameters_and_options():
         if spec["name"] in NOT_CALLS:
             assert len(tool_intent.Registry.embedded()) > 0
             continue
-        member = getattr(owner(spec), spec["name"], None)
-        assert member is not None, f"{spec['on']}.{spec['name']} is missing"
+        found = member(spec)
+        assert found is not None, f"{spec['on']}.{spec['name']} is missing"
         if spec.get("kind") == "getter":
-            assert isinstance(member, property) or inspect.isdatadescriptor(member), spec["name"]
+            assert isinstance(found, property) or inspect.isdatadescriptor(found), spec["name"]
             continue
-        signature = inspect.signature(member)
+        signature = inspect.signature(found)
         params = [p for p in signature.parameters.values() if p.name not in ("self", "cls")]
         positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         keywords = {p.name for p in params if p.kind == p.KEYWORD_ONLY}
@@ -103,7 +112,9 @@ def test_the_table_names_every_public_call():
     for name in tool_intent.__all__:
         if inspect.isbuiltin(getattr(tool_intent, name)):
             assert ("module", name) in names, f"{name} is not in tests/data/api.json"
-    for on, cls in (("registry", tool_intent.Registry), ("turn", tool_intent.Turn)):
+    assert ("SharedRegistry", "open") in names, "SharedRegistry(store, initial) is not in tests/data/api.json"
+    for on, cls in (("registry", tool_intent.Registry), ("turn", tool_intent.Turn),
+                    ("shared", tool_intent.SharedRegistry)):
         for name, member in vars(cls).items():
             if name.startswith("_") or not (callable(member) or inspect.isdatadescriptor(member)):
                 continue
@@ -190,7 +201,9 @@ def test_property_random_values_into_every_call_fail_only_as_tool_intent_error()
                 continue  # their valid value names no database; test_migrate covers the runs
             if spec["params"] and spec["params"][0]["kind"] == "toggles":
                 continue  # keywords, fed wrong toggles by the test above
-            args = [arbitrary(rnd) if rnd.random() < 0.5 else v for v in valid(spec)]
+            # A random str as a store would be a file made in the working folder: stores stay valid.
+            args = [arbitrary(rnd) if p["kind"] != "store" and rnd.random() < 0.5 else v
+                    for p, v in zip(spec["params"], valid(spec))]
             kwargs = {k: arbitrary(rnd) for k in options(spec) if rnd.random() < 0.3}
             calls += 1
             if tool_intent_error(lambda: call(spec, args, kwargs), f"{spec['name']}{args!r} {kwargs!r}"):

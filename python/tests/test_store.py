@@ -71,8 +71,10 @@ def test_a_failing_change_raises_its_own_error(tmp_path):
 
     with pytest.raises(KeyError):
         shared.change(broken)
-    with pytest.raises(TypeError):
+    # What the function returns is checked as an argument is: an error naming `change`.
+    with pytest.raises(tool_intent.ToolIntentError) as e:
         shared.change(lambda newest: "not a registry")
+    assert (e.value.code, e.value.argument) == ("invalid_argument", "change")
     assert shared.sequence == 1
 
 
