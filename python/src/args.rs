@@ -261,8 +261,8 @@ pub(crate) fn registry_or_embedded(value: &Bound<'_, PyAny>) -> PyResult<tool_in
     })
 }
 
-/// A callable (the `change` of `SharedRegistry.change`).
-pub(crate) fn function(value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+/// The `change` of `SharedRegistry.change`: a callable.
+pub(crate) fn change_function(value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     if value.is_callable() {
         return Ok(value.clone().unbind());
     }

@@ -142,7 +142,7 @@ impl SharedRegistry {
     fn change<'py>(
         &self,
         py: Python<'py>,
-        #[pyo3(from_py_with = args::function)] change: Py<PyAny>,
+        #[pyo3(from_py_with = args::change_function)] change: Py<PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut shared = self.inner.lock().map_err(|_| poisoned(py))?;
         // The callback runs Python: the GIL stays held for the whole change.
