@@ -43,9 +43,9 @@ node benches/js/model-node.mjs "$out/registry-60.json"
 log "bench smoke: model ranker in Chromium"
 node benches/js/model-chrome.mjs
 
-# After scripts/test.sh the module is the debug build `maturin develop` made for the tests: its per-turn ratio
-# (~29x) says the script runs, not how fast Python is (1.29-1.35x in a release build,
-# docs/surfaces.md).
+# After scripts/test.sh the module is the debug build `maturin develop` made for the tests:
+# its per-turn ratio (~29x) says the script runs, not how fast Python is (1.29-1.35x in a
+# release build, docs/surfaces.md).
 log "bench smoke: Python (after scripts/test.sh a debug build: its figures are not the release ones)"
 .venv-py/bin/python benches/python/per_turn.py "$out/registry-60.json"
 .venv-py/bin/python benches/python/threads.py "$out/registry-60.json"
