@@ -2,6 +2,9 @@
 //! the same value, and a turn on it — every provider, both ways of telling tool changes, at
 //! a turn boundary and mid-turn, on the registry version the state names or a newer one —
 //! plans JSON texts or fails with an error, never a panic; a search's new state reads back.
+//! Seeds (`fuzz/seeds/turn_state/`): per provider that takes change messages, the state after
+//! one turn on the first registry below with `tool_changes: messages`, `begin_turn` and a
+//! `select:mcp__a__p0` search; and a bare state with a load.
 #![no_main]
 
 use std::sync::OnceLock;
