@@ -230,20 +230,27 @@ pub(crate) fn opt_hours(value: &Bound<'_, PyAny>, argument: &'static str) -> PyR
     }
 }
 
+/// The core registry a Python `Registry` holds, or `None` for any other value.
+pub(crate) fn as_registry(value: &Bound<'_, PyAny>) -> Option<tool_intent::Registry> {
+    value
+        .cast::<crate::Registry>()
+        .ok()
+        .map(|r| r.get().inner.clone())
+}
+
 /// A `Registry`; anything else is a `ToolIntentError` naming the argument.
 pub(crate) fn registry_arg(
     value: &Bound<'_, PyAny>,
     argument: &'static str,
 ) -> PyResult<tool_intent::Registry> {
-    match value.cast::<crate::Registry>() {
-        Ok(r) => Ok(r.get().inner.clone()),
-        Err(_) => Err(wrong(
+    as_registry(value).ok_or_else(|| {
+        wrong(
             value,
             argument,
             None,
             format!("expected a Registry, found {}", kind(value)),
-        )),
-    }
+        )
+    })
 }
 
 /// A `Registry`, or `None` for the embedded one (the migration's `registry`).
@@ -251,7 +258,7 @@ pub(crate) fn registry_or_embedded(value: &Bound<'_, PyAny>) -> PyResult<tool_in
     if value.is_none() {
         return Ok(tool_intent::Registry::embedded());
     }
-    registry_arg(value, "registry").map_err(|_| {
+    as_registry(value).ok_or_else(|| {
         wrong(
             value,
             "registry",

@@ -155,7 +155,7 @@ impl SharedRegistry {
                 },),
             );
             match next {
-                Ok(next) => args::registry_arg(next.bind(py), "change").map_err(|_| {
+                Ok(next) => args::as_registry(next.bind(py)).ok_or_else(|| {
                     tool_intent::Error::argument(
                         "change",
                         "the change function returned something other than a Registry",
