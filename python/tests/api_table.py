@@ -62,9 +62,12 @@ def target(on):
     return tool_intent
 
 
+def constructor(spec):
+    """The class a constructor row stands for (`SharedRegistry.open` is
+    `SharedRegistry(store, initial)` in Python), or None for any other row."""
+    return {("SharedRegistry", "open"): tool_intent.SharedRegistry}.get((spec["on"], spec["name"]))
+
+
 def function_of(spec):
-    """The Python callable of a row, on a fresh target: a method, a function, or a constructor
-    (`SharedRegistry.open` is the class itself: `SharedRegistry(store, initial)`)."""
-    if (spec["on"], spec["name"]) == ("SharedRegistry", "open"):
-        return tool_intent.SharedRegistry
-    return getattr(target(spec["on"]), spec["name"])
+    """The Python callable of a row, on a fresh target: a method, a function, or a constructor."""
+    return constructor(spec) or getattr(target(spec["on"]), spec["name"])

@@ -4,14 +4,13 @@ and its options as keyword-only arguments, nothing public is missing from the ta
 wrong-typed argument or option fails with a ToolIntentError that has a code and names it
 (never PyO3's TypeError or OverflowError, never a silent default)."""
 
-import copy
 import inspect
 import random
 
 import pytest
 
 import tool_intent
-from api_table import API, function_of, valid
+from api_table import API, constructor, function_of, valid
 
 # A call of one build (`build`) is checked by that build's own test (test_model.py).
 TABLE = [c for c in API["calls"] if c.get("py", True) is not None and "build" not in c]
@@ -53,11 +52,8 @@ def owner(spec):
 
 
 def member(spec):
-    """The Python callable of a row: a method, a function, or a constructor (`SharedRegistry.open`
-    is the class itself, `SharedRegistry(store, initial)`)."""
-    if (spec["on"], spec["name"]) == ("SharedRegistry", "open"):
-        return tool_intent.SharedRegistry
-    return getattr(owner(spec), spec["name"], None)
+    """The Python member a row names (unbound, for its signature), or its constructor."""
+    return constructor(spec) or getattr(owner(spec), spec["name"], None)
 
 
 def options(spec):
