@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
 
 /// Counts tokens of a text.
 pub trait TokenCounter {
@@ -65,7 +65,7 @@ impl CounterKind {
             "cl100k" | "cl100k_base" => Ok(CounterKind::Cl100k),
             other => Err(Error::argument(
                 "counter",
-                format!("\"{other}\" is not one of estimate, o200k, cl100k"),
+                format!("{} is not one of estimate, o200k, cl100k", quoted(other)),
             )),
         }
     }

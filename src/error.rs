@@ -337,6 +337,20 @@ impl Error {
         }
     }
 
+    /// `unknown option "x" (known: a, b)` on `options`, at `$.x`: an options object (or a
+    /// keyword argument) named a key the call does not take.
+    pub fn unknown_option<S: AsRef<str>>(key: &str, known: &[S]) -> Self {
+        Error::InvalidArgument {
+            argument: "options",
+            path: Some(JsonPath::root().key(key)),
+            message: format!(
+                "unknown option {} (known: {})",
+                quoted(key),
+                crate::text::join(known, ", ")
+            ),
+        }
+    }
+
     /// A defect of this library or of a binding (a broken internal invariant).
     pub fn internal(message: impl Into<String>) -> Self {
         Error::Internal {
@@ -372,7 +386,21 @@ impl JsonPath {
             out.push_str(key);
         } else {
             out.push('[');
+            let start = out.len();
             crate::json_text::write_string(key, &mut out);
+            // JSON leaves format characters raw; a path is shown in messages, so they are
+            // written as JSON escapes too (the path still reads back as the same key).
+            if out[start..].chars().any(hides_text) {
+                let written = out.split_off(start);
+                for c in written.chars() {
+                    if hides_text(c) {
+                        out.push_str("\\u");
+                        push_hex4(c, &mut out);
+                    } else {
+                        out.push(c);
+                    }
+                }
+            }
             out.push(']');
         }
         JsonPath(out)
@@ -422,6 +450,22 @@ impl fmt::Display for JsonPath {
     }
 }
 
+/// Whether a character would reorder or hide the rest of a terminal line when shown raw: a
+/// control character or a bidirectional or zero-width format character.
+fn hides_text(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+}
+
+/// The four lowercase hex digits of a character of the Basic Multilingual Plane (every one
+/// `hides_text` matches is there).
+fn push_hex4(c: char, out: &mut String) {
+    let code = c as u32;
+    for shift in [12, 8, 4, 0] {
+        out.push(char::from_digit((code >> shift) & 15, 16).unwrap_or('0'));
+    }
+}
+
 /// A name or text as messages show it: in quotes, with control and bidirectional-format
 /// characters escaped (they would reorder or hide the rest of a terminal line), and cut after
 /// 64 characters with the full length said.
@@ -434,8 +478,7 @@ pub(crate) fn quoted(text: &str) -> String {
             out.push_str(&format!("…\" ({} bytes)", text.len()));
             return out;
         }
-        let format_char = matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}');
-        if c.is_control() || format_char || c == '"' || c == '\\' {
+        if hides_text(c) || c == '"' || c == '\\' {
             match c {
                 '"' => out.push_str("\\\""),
                 '\\' => out.push_str("\\\\"),
@@ -443,10 +486,7 @@ pub(crate) fn quoted(text: &str) -> String {
                 '\t' => out.push_str("\\t"),
                 c => {
                     out.push_str("\\u{");
-                    let code = c as u32;
-                    for shift in [12, 8, 4, 0] {
-                        out.push(char::from_digit((code >> shift) & 15, 16).unwrap_or('0'));
-                    }
+                    push_hex4(c, &mut out);
                     out.push('}');
                 }
             }
@@ -564,6 +604,16 @@ mod tests {
         let long = "x".repeat(10_000);
         let q = quoted(&long);
         assert!(q.len() < 100 && q.ends_with("(10000 bytes)"), "{q}");
+    }
+
+    #[test]
+    fn a_path_escapes_what_json_leaves_raw_and_reads_back_as_the_key() {
+        let key = "a\u{1b}\u{202e}\u{2066}b\u{feff}\u{e9}";
+        let path = JsonPath::root().key(key);
+        assert_eq!(path.as_str(), "$[\"a\\u001b\\u202e\\u2066b\\ufeff\u{e9}\"]");
+        let inner = &path.as_str()[2..path.as_str().len() - 1];
+        assert_eq!(serde_json::from_str::<String>(inner).unwrap(), key);
+        assert_eq!(JsonPath::root().key("a b").as_str(), "$[\"a b\"]");
     }
 
     #[test]

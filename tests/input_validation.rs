@@ -266,3 +266,82 @@ fn a_byte_order_mark_is_read_as_whitespace() {
     );
     assert!(Registry::from_json_str(&format!("\u{feff}{}", json!([tool("a")]))).is_ok());
 }
+
+/// Hostile text in every input that reaches a message: each error's text (and path) shows it
+/// escaped, as `errors_escape_control_characters_and_cut_long_names` requires of tool names.
+#[test]
+fn every_error_shows_hostile_text_escaped() {
+    use tool_intent::provider::ToolChanges;
+    use tool_intent::search::RankerKind;
+    use tool_intent::{CounterKind, DeferralMode, Provider, SessionRunConfig};
+    const HOSTILE: &str = "x\u{1b}[2J\u{202e}\u{7}";
+    let key = serde_json::to_string(HOSTILE).unwrap();
+    let tool_with =
+        |extra: &str| format!(r#"[{{"name":"a","parameters":{{"type":"object"}}{extra}}}]"#);
+    let errors: Vec<(&str, tool_intent::Error)> = vec![
+        ("provider", Provider::parse(HOSTILE).unwrap_err()),
+        ("mode", DeferralMode::parse(HOSTILE).unwrap_err()),
+        ("tool_changes", ToolChanges::parse(HOSTILE).unwrap_err()),
+        ("ranker", RankerKind::parse(HOSTILE).unwrap_err()),
+        ("counter", CounterKind::parse(HOSTILE).unwrap_err()),
+        (
+            "a tool's key twice",
+            Registry::from_json_str(&tool_with(&format!(",{key}:1,{key}:2"))).unwrap_err(),
+        ),
+        (
+            "a document's key twice",
+            Registry::from_json_str(&format!(r#"{{"tools":[],{key}:1,{key}:2}}"#)).unwrap_err(),
+        ),
+        (
+            "a schema's type",
+            Registry::from_json_str(&format!(
+                r#"[{{"name":"a","parameters":{{"type":{key}}}}}]"#
+            ))
+            .unwrap_err(),
+        ),
+        (
+            "an override's value",
+            ToolsOverride::from_json_str(&format!(r#"{{"enabled":{key}}}"#)).unwrap_err(),
+        ),
+        (
+            "a turn state's value",
+            TurnState::from_json_str(&format!(r#"{{"turn":{key}}}"#)).unwrap_err(),
+        ),
+        (
+            "a run config's value",
+            SessionRunConfig::from_json_str(&format!(r#"{{"tools_enabled":{key}}}"#)).unwrap_err(),
+        ),
+    ];
+    let registry = Registry::from_json_str(&format!(
+        r#"{{"tools":{},"toolsets":{{{key}:["a"]}},"sources":{{{key}:{{}}}}}}"#,
+        tool_with("")
+    ))
+    .unwrap();
+    let errors = errors
+        .into_iter()
+        .chain([("a source's name", registry.source("nosuch").unwrap_err())]);
+    let warned = |o: &str| {
+        let request = TurnRequest {
+            tools_override: ToolsOverride::from_json_str(o).unwrap(),
+            ..Default::default()
+        };
+        let plan = registry.turn(&request).unwrap().plan().unwrap();
+        let w = plan.warnings.first().expect("a warning").clone();
+        format!("{} {}", w.message, w.origin)
+    };
+    let shown = [
+        ("a preset's name", warned(r#"{"toolset":"nosuch"}"#)),
+        ("an intent's key", warned(&format!("{{{key}:1}}"))),
+    ];
+    let raw: Vec<String> = errors
+        .map(|(input, e)| (input, format!("{e} {}", e.path().unwrap_or(""))))
+        .chain(shown)
+        .filter(|(_, shown)| {
+            shown
+                .chars()
+                .any(|c| c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c))
+        })
+        .map(|(input, shown)| format!("{input}: {shown:?}"))
+        .collect();
+    assert!(raw.is_empty(), "shown raw:\n{}", raw.join("\n"));
+}

@@ -2,7 +2,7 @@
 //! query]`, as the JS surface hands them over): reading them never panics; a bad one is an
 //! error naming the argument or option it is about (with the JSON path inside one that holds
 //! JSON); options read make a turn whose plan, search and budget answer in JSON text or fail
-//! with an error, never a panic.
+//! with an error, never a panic; every error shows the options' text escaped.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -12,10 +12,12 @@ use serde_json::Value;
 use tool_intent::counter::Estimator;
 use tool_intent::turn::{BudgetOptions, CallOptions, SearchOptions};
 use tool_intent::{Error, Registry, TurnRequest};
+use tool_intent_fuzz::error_shown_safely;
 
 /// What an error reading options may be about: the override, the options object, or one
 /// option by its snake_case name.
 fn names_a_known_input(e: &Error, names: &[&str]) {
+    error_shown_safely(e);
     let input = e.input().unwrap_or_else(|| panic!("{e} names no input"));
     assert!(
         input == "tools_override"

@@ -1,15 +1,21 @@
 //! An MCP server's tools/list as anything: setting it never panics; a server set twice with
 //! the same list changes nothing; removing it again gives the registry it started from; and
-//! the registry writes back to one with the same fingerprint.
+//! the registry writes back to one with the same fingerprint; errors and warnings show the
+//! list's text escaped.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use tool_intent::{Registry, TurnRequest};
+use tool_intent_fuzz::{error_shown_safely, warnings_shown_safely};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let base = Registry::embedded();
-    let Ok(first) = base.set_mcp_server("s", text) else { return };
+    let first = match base.set_mcp_server("s", text) {
+        Ok(first) => first,
+        Err(e) => return error_shown_safely(&e),
+    };
+    warnings_shown_safely(first.registry.warnings());
     let again = first.registry.set_mcp_server("s", text).expect("the same list sets again");
     assert!(again.diff.is_empty(), "{:?}", again.diff);
     assert_eq!(again.registry.fingerprint(), first.registry.fingerprint());

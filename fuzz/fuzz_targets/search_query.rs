@@ -1,4 +1,5 @@
-//! tool_search queries and glob patterns: never panic, bounded time, hits only deferred tools.
+//! tool_search queries and glob patterns: never panic, bounded time, hits only deferred tools;
+//! a refused query's error shows it escaped.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -7,6 +8,7 @@ use libfuzzer_sys::fuzz_target;
 use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::search::Query;
 use tool_intent::{Registry, SearchCall, ToolsOverride, TurnRequest};
+use tool_intent_fuzz::error_shown_safely;
 
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
@@ -32,8 +34,13 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let arguments = serde_json::json!({"query": text, "limit": 7});
-    if let Ok(call) = SearchCall::from_arguments(&arguments) {
-        let _ = turn.search(&call);
+    match SearchCall::from_arguments(&arguments) {
+        Ok(call) => {
+            if let Err(e) = turn.search(&call) {
+                error_shown_safely(&e);
+            }
+        }
+        Err(e) => error_shown_safely(&e),
     }
     // Globs through the public route: any pattern in `allowed` and `disabled`, matched
     // against every registry name (case-sensitively, then ignoring case).

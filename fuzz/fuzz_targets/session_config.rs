@@ -1,4 +1,5 @@
-//! Session config rows and writer toggles: never panic; whatever parses expands.
+//! Session config rows and writer toggles: never panic; whatever parses expands; errors show
+//! the row's text escaped.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -7,6 +8,7 @@ use libfuzzer_sys::fuzz_target;
 use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::session::normalize_tools_value;
 use tool_intent::{build_intent, Registry, SessionRunConfig, Toggles};
+use tool_intent_fuzz::error_shown_safely;
 
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
@@ -16,7 +18,11 @@ fn registry() -> &'static Registry {
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let registry = registry();
-    if let Ok(row) = SessionRunConfig::from_json_str(text) {
+    let row = SessionRunConfig::from_json_str(text);
+    if let Err(e) = &row {
+        error_shown_safely(e);
+    }
+    if let Ok(row) = row {
         let o = row.to_override();
         expand(registry, &o, ExpandContext::default()).expect("expands");
         let stored = SessionRunConfig::from_override(&o);
@@ -25,7 +31,11 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
         let _ = normalize_tools_value(&v);
     }
-    if let Ok(t) = Toggles::from_json_str(text) {
+    let toggles = Toggles::from_json_str(text);
+    if let Err(e) = &toggles {
+        error_shown_safely(e);
+    }
+    if let Ok(t) = toggles {
         let o = build_intent(&t);
         expand(registry, &o, ExpandContext::default()).expect("expands");
     }

@@ -1,7 +1,8 @@
 //! A stored turn state is input: reading one never panics, a state read is written back as
 //! the same value, and a turn on it — every provider, both ways of telling tool changes, at
 //! a turn boundary and mid-turn, on the registry version the state names or a newer one —
-//! plans JSON texts or fails with an error, never a panic; a search's new state reads back.
+//! plans JSON texts or fails with an error, never a panic; a search's new state reads back;
+//! errors and warnings show the state's text escaped.
 //! Seeds (`fuzz/seeds/turn_state/`): per provider that takes change messages, the state after
 //! one turn on the first registry below with `tool_changes: messages`, `begin_turn` and a
 //! `select:mcp__a__p0` search; and a bare state with a load.
@@ -13,6 +14,7 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use tool_intent::provider::ToolChanges;
 use tool_intent::{Provider, Registry, SearchCall, ToolsOverride, TurnRequest, TurnState};
+use tool_intent_fuzz::{error_shown_safely, warnings_shown_safely};
 
 /// Two tools of our own and an MCP server's two: small enough that a state with its
 /// conversation record fits the fuzzer's input length.
@@ -48,8 +50,9 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(state) = TurnState::from_json_str(text) else {
-        return;
+    let state = match TurnState::from_json_str(text) {
+        Ok(state) => state,
+        Err(e) => return error_shown_safely(&e),
     };
     reads_back(&state);
     let intent = ToolsOverride::from_json_str(r#"{"enabled":true,"toolset":"full"}"#).unwrap();
@@ -70,11 +73,20 @@ fuzz_target!(|data: &[u8]| {
                         state: state.clone(),
                         ..TurnRequest::default()
                     };
-                    let Ok(mut turn) = registry.turn(&request) else {
-                        continue;
+                    let mut turn = match registry.turn(&request) {
+                        Ok(turn) => turn,
+                        Err(e) => {
+                            error_shown_safely(&e);
+                            continue;
+                        }
                     };
                     reads_back(turn.state());
-                    if let Ok(plan) = turn.plan() {
+                    let plan = turn.plan();
+                    if let Err(e) = &plan {
+                        error_shown_safely(e);
+                    }
+                    if let Ok(plan) = plan {
+                        warnings_shown_safely(&plan.warnings);
                         let _: Value =
                             serde_json::from_str(&plan.payload).expect("the payload is JSON");
                         for json in [&plan.request_fields, &plan.changes]

@@ -295,14 +295,7 @@ pub(crate) fn refuse_unknown(
         return Ok(());
     };
     let key = key.extract::<String>()?;
-    Err(py_err(
-        py,
-        &tool_intent::Error::InvalidArgument {
-            argument: "options",
-            path: Some(tool_intent::JsonPath::root().key(&key)),
-            message: format!("unknown option \"{key}\" (known: {})", known.join(", ")),
-        },
-    ))
+    Err(py_err(py, &tool_intent::Error::unknown_option(&key, known)))
 }
 
 /// One extractor per argument name, for `#[pyo3(from_py_with = ...)]` (which passes the value

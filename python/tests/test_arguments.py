@@ -150,6 +150,13 @@ def test_an_unknown_keyword_option_is_a_tool_intent_error_naming_options(spec):
         assert e is not None, f"{what} did not fail"
         assert (e.argument, e.path) == ("options", f"$.{keyword}"), f"{what}: {e.argument} {e.path}: {e}"
         assert "known:" in str(e), str(e)
+    # A keyword that would clear a terminal and reverse the rest of the line is shown escaped,
+    # in the message and the path, as the core shows every name it quotes.
+    hostile = "x\x1b[2J\u202e"
+    e = tool_intent_error(lambda: call(spec, args, {hostile: 3}), f"{spec['name']}(**{{{hostile!r}: 3}})")
+    assert e is not None and e.argument == "options", e
+    assert e.path == '$["x\\u001b[2J\\u202e"]', e.path
+    assert "\\u{001b}[2J\\u{202e}" in str(e) and not any(c in str(e) for c in "\x1b\u202e"), repr(str(e))
 
 
 def test_a_json_option_that_is_not_a_json_value_is_invalid_argument_on_it_as_in_js():

@@ -37,7 +37,7 @@
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
 
 pub(crate) mod change_blocks;
 pub(crate) mod entry;
@@ -115,7 +115,7 @@ impl Provider {
             .ok_or_else(|| {
                 Error::argument(
                     "provider",
-                    format!("\"{text}\" is not one of anthropic, openai-chat, openai-responses, bedrock-converse, gemini"),
+                    format!("{} is not one of anthropic, openai-chat, openai-responses, bedrock-converse, gemini", quoted(text)),
                 )
             })
     }
@@ -167,7 +167,10 @@ impl DeferralMode {
             .ok_or_else(|| {
                 Error::argument(
                     "mode",
-                    format!("\"{text}\" is not one of catalog, native, native-client"),
+                    format!(
+                        "{} is not one of catalog, native, native-client",
+                        quoted(text)
+                    ),
                 )
             })
     }
@@ -225,7 +228,10 @@ impl ToolChanges {
             .ok_or_else(|| {
                 Error::argument(
                     "tool_changes",
-                    format!("\"{text}\" is not one of array, messages, messages-by-reference"),
+                    format!(
+                        "{} is not one of array, messages, messages-by-reference",
+                        quoted(text)
+                    ),
                 )
             })
     }

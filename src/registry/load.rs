@@ -115,7 +115,7 @@ pub(crate) fn parse_document(
     if let Some(key) = &doc.duplicate {
         return Err(Error::registry(
             &root.key(key),
-            format!("key \"{key}\" given twice"),
+            format!("key {} given twice", quoted(key)),
         ));
     }
     for (key, _) in &doc.entries {
@@ -354,7 +354,7 @@ fn parse_tool(
     if let Some(key) = &obj.duplicate {
         return Err(Error::registry(
             &path().key(key),
-            format!("key \"{key}\" given twice"),
+            format!("key {} given twice", quoted(key)),
         ));
     }
     // One pass over the members; the known ones are kept raw until checked below.

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::error::{Error, JsonPath, Result};
+use crate::error::{quoted, Error, JsonPath, Result};
 use crate::json::{parse_trusted, value_of, Raw};
 use crate::limits::LIMITS;
 
@@ -56,7 +56,7 @@ pub(crate) fn check(raw: Raw<'_>, path: impl Fn() -> JsonPath) -> Result<Verdict
         None | Some(Ok("dict")) => true,
         Some(other) => {
             let found = match other {
-                Ok(t) => format!("\"{t}\""),
+                Ok(t) => quoted(t),
                 Err(()) => "a value that is not a type name".to_string(),
             };
             return Err(Error::value(

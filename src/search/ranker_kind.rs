@@ -2,7 +2,7 @@
 //! checks its table (`hybrid/`), which itself builds on `rank.rs`.
 
 use super::rank::{KeywordRanker, Ranker};
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
 use crate::registry::Registry;
 
 /// The built-in rankers by name, as the CLI (`--ranker`), JS (`{ranker}`) and Python
@@ -65,7 +65,7 @@ impl RankerKind {
             "model" => Ok(RankerKind::Model),
             other => Err(Error::argument(
                 "ranker",
-                format!("\"{other}\" is not one of keyword, hybrid, model"),
+                format!("{} is not one of keyword, hybrid, model", quoted(other)),
             )),
         }
     }

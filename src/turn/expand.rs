@@ -382,7 +382,10 @@ fn select_intent(
                     format!(
                         "preset {} is not in the registry (known: {}); using default_tools",
                         quoted(name),
-                        crate::text::join(&registry.toolset_names().collect::<Vec<_>>(), ", ")
+                        crate::text::join(
+                            &registry.toolset_names().map(quoted).collect::<Vec<_>>(),
+                            ", "
+                        )
                     ),
                 );
                 registry.default_set().clone()

@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::state::{TurnState, View};
 use super::TurnRequest;
 use crate::counter::CounterKind;
-use crate::error::{quoted, Error, JsonPath, Result};
+use crate::error::{Error, JsonPath, Result};
 use crate::intent::ToolsOverride;
 use crate::provider::{DeferralMode, Provider, ToolChanges};
 use crate::registry::{Registry, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT};
@@ -53,7 +53,8 @@ type Setter<'a> = dyn FnMut(&'static str, &Value) -> Result<()> + 'a;
 
 fn set_named(names: &[&'static str], name: &str, value: &Value, set: &mut Setter) -> Result<()> {
     let Some(&known) = names.iter().find(|n| **n == name) else {
-        return Err(unknown_option(name, names.iter().map(|n| n.to_string())));
+        let known: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        return Err(Error::unknown_option(name, &known));
     };
     set_checked(known, value, set)
 }
@@ -71,7 +72,8 @@ fn read_object(names: &[&'static str], options: &Value, set: &mut Setter) -> Res
     };
     for (key, value) in object {
         let Some(&name) = names.iter().find(|n| js_key(n) == *key) else {
-            return Err(unknown_option(key, names.iter().map(|n| js_key(n))));
+            let known: Vec<String> = names.iter().map(|n| js_key(n)).collect();
+            return Err(Error::unknown_option(key, &known));
         };
         set_checked(name, value, set)?;
     }
@@ -83,20 +85,6 @@ fn set_checked(name: &'static str, value: &Value, set: &mut Setter) -> Result<()
         return Ok(());
     }
     set(name, value).map_err(|e| as_argument(e, name))
-}
-
-/// `unknown option "x" (known: a, b)` on `options`, at `$.x`.
-fn unknown_option(key: &str, known: impl Iterator<Item = String>) -> Error {
-    let known: Vec<String> = known.collect();
-    Error::InvalidArgument {
-        argument: "options",
-        path: Some(JsonPath::root().key(key)),
-        message: format!(
-            "unknown option {} (known: {})",
-            quoted(key),
-            crate::text::join(&known, ", ")
-        ),
-    }
 }
 
 /// An option's key in a JS options object: its snake_case name in camelCase

@@ -121,6 +121,12 @@ test("each call takes exactly the options of its set in the table", () => {
     assert.equal(e.argument, "options");
     const known = /known: ([^)]*)\)/.exec(e.message)?.[1].split(", ");
     assert.deepEqual(new Set(known), new Set(Object.keys(api.options[spec.options]).map(camel)), `${spec.name}: ${e.message}`);
+    // A key that would clear a terminal and reverse the rest of the line is shown escaped,
+    // in the message and the path (as python/tests/test_arguments.py checks of a keyword).
+    args[args.length - 1] = { "x\u001b[2J\u202e": 1 };
+    const hostile = toolIntentError(() => call(spec, args), `${spec.name}({hostile key})`);
+    assert.equal(hostile?.path, '$["x\\u001b[2J\\u202e"]', `${spec.name}: ${hostile?.path}`);
+    assert.ok(hostile.message.includes("\\u{001b}[2J\\u{202e}") && !/[\u001b\u202e]/.test(hostile.message), hostile.message);
   }
 });
 
