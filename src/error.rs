@@ -466,35 +466,45 @@ fn push_hex4(c: char, out: &mut String) {
     }
 }
 
+/// A name shown unquoted (a warning's origin, `source:<name>`): written as `quoted` writes
+/// it between its quotes, uncut.
+pub(crate) fn escape_hidden(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    push_escaped(text, &mut out);
+    out
+}
+
+/// `text` with the characters `hides_text` matches, quotes and backslashes escaped.
+fn push_escaped(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if hides_text(c) => {
+                out.push_str("\\u{");
+                push_hex4(c, out);
+                out.push('}');
+            }
+            c => out.push(c),
+        }
+    }
+}
+
 /// A name or text as messages show it: in quotes, with control and bidirectional-format
 /// characters escaped (they would reorder or hide the rest of a terminal line), and cut after
 /// 64 characters with the full length said.
 pub(crate) fn quoted(text: &str) -> String {
     const SHOWN: usize = 64;
+    let cut = text.char_indices().nth(SHOWN).map(|(at, _)| at);
     let mut out = String::with_capacity(text.len().min(SHOWN * 2) + 2);
     out.push('"');
-    for (n, c) in text.chars().enumerate() {
-        if n == SHOWN {
-            out.push_str(&format!("…\" ({} bytes)", text.len()));
-            return out;
-        }
-        if hides_text(c) || c == '"' || c == '\\' {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\t' => out.push_str("\\t"),
-                c => {
-                    out.push_str("\\u{");
-                    push_hex4(c, &mut out);
-                    out.push('}');
-                }
-            }
-        } else {
-            out.push(c);
-        }
+    push_escaped(&text[..cut.unwrap_or(text.len())], &mut out);
+    match cut {
+        Some(_) => out.push_str(&format!("…\" ({} bytes)", text.len())),
+        None => out.push('"'),
     }
-    out.push('"');
     out
 }
 
@@ -603,7 +613,12 @@ mod tests {
         );
         let long = "x".repeat(10_000);
         let q = quoted(&long);
-        assert!(q.len() < 100 && q.ends_with("(10000 bytes)"), "{q}");
+        assert!(q.len() < 100 && q.ends_with("…\" (10000 bytes)"), "{q}");
+        assert_eq!(quoted(&"é".repeat(64)), format!("\"{}\"", "é".repeat(64)));
+        assert_eq!(
+            escape_hidden("web\u{1b}[2J\u{202e}ui"),
+            "web\\u{001b}[2J\\u{202e}ui"
+        );
     }
 
     #[test]

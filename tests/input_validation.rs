@@ -313,16 +313,17 @@ fn every_error_shows_hostile_text_escaped() {
         ),
     ];
     let registry = Registry::from_json_str(&format!(
-        r#"{{"tools":{},"toolsets":{{{key}:["a"]}},"sources":{{{key}:{{}}}}}}"#,
+        r#"{{"tools":{},"toolsets":{{{key}:["a"]}},"sources":{{{key}:{{"default":{{"toolset":"nosuch"}}}}}}}}"#,
         tool_with("")
     ))
     .unwrap();
     let errors = errors
         .into_iter()
         .chain([("a source's name", registry.source("nosuch").unwrap_err())]);
-    let warned = |o: &str| {
+    let warned = |o: &str, source: Option<&str>| {
         let request = TurnRequest {
             tools_override: ToolsOverride::from_json_str(o).unwrap(),
+            source: source.map(String::from),
             ..Default::default()
         };
         let plan = registry.turn(&request).unwrap().plan().unwrap();
@@ -330,8 +331,9 @@ fn every_error_shows_hostile_text_escaped() {
         format!("{} {}", w.message, w.origin)
     };
     let shown = [
-        ("a preset's name", warned(r#"{"toolset":"nosuch"}"#)),
-        ("an intent's key", warned(&format!("{{{key}:1}}"))),
+        ("a preset's name", warned(r#"{"toolset":"nosuch"}"#, None)),
+        ("an intent's key", warned(&format!("{{{key}:1}}"), None)),
+        ("a source's name", warned("null", Some(HOSTILE))),
     ];
     let raw: Vec<String> = errors
         .map(|(input, e)| (input, format!("{e} {}", e.path().unwrap_or(""))))
