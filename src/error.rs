@@ -468,7 +468,7 @@ fn push_hex4(c: char, out: &mut String) {
 
 /// A name shown unquoted (a warning's origin, `source:<name>`): written as `quoted` writes
 /// it between its quotes, uncut.
-pub(crate) fn escape_hidden(text: &str) -> String {
+pub(crate) fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     push_escaped(text, &mut out);
     out
@@ -616,7 +616,7 @@ mod tests {
         assert!(q.len() < 100 && q.ends_with("…\" (10000 bytes)"), "{q}");
         assert_eq!(quoted(&"é".repeat(64)), format!("\"{}\"", "é".repeat(64)));
         assert_eq!(
-            escape_hidden("web\u{1b}[2J\u{202e}ui"),
+            escaped("web\u{1b}[2J\u{202e}ui"),
             "web\\u{001b}[2J\\u{202e}ui"
         );
     }

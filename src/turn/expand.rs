@@ -24,7 +24,7 @@ pub use super::deferral::is_deferrable;
 
 use serde::Serialize;
 
-use crate::error::{escape_hidden, quoted, Error, Result};
+use crate::error::{escaped, quoted, Error, Result};
 use crate::glob;
 use crate::intent::{Intent, ToolsOverride, INTENT_KEYS};
 use crate::registry::{Registry, SourcePolicy, Tool, ToolSet, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
@@ -214,7 +214,7 @@ pub fn expand(
         levels.push((p, "profile".to_string()));
     }
     if let Some(s) = source {
-        levels.push((&s.default, format!("source:{}", escape_hidden(&s.name))));
+        levels.push((&s.default, format!("source:{}", escaped(&s.name))));
     }
     let mut selection = Selection::new(registry.len());
     select(registry, &levels, &mut selection, &mut warnings);
