@@ -444,9 +444,30 @@ impl JsonPath {
     }
 }
 
+/// A path as messages show it: whole up to 256 bytes; a longer one (a long key) as its first
+/// 128 and last 64 bytes with the full length said, as `quoted` cuts a name, so one hostile key
+/// cannot make a message as long as the input. `as_str` (and `Error::path`) keep it whole.
 impl fmt::Display for JsonPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        let path = &self.0;
+        if path.len() <= 256 {
+            return f.write_str(path);
+        }
+        let mut head = 128;
+        while !path.is_char_boundary(head) {
+            head -= 1;
+        }
+        let mut tail = path.len() - 64;
+        while !path.is_char_boundary(tail) {
+            tail += 1;
+        }
+        write!(
+            f,
+            "{}…{} ({} bytes)",
+            &path[..head],
+            &path[tail..],
+            path.len()
+        )
     }
 }
 
@@ -619,6 +640,18 @@ mod tests {
             escaped("web\u{1b}[2J\u{202e}ui"),
             "web\\u{001b}[2J\\u{202e}ui"
         );
+    }
+
+    #[test]
+    fn a_long_path_is_shown_cut_and_kept_whole() {
+        let key = format!("é{}z", "k".repeat(10_000));
+        let path = JsonPath::root().index(3).key(&key).key("type");
+        assert_eq!(path.as_str().len(), 10_016);
+        let shown = path.to_string();
+        assert!(shown.starts_with("$[3][\"é") && shown.ends_with("kz\"].type (10016 bytes)"));
+        assert!(shown.len() < 256, "{shown}");
+        let short = JsonPath::root().key("tools").index(1);
+        assert_eq!(short.to_string(), short.as_str());
     }
 
     #[test]

@@ -347,3 +347,43 @@ fn every_error_shows_hostile_text_escaped() {
         .collect();
     assert!(raw.is_empty(), "shown raw:\n{}", raw.join("\n"));
 }
+
+/// However large the input, a message stays a line a person can read: a long key's path and
+/// name are cut, a long list of known names gives five and a count.
+#[test]
+fn messages_stay_short_whatever_the_input_size() {
+    let long_key = "k".repeat(100_000);
+    let twice = format!(
+        r#"[{{"name":"a","parameters":{{"type":"object"}},"{long_key}":1,"{long_key}":2}}]"#
+    );
+    let e = Registry::from_json_str(&twice).unwrap_err();
+    assert_eq!(
+        e.path().map(str::len),
+        Some(100_005),
+        "the path itself is whole"
+    );
+    let names: Vec<String> = (0..5000).map(|i| format!("name{i:05}")).collect();
+    let many = |key: &str, value: Value| {
+        let members: serde_json::Map<String, Value> =
+            names.iter().map(|n| (n.clone(), value.clone())).collect();
+        let mut document = json!({"tools": [tool("a")]});
+        document[key] = Value::Object(members);
+        Registry::from_value(&document).unwrap()
+    };
+    let sources = many("sources", json!({}));
+    let unknown_source = sources.source("nosuch").unwrap_err();
+    let presets = many("toolsets", json!(["a"]));
+    let request = TurnRequest {
+        tools_override: ToolsOverride::from_json_str(r#"{"toolset":"nosuch"}"#).unwrap(),
+        ..Default::default()
+    };
+    let plan = presets.turn(&request).unwrap().plan().unwrap();
+    for shown in [
+        e.to_string(),
+        unknown_source.to_string(),
+        plan.warnings[0].message.clone(),
+    ] {
+        assert!(shown.len() < 600, "{} bytes: {shown}", shown.len());
+    }
+    assert!(unknown_source.to_string().ends_with("and 4995 more)"));
+}

@@ -1,30 +1,44 @@
 //! What every fuzz target checks of the errors and warnings it meets: their text shows hostile
 //! input escaped, never raw, since a control or bidirectional-format character would hide or
-//! reorder the rest of the line in a terminal or a log (`tool_intent::error`, `quoted`).
+//! reorder the rest of the line in a terminal or a log (`tool_intent::error`, `quoted`); and it
+//! stays short whatever the input's size (names and paths cut, lists of names cut after five).
 
 use tool_intent::{Error, Warning};
 
-/// Panics if `text` holds a control character or a bidirectional or zero-width format one.
-pub fn shown_safely(text: &str) {
-    let hidden = text.chars().find(|&c| {
+/// The longest message shown: a few names and a path, each cut.
+const LONGEST_SHOWN: usize = 2048;
+
+/// The first control character, or bidirectional or zero-width format one, in `text`.
+fn hidden(text: &str) -> Option<char> {
+    text.chars().find(|&c| {
         c.is_control()
             || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
-    });
-    assert!(hidden.is_none(), "{hidden:?} shown raw in {text:?}");
+    })
 }
 
-/// An error's message and path show what they quote escaped.
+/// Panics if `text` holds a character [`hidden`] finds or is longer than [`LONGEST_SHOWN`].
+pub fn shown_safely(text: &str) {
+    assert!(text.len() <= LONGEST_SHOWN, "{} bytes shown: {text:?}", text.len());
+    let raw = hidden(text);
+    assert!(raw.is_none(), "{raw:?} shown raw in {text:?}");
+}
+
+/// An error's message is shown safely, and its path (kept whole by `Error::path`, however
+/// long) holds nothing hidden.
 pub fn error_shown_safely(e: &Error) {
     shown_safely(&e.to_string());
     if let Some(path) = e.path() {
-        shown_safely(path);
+        let raw = hidden(path);
+        assert!(raw.is_none(), "{raw:?} raw in the path {path:?}");
     }
 }
 
-/// Each warning's message and origin show what they quote escaped.
+/// Each warning's message is shown safely, and its origin (`source:<name>`, uncut) holds
+/// nothing hidden.
 pub fn warnings_shown_safely(warnings: &[Warning]) {
     for w in warnings {
         shown_safely(&w.message);
-        shown_safely(&w.origin);
+        let raw = hidden(&w.origin);
+        assert!(raw.is_none(), "{raw:?} raw in the origin {:?}", w.origin);
     }
 }

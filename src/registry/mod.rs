@@ -51,7 +51,7 @@ pub use version::KEPT_VERSIONS;
 
 use std::sync::Arc;
 
-use crate::error::{quoted, Error, Result};
+use crate::error::{some_names, Error, Result};
 use crate::glob;
 use crate::warning::Warning;
 pub(crate) use build::Reuse;
@@ -442,7 +442,7 @@ impl Registry {
                 known: if sources.is_empty() {
                     "none defined".to_string()
                 } else {
-                    crate::text::join(&self.source_names().map(quoted).collect::<Vec<_>>(), ", ")
+                    some_names(&self.source_names().collect::<Vec<_>>())
                 },
             })
     }

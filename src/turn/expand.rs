@@ -24,7 +24,7 @@ pub use super::deferral::is_deferrable;
 
 use serde::Serialize;
 
-use crate::error::{escaped, quoted, Error, Result};
+use crate::error::{escaped, quoted, some_names, Error, Result};
 use crate::glob;
 use crate::intent::{Intent, ToolsOverride, INTENT_KEYS};
 use crate::registry::{Registry, SourcePolicy, Tool, ToolSet, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
@@ -382,10 +382,7 @@ fn select_intent(
                     format!(
                         "preset {} is not in the registry (known: {}); using default_tools",
                         quoted(name),
-                        crate::text::join(
-                            &registry.toolset_names().map(quoted).collect::<Vec<_>>(),
-                            ", "
-                        )
+                        some_names(&registry.toolset_names().collect::<Vec<_>>())
                     ),
                 );
                 registry.default_set().clone()
