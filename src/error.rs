@@ -529,6 +529,36 @@ pub(crate) fn quoted(text: &str) -> String {
     out
 }
 
+/// Text a binding got from its runtime (what JS threw, what Python's `json.dumps` raised, a
+/// class's name) as a message shows it: on one line (each run of ASCII whitespace one space),
+/// hidden characters escaped as `quoted` escapes them, cut after 200 characters.
+pub fn one_line(text: &str) -> String {
+    const SHOWN: usize = 200;
+    let mut out = String::with_capacity(text.len().min(SHOWN * 2));
+    let mut shown = 0;
+    for c in text.trim().chars() {
+        if c.is_ascii_whitespace() {
+            if !out.ends_with(' ') {
+                out.push(' ');
+            }
+            continue;
+        }
+        if shown == SHOWN {
+            out.push('…');
+            break;
+        }
+        shown += 1;
+        if hides_text(c) {
+            out.push_str("\\u{");
+            push_hex4(c, &mut out);
+            out.push('}');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The first five names of a list, quoted, then "and N more": how a summary warning names
 /// what it is about without growing with the list.
 pub(crate) fn some_names<S: AsRef<str>>(names: &[S]) -> String {
@@ -640,6 +670,20 @@ mod tests {
             escaped("web\u{1b}[2J\u{202e}ui"),
             "web\\u{001b}[2J\\u{202e}ui"
         );
+    }
+
+    #[test]
+    fn one_line_joins_lines_escapes_and_cuts() {
+        assert_eq!(
+            one_line(
+                "Converting circular structure to JSON\n    --> starting at 'a\u{1b}[2J'\u{202e}"
+            ),
+            "Converting circular structure to JSON --> starting at 'a\\u{001b}[2J'\\u{202e}"
+        );
+        let long = one_line(&"x".repeat(1000));
+        assert_eq!(long.chars().count(), 201);
+        assert!(long.ends_with("x…"));
+        assert_eq!(one_line(""), "");
     }
 
     #[test]

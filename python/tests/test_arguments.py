@@ -6,6 +6,7 @@ wrong-typed argument or option fails with a ToolIntentError that has a code and 
 
 import inspect
 import random
+import re
 
 import pytest
 
@@ -66,13 +67,20 @@ def call(spec, args, kwargs):
     return function_of(spec)(*args, **kwargs)
 
 
+# What no message or path may hold raw: a control character, or a bidirectional or zero-width
+# format one (docs/contract.md, "Errors"); the core shows them escaped.
+HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
 def tool_intent_error(fn, what):
-    """The ToolIntentError fn raises (None when it returns); any other error fails the test."""
+    """The ToolIntentError fn raises (None when it returns); any other error fails the test, and
+    so does one whose message or path shows a character of HIDDEN raw."""
     try:
         fn()
     except tool_intent.ToolIntentError as e:
         assert e.code in CODES, f"{what}: code {e.code}"
         assert e.path is None or e.path.startswith("$"), what
+        assert not HIDDEN.search(str(e)) and not HIDDEN.search(e.path or ""), f"{what}: {str(e)!r} {e.path!r}"
         return e
     except Exception as e:  # noqa: BLE001 - the point is that nothing else escapes
         pytest.fail(f"{what}: {type(e).__name__}: {e}")
@@ -183,7 +191,7 @@ def arbitrary(rnd, depth=0):
         lambda: None, lambda: rnd.random() < 0.5, lambda: rnd.randint(-1000, 1000), lambda: rnd.random() * 1e20,
         lambda: rnd.choice([float("nan"), float("inf"), 2**70, -0.0]),
         lambda: rnd.choice(["", "memory", "anthropic", "catalog", "select:memory", "{", "null", "[1,",
-                            "\ud800", "é\x00", "a" * 300, '{"enabled":true}', "sha256:00"]),
+                            "\ud800", "é\x00", "a" * 300, '{"enabled":true}', "sha256:00", "x\x1b[2J\u202e"]),
         lambda: b"bytes", lambda: object(), lambda: {1, 2}, lambda: (1, "a"),
     ]
     if depth > 2 or rnd.random() < 0.5:
@@ -191,7 +199,7 @@ def arbitrary(rnd, depth=0):
     if rnd.random() < 0.5:
         return [arbitrary(rnd, depth + 1) for _ in range(rnd.randint(0, 3))]
     keys = ["enabled", "disabled", "allowed", "toolset", "web_search", "loaded", "frozen", "turn",
-            "registry", "tools", "turns", "provider", "limit", "x"]
+            "registry", "tools", "turns", "provider", "limit", "x", "x\x1b[2J\u202e"]
     return {rnd.choice(keys): arbitrary(rnd, depth + 1) for _ in range(rnd.randint(0, 3))}
 
 
@@ -213,3 +221,16 @@ def test_property_random_values_into_every_call_fail_only_as_tool_intent_error()
                 failed += 1
     print(f"property: {calls} calls with random arguments, {failed} ToolIntentErrors, no other error")
     assert calls / 4 < failed < calls, f"{failed} of {calls} failed: the generator must make both"
+
+
+def test_a_class_that_names_itself_anything_is_shown_on_one_line_escaped():
+    # As tests/js/arguments.test.mjs holds a Symbol.toStringTag: the name is the caller's text.
+    evil = type("Evil\x1b[2J\n  class", (), {})()
+    e = tool_intent_error(lambda: tool_intent.Registry.embedded().set_mcp_server(evil, "[]"), "set_mcp_server(Evil)")
+    assert e is not None and str(e).endswith("found Evil\\u{001b}[2J class"), str(e)
+    e = tool_intent_error(lambda: tool_intent.Registry.from_json(evil), "from_json(Evil)")
+    assert e is not None and "Object of type Evil\\u{001b}[2J class is not" in str(e), str(e)
+    cyclic = {}
+    cyclic["self"] = cyclic
+    e = tool_intent_error(lambda: tool_intent.Registry.embedded().plan_turn(cyclic), "plan_turn(cyclic)")
+    assert e is not None and "\n" not in str(e), str(e)

@@ -56,6 +56,10 @@ function call(spec, args) {
 }
 
 /** The error must be a ToolIntentError with a known code; returns it. */
+// What no message or path may hold raw: a control character, or a bidirectional or zero-width
+// format one (docs/contract.md, "Errors"); the core shows them escaped.
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+
 function toolIntentError(fn, what) {
   try {
     fn();
@@ -64,6 +68,7 @@ function toolIntentError(fn, what) {
     assert.equal(e.name, "ToolIntentError", what);
     assert.ok(CODES.has(e.code), `${what}: code ${e.code}`);
     if (e.path !== undefined) assert.match(e.path, /^\$/, what);
+    assert.ok(!HIDDEN.test(e.message) && !HIDDEN.test(e.path ?? ""), `${what}: ${JSON.stringify(e.message)} ${e.path}`);
     return e;
   }
   return null;
@@ -176,12 +181,12 @@ function arbitrary(next, depth = 0) {
   const leaf = [
     () => null, () => undefined, () => next() < 0.5, () => Math.floor(next() * 2000) - 1000,
     () => next() * 1e20, () => pick([NaN, Infinity, -0, 2 ** 53]),
-    () => pick(["", "memory", "anthropic", "catalog", "select:memory", "{", "null", "[1,", "\ud800", "é\u0000", "a".repeat(300), "{\"enabled\":true}", "sha256:00"]),
+    () => pick(["", "memory", "anthropic", "catalog", "select:memory", "{", "null", "[1,", "\ud800", "é\u0000", "a".repeat(300), "{\"enabled\":true}", "sha256:00", "x\u001b[2J\u202e"]),
     () => Symbol("x"), () => 7n, () => () => 1, () => new Map(), () => new Date(0),
   ];
   if (depth > 2 || next() < 0.5) return pick(leaf)();
   if (next() < 0.5) return Array.from({ length: Math.floor(next() * 4) }, () => arbitrary(next, depth + 1));
-  const keys = ["enabled", "disabled", "allowed", "toolset", "web_search", "loaded", "frozen", "turn", "registry", "tools", "turns", "provider", "limit", "x"];
+  const keys = ["enabled", "disabled", "allowed", "toolset", "web_search", "loaded", "frozen", "turn", "registry", "tools", "turns", "provider", "limit", "x", "x\u001b[2J\u202e"];
   return Object.fromEntries(Array.from({ length: Math.floor(next() * 4) }, () => [pick(keys), arbitrary(next, depth + 1)]));
 }
 
@@ -205,7 +210,9 @@ test("property: random values into every parameter of every call fail only as To
 });
 
 test("a value of the wrong class is named by its class in the error", () => {
-  const cases = [[new Map(), "Map"], [new Date(0), "Date"], [new Uint8Array(2), "Uint8Array"], [NaN, "non-finite number"]];
+  const cases = [[new Map(), "Map"], [new Date(0), "Date"], [new Uint8Array(2), "Uint8Array"], [NaN, "non-finite number"],
+    // A class may call itself anything: shown on one line, escaped.
+    [{ [Symbol.toStringTag]: "Evil\u001b[2J\n  class" }, "Evil\\u{001b}[2J class"]];
   for (const [value, kind] of cases) {
     assert.throws(() => Registry.fromJson(value), (e) => {
       assert.equal(e.argument, "document");
