@@ -281,6 +281,17 @@ function loadRegistryFromText(text, serverName) {
   }
 }
 
+/** What each deferral mode sends (docs/contract.md, "Provider payloads"), under its select. */
+const MODE_HINTS = {
+  catalog: "Deferred tools are named in a catalog in the system prompt; our tool_search loads them.",
+  native: "Deferred tools go in the array with defer_loading; the provider's own search loads them (Anthropic, OpenAI Responses).",
+  "native-client": "Deferred tools go in the array with defer_loading; our tool_search loads them (Anthropic, OpenAI Responses).",
+};
+
+function showModeHint() {
+  $("mode-hint").textContent = MODE_HINTS[state.mode];
+}
+
 function wire() {
   $("use-embedded").addEventListener("click", () => {
     showError($("registry-error"), null);
@@ -330,6 +341,7 @@ function wire() {
   });
   $("mode").addEventListener("change", (ev) => {
     state.mode = ev.target.value;
+    showModeHint();
     render();
   });
   $("cache-control").addEventListener("change", (ev) => {
@@ -496,6 +508,7 @@ function short(fp) {
 
 await init();
 wire();
+showModeHint();
 setRegistry(Registry.embedded(), "embedded registry");
 $("cache-provider").addEventListener("change", renderCacheReport);
 $("cache-session").addEventListener("change", renderCacheReport);

@@ -242,3 +242,14 @@ test("the prompt-cache chart shows the CLI's figures for both 20-turn sessions",
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("the deferral select says what the chosen mode sends", async () => {
+  const page = await openPage();
+  assert.match(await text(page, "#mode-hint"), /catalog in the system prompt/);
+  await page.selectOption("#mode", "native");
+  assert.match(await text(page, "#mode-hint"), /provider's own search/);
+  await page.selectOption("#mode", "native-client");
+  assert.match(await text(page, "#mode-hint"), /our tool_search loads them/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
