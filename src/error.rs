@@ -471,11 +471,13 @@ impl fmt::Display for JsonPath {
     }
 }
 
-/// Whether a character would reorder or hide the rest of a terminal line when shown raw: a
-/// control character or a bidirectional or zero-width format character.
+/// Whether a character would reorder, hide or break the rest of a line when shown raw: a
+/// control character, a bidirectional or zero-width format character (Unicode's bidi controls:
+/// U+061C, U+200E-F, U+202A-E, U+2066-9), or a line or paragraph separator (U+2028-9, line
+/// ends to JavaScript).
 fn hides_text(c: char) -> bool {
     c.is_control()
-        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+        || matches!(c, '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
 
 /// The four lowercase hex digits of a character of the Basic Multilingual Plane (every one
@@ -487,9 +489,11 @@ fn push_hex4(c: char, out: &mut String) {
     }
 }
 
-/// A name shown unquoted (a warning's origin, `source:<name>`): written as `quoted` writes
-/// it between its quotes, uncut.
-pub(crate) fn escaped(text: &str) -> String {
+/// Text shown unquoted, as `quoted` writes it between its quotes, uncut: a warning's origin
+/// (`source:<name>`), and what a binding takes from its runtime (what JS threw, an object's
+/// `Symbol.toStringTag`, what Python's `json.dumps` raised, a class's name). A newline is
+/// written `\n`, so the text stays on one line.
+pub fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     push_escaped(text, &mut out);
     out
@@ -525,36 +529,6 @@ pub(crate) fn quoted(text: &str) -> String {
     match cut {
         Some(_) => out.push_str(&format!("…\" ({} bytes)", text.len())),
         None => out.push('"'),
-    }
-    out
-}
-
-/// Text a binding got from its runtime (what JS threw, what Python's `json.dumps` raised, a
-/// class's name) as a message shows it: on one line (each run of ASCII whitespace one space),
-/// hidden characters escaped as `quoted` escapes them, cut after 200 characters.
-pub fn one_line(text: &str) -> String {
-    const SHOWN: usize = 200;
-    let mut out = String::with_capacity(text.len().min(SHOWN * 2));
-    let mut shown = 0;
-    for c in text.trim().chars() {
-        if c.is_ascii_whitespace() {
-            if !out.ends_with(' ') {
-                out.push(' ');
-            }
-            continue;
-        }
-        if shown == SHOWN {
-            out.push('…');
-            break;
-        }
-        shown += 1;
-        if hides_text(c) {
-            out.push_str("\\u{");
-            push_hex4(c, &mut out);
-            out.push('}');
-        } else {
-            out.push(c);
-        }
     }
     out
 }
@@ -670,20 +644,6 @@ mod tests {
             escaped("web\u{1b}[2J\u{202e}ui"),
             "web\\u{001b}[2J\\u{202e}ui"
         );
-    }
-
-    #[test]
-    fn one_line_joins_lines_escapes_and_cuts() {
-        assert_eq!(
-            one_line(
-                "Converting circular structure to JSON\n    --> starting at 'a\u{1b}[2J'\u{202e}"
-            ),
-            "Converting circular structure to JSON --> starting at 'a\\u{001b}[2J'\\u{202e}"
-        );
-        let long = one_line(&"x".repeat(1000));
-        assert_eq!(long.chars().count(), 201);
-        assert!(long.ends_with("x…"));
-        assert_eq!(one_line(""), "");
     }
 
     #[test]

@@ -274,7 +274,7 @@ fn every_error_shows_hostile_text_escaped() {
     use tool_intent::provider::ToolChanges;
     use tool_intent::search::RankerKind;
     use tool_intent::{CounterKind, DeferralMode, Provider, SessionRunConfig};
-    const HOSTILE: &str = "x\u{1b}[2J\u{202e}\u{7}";
+    const HOSTILE: &str = "x\u{1b}[2J\u{202e}\u{7}\u{2028}\u{61c}";
     let key = serde_json::to_string(HOSTILE).unwrap();
     let tool_with =
         |extra: &str| format!(r#"[{{"name":"a","parameters":{{"type":"object"}}{extra}}}]"#);
@@ -341,7 +341,7 @@ fn every_error_shows_hostile_text_escaped() {
         .filter(|(_, shown)| {
             shown
                 .chars()
-                .any(|c| c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c))
+                .any(|c| c.is_control() || matches!(c, '\u{61c}' | '\u{2028}'..='\u{202e}'))
         })
         .map(|(input, shown)| format!("{input}: {shown:?}"))
         .collect();

@@ -8,11 +8,12 @@ use tool_intent::{Error, Warning};
 /// The longest message shown: a few names and a path, each cut.
 const LONGEST_SHOWN: usize = 2048;
 
-/// The first control character, or bidirectional or zero-width format one, in `text`.
+/// The first control character, bidirectional or zero-width format one, or line or paragraph
+/// separator in `text`.
 fn hidden(text: &str) -> Option<char> {
     text.chars().find(|&c| {
         c.is_control()
-            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+            || matches!(c, '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
     })
 }
 

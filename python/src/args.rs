@@ -15,7 +15,7 @@ fn kind(value: &Bound<'_, PyAny>) -> String {
     value
         .get_type()
         .name()
-        .map(|n| tool_intent::error::one_line(&n.to_string()))
+        .map(|n| tool_intent::error::escaped(&n.to_string()))
         .unwrap_or_else(|_| "an object".to_string())
 }
 

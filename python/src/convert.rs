@@ -43,7 +43,7 @@ fn json_text_or_error(
         Ok(text) => Ok(text.extract()?),
         Err(e) => Err(not_json(format!(
             "cannot be converted to JSON: {}",
-            tool_intent::error::one_line(&e.value(py).to_string())
+            tool_intent::error::escaped(&e.value(py).to_string())
         ))),
     })
 }

@@ -67,9 +67,10 @@ def call(spec, args, kwargs):
     return function_of(spec)(*args, **kwargs)
 
 
-# What no message or path may hold raw: a control character, or a bidirectional or zero-width
-# format one (docs/contract.md, "Errors"); the core shows them escaped.
-HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+# What no message or path may hold raw: a control character, a bidirectional or zero-width
+# format one, or a line or paragraph separator (docs/contract.md, "Errors"); the core shows
+# them escaped.
+HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 
 
 def tool_intent_error(fn, what):
@@ -223,13 +224,13 @@ def test_property_random_values_into_every_call_fail_only_as_tool_intent_error()
     assert calls / 4 < failed < calls, f"{failed} of {calls} failed: the generator must make both"
 
 
-def test_a_class_that_names_itself_anything_is_shown_on_one_line_escaped():
+def test_a_class_that_names_itself_anything_is_shown_escaped_on_one_line():
     # As tests/js/arguments.test.mjs holds a Symbol.toStringTag: the name is the caller's text.
     evil = type("Evil\x1b[2J\n  class", (), {})()
     e = tool_intent_error(lambda: tool_intent.Registry.embedded().set_mcp_server(evil, "[]"), "set_mcp_server(Evil)")
-    assert e is not None and str(e).endswith("found Evil\\u{001b}[2J class"), str(e)
+    assert e is not None and str(e).endswith("found Evil\\u{001b}[2J\\n  class"), str(e)
     e = tool_intent_error(lambda: tool_intent.Registry.from_json(evil), "from_json(Evil)")
-    assert e is not None and "Object of type Evil\\u{001b}[2J class is not" in str(e), str(e)
+    assert e is not None and "Object of type Evil\\u{001b}[2J\\n  class is not" in str(e), str(e)
     cyclic = {}
     cyclic["self"] = cyclic
     e = tool_intent_error(lambda: tool_intent.Registry.embedded().plan_turn(cyclic), "plan_turn(cyclic)")

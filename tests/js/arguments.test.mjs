@@ -56,9 +56,10 @@ function call(spec, args) {
 }
 
 /** The error must be a ToolIntentError with a known code; returns it. */
-// What no message or path may hold raw: a control character, or a bidirectional or zero-width
-// format one (docs/contract.md, "Errors"); the core shows them escaped.
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+// What no message or path may hold raw: a control character, a bidirectional or zero-width
+// format one, or a line or paragraph separator (docs/contract.md, "Errors"); the core shows
+// them escaped.
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
 
 function toolIntentError(fn, what) {
   try {
@@ -211,8 +212,8 @@ test("property: random values into every parameter of every call fail only as To
 
 test("a value of the wrong class is named by its class in the error", () => {
   const cases = [[new Map(), "Map"], [new Date(0), "Date"], [new Uint8Array(2), "Uint8Array"], [NaN, "non-finite number"],
-    // A class may call itself anything: shown on one line, escaped.
-    [{ [Symbol.toStringTag]: "Evil\u001b[2J\n  class" }, "Evil\\u{001b}[2J class"]];
+    // A class may call itself anything: shown escaped, on one line.
+    [{ [Symbol.toStringTag]: "Evil\u001b[2J\n  class" }, "Evil\\u{001b}[2J\\n  class"]];
   for (const [value, kind] of cases) {
     assert.throws(() => Registry.fromJson(value), (e) => {
       assert.equal(e.argument, "document");

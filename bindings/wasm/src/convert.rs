@@ -52,12 +52,12 @@ extern "C" {
     pub(super) fn entries_of(value: &JsValue) -> Result<js_sys::Array, JsValue>;
 }
 
-/// The message of what JS threw, on one line with what would hide text escaped (a cycle's
-/// message spans lines and names a property): an `Error`'s, else `otherwise`.
+/// The message of what JS threw, escaped (a cycle's message spans lines and names a
+/// property): an `Error`'s, else `otherwise`.
 pub(super) fn thrown_message(thrown: &JsValue, otherwise: &str) -> String {
     thrown
         .dyn_ref::<js_sys::Error>()
-        .map(|e| tool_intent::error::one_line(&String::from(e.message())))
+        .map(|e| tool_intent::error::escaped(&String::from(e.message())))
         .unwrap_or_else(|| otherwise.to_string())
 }
 
@@ -164,10 +164,10 @@ pub(super) fn js_kind(value: &JsValue, input: &'static str) -> Result<String, Js
     }
     // `[object Date]` → `Date` (prefix and suffix stripped, not trimmed by pattern: a
     // pattern trim links the standard library's substring searcher). A `Symbol.toStringTag`
-    // may be any text: shown on one line, escaped.
+    // may be any text: shown escaped.
     let tag = object_tag(value, input)?;
     let inner = tag.strip_prefix("[object ").unwrap_or(&tag);
-    Ok(tool_intent::error::one_line(
+    Ok(tool_intent::error::escaped(
         inner.strip_suffix(']').unwrap_or(inner),
     ))
 }
