@@ -18,25 +18,23 @@ fn registry() -> &'static Registry {
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let registry = registry();
-    let row = SessionRunConfig::from_json_str(text);
-    if let Err(e) = &row {
-        error_shown_safely(e);
-    }
-    if let Ok(row) = row {
-        let o = row.to_override();
-        expand(registry, &o, ExpandContext::default()).expect("expands");
-        let stored = SessionRunConfig::from_override(&o);
-        SessionRunConfig::from_value(&stored.to_value()).expect("a written row reads back");
+    match SessionRunConfig::from_json_str(text) {
+        Err(e) => error_shown_safely(&e),
+        Ok(row) => {
+            let o = row.to_override();
+            expand(registry, &o, ExpandContext::default()).expect("expands");
+            let stored = SessionRunConfig::from_override(&o);
+            SessionRunConfig::from_value(&stored.to_value()).expect("a written row reads back");
+        }
     }
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
         let _ = normalize_tools_value(&v);
     }
-    let toggles = Toggles::from_json_str(text);
-    if let Err(e) = &toggles {
-        error_shown_safely(e);
-    }
-    if let Ok(t) = toggles {
-        let o = build_intent(&t);
-        expand(registry, &o, ExpandContext::default()).expect("expands");
+    match Toggles::from_json_str(text) {
+        Err(e) => error_shown_safely(&e),
+        Ok(t) => {
+            let o = build_intent(&t);
+            expand(registry, &o, ExpandContext::default()).expect("expands");
+        }
     }
 });

@@ -81,25 +81,24 @@ fuzz_target!(|data: &[u8]| {
                         }
                     };
                     reads_back(turn.state());
-                    let plan = turn.plan();
-                    if let Err(e) = &plan {
-                        error_shown_safely(e);
-                    }
-                    if let Ok(plan) = plan {
-                        warnings_shown_safely(&plan.warnings);
-                        let _: Value =
-                            serde_json::from_str(&plan.payload).expect("the payload is JSON");
-                        for json in [&plan.request_fields, &plan.changes]
-                            .into_iter()
-                            .filter(|t| !t.is_empty())
-                        {
-                            let _: Value = serde_json::from_str(json)
-                                .expect("request fields and changes are JSON");
+                    match turn.plan() {
+                        Err(e) => error_shown_safely(&e),
+                        Ok(plan) => {
+                            warnings_shown_safely(&plan.warnings);
+                            let _: Value =
+                                serde_json::from_str(&plan.payload).expect("the payload is JSON");
+                            for json in [&plan.request_fields, &plan.changes]
+                                .into_iter()
+                                .filter(|t| !t.is_empty())
+                            {
+                                let _: Value = serde_json::from_str(json)
+                                    .expect("request fields and changes are JSON");
+                            }
+                            if let Some(kept) = &plan.state {
+                                reads_back(kept);
+                            }
+                            plan.to_json().expect("a plan writes its JSON");
                         }
-                        if let Some(kept) = &plan.state {
-                            reads_back(kept);
-                        }
-                        plan.to_json().expect("a plan writes its JSON");
                     }
                     if let Ok(found) =
                         turn.search(&SearchCall::new("select:send_message,mcp__a__p1"))

@@ -53,8 +53,7 @@ type Setter<'a> = dyn FnMut(&'static str, &Value) -> Result<()> + 'a;
 
 fn set_named(names: &[&'static str], name: &str, value: &Value, set: &mut Setter) -> Result<()> {
     let Some(&known) = names.iter().find(|n| **n == name) else {
-        let known: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        return Err(Error::unknown_option(name, &known));
+        return Err(Error::unknown_option(name, names));
     };
     set_checked(known, value, set)
 }
