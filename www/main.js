@@ -172,7 +172,10 @@ function renderControls() {
       class: `tag does${a.trusted ? "" : " untrusted"}`,
       title: a.trusted ? `MCP annotations: ${does}${a.openWorld ? ", open world" : ", closed world"}` : "untrusted server: its annotations are not believed (trusted_servers)",
     }, a.trusted ? does : `${does}?`));
-    list.append(el("li", { title: t.description.split("\n")[0] }, input, el("label", { for: id }, t.name), ...tags));
+    // Filled by render(): whether this turn offers the tool (a glob, the preset, the switch or
+    // the source's ceiling can leave out a tool whose box is ticked).
+    const offered = el("span", { class: "tag offered", hidden: "" });
+    list.append(el("li", { title: t.description.split("\n")[0], "data-tool": t.name }, input, el("label", { for: id }, t.name), ...tags, offered));
   }
   renderGlobs();
 }
@@ -232,6 +235,15 @@ function render() {
   $("resident-count").textContent = `${e.array.length} tools`;
   $("deferred-count").textContent = `${e.catalog.length} names`;
   $("warnings").replaceChildren(...e.warnings.map((w) => el("li", {}, `[${w.code}] ${w.message}`)));
+  const offered = new Set([...e.array, ...e.catalog]);
+  for (const li of $("tool-list").children) {
+    const on = offered.has(li.dataset.tool);
+    const tag = li.querySelector(".offered");
+    li.classList.toggle("off", !on);
+    tag.hidden = on || !li.querySelector("input").checked;
+    tag.textContent = "off this turn";
+    tag.title = "Ticked, but this turn does not offer it: a disabled glob, the preset, the Tools switch or the source's ceiling leaves it out.";
+  }
 
   const max = Math.max(1, b.allResidentTokens, b.residentTokens + b.catalogTokens);
   $("bar-resident").style.width = `${(100 * b.residentTokens) / max}%`;

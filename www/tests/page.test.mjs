@@ -145,10 +145,18 @@ test("loading github.json shows its tools", async () => {
   assert.ok(deferred.includes("mcp__github__create_issue"), deferred.join(","));
   assert.equal(deferred.filter((n) => n.startsWith("mcp__github__")).length, 26);
   assert.equal(await page.locator("#tool-list li").count(), 43);
+  // A ticked tool the turn does not offer says so: web search is off until switched on, and
+  // the default preset leaves out four of the embedded tools.
+  const offTools = async () => (await page.locator("#tool-list li:has(.offered:not([hidden]))").evaluateAll((lis) => lis.map((li) => li.dataset.tool))).sort();
+  assert.deepEqual(await offTools(), ["browser", "image", "memory", "web_search", "worktree"]);
   // Disable the whole server with a glob.
   await page.getByRole("textbox", { name: "Disable by glob" }).fill("mcp__github__*");
   await page.getByRole("button", { name: "Disable", exact: true }).click();
   assert.equal((await names(page, "#deferred")).filter((n) => n.startsWith("mcp__github__")).length, 0);
+  // Its tools stay ticked (the glob, not each box, turns them off) and are shown off this turn.
+  const off = await offTools();
+  assert.equal(off.filter((n) => n.startsWith("mcp__github__")).length, 26, off.join(","));
+  assert.equal(off.length, 31, off.join(","));
   assert.match(await text(page, "#stored-intent"), /"disabled":\["mcp__github__\*"\]/);
   await page.screenshot({ path: join(shots, "05-github-merged.png"), fullPage: true });
   // Pasting the same file alone replaces the registry.
