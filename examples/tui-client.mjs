@@ -123,7 +123,9 @@ try {
   const width = Math.max(4, ...budget.rows.map((r) => r.name.length));
   console.log(`  ${"tool".padEnd(width)}  ${"state".padEnd(9)}  tokens`);
   for (const r of budget.rows) console.log(`  ${r.name.padEnd(width)}  ${r.placement.padEnd(9)}  ${String(r.tokens).padStart(6)}`);
-  console.log(`\nresident ~${budget.residentTokens} tokens, catalog ~${budget.catalogTokens} tokens; everything resident would be ~${budget.allResidentTokens} (${(100 * budget.savingTokens / Math.max(1, budget.allResidentTokens)).toFixed(0)}% saved)`);
+  // Deferring a few small tools can cost more than it saves (the catalog and tool_search).
+  const effect = `deferral ${budget.savingTokens < 0 ? "costs" : "saves"} ${Math.abs(budget.savingTokens)} tokens`;
+  console.log(`\nresident ~${budget.residentTokens} tokens, catalog ~${budget.catalogTokens} tokens; everything resident would be ~${budget.allResidentTokens} (${effect})`);
   for (const w of expansion.warnings) console.log(`warning [${w.code}] ${w.message}`);
   if (search) console.log(`\ntool_search ${JSON.stringify(args.search)} -> ${search.hits.join(", ") || "(no hits)"}`);
   if (args.watch && clients.length > 0) {

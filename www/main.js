@@ -251,8 +251,10 @@ function render() {
   $("bar-all").style.width = `${(100 * b.allResidentTokens) / max}%`;
   $("bar-total").textContent = `${b.residentTokens + b.catalogTokens} tok`;
   $("bar-all-total").textContent = `${b.allResidentTokens} tok`;
-  const pct = b.allResidentTokens ? Math.round((100 * b.savingTokens) / b.allResidentTokens) : 0;
-  const summary = `Resident array ~${b.residentTokens} tokens + catalog ~${b.catalogTokens} tokens; with every tool resident the array would be ~${b.allResidentTokens} tokens. Deferral saves ~${b.savingTokens} tokens (${pct}%) on every request.`;
+  const pct = b.allResidentTokens ? Math.round((100 * Math.abs(b.savingTokens)) / b.allResidentTokens) : 0;
+  // Deferring a few small tools can cost more than it saves (the catalog and tool_search).
+  const effect = b.savingTokens < 0 ? "costs" : "saves";
+  const summary = `Resident array ~${b.residentTokens} tokens + catalog ~${b.catalogTokens} tokens; with every tool resident the array would be ~${b.allResidentTokens} tokens. Deferral ${effect} ~${Math.abs(b.savingTokens)} tokens (${pct}%) on every request.`;
   $("budget-summary").textContent = summary;
   $("budget-bars").setAttribute("aria-label", summary);
 

@@ -108,7 +108,9 @@ pub struct Budget {
     pub catalog_tokens: usize,
     /// The array if every available tool were resident (no `tool_search`, no catalog).
     pub all_resident_tokens: usize,
-    /// `all_resident_tokens − (resident_tokens + catalog_tokens)`.
+    /// `all_resident_tokens − (resident_tokens + catalog_tokens)`: negative when deferral
+    /// costs more than it saves (a few small deferred tools outweighed by the catalog and
+    /// `tool_search`).
     pub saving_tokens: i64,
     /// With `tool_changes: messages`: the `tools` array the conversation declared, which is
     /// what every request of it sends (on Bedrock Converse every tool the session could be

@@ -36,6 +36,8 @@ test("the README's terminal-client lines run", () => {
     const r = spawnSync("sh", ["-c", line], { cwd: root, encoding: "utf8" });
     assert.equal(r.status, 0, `${line}\n${r.stderr}`);
     assert.ok(r.stdout.length > 100, `${line}: ${r.stdout}`);
+    // Deferral's effect said the right way round, never a negative saving.
+    assert.match(r.stdout, /\(deferral (saves|costs) \d+ tokens\)/, `${line}: ${r.stdout}`);
   }
 });
 

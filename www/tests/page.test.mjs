@@ -68,6 +68,10 @@ test("toggling web search changes the stored intent and the resident list", asyn
   await page.keyboard.press("Space");
   assert.equal(await text(page, "#stored-intent"), '{"enabled":true,"toolset":"research","web_search":true}');
   await page.screenshot({ path: join(shots, "02-web-search-research.png"), fullPage: true });
+  // With memory off, research defers one small tool: the catalog and tool_search cost more
+  // than that saves, and the summary says so instead of a negative saving.
+  await page.getByRole("checkbox", { name: "memory", exact: true }).uncheck();
+  assert.match(await text(page, "#budget-summary"), /Deferral costs ~\d+ tokens \(\d+%\)/);
   await page.close();
 });
 

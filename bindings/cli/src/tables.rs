@@ -203,13 +203,13 @@ pub(crate) fn preview(registry: &Registry, req: &TurnRequest, p: &TurnPlan, b: &
     out.push('\n');
     let approx = if b.counter == "estimate" { "~" } else { "" };
     out.push_str(&format!(
-        "array: {} tools, {approx}{} tokens   catalog: {} names, {approx}{} tokens   all resident: {approx}{} tokens (deferral saves {:.0}%; counter {})\n",
-        p.array().len(),
+        "array: {}, {approx}{} tokens   catalog: {}, {approx}{} tokens   all resident: {approx}{} tokens ({}; counter {})\n",
+        counted(p.array().len(), "tool", "tools"),
         b.resident_tokens,
-        p.catalog().len(),
+        counted(p.catalog().len(), "name", "names"),
         b.catalog_tokens,
         b.all_resident_tokens,
-        b.saving_percent(),
+        deferral_effect(b, false),
         b.counter
     ));
     for w in &p.warnings {
@@ -247,15 +247,34 @@ pub(crate) fn budget(b: &Budget) -> String {
     }
     table.write(&PLAIN, &mut out);
     out.push_str(&format!(
-        "\nresident array  {:>7} tokens\ncatalog text    {:>7} tokens\ntotal           {:>7} tokens\nall resident    {:>7} tokens   (deferral saves {} tokens, {:.1}%)\n",
+        "\nresident array  {:>7} tokens\ncatalog text    {:>7} tokens\ntotal           {:>7} tokens\nall resident    {:>7} tokens   ({})\n",
         b.resident_tokens,
         b.catalog_tokens,
         b.resident_tokens + b.catalog_tokens,
         b.all_resident_tokens,
-        b.saving_tokens,
-        b.saving_percent()
+        deferral_effect(b, true),
     ));
     out
+}
+
+/// "1 tool", "2 tools".
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What deferral does to the request, said the right way round: deferring a few small tools
+/// can cost more than it saves (the catalog and `tool_search` outweigh them).
+fn deferral_effect(b: &Budget, with_tokens: bool) -> String {
+    let (verb, tokens, percent) = if b.saving_tokens < 0 {
+        ("costs", b.saving_tokens.unsigned_abs(), -b.saving_percent())
+    } else {
+        ("saves", b.saving_tokens.unsigned_abs(), b.saving_percent())
+    };
+    if with_tokens {
+        format!("deferral {verb} {tokens} tokens, {percent:.1}%")
+    } else {
+        format!("deferral {verb} {percent:.0}%")
+    }
 }
 
 /// `cache-report`: one block per provider and mode, a row per turn, then its totals.

@@ -172,6 +172,24 @@ fn search_runs_tool_search() {
     assert_eq!(v["state"]["loaded"], v["hits"]);
 }
 
+/// Deferring one small tool costs more than it saves (the catalog and `tool_search` outweigh
+/// it): the totals say "costs", never a negative saving.
+#[test]
+fn budget_says_when_deferral_costs_more_than_it_saves() {
+    let intent = r#"{"toolset":"research","web_search":true,"disabled":["memory"]}"#;
+    let preview = stdout(&run(&["preview", "--override", intent]));
+    let totals = preview.lines().find(|l| l.starts_with("array: ")).unwrap();
+    assert!(totals.contains("catalog: 1 name,"), "{totals}");
+    assert!(totals.contains("(deferral costs "), "{totals}");
+    let budget = stdout(&run(&["budget", "--override", intent]));
+    let all = budget
+        .lines()
+        .find(|l| l.starts_with("all resident"))
+        .unwrap();
+    assert!(all.contains("(deferral costs "), "{all}");
+    assert!(!all.contains(" -"), "{all}");
+}
+
 #[test]
 fn preview_is_a_readable_table() {
     let o = run(&[
