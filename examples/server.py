@@ -123,7 +123,8 @@ def main() -> None:
         legacy.close()
         print("audit:", tool_intent.audit(path))
         print("migrate:", tool_intent.migrate(path, table="sessions")["snapshots_rewritten"])
-        print("undo:", tool_intent.undo(path)["rows_restored"], "row(s) restored")
+        restored = tool_intent.undo(path)["rows_restored"]
+        print("undo:", restored, "row restored" if restored == 1 else "rows restored")
 
 
 if __name__ == "__main__":

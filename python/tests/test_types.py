@@ -49,4 +49,4 @@ def test_the_readme_example_type_checks(tmp_path):
 def test_the_example_server_runs():
     out = subprocess.run([sys.executable, str(ROOT / "examples/server.py")], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert "undo: 1 row(s) restored" in out.stdout
+    assert "undo: 1 row restored" in out.stdout

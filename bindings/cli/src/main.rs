@@ -124,10 +124,10 @@ mod cli {
                     pretty(&report)
                 } else {
                     format!(
-                        "removed {} version(s), {} tool(s); {} version(s) held\n",
-                        report.removed.len(),
-                        report.tools_removed,
-                        report.kept
+                        "removed {}, {}; {} held\n",
+                        tables::counted(report.removed.len(), "version", "versions"),
+                        tables::counted(report.tools_removed, "tool", "tools"),
+                        tables::counted(report.kept, "version", "versions"),
                     )
                 })
             }
@@ -392,7 +392,15 @@ mod cli {
                     ));
                 }
                 if !rows.is_empty() {
-                    out.push_str(&format!("audit: {} row(s) still hold legacy snapshots; run `tool-intent migrate --db ...`\n", rows.len()));
+                    let held = if rows.len() == 1 {
+                        "row still holds"
+                    } else {
+                        "rows still hold"
+                    };
+                    out.push_str(&format!(
+                        "audit: {} {held} legacy snapshots; run `tool-intent migrate --db ...`\n",
+                        rows.len()
+                    ));
                 }
                 Ok(out)
             }

@@ -258,7 +258,7 @@ pub(crate) fn budget(b: &Budget) -> String {
 }
 
 /// "1 tool", "2 tools".
-fn counted(n: usize, one: &str, many: &str) -> String {
+pub(crate) fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
@@ -315,8 +315,9 @@ pub(crate) fn cache_report(reports: &[CacheReport]) -> String {
         }
         table.write(&RULED, &mut out);
         out.push_str(&format!(
-            "total: {} rewrite(s), {} tokens written again\n\n",
-            r.rewrites, r.rewritten_tokens
+            "total: {}, {} tokens written again\n\n",
+            counted(r.rewrites, "rewrite", "rewrites"),
+            r.rewritten_tokens
         ));
     }
     out

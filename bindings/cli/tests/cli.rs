@@ -493,7 +493,7 @@ fn cache_report_prints_the_same_figures_as_the_library() {
         "{table}"
     );
     assert!(
-        table.contains("total: 0 rewrite(s), 0 tokens written again"),
+        table.contains("total: 0 rewrites, 0 tokens written again"),
         "{table}"
     );
     // The session flags hold for the whole script: with the tools loaded beforehand, the

@@ -74,7 +74,7 @@ impl Report {
         let mut out = String::new();
         if self.undo {
             out.push_str(&format!(
-                "undo{}: {} {} row(s) of {} from {}\n",
+                "undo{}: {} {} of {} from {}\n",
                 if self.dry_run {
                     " (dry run, nothing changed)"
                 } else {
@@ -85,14 +85,14 @@ impl Report {
                 } else {
                     "restored"
                 },
-                self.rows_restored,
+                rows(self.rows_restored),
                 self.table,
                 self.backup_table
             ));
             if !self.rows_not_restored.is_empty() {
                 out.push_str(&format!(
-                    "  left as the application wrote them since: {} row(s)\n",
-                    self.rows_not_restored.len()
+                    "  left as the application wrote them since: {}\n",
+                    rows(self.rows_not_restored.len() as u64)
                 ));
             }
             for r in self.rows_not_restored.iter().take(20) {
@@ -179,4 +179,9 @@ pub struct AuditRow {
     pub matched: String,
     /// The canonical intent a migration would store.
     pub intent: String,
+}
+
+/// "1 row", "2 rows".
+fn rows(n: u64) -> String {
+    format!("{n} row{}", if n == 1 { "" } else { "s" })
 }
