@@ -112,6 +112,14 @@ impl Registry {
         self.inner.len()
     }
 
+    pub(crate) fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "Registry({} tools, fingerprint={:?})",
+            self.inner.len(),
+            self.fingerprint(py)
+        )
+    }
+
     /// What loading left out or changed: `[{code, origin, message}]` (a method, as in Rust
     /// and JS).
     pub(crate) fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

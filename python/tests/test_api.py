@@ -34,6 +34,15 @@ def test_turn_plan_attributes_items_and_to_dict_agree():
     assert plan.to_dict()["array"] == plan.array
 
 
+def test_the_handle_the_turn_and_the_plan_say_what_they_are():
+    r = tool_intent.Registry.embedded()
+    assert repr(r) == f'Registry({len(r)} tools, fingerprint="{r.fingerprint()}")'
+    turn = r.turn(None, provider="gemini")
+    assert repr(turn) == 'Turn(provider="gemini", mode="catalog", turn=0)'
+    plan = turn.plan()
+    assert repr(plan) == f'TurnPlan(fingerprint="{plan.fingerprint}", payload: {len(plan.payload.encode())} bytes)'
+
+
 def test_errors_are_value_errors_with_code_argument_and_path():
     r = tool_intent.Registry.embedded()
     with pytest.raises(tool_intent.ToolIntentError) as e:
