@@ -388,18 +388,10 @@ impl JsonPath {
             out.push('[');
             let start = out.len();
             crate::json_text::write_string(key, &mut out);
-            // JSON leaves format characters raw; a path is shown in messages, so they are
-            // written as JSON escapes too (the path still reads back as the same key).
+            // A path is shown in messages (it still reads back as the same key).
             if out[start..].chars().any(hides_text) {
                 let written = out.split_off(start);
-                for c in written.chars() {
-                    if hides_text(c) {
-                        out.push_str("\\u");
-                        push_hex4(c, &mut out);
-                    } else {
-                        out.push(c);
-                    }
-                }
+                out.push_str(&json_shown(&written));
             }
             out.push(']');
         }
@@ -475,7 +467,7 @@ impl fmt::Display for JsonPath {
 /// control character, a bidirectional or zero-width format character (Unicode's bidi controls:
 /// U+061C, U+200E-F, U+202A-E, U+2066-9), or a line or paragraph separator (U+2028-9, line
 /// ends to JavaScript).
-fn hides_text(c: char) -> bool {
+pub(crate) fn hides_text(c: char) -> bool {
     c.is_control()
         || matches!(c, '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
@@ -496,6 +488,22 @@ fn push_hex4(c: char, out: &mut String) {
 pub fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     push_escaped(text, &mut out);
+    out
+}
+
+/// JSON text as it is shown to people: JSON writes bidirectional and zero-width characters
+/// raw, so they are written as `\uXXXX` escapes here, which read back as the same value (in
+/// JSON text such characters can only stand inside a string).
+pub(crate) fn json_shown(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if hides_text(c) {
+            out.push_str("\\u");
+            push_hex4(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
     out
 }
 

@@ -207,7 +207,11 @@ fn replay(
         }
         if let Some(o) = &turn.tools_override {
             if *o != tools_override {
-                events.push(format!("intent now {}", o.to_canonical_json()));
+                // The script is input: its text is shown escaped (docs/contract.md, Errors).
+                events.push(format!(
+                    "intent now {}",
+                    crate::error::json_shown(&o.to_canonical_json())
+                ));
             }
             tools_override = o.clone();
         }

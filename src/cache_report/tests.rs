@@ -140,3 +140,22 @@ fn first_difference_is_at_a_char_boundary() {
     let at = d(&parts("t", "", 7), &parts("t", "\n\ncat", 7));
     assert_eq!(at, Some(1 + system.len() + 2));
 }
+
+#[test]
+fn an_intent_event_shows_hidden_characters_escaped_and_reads_back() {
+    let script = CacheScript::from_json_str(
+        r#"{"turns": [{"override": {"enabled": true, "disabled": ["x\u202ey\u200b"]}}]}"#,
+    )
+    .unwrap();
+    let report = Registry::embedded()
+        .cache_report(&script, &base(DeferralMode::Catalog), &Estimator)
+        .unwrap();
+    let event = &report.turns[0].events[0];
+    assert!(!event.chars().any(crate::error::hides_text), "{event:?}");
+    let json = event.strip_prefix("intent now ").unwrap();
+    assert_eq!(json, r#"{"disabled":["x\u202ey\u200b"],"enabled":true}"#);
+    assert_eq!(
+        ToolsOverride::from_json_str(json).unwrap(),
+        script.turns[0].tools_override.clone().unwrap()
+    );
+}
