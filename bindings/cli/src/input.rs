@@ -6,10 +6,13 @@ use std::path::PathBuf;
 
 use tool_intent::Error;
 
-/// Errors of the CLI: a library error about one flag (named first), or I/O.
+/// Errors of the CLI: a library error about one flag (named first), a flag's value the
+/// command line itself cannot take, or I/O. Each message names the flag first.
 pub(crate) enum CliError {
     /// A library error; `.0` names the flag or file it came from.
     In(String, Error),
+    /// A flag's value of the wrong form (`--mcp` without `=`): the library's code for it.
+    Usage(String),
     Io(String),
     /// Not an error: a report whose findings make the exit status 1.
     Findings(String),
@@ -19,6 +22,7 @@ impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CliError::In(place, e) => write!(f, "error [{}]: {place}: {e}", e.code()),
+            CliError::Usage(m) => write!(f, "error [invalid_argument]: {m}"),
             CliError::Io(m) => write!(f, "error [io]: {m}"),
             CliError::Findings(report) => f.write_str(report),
         }
@@ -32,16 +36,17 @@ pub(crate) fn one_line(s: &str) -> String {
 /// A file's text, read up to the input limit whatever the file is: a regular file, a
 /// pipe, `/dev/stdin` or a device (whose `stat` size says nothing, so the limit is on the
 /// bytes read: `/dev/zero` stops after 64 MiB with this error, not at the memory's end).
-pub(crate) fn read_file(path: &PathBuf) -> Result<String, CliError> {
+pub(crate) fn read_file(path: &PathBuf, flag: &str) -> Result<String, CliError> {
     use std::io::Read;
     let limit = tool_intent::limits::LIMITS.max_input_bytes;
     let too_large = |size: String| {
         CliError::Io(format!(
-            "{}: {size} bytes, larger than the {limit}-byte input limit",
+            "{flag}: {}: {size} bytes, larger than the {limit}-byte input limit",
             path.display()
         ))
     };
-    let cannot = |e: std::io::Error| CliError::Io(format!("cannot read {}: {e}", path.display()));
+    let cannot =
+        |e: std::io::Error| CliError::Io(format!("{flag}: cannot read {}: {e}", path.display()));
     let file = std::fs::File::open(path).map_err(cannot)?;
     // A regular file larger than the limit costs a `stat`, not a read.
     if let Ok(meta) = file.metadata() {
@@ -58,17 +63,17 @@ pub(crate) fn read_file(path: &PathBuf) -> Result<String, CliError> {
     }
     String::from_utf8(bytes).map_err(|e| {
         CliError::Io(format!(
-            "cannot read {}: not UTF-8 text (byte {})",
+            "{flag}: cannot read {}: not UTF-8 text (byte {})",
             path.display(),
             e.utf8_error().valid_up_to()
         ))
     })
 }
 
-/// JSON given inline or as @FILE.
-pub(crate) fn inline_or_file(text: &str) -> Result<String, CliError> {
+/// JSON given inline or as @FILE, for `flag`.
+pub(crate) fn inline_or_file(text: &str, flag: &str) -> Result<String, CliError> {
     match text.strip_prefix('@') {
-        Some(path) => read_file(&PathBuf::from(path)),
+        Some(path) => read_file(&PathBuf::from(path), flag),
         None => Ok(text.to_string()),
     }
 }

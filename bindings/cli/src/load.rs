@@ -66,7 +66,7 @@ pub(crate) fn load_registry(args: &RegistryArgs) -> Result<Registry, CliError> {
 pub(crate) fn local_registry(args: &RegistryArgs) -> Result<Registry, CliError> {
     let mut registry = match &args.registry {
         None => Registry::embedded(),
-        Some(path) => Registry::from_json_str(&read_file(path)?)
+        Some(path) => Registry::from_json_str(&read_file(path, "--registry")?)
             .flag(&format!("--registry {}", path.display()))?,
     };
     if !args.trust.is_empty() {
@@ -89,8 +89,8 @@ pub(crate) fn local_registry(args: &RegistryArgs) -> Result<Registry, CliError> 
     for spec in &args.mcp {
         let (name, file) = spec
             .split_once('=')
-            .ok_or_else(|| CliError::Io(format!("--mcp {spec:?}: expected NAME=FILE")))?;
-        servers.push((name, file, read_file(&PathBuf::from(file))?));
+            .ok_or_else(|| CliError::Usage(format!("--mcp {spec:?}: expected NAME=FILE")))?;
+        servers.push((name, file, read_file(&PathBuf::from(file), "--mcp")?));
     }
     if !servers.is_empty() {
         let pairs: Vec<(&str, &str)> = servers.iter().map(|(n, _, t)| (*n, t.as_str())).collect();
@@ -146,15 +146,21 @@ pub(crate) fn session_request(
     cache_control: bool,
 ) -> Result<TurnRequest, CliError> {
     let tools_override = match &args.tools_override {
-        Some(text) => ToolsOverride::from_json_str(&inline_or_file(text)?).flag("--override")?,
+        Some(text) => {
+            ToolsOverride::from_json_str(&inline_or_file(text, "--override")?).flag("--override")?
+        }
         None => ToolsOverride::Follow,
     };
     let profile = match &args.profile {
-        Some(text) => Some(ToolsOverride::from_json_str(&inline_or_file(text)?).flag("--profile")?),
+        Some(text) => Some(
+            ToolsOverride::from_json_str(&inline_or_file(text, "--profile")?).flag("--profile")?,
+        ),
         None => None,
     };
     let mut state = match &args.state {
-        Some(text) => TurnState::from_json_str(&inline_or_file(text)?).flag("--state")?,
+        Some(text) => {
+            TurnState::from_json_str(&inline_or_file(text, "--state")?).flag("--state")?
+        }
         None => TurnState::default(),
     };
     // `--loaded a,b`: tools loaded earlier, promoted as at a turn boundary (shorthand for

@@ -77,8 +77,8 @@ mod cli {
         match command {
             RegistryCommand::Publish { registry, json } => {
                 let Some(spec) = registry.store.clone() else {
-                    return Err(CliError::Io(
-                        "registry publish: --store is required (a SQLite file or a postgres:// URL)"
+                    return Err(CliError::Usage(
+                        "--store: registry publish needs a store (a SQLite file or a postgres:// URL)"
                             .into(),
                     ));
                 };
@@ -111,7 +111,7 @@ mod cli {
                 json,
             } => {
                 if !(keep_hours.is_finite() && keep_hours >= 0.0) {
-                    return Err(CliError::Io(format!(
+                    return Err(CliError::Usage(format!(
                         "--keep-hours {keep_hours}: expected a number of hours, 0 or more"
                     )));
                 }
@@ -240,8 +240,8 @@ mod cli {
                 json,
             } => {
                 let registry = load_registry(&registry)?;
-                let script =
-                    CacheScript::from_json_str(&inline_or_file(&script)?).flag("--script")?;
+                let script = CacheScript::from_json_str(&inline_or_file(&script, "--script")?)
+                    .flag("--script")?;
                 let provider = provider.provider();
                 // "all": catalog (which reports any error of the options), and each mode the
                 // provider takes with these tool changes (the library's own rule).
@@ -302,13 +302,14 @@ mod cli {
                 }
             }
             Command::Canonical { tools_override } => {
-                let o = ToolsOverride::from_json_str(&inline_or_file(&tools_override)?)
-                    .flag("--override")?;
+                let o =
+                    ToolsOverride::from_json_str(&inline_or_file(&tools_override, "--override")?)
+                        .flag("--override")?;
                 Ok(format!("{}\n", o.to_canonical_json()))
             }
             Command::BuildIntent { toggles } => {
-                let toggles =
-                    Toggles::from_json_str(&inline_or_file(&toggles)?).flag("--toggles")?;
+                let toggles = Toggles::from_json_str(&inline_or_file(&toggles, "--toggles")?)
+                    .flag("--toggles")?;
                 let intent = build_intent(&toggles);
                 let row = SessionRunConfig::from_override(&intent);
                 Ok(pretty(

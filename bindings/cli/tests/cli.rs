@@ -100,25 +100,45 @@ fn malformed_override_exits_2_and_names_the_path() {
 }
 
 #[test]
-fn bad_inputs_exit_2_with_one_line() {
-    for args in [
-        vec!["expand", "--override", "{not json"],
-        vec!["expand", "--override", "42"],
-        vec!["expand", "--source", "nope"],
-        vec!["expand", "--registry", "/no/such/file.json"],
-        vec!["payload", "--provider", "openai-chat", "--mode", "native"],
-        vec!["canonical", "--override", r#"{"enabled":"yes"}"#],
-        vec!["expand", "--state", "{\"loaded\": 3}"],
+fn bad_inputs_exit_2_with_one_line_naming_the_flag() {
+    for (args, flag) in [
+        (vec!["expand", "--override", "{not json"], "--override"),
+        (vec!["expand", "--override", "42"], "--override"),
+        (
+            vec!["expand", "--override", "@/no/such/file.json"],
+            "--override",
+        ),
+        (vec!["expand", "--source", "nope"], "--source"),
+        (
+            vec!["expand", "--registry", "/no/such/file.json"],
+            "--registry",
+        ),
+        (vec!["expand", "--registry", "/"], "--registry"),
+        (vec!["expand", "--mcp", "github"], "--mcp"),
+        (
+            vec!["expand", "--mcp", "github=/no/such/file.json"],
+            "--mcp",
+        ),
+        (
+            vec!["payload", "--provider", "openai-chat", "--mode", "native"],
+            "--mode",
+        ),
+        (
+            vec!["canonical", "--override", r#"{"enabled":"yes"}"#],
+            "--override",
+        ),
+        (vec!["expand", "--state", "{\"loaded\": 3}"], "--state"),
+        (
+            vec!["build-intent", "--toggles", "@/no/such/file"],
+            "--toggles",
+        ),
     ] {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(o.stdout.is_empty(), "{args:?}");
-        assert_eq!(
-            stderr(&o).trim_end().lines().count(),
-            1,
-            "{args:?}: {}",
-            stderr(&o)
-        );
+        let err = stderr(&o);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(&format!(": {flag}")), "{args:?}: {err}");
     }
     let o = run(&["expand", "--source", "nope"]);
     assert!(stderr(&o).contains("unknown source \"nope\""));

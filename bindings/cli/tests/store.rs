@@ -129,5 +129,5 @@ fn a_published_version_is_what_other_invocations_plan_on_postgres() {
 fn publishing_needs_a_store() {
     let o = run(&["registry", "publish"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--store is required"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--store: registry publish needs a store"));
 }
