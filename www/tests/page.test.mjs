@@ -27,8 +27,8 @@ after(async () => {
   await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
 });
 
-async function openPage() {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1500 } });
+async function openPage(viewport = { width: 1400, height: 1500 }) {
+  const page = await browser.newPage({ viewport });
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
@@ -262,6 +262,21 @@ test("the deferral select says what the chosen mode sends", async () => {
   assert.match(await text(page, "#mode-hint"), /provider's own search/);
   await page.selectOption("#mode", "native-client");
   assert.match(await text(page, "#mode-hint"), /our tool_search loads them/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("on a phone's width the page fits: nothing wider than the screen", async () => {
+  const page = await openPage({ width: 420, height: 900 });
+  const wider = await page.evaluate(() => {
+    const screen = document.documentElement.clientWidth;
+    return [...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > screen + 1)
+      .map((e) => `${e.tagName.toLowerCase()}#${e.id}`);
+  });
+  assert.deepEqual(wider, []);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 420);
+  await page.screenshot({ path: join(shots, "08-phone-width.png") });
   assert.deepEqual(page.errors, []);
   await page.close();
 });
