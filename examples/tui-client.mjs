@@ -20,8 +20,10 @@ const usage = `usage: tui-client [options]
   --disable A,B           per-tool or glob disables (e.g. "mcp__github__*")
   --pick A,B              hand-pick exactly these tools (other toggles ignored)
   --source NAME           request source (default tui)
-  --provider P            anthropic | openai-chat | openai-responses (default anthropic)
-  --mode M                catalog | native (default catalog)
+  --provider P            anthropic | openai-chat | openai-responses | bedrock-converse |
+                          gemini (default anthropic)
+  --mode M                catalog | native | native-client (default catalog; native and
+                          native-client: anthropic, openai-responses)
   --registry FILE         registry JSON (default: the embedded registry)
   --mcp NAME=FILE         merge an MCP server's tools/list result (repeatable)
   --mcp-command NAME=CMD  start an MCP server over stdio ("NAME=command arg ..."; repeatable)
@@ -144,6 +146,10 @@ try {
     await Promise.all(clients.map((c) => c.client.close()));
   }
 } catch (e) {
-  console.error(`tui-client: ${e.code ? `[${e.code}] ` : ""}${e.message}`);
+  // A library error names its argument (and a JSON path inside it): said as the flag it came from.
+  const fromToggles = { "$.toolset": "--toolset", "$.disabled": "--disable", "$.picked": "--pick" };
+  const flag = { provider: "--provider", mode: "--mode", source: "--source", query: "--search", state: "--loaded", document: "--registry" }[e.argument]
+    ?? (e.argument === "toggles" ? Object.entries(fromToggles).find(([p]) => e.path?.startsWith(p))?.[1] : undefined);
+  console.error(`tui-client: ${flag ? `${flag}: ` : ""}${e.code ? `[${e.code}] ` : ""}${e.message}`);
   process.exit(2);
 }

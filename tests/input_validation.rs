@@ -82,7 +82,9 @@ fn dict_and_missing_root_types_become_object_with_one_warning() {
         .registry;
     assert_eq!(codes(r.warnings()), [WarningCode::NormalisedSchema]);
     assert!(
-        r.warnings()[0].message.starts_with("3 tool schema(s)"),
+        r.warnings()[0]
+            .message
+            .contains("are sent with \"type\": \"object\" (3): "),
         "{}",
         r.warnings()[0].message
     );
@@ -149,7 +151,9 @@ fn turn_states_are_bounded_and_stale_names_give_one_warning() {
     let p = r.plan_turn(&req).unwrap();
     assert_eq!(codes(&p.warnings), [WarningCode::UnknownLoadedTool]);
     assert!(
-        p.warnings[0].message.starts_with("5000 loaded name(s)"),
+        p.warnings[0].message.starts_with(
+            "loaded names that are not deferred tools of this expansion are ignored (5000): "
+        ),
         "{}",
         p.warnings[0].message
     );

@@ -199,7 +199,7 @@ impl Registry {
             WarningCode::UnknownTool,
             "registry",
             format!(
-                "{} name(s) in the registry's lists name MCP tools that no server lists now (kept, matching nothing): {}",
+                "names in the registry's lists of MCP tools that no server lists now are kept, matching nothing ({}): {}",
                 gone.len(),
                 crate::error::some_names(&gone)
             ),

@@ -335,7 +335,7 @@ fn parse_tool_items(
             WarningCode::NormalisedSchema,
             "registry",
             format!(
-                "{} tool schema(s) at {path} had a root type that is missing or \"dict\"; sent with \"type\": \"object\": {}",
+                "tool schemas at {path} whose root type is missing or \"dict\" are sent with \"type\": \"object\" ({}): {}",
                 normalised.len(),
                 crate::error::some_names(&normalised)
             ),

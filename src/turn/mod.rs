@@ -274,7 +274,7 @@ impl Turn {
                 WarningCode::UnknownLoadedTool,
                 "loaded",
                 format!(
-                    "{} loaded name(s) are not deferred tools of this expansion and are ignored: {}",
+                    "loaded names that are not deferred tools of this expansion are ignored ({}): {}",
                     stale.len(),
                     crate::error::some_names(&stale)
                 ),
