@@ -257,9 +257,13 @@ export interface Budget {
   counter: "estimate" | "o200k_base" | "cl100k_base";
   provider: Provider;
   rows: BudgetRow[];
+  /** The tools array as sent (resident and promoted tools, brackets included). */
   residentTokens: number;
+  /** The catalog text; 0 when nothing is deferred. */
   catalogTokens: number;
+  /** The array if every available tool were resident (no tool_search, no catalog). */
   allResidentTokens: number;
+  /** allResidentTokens − (residentTokens + catalogTokens): negative when deferral costs more than it saves. */
   savingTokens: number;
   /** With toolChanges "messages": the tools array the conversation declared. */
   declaredTokens?: number;
