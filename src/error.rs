@@ -491,9 +491,10 @@ pub fn escaped(text: &str) -> String {
     out
 }
 
-/// JSON text as it is shown to people: JSON writes bidirectional and zero-width characters
-/// raw, so they are written as `\uXXXX` escapes here, which read back as the same value (in
-/// JSON text such characters can only stand inside a string).
+/// Compact JSON text as it is shown to people: JSON writes bidirectional and zero-width
+/// characters raw, so they are written as `\uXXXX` escapes here, which read back as the same
+/// value (in compact JSON text they, and any control character, can only stand inside a
+/// string).
 pub(crate) fn json_shown(json: &str) -> String {
     let mut out = String::with_capacity(json.len());
     for c in json.chars() {
