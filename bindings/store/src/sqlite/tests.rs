@@ -82,6 +82,32 @@ fn a_conflicting_change_and_a_newer_schema_are_refused() {
     assert!(e.to_string().contains("99"), "{e}");
 }
 
+/// A version row whose registry the store lost (a table restored in part, a row edited): a
+/// process joining or following the store says the store is corrupt, not that some turn
+/// state named an unknown version.
+#[test]
+fn a_listed_version_without_its_registry_is_corrupt() {
+    let path = temp("listed");
+    let mut store = SqliteStore::open(&path).unwrap();
+    let base = Registry::embedded();
+    store.publish(&split(&base), Expect::Newest(None)).unwrap();
+    store
+        .db
+        .execute(
+            "UPDATE tool_intent_versions SET fingerprint = 'sha256:00'",
+            [],
+        )
+        .unwrap();
+    let e = SharedRegistry::open(Box::new(SqliteStore::open(&path).unwrap()), &base)
+        .err()
+        .unwrap();
+    assert_eq!(e.code(), "corrupt_version", "{e}");
+    assert!(
+        e.to_string().contains("lists version 1 as sha256:00"),
+        "{e}"
+    );
+}
+
 /// A thousand-tool registry published a hundred times, one description changed each
 /// time: the store holds each version's skeleton and the tools that changed, not a hundred
 /// copies of every tool.
