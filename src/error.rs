@@ -144,7 +144,8 @@ pub enum StoreFault {
     Unavailable,
     /// A turn state names a registry version the store does not hold (`unknown_version`).
     UnknownVersion,
-    /// A stored version does not rebuild to its fingerprint (`corrupt_version`).
+    /// A stored version does not rebuild to its fingerprint, or the store's own records are
+    /// not what this library writes (a row or table edited, restored in part) (`corrupt_version`).
     CorruptVersion,
     /// The store was written by a newer release of this library (`store_schema_newer`).
     NewerSchema,
@@ -529,7 +530,7 @@ fn push_escaped(text: &str, out: &mut String) {
 /// A name or text as messages show it: in quotes, with control and bidirectional-format
 /// characters escaped (they would reorder or hide the rest of a terminal line), and cut after
 /// 64 characters with the full length said.
-pub(crate) fn quoted(text: &str) -> String {
+pub fn quoted(text: &str) -> String {
     const SHOWN: usize = 64;
     let cut = text.char_indices().nth(SHOWN).map(|(at, _)| at);
     let mut out = String::with_capacity(text.len().min(SHOWN * 2) + 2);

@@ -22,6 +22,7 @@ mod open;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod retention;
+mod row;
 mod shared;
 #[cfg(feature = "sqlite")]
 mod sqlite;
@@ -207,14 +208,22 @@ pub(crate) fn unavailable(doing: &str, e: impl std::fmt::Display) -> Error {
     }
 }
 
-/// `store_schema_newer` for a schema version above this release's (or not a number).
+/// `store_schema_newer` for a schema version above this release's; `corrupt_version` for one
+/// no release writes (not a number from 1: a table edited by hand).
 pub(crate) fn schema_is_known(written: &str) -> Result<()> {
     match written.parse::<i64>() {
-        Ok(v) if v <= SCHEMA_VERSION => Ok(()),
-        _ => Err(Error::Store {
+        Ok(v) if (1..=SCHEMA_VERSION).contains(&v) => Ok(()),
+        Ok(v) if v > SCHEMA_VERSION => Err(Error::Store {
             fault: StoreFault::NewerSchema,
             message: format!(
-                "the registry store has schema version {written}; this release reads up to {SCHEMA_VERSION}: upgrade tool-intent before using this store"
+                "the registry store has schema version {v}; this release reads up to {SCHEMA_VERSION}: upgrade tool-intent before using this store"
+            ),
+        }),
+        _ => Err(Error::Store {
+            fault: StoreFault::CorruptVersion,
+            message: format!(
+                "the registry store's schema version {} is not one any release writes (a number from 1)",
+                tool_intent::error::quoted(written)
             ),
         }),
     }

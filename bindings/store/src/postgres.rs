@@ -20,6 +20,7 @@ use postgres::{Client, NoTls, Row};
 use tool_intent::{Error, Registry, Result};
 
 use crate::retention::{to_remove, GcReport, Retention};
+use crate::row::StoredRow;
 use crate::schema_is_known;
 use crate::{
     rebuild, unavailable, Expect, Publication, StoredVersion, VersionRow, VersionStore, ROW,
@@ -45,17 +46,20 @@ fn failed(doing: &'static str) -> impl Fn(postgres::Error) -> Error {
     move |e| unavailable(doing, e)
 }
 
-fn row_of(r: &Row) -> VersionRow {
-    let tools: Option<i64> = r.get(3);
-    VersionRow {
-        sequence: r.get::<_, i64>(0) as u64,
+/// A row read back, checked ([`StoredRow::checked`]). The columns' types are the schema's
+/// (`bigint`, `text`, `NOT NULL` where it says so), which PostgreSQL enforces.
+fn row_of(r: &Row) -> Result<VersionRow> {
+    StoredRow {
+        sequence: r.get(0),
         fingerprint: r.get(1),
         published_ms: r.get(2),
-        tools: tools.unwrap_or(0) as usize,
-        removed: tools.is_none(),
+        tools: r.get(3),
         used_ms: r.get(4),
     }
+    .checked(KIND)
 }
+
+const KIND: &str = "postgres";
 
 impl PostgresStore {
     /// Connects to the database at `url` (a `postgres://` URL), creates the tables on first
@@ -125,7 +129,8 @@ impl VersionStore for PostgresStore {
         let newest = tx
             .query_opt(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), &[])
             .map_err(failed(doing))?
-            .map(|r| row_of(&r));
+            .map(|r| row_of(&r))
+            .transpose()?;
         let row = match crate::decide(newest, version, expect) {
             Ok(row) => row,
             Err(outcome) => return Ok(outcome),
@@ -162,22 +167,24 @@ impl VersionStore for PostgresStore {
 
     fn newest(&mut self) -> Result<Option<VersionRow>> {
         self.run(|client| {
-            Ok(client
+            client
                 .query_opt(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), &[])
                 .map_err(failed("to read its newest version"))?
-                .map(|r| row_of(&r)))
+                .map(|r| row_of(&r))
+                .transpose()
         })
     }
 
     fn find(&mut self, fingerprint: &str) -> Result<Option<VersionRow>> {
         self.run(|client| {
-            Ok(client
+            client
                 .query_opt(
                     &format!("{ROW} WHERE v.fingerprint = $1 ORDER BY v.seq DESC LIMIT 1"),
                     &[&fingerprint],
                 )
                 .map_err(failed("to find a version"))?
-                .map(|r| row_of(&r)))
+                .map(|r| row_of(&r))
+                .transpose()
         })
     }
 
@@ -211,12 +218,12 @@ impl VersionStore for PostgresStore {
 
     fn versions(&mut self) -> Result<Vec<VersionRow>> {
         self.run(|client| {
-            Ok(client
+            client
                 .query(&format!("{ROW} ORDER BY v.seq"), &[])
                 .map_err(failed("to list its versions"))?
                 .iter()
                 .map(row_of)
-                .collect())
+                .collect()
         })
     }
 
@@ -256,7 +263,7 @@ impl VersionStore for PostgresStore {
                 .map_err(failed(doing))?
                 .iter()
                 .map(row_of)
-                .collect();
+                .collect::<Result<_>>()?;
             let removed = to_remove(&versions, retention, now_ms, in_use);
             tx.execute(
                 "DELETE FROM tool_intent_documents WHERE fingerprint = ANY($1)",
@@ -325,7 +332,7 @@ impl VersionStore for PostgresStore {
     }
 
     fn kind(&self) -> &'static str {
-        "postgres"
+        KIND
     }
 
     fn size_bytes(&mut self) -> Result<u64> {

@@ -11,6 +11,7 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use tool_intent::{Error, Registry, Result};
 
 use crate::retention::{to_remove, GcReport, Retention};
+use crate::row::StoredRow;
 use crate::{
     rebuild, unavailable, Expect, Publication, StoredVersion, VersionRow, VersionStore, ROW,
     SCHEMA_VERSION,
@@ -65,17 +66,27 @@ fn check_schema(db: &Connection) -> Result<()> {
     crate::schema_is_known(&written)
 }
 
-fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<VersionRow> {
-    let tools: Option<i64> = r.get(3)?;
-    Ok(VersionRow {
-        sequence: r.get::<_, i64>(0)? as u64,
+fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
+    Ok(StoredRow {
+        sequence: r.get(0)?,
         fingerprint: r.get(1)?,
         published_ms: r.get(2)?,
-        tools: tools.unwrap_or(0) as usize,
-        removed: tools.is_none(),
+        tools: r.get(3)?,
         used_ms: r.get(4)?,
     })
 }
+
+/// A row read back, checked ([`StoredRow::checked`]).
+fn checked(row: Option<StoredRow>) -> Result<Option<VersionRow>> {
+    row.map(|r| r.checked(KIND)).transpose()
+}
+
+/// Rows read back, each checked.
+fn all_checked(rows: Vec<StoredRow>) -> Result<Vec<VersionRow>> {
+    rows.into_iter().map(|r| r.checked(KIND)).collect()
+}
+
+const KIND: &str = "sqlite";
 
 impl VersionStore for SqliteStore {
     fn publish(&mut self, version: &StoredVersion, expect: Expect) -> Result<Publication> {
@@ -85,10 +96,11 @@ impl VersionStore for SqliteStore {
             .db
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(failed(doing))?;
-        let newest = tx
-            .query_row(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), [], row_of)
-            .optional()
-            .map_err(failed(doing))?;
+        let newest = checked(
+            tx.query_row(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), [], row_of)
+                .optional()
+                .map_err(failed(doing))?,
+        )?;
         let row = match crate::decide(newest, version, expect) {
             Ok(row) => row,
             Err(outcome) => return Ok(outcome),
@@ -118,21 +130,25 @@ impl VersionStore for SqliteStore {
     }
 
     fn newest(&mut self) -> Result<Option<VersionRow>> {
-        self.db
-            .query_row(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), [], row_of)
-            .optional()
-            .map_err(failed("to read its newest version"))
+        checked(
+            self.db
+                .query_row(&format!("{ROW} ORDER BY v.seq DESC LIMIT 1"), [], row_of)
+                .optional()
+                .map_err(failed("to read its newest version"))?,
+        )
     }
 
     fn find(&mut self, fingerprint: &str) -> Result<Option<VersionRow>> {
-        self.db
-            .query_row(
-                &format!("{ROW} WHERE v.fingerprint = ?1 ORDER BY v.seq DESC LIMIT 1"),
-                params![fingerprint],
-                row_of,
-            )
-            .optional()
-            .map_err(failed("to find a version"))
+        checked(
+            self.db
+                .query_row(
+                    &format!("{ROW} WHERE v.fingerprint = ?1 ORDER BY v.seq DESC LIMIT 1"),
+                    params![fingerprint],
+                    row_of,
+                )
+                .optional()
+                .map_err(failed("to find a version"))?,
+        )
     }
 
     fn load(&mut self, fingerprint: &str) -> Result<Option<Registry>> {
@@ -168,8 +184,10 @@ impl VersionStore for SqliteStore {
             .prepare(&format!("{ROW} ORDER BY v.seq"))
             .map_err(failed(doing))?;
         let rows = q.query_map([], row_of).map_err(failed(doing))?;
-        rows.collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(failed(doing))
+        all_checked(
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(failed(doing))?,
+        )
     }
 
     fn changed(&mut self) -> Result<bool> {
@@ -206,8 +224,10 @@ impl VersionStore for SqliteStore {
                 .prepare(&format!("{ROW} ORDER BY v.seq"))
                 .map_err(failed(doing))?;
             let rows = q.query_map([], row_of).map_err(failed(doing))?;
-            rows.collect::<rusqlite::Result<Vec<_>>>()
-                .map_err(failed(doing))?
+            all_checked(
+                rows.collect::<rusqlite::Result<Vec<_>>>()
+                    .map_err(failed(doing))?,
+            )?
         };
         let removed = to_remove(&versions, retention, now_ms, in_use);
         for fp in &removed {
@@ -298,7 +318,7 @@ impl VersionStore for SqliteStore {
     }
 
     fn kind(&self) -> &'static str {
-        "sqlite"
+        KIND
     }
 
     fn size_bytes(&mut self) -> Result<u64> {

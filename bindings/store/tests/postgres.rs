@@ -130,6 +130,41 @@ fn a_store_from_a_newer_release_is_refused() {
     assert_eq!(e.code(), "store_unavailable");
 }
 
+/// What comes back is checked on PostgreSQL too: an edited row is refused by every reader
+/// (publish, newest, versions, gc), and a schema mark no release writes is corrupt.
+#[test]
+fn an_edited_row_or_schema_mark_is_corrupt() {
+    let url = cluster::fresh_database("store_edited");
+    let base = Registry::embedded();
+    let mut store = PostgresStore::connect(&url).unwrap();
+    store.publish(&split(&base), Expect::Anything).unwrap();
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    client
+        .batch_execute("UPDATE tool_intent_documents SET tools = -3")
+        .unwrap();
+    let results = [
+        store.newest().map(|_| ()),
+        store.versions().map(|_| ()),
+        store.publish(&split(&base), Expect::Anything).map(|_| ()),
+        store
+            .gc(&Retention::default(), tool_intent_store::now_ms(), &[])
+            .map(|_| ()),
+    ];
+    for r in results {
+        let e = r.unwrap_err();
+        assert_eq!(e.code(), "corrupt_version", "{e}");
+        assert!(
+            e.to_string().contains("postgres store's version row 1"),
+            "{e}"
+        );
+    }
+    client
+        .batch_execute("UPDATE tool_intent_store_meta SET value = '-1' WHERE key = 'schema'")
+        .unwrap();
+    let e = PostgresStore::connect(&url).err().unwrap();
+    assert_eq!(e.code(), "corrupt_version", "{e}");
+}
+
 #[test]
 fn a_store_and_its_listener_connect_again_when_the_server_drops_them() {
     let url = cluster::fresh_database("store_reconnect");

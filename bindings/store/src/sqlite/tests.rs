@@ -91,11 +91,13 @@ fn a_listed_version_without_its_registry_is_corrupt() {
     let mut store = SqliteStore::open(&path).unwrap();
     let base = Registry::embedded();
     store.publish(&split(&base), Expect::Newest(None)).unwrap();
+    // A well-formed fingerprint of no registry the store holds.
+    let absent = format!("sha256:{}", "0".repeat(64));
     store
         .db
         .execute(
-            "UPDATE tool_intent_versions SET fingerprint = 'sha256:00'",
-            [],
+            "UPDATE tool_intent_versions SET fingerprint = ?1",
+            [&absent],
         )
         .unwrap();
     let e = SharedRegistry::open(Box::new(SqliteStore::open(&path).unwrap()), &base)
@@ -103,9 +105,62 @@ fn a_listed_version_without_its_registry_is_corrupt() {
         .unwrap();
     assert_eq!(e.code(), "corrupt_version", "{e}");
     assert!(
-        e.to_string().contains("lists version 1 as sha256:00"),
+        e.to_string()
+            .contains(&format!("lists version 1 as {absent}")),
         "{e}"
     );
+}
+
+/// Rows and a schema mark edited by hand are refused by every reader of the store (publish,
+/// newest, find, versions, gc), naming the row.
+#[test]
+fn an_edited_row_or_schema_mark_is_corrupt() {
+    let base = Registry::embedded();
+    for (n, edit) in [
+        "UPDATE tool_intent_versions SET seq = 9223372036854775807",
+        "UPDATE tool_intent_versions SET seq = -2",
+        "UPDATE tool_intent_versions SET fingerprint = char(27) || '[2J'",
+        "UPDATE tool_intent_versions SET published_ms = -5",
+        "UPDATE tool_intent_documents SET tools = -3",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = temp(&format!("edited-{n}"));
+        let mut store = SqliteStore::open(&path).unwrap();
+        store.publish(&split(&base), Expect::Anything).unwrap();
+        store.db.execute(edit, []).unwrap();
+        let fp = base.fingerprint();
+        let results = [
+            store.newest().map(|_| ()),
+            store.find(fp).map(|_| ()),
+            store.versions().map(|_| ()),
+            store.publish(&split(&base), Expect::Anything).map(|_| ()),
+            store
+                .gc(&Retention::default(), crate::now_ms(), &[])
+                .map(|_| ()),
+        ];
+        for r in results {
+            // `find` by the old fingerprint finds nothing once the fingerprint is edited.
+            if edit.contains("char(27)") && r.is_ok() {
+                continue;
+            }
+            let e = r.unwrap_err();
+            assert_eq!(e.code(), "corrupt_version", "{edit}: {e}");
+            assert!(e.to_string().contains("version row"), "{edit}: {e}");
+            assert!(!e.to_string().contains('\u{1b}'), "{edit}: {e}");
+        }
+    }
+    let path = temp("schema-mark");
+    SqliteStore::open(&path).unwrap();
+    let db = rusqlite::Connection::open(&path).unwrap();
+    db.execute(
+        "UPDATE tool_intent_store_meta SET value = 'abc' WHERE key = 'schema'",
+        [],
+    )
+    .unwrap();
+    let e = SqliteStore::open(&path).err().unwrap();
+    assert_eq!(e.code(), "corrupt_version", "{e}");
 }
 
 /// A thousand-tool registry published a hundred times, one description changed each
