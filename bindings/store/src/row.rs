@@ -1,12 +1,26 @@
-//! A version row as a database gives it back, checked before it is used: what comes back from a
-//! store is input (a row edited by hand, a table restored from another backup), and a row's
-//! sequence number orders every process's turns, its fingerprint is shown in messages and its
-//! counts in tables.
+//! A version row as a database gives it back, checked before it is used, and the registry it
+//! names: what comes back from a store is input (a row edited by hand, a table restored from
+//! another backup), and a row's sequence number orders every process's turns, its fingerprint
+//! is shown in messages and its counts in tables.
 
 use tool_intent::error::StoreFault;
-use tool_intent::{Error, Result};
+use tool_intent::{Error, Registry, Result};
 
-use crate::VersionRow;
+use crate::{VersionRow, VersionStore};
+
+/// The registry of a version the store's own list names: a listed version whose registry the
+/// store does not hold is a store edited or restored in part (`corrupt_version`), not a turn
+/// state's unknown stamp (`unknown_version`).
+pub(crate) fn registry_of(store: &mut dyn VersionStore, row: &VersionRow) -> Result<Registry> {
+    let kind = store.kind();
+    store.load(&row.fingerprint)?.ok_or_else(|| Error::Store {
+        fault: StoreFault::CorruptVersion,
+        message: format!(
+            "the {kind} store lists version {} as {} but does not hold its registry",
+            row.sequence, row.fingerprint
+        ),
+    })
+}
 
 /// The columns of [`crate::ROW`], as read.
 pub(crate) struct StoredRow {

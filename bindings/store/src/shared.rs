@@ -36,6 +36,7 @@ use tool_intent::registry::KEPT_VERSIONS;
 use tool_intent::turn::View;
 use tool_intent::{Error, Registry, Result, Turn, TurnRequest, TurnState};
 
+use crate::row::registry_of;
 use crate::{split, Expect, Publication, VersionRow, VersionStore};
 
 /// What [`SharedRegistry::follow`] did.
@@ -123,7 +124,7 @@ impl SharedRegistry {
     }
 
     fn following(mut store: Box<dyn VersionStore>, newest: VersionRow) -> Result<SharedRegistry> {
-        let current = load_listed(store.as_mut(), &newest)?;
+        let current = registry_of(store.as_mut(), &newest)?;
         let mut known = BTreeMap::new();
         known.insert(newest.fingerprint.clone(), newest.sequence);
         Ok(SharedRegistry {
@@ -180,7 +181,7 @@ impl SharedRegistry {
     }
 
     fn adopt(&mut self, row: &VersionRow) -> Result<()> {
-        let version = load_listed(self.store.as_mut(), row)?;
+        let version = registry_of(self.store.as_mut(), row)?;
         let version = self.with_ranker(version);
         // The version this process planned on stays held for turns still running on it.
         self.current = version.holding(&self.current);
@@ -400,20 +401,6 @@ fn load(store: &mut dyn VersionStore, fingerprint: &str) -> Result<Registry> {
     store
         .load(fingerprint)?
         .ok_or_else(|| unknown(fingerprint, kind, "does not hold"))
-}
-
-/// The registry of a version the store's own list names: a listed version whose registry the
-/// store does not hold is a store edited or restored in part (`corrupt_version`), not a turn
-/// state's unknown stamp.
-fn load_listed(store: &mut dyn VersionStore, row: &VersionRow) -> Result<Registry> {
-    let kind = store.kind();
-    store.load(&row.fingerprint)?.ok_or_else(|| Error::Store {
-        fault: StoreFault::CorruptVersion,
-        message: format!(
-            "the {kind} store lists version {} as {} but does not hold its registry",
-            row.sequence, row.fingerprint
-        ),
-    })
 }
 
 #[cfg(feature = "model")]
