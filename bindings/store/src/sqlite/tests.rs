@@ -14,6 +14,15 @@ fn temp(name: &str) -> std::path::PathBuf {
     p
 }
 
+/// A fresh store file `name` holding the embedded registry as its first version.
+fn holding_the_embedded_registry(name: &str) -> (std::path::PathBuf, SqliteStore, Registry) {
+    let path = temp(name);
+    let mut store = SqliteStore::open(&path).unwrap();
+    let base = Registry::embedded();
+    store.publish(&split(&base), Expect::Newest(None)).unwrap();
+    (path, store, base)
+}
+
 #[test]
 fn versions_share_tools_and_rebuild_from_the_file() {
     let path = temp("share");
@@ -48,10 +57,7 @@ fn versions_share_tools_and_rebuild_from_the_file() {
 
 #[test]
 fn a_conflicting_change_and_a_newer_schema_are_refused() {
-    let path = temp("faults");
-    let mut store = SqliteStore::open(&path).unwrap();
-    let base = Registry::embedded();
-    store.publish(&split(&base), Expect::Newest(None)).unwrap();
+    let (path, mut store, base) = holding_the_embedded_registry("faults");
     let github = include_str!("../../../../tests/data/mcp/github.json");
     let next = base.set_mcp_server("github", github).unwrap().registry;
     let p = store.publish(&split(&next), Expect::Newest(None)).unwrap();
@@ -87,10 +93,7 @@ fn a_conflicting_change_and_a_newer_schema_are_refused() {
 /// state named an unknown version.
 #[test]
 fn a_listed_version_without_its_registry_is_corrupt() {
-    let path = temp("listed");
-    let mut store = SqliteStore::open(&path).unwrap();
-    let base = Registry::embedded();
-    store.publish(&split(&base), Expect::Newest(None)).unwrap();
+    let (path, store, base) = holding_the_embedded_registry("listed");
     // A well-formed fingerprint of no registry the store holds.
     let absent = format!("sha256:{}", "0".repeat(64));
     store
@@ -115,7 +118,6 @@ fn a_listed_version_without_its_registry_is_corrupt() {
 /// newest, find, versions, gc), naming the row.
 #[test]
 fn an_edited_row_or_schema_mark_is_corrupt() {
-    let base = Registry::embedded();
     for (n, edit) in [
         "UPDATE tool_intent_versions SET seq = 9223372036854775807",
         "UPDATE tool_intent_versions SET seq = -2",
@@ -126,9 +128,7 @@ fn an_edited_row_or_schema_mark_is_corrupt() {
     .into_iter()
     .enumerate()
     {
-        let path = temp(&format!("edited-{n}"));
-        let mut store = SqliteStore::open(&path).unwrap();
-        store.publish(&split(&base), Expect::Anything).unwrap();
+        let (_, mut store, base) = holding_the_embedded_registry(&format!("edited-{n}"));
         store.db.execute(edit, []).unwrap();
         let fp = base.fingerprint();
         let results = [
