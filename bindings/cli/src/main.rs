@@ -393,14 +393,9 @@ mod cli {
                     ));
                 }
                 if !rows.is_empty() {
-                    let held = if rows.len() == 1 {
-                        "row still holds"
-                    } else {
-                        "rows still hold"
-                    };
                     out.push_str(&format!(
-                        "audit: {} {held} legacy snapshots; run `tool-intent migrate --db ...`\n",
-                        rows.len()
+                        "audit: {} legacy snapshots; run `tool-intent migrate --db ...`\n",
+                        tables::counted(rows.len(), "row still holds", "rows still hold")
                     ));
                 }
                 Ok(out)

@@ -265,11 +265,12 @@ pub(crate) fn counted(n: usize, one: &str, many: &str) -> String {
 /// What deferral does to the request, said the right way round: deferring a few small tools
 /// can cost more than it saves (the catalog and `tool_search` outweigh them).
 fn deferral_effect(b: &Budget, with_tokens: bool) -> String {
-    let (verb, tokens, percent) = if b.saving_tokens < 0 {
-        ("costs", b.saving_tokens.unsigned_abs(), -b.saving_percent())
+    let verb = if b.saving_tokens < 0 {
+        "costs"
     } else {
-        ("saves", b.saving_tokens.unsigned_abs(), b.saving_percent())
+        "saves"
     };
+    let (tokens, percent) = (b.saving_tokens.unsigned_abs(), b.saving_percent().abs());
     if with_tokens {
         format!("deferral {verb} {tokens} tokens, {percent:.1}%")
     } else {

@@ -57,11 +57,11 @@ impl StoredRow {
         if self.published_ms < 0 || self.used_ms.is_some_and(|t| t < 0) {
             return Err(fault("a time before 1970".into()));
         }
-        let tools = match self.tools.map(usize::try_from) {
-            None => None,
-            Some(Ok(n)) => Some(n),
-            Some(Err(_)) => return Err(fault("a negative tool count".into())),
-        };
+        let tools = self
+            .tools
+            .map(usize::try_from)
+            .transpose()
+            .map_err(|_| fault("a negative tool count".into()))?;
         Ok(VersionRow {
             sequence: self.sequence as u64,
             fingerprint: self.fingerprint,
