@@ -15,6 +15,18 @@ pub(crate) fn sha256_hex(digest: &[u8]) -> String {
     out
 }
 
+/// Whether `text` is a fingerprint as this crate writes one: `sha256:` and 64 lowercase hex
+/// digits. What comes back from storage (a turn state's stamp, a store's version row) is held
+/// to it, since a stamp reaches messages and is compared byte for byte.
+pub fn is_fingerprint(text: &str) -> bool {
+    text.len() == 71
+        && text.starts_with("sha256:")
+        && text
+            .bytes()
+            .skip(7)
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 /// `sha256:<hex>` of some bytes (what a prompt cache keys on, for a payload).
 pub fn fingerprint(bytes: &[u8]) -> String {
     sha256_hex(&Sha256::digest(bytes))
@@ -23,6 +35,24 @@ pub fn fingerprint(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_written_form_is_a_fingerprint() {
+        assert!(is_fingerprint(&fingerprint(b"abc")));
+        let upper = fingerprint(b"abc")
+            .to_uppercase()
+            .replace("SHA256", "sha256");
+        for text in [
+            "",
+            "sha256:",
+            "sha256:00",
+            &upper,
+            &format!("md5:{}", "a".repeat(64)),
+        ] {
+            assert!(!is_fingerprint(text), "{text}");
+        }
+        assert!(!is_fingerprint(&format!("{}0", fingerprint(b"abc"))));
+    }
 
     #[test]
     fn fingerprint_of_known_bytes() {

@@ -168,6 +168,23 @@ fn turn_states_are_bounded_and_stale_names_give_one_warning() {
 }
 
 #[test]
+fn a_turn_state_stamp_is_only_what_begin_turn_writes() {
+    let written = Registry::embedded().fingerprint().to_string();
+    let state = TurnState::from_value(&json!({ "registry": written })).unwrap();
+    assert_eq!(state.registry.as_deref(), Some(written.as_str()));
+    let upper = format!("sha256:{}", written["sha256:".len()..].to_uppercase());
+    for edited in [upper.as_str(), &written[..40], "sha256:\u{202e}"] {
+        let e = TurnState::from_value(&json!({ "registry": edited })).unwrap_err();
+        assert_eq!(
+            (e.code(), e.path()),
+            ("invalid_value", Some("$.registry")),
+            "{edited}"
+        );
+        assert_eq!(e.input(), Some("state"));
+    }
+}
+
+#[test]
 fn a_key_given_twice_is_an_error_in_every_input() {
     let e = ToolsOverride::from_json_str(r#"{"disabled":["shell"],"disabled":[]}"#).unwrap_err();
     assert_eq!(e.path(), Some("$.disabled"));

@@ -36,6 +36,7 @@ mod toolset;
 mod version;
 mod write;
 
+pub use crate::digest::is_fingerprint;
 pub use annotation::EffectiveAnnotations;
 pub(crate) use annotation::{Selector, SELECTORS as ANNOTATION_SELECTORS};
 pub(crate) use library_tools::EMBEDDED_REGISTRY_JSON;

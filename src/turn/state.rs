@@ -151,19 +151,14 @@ impl TurnState {
                 "registry" => {
                     // Only what `begin_turn` writes: the stamp reaches warnings' text, so no
                     // other text may pass as one.
-                    let is_fingerprint = |s: &str| {
-                        s.len() == 71
-                            && s.starts_with("sha256:")
-                            && s.bytes().skip(7).all(|b| b.is_ascii_hexdigit())
-                    };
                     state.registry = match v {
                         Value::Null => None,
-                        Value::String(s) if is_fingerprint(s) => Some(s.clone()),
+                        Value::String(s) if crate::registry::is_fingerprint(s) => Some(s.clone()),
                         v => {
                             return Err(Error::expected(
                                 INPUT,
                                 &path,
-                                "a registry fingerprint (sha256: and 64 hex digits)",
+                                "a registry fingerprint (sha256: and 64 lowercase hex digits)",
                                 v,
                             ))
                         }

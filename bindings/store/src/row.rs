@@ -47,10 +47,9 @@ impl StoredRow {
         if !(1..i64::MAX).contains(&self.sequence) {
             return Err(fault("its sequence number is out of range".into()));
         }
-        let hex = self.fingerprint.strip_prefix("sha256:").unwrap_or("");
-        if hex.len() != 64 || !hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        if !tool_intent::registry::is_fingerprint(&self.fingerprint) {
             return Err(fault(format!(
-                "its fingerprint {} is not sha256: and 64 hex digits",
+                "its fingerprint {} is not sha256: and 64 lowercase hex digits",
                 tool_intent::error::quoted(&self.fingerprint)
             )));
         }
