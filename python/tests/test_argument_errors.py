@@ -19,6 +19,8 @@ def error(row):
         else:
             call(*row["args"], **row["options"])
     except tool_intent.ToolIntentError as e:
+        # The message names the argument as Python spells it.
+        assert e.argument is None or e.argument in str(e), (e.argument, str(e))
         return [e.code, e.argument, e.path]
     return None
 

@@ -78,6 +78,11 @@ function error(row) {
   } catch (e) {
     assert.equal(e.name, "ToolIntentError", `${row.call}: ${e.message}`);
     const path = e.path ?? null;
+    // The message names the argument as JS spells it, never as Rust does.
+    if (e.argument) {
+      assert.ok(e.message.includes(e.argument), `${row.call}: ${e.argument} not in: ${e.message}`);
+      if (snake(e.argument) !== e.argument) assert.ok(!e.message.includes(snake(e.argument)), e.message);
+    }
     return [e.code, e.argument ? snake(e.argument) : null, row.toggles && path ? snake(path) : path];
   }
 }

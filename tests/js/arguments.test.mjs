@@ -48,7 +48,7 @@ function target(spec) {
 }
 
 /** The parameters a call takes: the table's, then the options object. */
-const parameters = (spec) => [...spec.params.map((p) => p.name), ...(spec.options ? ["options"] : [])];
+const parameters = (spec) => [...spec.params.map((p) => camel(p.name)), ...(spec.options ? ["options"] : [])];
 
 function call(spec, args) {
   const t = target(spec);
@@ -87,7 +87,7 @@ function show(v) {
   }
 }
 
-/** A function's parameter names as the generated glue declares them (Rust's names). */
+/** A function's parameter names as the generated glue declares them (camelCase, as the .d.ts). */
 function declared(fn) {
   const m = /^[^(]*\(([^)]*)\)/.exec(fn.toString());
   return m[1].split(",").map((p) => p.trim()).filter(Boolean);

@@ -64,7 +64,7 @@ pub(super) fn thrown_message(thrown: &JsValue, otherwise: &str) -> String {
 /// The error for a value whose reading threw (a getter, a Proxy trap, a revoked Proxy).
 pub(super) fn threw(input: &'static str, thrown: &JsValue) -> JsValue {
     let why = thrown_message(thrown, "a value that is not an Error");
-    js_error(&Error::InvalidValue {
+    js_error(Error::InvalidValue {
         input,
         path: tool_intent::JsonPath::root(),
         message: format!("reading the value threw ({why}); pass plain data"),
@@ -110,7 +110,7 @@ pub(super) fn string_text(value: &JsValue, input: &'static str) -> Result<String
             })
             .find(|(_, bad)| *bad)
             .map_or(0, |(at, _)| at);
-        return Err(js_error(&Error::InvalidArgument {
+        return Err(js_error(Error::InvalidArgument {
             argument: input,
             path: None,
             message: format!(
@@ -175,7 +175,7 @@ pub(super) fn js_kind(value: &JsValue, input: &'static str) -> Result<String, Js
 /// A string argument (a name, a query, a provider): anything else is an error naming it.
 pub(super) fn text_in(value: &JsValue, input: &'static str) -> Result<String, JsValue> {
     if !value.is_string() {
-        return Err(js_error(&Error::InvalidArgument {
+        return Err(js_error(Error::InvalidArgument {
             argument: input,
             path: None,
             message: format!("expected a string, found {}", js_kind(value, input)?),
@@ -192,7 +192,7 @@ pub(super) fn bytes_in(value: &JsValue, input: &'static str) -> Result<Vec<u8>, 
     // array (copying from it throws); isView reads an internal slot and never throws.
     match value.dyn_ref::<js_sys::Uint8Array>() {
         Some(array) if js_sys::ArrayBuffer::is_view(value) => Ok(array.to_vec()),
-        _ => Err(js_error(&Error::InvalidArgument {
+        _ => Err(js_error(Error::InvalidArgument {
             argument: input,
             path: None,
             message: format!(
@@ -215,7 +215,7 @@ pub(super) fn opt_text_in(value: &JsValue, input: &'static str) -> Result<Option
 pub(super) fn names_in(value: &JsValue, input: &'static str) -> Result<Vec<String>, JsValue> {
     let wrong = |path: Option<tool_intent::JsonPath>, value: &JsValue| -> JsValue {
         match js_kind(value, input) {
-            Ok(kind) => js_error(&Error::InvalidArgument {
+            Ok(kind) => js_error(Error::InvalidArgument {
                 argument: input,
                 path,
                 message: format!("expected an array of names, found {kind}"),
@@ -234,7 +234,7 @@ pub(super) fn names_in(value: &JsValue, input: &'static str) -> Result<Vec<Strin
             return Err(wrong(Some(at), &item));
         }
         names.push(string_text(&item, input).map_err(|_| {
-            js_error(&Error::InvalidArgument {
+            js_error(Error::InvalidArgument {
                 argument: input,
                 path: Some(at),
                 message: "the name holds a lone UTF-16 surrogate, which is not text".to_string(),

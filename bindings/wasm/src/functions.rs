@@ -39,10 +39,12 @@ pub fn build_intent(toggles: &JsToggles) -> Result<JsToolsOverrideOut, JsValue> 
 
 /// The canonical JSON text of an override (equal intents give equal bytes).
 #[wasm_bindgen(js_name = canonicalIntent)]
-pub fn canonical_intent(tools_override: &JsToolsOverride) -> Result<String, JsValue> {
+pub fn canonical_intent(
+    #[wasm_bindgen(js_name = "toolsOverride")] tools_override: &JsToolsOverride,
+) -> Result<String, JsValue> {
     let o = lib(ToolsOverride::from_value(&json_in(
         tools_override,
-        "tools_override",
+        "toolsOverride",
     )?))?;
     Ok(o.to_canonical_json())
 }
@@ -60,11 +62,11 @@ pub fn session_config_to_override(
 /// The session row (four columns) to store for an override.
 #[wasm_bindgen(js_name = sessionConfigFromOverride)]
 pub fn session_config_from_override(
-    tools_override: &JsToolsOverride,
+    #[wasm_bindgen(js_name = "toolsOverride")] tools_override: &JsToolsOverride,
 ) -> Result<JsSessionRunConfigOut, JsValue> {
     let o = lib(ToolsOverride::from_value(&json_in(
         tools_override,
-        "tools_override",
+        "toolsOverride",
     )?))?;
     out(&SessionRunConfig::from_override(&o).to_value())
 }

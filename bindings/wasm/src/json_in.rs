@@ -25,7 +25,7 @@ extern "C" {
 /// Inputs that are whole documents (a registry, a tools list, a server list): their members
 /// are not checked one by one, which would call into wasm for each of thousands of values
 /// (pass JSON text for those, the fast and exact route).
-const DOCUMENTS: [&str; 3] = ["document", "tools_list", "servers"];
+const DOCUMENTS: [&str; 3] = ["document", "toolsList", "servers"];
 
 /// The JSON text of a JS argument: a string as it is, `undefined` as `null`, a plain value
 /// (object, array, number, boolean, null) through JSON.stringify. A function, a symbol, a
@@ -43,7 +43,7 @@ pub(super) fn json_text(value: &JsValue, input: &'static str) -> Result<String, 
     // A member of an options object that JSON has no form for is an error of that option
     // (`profile` at `$.disabled`, not `options` at `$.profile.disabled`), as in Python.
     let not_json = |kind: &str, path: tool_intent::JsonPath| {
-        js_error(&option_error(Error::InvalidValue {
+        js_error(option_error(Error::InvalidValue {
             input,
             path,
             message: format!("expected JSON text or a plain JSON value, found {kind}"),
@@ -106,7 +106,7 @@ fn not_stringified(value: &JsValue, input: &'static str, thrown: &JsValue) -> Js
         Some((key, message)) => (tool_intent::JsonPath::root().key(&key), message),
         None => (tool_intent::JsonPath::root(), why(thrown)),
     };
-    js_error(&option_error(Error::InvalidValue {
+    js_error(option_error(Error::InvalidValue {
         input,
         path,
         message: format!("cannot be converted to JSON: {message}"),
@@ -124,7 +124,7 @@ fn not_parsed(options: &JsValue, refused: Error) -> JsValue {
             other => Some(other.to_string()),
         }
     });
-    js_error(&match member {
+    js_error(match member {
         Some((key, message)) => option_error(Error::InvalidValue {
             input: "options",
             path: tool_intent::JsonPath::root().key(&key),
@@ -217,7 +217,7 @@ pub(super) fn options_in(value: Option<&JsValue>) -> Result<Value, JsValue> {
     match value {
         None => Ok(Value::Null),
         Some(v) if v.is_undefined() || v.is_null() => Ok(Value::Null),
-        Some(v) if v.is_string() => Err(js_error(&Error::InvalidValue {
+        Some(v) if v.is_string() => Err(js_error(Error::InvalidValue {
             input: "options",
             path: tool_intent::JsonPath::root(),
             message: "expected an options object, found a string".to_string(),

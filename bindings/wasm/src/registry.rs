@@ -69,16 +69,16 @@ impl Registry {
     pub fn set_mcp_server(
         &self,
         server: &JsText,
-        tools_list: &JsRegistryInput,
+        #[wasm_bindgen(js_name = "toolsList")] tools_list: &JsRegistryInput,
     ) -> Result<RegistryChange, JsValue> {
         let server = text_in(server, "server")?;
-        let text = json_text(tools_list, "tools_list")?;
+        let text = json_text(tools_list, "toolsList")?;
         change(
             self.inner
                 .set_mcp_server(&server, &text)
                 .map_err(|e| match e.input() {
                     Some("server") => e,
-                    _ => e.with_input("tools_list"),
+                    _ => e.with_input("toolsList"),
                 }),
         )
     }
@@ -176,7 +176,7 @@ impl Registry {
     /// request, made once; the turn's calls are methods of the returned `Turn`.
     pub fn turn(
         &self,
-        tools_override: &JsToolsOverride,
+        #[wasm_bindgen(js_name = "toolsOverride")] tools_override: &JsToolsOverride,
         options: Option<JsTurnOptions>,
     ) -> Result<Turn, JsValue> {
         let request = request(tools_override, options.as_deref())?;
@@ -189,7 +189,7 @@ impl Registry {
     #[wasm_bindgen(js_name = planTurn)]
     pub fn plan_turn(
         &self,
-        tools_override: &JsToolsOverride,
+        #[wasm_bindgen(js_name = "toolsOverride")] tools_override: &JsToolsOverride,
         options: Option<JsTurnOptions>,
     ) -> Result<JsTurnPlan, JsValue> {
         self.turn(tools_override, options)?.plan()
@@ -213,14 +213,14 @@ impl Registry {
     pub fn cache_report(
         &self,
         script: &JsCacheScript,
-        tools_override: &JsToolsOverride,
+        #[wasm_bindgen(js_name = "toolsOverride")] tools_override: &JsToolsOverride,
         options: Option<JsCacheReportOptions>,
     ) -> Result<JsCacheReport, JsValue> {
         let script = lib(CacheScript::from_value(&json_in(script, "script")?)
             .map_err(|e| e.with_input("script")))?;
         let tools_override = lib(ToolsOverride::from_value(&json_in(
             tools_override,
-            "tools_override",
+            "toolsOverride",
         )?))?;
         let report: CacheReportOptions = call_options(options.as_deref())?;
         let request = TurnRequest {

@@ -44,7 +44,7 @@ impl Turn {
                 // 4% of a 1,000-tool plan.
                 let newlines = joined.bytes().filter(|&b| b == b'\n').count();
                 if newlines != names.len() - 1 {
-                    return Err(js_error(&Error::internal(format!(
+                    return Err(js_error(Error::internal(format!(
                         "a name of the plan's {key} list holds a newline, which the loader refuses"
                     ))));
                 }
@@ -110,7 +110,7 @@ pub(crate) fn request(
     tools_override: &JsValue,
     options: Option<&JsValue>,
 ) -> Result<TurnRequest, JsValue> {
-    let o = json_in(tools_override, "tools_override")?;
+    let o = json_in(tools_override, "toolsOverride")?;
     lib(TurnRequest::from_values(&o, &options_in(options)?))
 }
 
