@@ -1,4 +1,6 @@
-//! Legacy snapshot migration (`migrate`, `undo`, `audit`) and its keyword options.
+//! Legacy snapshot migration (`migrate`, `undo`, `audit`) and its keyword options. Each
+//! `text_signature` says what `help()` and the type stubs say: a Rust default (the embedded
+//! registry, `String::from`) has no Python text, and `**unknown` only catches misspellings.
 
 use crate::*;
 
@@ -7,7 +9,8 @@ use crate::*;
 /// migrate`). `batch_size`: rows per transaction (default: one transaction on SQLite, 1000 on
 /// PostgreSQL). Returns the report as a dict.
 #[pyfunction]
-#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), dry_run=false, batch_size=None, **unknown))]
+#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), dry_run=false, batch_size=None, **unknown),
+       text_signature = "(db, registry=None, *, table='sessions', dry_run=False, batch_size=None)")]
 pub(crate) fn migrate<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
@@ -34,7 +37,8 @@ pub(crate) fn migrate<'py>(
 /// what the migration wrote; rows written since are left alone and listed in
 /// `rows_not_restored`.
 #[pyfunction]
-#[pyo3(signature = (db, *, table=String::from("sessions"), dry_run=false, batch_size=None, **unknown))]
+#[pyo3(signature = (db, *, table=String::from("sessions"), dry_run=false, batch_size=None, **unknown),
+       text_signature = "(db, *, table='sessions', dry_run=False, batch_size=None)")]
 pub(crate) fn undo<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
@@ -55,7 +59,8 @@ pub(crate) fn undo<'py>(
 
 /// The rows that still hold a legacy snapshot: `[{rowid, matched, intent}]`.
 #[pyfunction]
-#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), **unknown))]
+#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), **unknown),
+       text_signature = "(db, registry=None, *, table='sessions')")]
 pub(crate) fn audit<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,

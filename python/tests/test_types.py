@@ -1,5 +1,7 @@
 """The type stubs (tool_intent/_tool_intent.pyi, py.typed) checked by mypy: the example server,
-which calls every function of the module, type-checks under --strict; a wrong call does not."""
+which calls every function of the module, type-checks under --strict; a wrong call does not;
+and mypy's stubtest finds the stubs and the compiled module alike (every class, function,
+parameter and default)."""
 
 import subprocess
 import sys
@@ -19,6 +21,16 @@ def mypy(path):
 def test_the_example_server_type_checks():
     out = mypy(ROOT / "examples/server.py")
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_the_stubs_say_what_the_module_has():
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "tool_intent",
+         "--allowlist", str(ROOT / "python/tests/stubtest-allowlist.txt")],
+        capture_output=True, text=True,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "no issues found in 2 modules" in out.stdout, out.stdout
 
 
 def test_wrong_calls_do_not_type_check(tmp_path):

@@ -2,7 +2,25 @@
 lists and strings; where an argument takes JSON, a `str` of JSON text works too."""
 
 from os import PathLike
-from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Union, final
+
+__all__ = [
+    "Registry",
+    "SessionRunConfig",
+    "TurnPlan",
+    "Turn",
+    "SharedRegistry",
+    "migrate",
+    "undo",
+    "audit",
+    "fingerprint",
+    "canonical_intent",
+    "record_loaded",
+    "build_intent",
+    "normalize_tools_value",
+    "count_tokens",
+    "ToolIntentError",
+]
 
 Json = Any
 """A JSON value as Python data (dict / list / str / int / float / bool / None)."""
@@ -28,6 +46,7 @@ class ToolIntentError(ValueError):
 View = Literal["frozen", "live"]
 ToolChanges = Literal["array", "messages", "messages-by-reference"]
 
+@final
 class TurnPlan:
     """The per-turn call's result, from one planning: the strings are ready; the name lists are
     read from the plan's JSON on first access. `plan["payload"]` works as for a dict;
@@ -58,6 +77,7 @@ class TurnPlan:
     def __getitem__(self, key: str) -> Any: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
+@final
 class Registry:
     """A registry parsed once. Every dict a method returns has snake_case keys."""
 
@@ -128,6 +148,7 @@ class Registry:
         counter: Optional[Counter] = None,
     ) -> Dict[str, Any]: ...
 
+@final
 class Turn:
     """One turn: the registry version, the expansion and the state, made once by
     Registry.turn; search records its loads in `state`."""
@@ -147,13 +168,14 @@ class Turn:
     def state(self) -> Dict[str, Any]: ...
     def warnings(self) -> List[Dict[str, Any]]: ...
 
+@final
 class SharedRegistry:
     """A server process's registry following a registry version store (a SQLite file, or a
     postgres:// URL) that the fleet's processes share: every request of a turn plans on the
     version the turn began on, whichever process serves it; a session's version only moves
     forward. See docs/fleet.md."""
 
-    def __init__(self, store: StrPath, initial: Registry) -> None: ...
+    def __new__(cls, store: StrPath, initial: Registry) -> "SharedRegistry": ...
     @property
     def current(self) -> Registry: ...
     @property
@@ -178,6 +200,7 @@ class SharedRegistry:
     def versions(self) -> List[Dict[str, Any]]: ...
     def gc(self, *, keep_newest: Optional[int] = None, keep_hours: Optional[float] = None) -> Dict[str, Any]: ...
 
+@final
 class SessionRunConfig:
     @staticmethod
     def from_override(tools_override: JsonIn = None) -> "SessionRunConfig": ...
