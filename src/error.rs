@@ -163,6 +163,25 @@ impl StoreFault {
     }
 }
 
+/// A driver's error as people read it: its text, then the text of each source it does not
+/// already hold. tokio-postgres says only "error connecting to server" and keeps "Connection
+/// refused (os error 111)" in its source, which a message built from `Display` alone loses.
+/// At most 8 sources are read.
+pub fn with_sources(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    for _ in 0..8 {
+        let Some(s) = source else { break };
+        let more = s.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        source = s.source();
+    }
+    text
+}
+
 /// An underlying error kept as the [`std::error::Error::source`] of an [`Error`]. Compared
 /// by message so that [`Error`] stays `PartialEq`.
 #[derive(Debug, Clone)]
@@ -592,6 +611,31 @@ fn removed_message(name: &str, server: Option<&str>, withdrawn: bool) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_drivers_error_keeps_the_sources_it_does_not_show() {
+        // A driver error whose text leaves its cause to `source()`, wrapped as the store does.
+        #[derive(Debug)]
+        struct Connect(std::io::Error);
+        impl fmt::Display for Connect {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("error connecting to server")
+            }
+        }
+        impl std::error::Error for Connect {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        assert_eq!(
+            with_sources(&Connect(refused)),
+            "error connecting to server: refused"
+        );
+        // A source that repeats what is shown already (SourceError shows its inner error).
+        let kept = SourceError::new(std::io::Error::other("disk full"));
+        assert_eq!(with_sources(&kept), "disk full");
+    }
 
     #[test]
     fn paths_render_like_jsonpath() {

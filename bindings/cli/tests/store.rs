@@ -131,3 +131,39 @@ fn publishing_needs_a_store() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--store: registry publish needs a store"));
 }
+
+#[test]
+fn a_store_it_cannot_reach_says_why() {
+    // Nothing listens on port 1: the driver's own text ("error connecting to server") keeps
+    // the reason in its source, which the line must carry. The password stays out of it.
+    for (args, code) in [
+        (
+            &[
+                "registry",
+                "versions",
+                "--store",
+                "postgres://nobody:hunter2@127.0.0.1:1/x",
+            ][..],
+            "[store_unavailable]",
+        ),
+        (
+            &[
+                "audit",
+                "--db",
+                "postgres://nobody:hunter2@127.0.0.1:1/x",
+                "--table",
+                "sessions",
+            ][..],
+            "[database]",
+        ),
+    ] {
+        let o = run(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(code) && err.contains("Connection refused"),
+            "{err}"
+        );
+        assert!(!err.contains("hunter2"), "{err}");
+    }
+}

@@ -177,10 +177,11 @@ pub(crate) trait Store {
     }
 }
 
-/// A driver's error (rusqlite, postgres) as ours, kept as the source.
+/// A driver's error (rusqlite, postgres) as ours, kept as the source; the message says what
+/// its sources say too (the cause of a failed connection is one).
 pub(crate) fn driver_error(e: impl std::error::Error + Send + Sync + 'static) -> Error {
     Error::Database {
-        message: e.to_string(),
+        message: tool_intent::error::with_sources(&e),
         source: Some(tool_intent::error::SourceError::new(e)),
     }
 }

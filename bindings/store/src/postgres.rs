@@ -43,7 +43,7 @@ pub struct PostgresStore {
 const VALID_WAIT: Duration = Duration::from_secs(5);
 
 fn failed(doing: &'static str) -> impl Fn(postgres::Error) -> Error {
-    move |e| unavailable(doing, e)
+    move |e| unavailable(doing, tool_intent::error::with_sources(&e))
 }
 
 /// A row read back, checked ([`StoredRow::checked`]). The columns' types are the schema's
