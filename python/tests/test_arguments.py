@@ -185,6 +185,10 @@ def test_a_json_option_that_is_not_a_json_value_is_invalid_argument_on_it_as_in_
             assert e is not None, f"{option} {what} was accepted"
             assert (e.code, e.argument, e.path) == ("invalid_argument", option, "$"), f"{option} {what}: {e}"
             assert message in str(e), str(e)
+    # A keyword no call takes, whatever its value: the options argument at that key.
+    for what, value in (("nested past the reader's limit", deep), ("a set", {1}), ("a number", 1)):
+        e = tool_intent_error(lambda: tool_intent.Registry.embedded().turn(None, not_an_option=value), "options")
+        assert e is not None and (e.code, e.argument, e.path) == ("invalid_argument", "options", "$.not_an_option"), f"{what}: {e}"
 
 
 def arbitrary(rnd, depth=0):

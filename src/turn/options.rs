@@ -287,7 +287,8 @@ fn option_name(js_key_given: &str) -> Option<&'static str> {
 
 /// An error about an options object as a whole (a binding could not read it as JSON) made an
 /// error of the option at fault: `options` at `$.profile.disabled[0]` becomes `profile` at
-/// `$.disabled[0]`. Errors at the object itself, or at a key no call takes, stay `options`.
+/// `$.disabled[0]`. Errors at the object itself stay as they are; at a key no call takes they
+/// are `invalid_argument` on `options` at that key.
 pub fn option_error(e: Error) -> Error {
     let (path, message) = match &e {
         Error::InvalidValue {
@@ -319,7 +320,10 @@ pub fn option_error(e: Error) -> Error {
                 },
                 name,
             ),
-            None => e,
+            // A key no call takes, whose value the binding could not read (nested past the
+            // reader's depth, not JSON): the options argument's error at that key, the code
+            // Python gives it, which reads each keyword on its own.
+            None => as_argument(e, "options"),
         },
         _ => e,
     }

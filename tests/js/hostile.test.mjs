@@ -165,6 +165,11 @@ test("a JSON option that is not a JSON value is invalid_argument on that option 
       assert.match(e.message, message, e.message);
     }
   }
+  // A key no call takes, whatever its value: the options argument at that key.
+  for (const [what, value] of [["nested past the reader's limit", deep], ["a Map", new Map()], ["a number", 1]]) {
+    const e = expectToolIntentError(() => Registry.embedded().turn(null, { notAnOption: value }), "options");
+    assert.deepEqual([e?.code, e?.argument, e?.path], ["invalid_argument", "options", "$.notAnOption"], `${what}: ${e?.message}`);
+  }
   const e = expectToolIntentError(() => Registry.embedded().turn(c), "tools_override");
   assert.equal(e.argument, "toolsOverride", e.message);
 });
