@@ -15,6 +15,8 @@ use wasm_bindgen::JsCast;
 use super::{js_error, lib};
 use tool_intent::Error;
 
+// The platform's UTF-8 encoder writes a JS string straight into wasm memory: one native pass,
+// no intermediate buffer (measured faster than the generated glue's per-character loop).
 #[wasm_bindgen]
 extern "C" {
     type TextEncoder;

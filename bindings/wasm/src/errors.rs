@@ -37,9 +37,6 @@ pub(crate) fn lib<T>(r: tool_intent::Result<T>) -> Result<T, JsValue> {
     r.map_err(js_error)
 }
 
-// The platform's UTF-8 encoder writes a JS string straight into wasm memory: one native pass,
-// no intermediate buffer (measured faster than the generated glue's per-character loop).
-
 #[cfg(test)]
 mod tests {
     use super::JS_SPELLING;
