@@ -7,7 +7,10 @@
 //! `tool_intent.ToolIntentError` (a `ValueError`) with `.code`, `.argument` and `.path`.
 //! Nothing is decided here.
 //!
-//! Written against PyO3 0.30 (`Bound` API, `create_exception!`, `#[pyo3(signature)]`).
+//! Written against PyO3 0.30 (`Bound` API, `create_exception!`, `#[pyo3(signature)]`). A
+//! call that takes keyword options catches the others in `**unknown` to name them in its
+//! error; its `text_signature` shows only the options it takes, which `help()`, IDEs and
+//! `inspect.signature` read, and mypy's stubtest holds to the stubs (python/tests/test_types.py).
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;

@@ -1,6 +1,6 @@
 //! Legacy snapshot migration (`migrate`, `undo`, `audit`) and its keyword options. Each
 //! `text_signature` says what `help()` and the type stubs say: a Rust default (the embedded
-//! registry, `String::from`) has no Python text, and `**unknown` only catches misspellings.
+//! registry, `String::from`) has no Python text.
 
 use crate::*;
 

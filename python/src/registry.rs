@@ -161,7 +161,8 @@ impl Registry {
     /// made once; the turn's calls (`plan`, `search`, `resolve`, `budget`) are methods of the
     /// returned `Turn`. Options left `None` take the core's defaults (provider `anthropic`,
     /// mode `catalog`, view `frozen`).
-    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None, **unknown))]
+    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None, **unknown),
+           text_signature = "($self, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None)")]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn turn<'py>(
         &self,
@@ -201,7 +202,8 @@ impl Registry {
     /// Plans a turn in one call (`registry.turn(tools_override, **options).plan()`): a
     /// [`TurnPlan`] (`payload` is the exact provider JSON text; `array`, `catalog`,
     /// `promoted`, `renamed`, `warnings`, `provider`, `mode` as on the other surfaces).
-    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None, **unknown))]
+    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None, **unknown),
+           text_signature = "($self, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None)")]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn plan_turn<'py>(
         &self,
@@ -249,7 +251,8 @@ impl Registry {
     /// this registry: per turn, where the request stops matching the previous one and the
     /// tokens written to the prompt cache again. `tools_override` is the session's intent
     /// before the script changes it.
-    #[pyo3(signature = (script, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, counter=None, **unknown))]
+    #[pyo3(signature = (script, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, counter=None, **unknown),
+           text_signature = "($self, script, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, counter=None)")]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn cache_report<'py>(
         &self,

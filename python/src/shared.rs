@@ -87,7 +87,8 @@ impl SharedRegistry {
 
     /// Starts a turn as `Registry.turn` does, on the version the state was stamped with (read
     /// back from the store when this process does not hold it).
-    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None, **unknown))]
+    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None, **unknown),
+           text_signature = "($self, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None)")]
     #[allow(clippy::too_many_arguments)]
     fn turn<'py>(
         &self,
@@ -194,7 +195,8 @@ impl SharedRegistry {
     /// Removes versions no session should still name: all but the newest `keep_newest`, those
     /// that were the newest or had a turn planned on them within `keep_hours`, and the
     /// versions such a turn plans beside; then the tools no kept version has.
-    #[pyo3(signature = (*, keep_newest=None, keep_hours=None, **unknown))]
+    #[pyo3(signature = (*, keep_newest=None, keep_hours=None, **unknown),
+           text_signature = "($self, *, keep_newest=None, keep_hours=None)")]
     fn gc<'py>(
         &self,
         py: Python<'py>,

@@ -28,7 +28,8 @@ impl Turn {
     /// (installed with `pip install tool-intent[hybrid]`). `abstain=True`: a keyword query
     /// that names no tool and fits none well enough loads nothing, names the nearest tools
     /// in its text and warns `search_abstained`.
-    #[pyo3(signature = (query, *, limit=None, ranker=None, abstain=None, **unknown))]
+    #[pyo3(signature = (query, *, limit=None, ranker=None, abstain=None, **unknown),
+           text_signature = "($self, query, *, limit=None, ranker=None, abstain=None)")]
     pub(crate) fn search<'py>(
         &mut self,
         py: Python<'py>,
@@ -67,7 +68,8 @@ impl Turn {
 
     /// The token budget of the turn, half by half (`counter`: "estimate", or "o200k" /
     /// "cl100k" when the core is built with exact tokens).
-    #[pyo3(signature = (*, counter=None, **unknown))]
+    #[pyo3(signature = (*, counter=None, **unknown),
+           text_signature = "($self, *, counter=None)")]
     pub(crate) fn budget<'py>(
         &self,
         py: Python<'py>,
