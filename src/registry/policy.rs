@@ -22,16 +22,7 @@ pub(crate) fn parse_named_lists(
         .map(|(k, v)| {
             let p = path.key(k);
             // A name no intent can hold would be a preset nobody can select.
-            if k.is_empty() || k.len() > LIMITS.max_toolset_name_bytes {
-                return Err(Error::registry(
-                    &p,
-                    format!(
-                        "a preset name is 1 to {} bytes (an intent's \"toolset\" names it), this one is {}",
-                        LIMITS.max_toolset_name_bytes,
-                        k.len()
-                    ),
-                ));
-            }
+            name_fits(k, &p, "a preset name", "an intent's \"toolset\"")?;
             Ok((k.clone(), parse_pattern_list(v, &p, "document")?))
         })
         .collect()
@@ -63,6 +54,22 @@ pub(crate) fn parse_overlays(value: &Value, path: &JsonPath) -> Result<Vec<(Stri
         .collect()
 }
 
+/// A preset's or a source's name: 1 to [`LIMITS.max_toolset_name_bytes`] bytes (an intent's
+/// `toolset` holds no more, and a source's name travels in each warning from its default).
+fn name_fits(name: &str, path: &JsonPath, what: &str, named_by: &str) -> Result<()> {
+    if name.is_empty() || name.len() > LIMITS.max_toolset_name_bytes {
+        return Err(Error::registry(
+            path,
+            format!(
+                "{what} is 1 to {} bytes ({named_by} names it), this one is {}",
+                LIMITS.max_toolset_name_bytes,
+                name.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// `{"source": {"default": override, "deny": [patterns]}}`.
 pub(crate) fn parse_sources(value: &Value, path: &JsonPath) -> Result<Vec<SourcePolicy>> {
     let obj = value
@@ -71,6 +78,8 @@ pub(crate) fn parse_sources(value: &Value, path: &JsonPath) -> Result<Vec<Source
     obj.iter()
         .map(|(name, v)| {
             let p = path.key(name);
+            // A warning from the source's default carries its name (`source:<name>`).
+            name_fits(name, &p, "a source name", "a request's \"source\"")?;
             let policy = v
                 .as_object()
                 .ok_or_else(|| Error::expected("document", &p, "{\"default\", \"deny\"}", v))?;

@@ -499,6 +499,27 @@ fn a_preset_no_intent_can_name_is_refused() {
 }
 
 #[test]
+fn a_source_name_is_one_to_256_bytes() {
+    let long = "s".repeat(crate::limits::LIMITS.max_toolset_name_bytes + 1);
+    for name in ["", long.as_str()] {
+        let mut sources = serde_json::Map::new();
+        sources.insert(name.to_string(), json!({"deny": ["a"]}));
+        let e =
+            Registry::from_value(&json!({"tools": [tool("a")], "sources": sources})).unwrap_err();
+        assert_eq!(e.code(), "invalid_registry", "{e}");
+        assert!(e.path().unwrap().starts_with("$.sources"), "{e}");
+        assert!(
+            e.to_string().contains("a source name is 1 to 256 bytes"),
+            "{e}"
+        );
+    }
+    let fits = "s".repeat(crate::limits::LIMITS.max_toolset_name_bytes);
+    let mut sources = serde_json::Map::new();
+    sources.insert(fits, json!({"deny": ["a"]}));
+    assert!(Registry::from_value(&json!({"tools": [tool("a")], "sources": sources})).is_ok());
+}
+
+#[test]
 fn a_server_list_as_json_is_read_once_for_every_binding() {
     let base = Registry::embedded();
     let value = json!([
