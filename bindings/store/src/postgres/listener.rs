@@ -86,7 +86,7 @@ impl Listener {
                     }
                 }
             })
-            .map_err(|e| unavailable(doing, tool_intent::error::with_sources(&e)))?;
+            .map_err(|e| unavailable(doing, e))?;
         Ok(listener)
     }
 }
