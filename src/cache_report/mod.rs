@@ -50,8 +50,10 @@
 //! Script (JSON): `{"systemPromptBytes": 4000, "messageBytes": 2000, "turns": [turn, ...]}`
 //! where each turn may have `override` (the intent from this turn on; absent: unchanged),
 //! `addServer` (`{"name", "tools"}`: an MCP server's `tools/list` merged into the registry
-//! before the turn), `removeServer` (a server's name: its tools leave before the turn) and `searches` (`tool_search` queries the model runs during the turn; their
-//! loads reach the array at the next turn in catalog mode, and never in the native modes).
+//! before the turn), `removeServer` (a server's name: its tools leave before the turn) and `searches`
+//! (`tool_search` queries the model runs during the turn; their loads reach the array at the
+//! next turn in catalog mode, and never in the native modes). The next turn's events name each
+//! query, and say so when it loaded nothing.
 
 mod parts;
 mod script;
@@ -183,7 +185,8 @@ fn replay(
     let mut messages = History::new("\n\n", counter);
     let mut previous: Option<Parts> = None;
     let mut promoted: Vec<String> = Vec::new();
-    let mut loads: Vec<String> = Vec::new();
+    // The previous turn's `tool_search` calls: each query and whether it loaded a tool.
+    let mut loads: Vec<(String, bool)> = Vec::new();
     let mut report = CacheReport {
         provider,
         mode,
@@ -240,10 +243,17 @@ fn replay(
             ));
         }
         promoted = plan.promoted().iter().map(|p| p.to_string()).collect();
-        for query in &loads {
+        for (query, loaded) in &loads {
+            // A query that finds no tool (its server left out of the script, a name misspelt)
+            // is said, so the rewrites it would have made are not missing without a word.
             events.push(format!(
-                "tool_search {} in the previous turn",
-                crate::error::quoted(query)
+                "tool_search {} in the previous turn{}",
+                crate::error::quoted(query),
+                if *loaded {
+                    ""
+                } else {
+                    ", which loaded nothing"
+                }
             ));
         }
         let segment = filler(&format!("[turn {} messages] ", k + 1), script.message_bytes);
@@ -343,9 +353,10 @@ fn replay(
             events,
         });
         // The model's tool_search calls during the turn.
-        loads.clone_from(&turn.searches);
+        loads.clear();
         for query in &turn.searches {
             let outcome = this_turn.search(&SearchCall::new(query))?;
+            loads.push((query.clone(), !outcome.result.hits.is_empty()));
             // In the native modes a load arrives inline in the conversation: its definition
             // grows this turn's messages (and so the next request), never the tools.
             for hit in &outcome.result.hits {

@@ -47,6 +47,31 @@ fn the_base_request_sets_state_and_profile_for_the_whole_session() {
 }
 
 #[test]
+fn a_search_that_loads_nothing_says_so() {
+    let r = Registry::embedded();
+    let script = CacheScript::from_json_str(
+        r#"{"turns": [{"searches": ["select:enter_plan_mode", "select:no_such_tool"]}, {}]}"#,
+    )
+    .unwrap();
+    let report = r
+        .cache_report(&script, &base(DeferralMode::Catalog), &Estimator)
+        .unwrap();
+    let events = &report.turns[1].events;
+    assert!(
+        events
+            .contains(&r#"tool_search "select:enter_plan_mode" in the previous turn"#.to_string()),
+        "{events:?}"
+    );
+    assert!(
+        events.contains(
+            &r#"tool_search "select:no_such_tool" in the previous turn, which loaded nothing"#
+                .to_string()
+        ),
+        "{events:?}"
+    );
+}
+
+#[test]
 fn script_errors_name_the_path() {
     let e = CacheScript::from_json_str(r#"{"turns": [{}, {"searches": [3]}]}"#).unwrap_err();
     assert_eq!(e.path(), Some("$.turns[1].searches[0]"));
