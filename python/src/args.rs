@@ -284,6 +284,25 @@ pub(crate) fn change_function(value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     ))
 }
 
+/// The `progress` of `migrate`: None, or a callable given `(done, total)`.
+pub(crate) fn progress_function(value: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    if value.is_callable() {
+        return Ok(Some(value.clone().unbind()));
+    }
+    Err(wrong(
+        value,
+        "progress",
+        None,
+        format!(
+            "expected a function of (done, total) or None, found {}",
+            kind(value)
+        ),
+    ))
+}
+
 /// A keyword option the call does not take: `invalid_argument` on `options` at `$.<key>`, as
 /// the core's options reader says it for the calls it reads.
 pub(crate) fn refuse_unknown(

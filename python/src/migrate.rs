@@ -7,10 +7,14 @@ use crate::*;
 /// Migrates legacy snapshot rows of a session table (a SQLite file or a `postgresql://` URL)
 /// to intents, keeping the originals in a backup table (the same run as `tool-intent
 /// migrate`). `batch_size`: rows per transaction (default: one transaction on SQLite, 1000 on
-/// PostgreSQL). Returns the report as a dict.
+/// PostgreSQL). `progress(done, total)` is called every 1% of the rows. An exception it
+/// raises, or Ctrl-C (checked at the same points), stops the run and is raised: the
+/// transaction under way rolls back, so a one-transaction run changes nothing and a batched
+/// run keeps its committed batches (run it again to go on). Returns the report as a dict.
 #[pyfunction]
-#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), dry_run=false, batch_size=None, **unknown),
-       text_signature = "(db, registry=None, *, table='sessions', dry_run=False, batch_size=None)")]
+#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), dry_run=false, batch_size=None, progress=None, **unknown),
+       text_signature = "(db, registry=None, *, table='sessions', dry_run=False, batch_size=None, progress=None)")]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn migrate<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
@@ -18,19 +22,37 @@ pub(crate) fn migrate<'py>(
     #[pyo3(from_py_with = args::table)] table: String,
     #[pyo3(from_py_with = args::dry_run)] dry_run: bool,
     #[pyo3(from_py_with = args::batch_size)] batch_size: Option<usize>,
+    #[pyo3(from_py_with = args::progress_function)] progress: Option<Py<PyAny>>,
     unknown: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    args::refuse_unknown(py, unknown, &["table", "dry_run", "batch_size"])?;
+    args::refuse_unknown(py, unknown, &["table", "dry_run", "batch_size", "progress"])?;
     let options = tool_intent_migrate::MigrateOptions {
         table,
         dry_run,
         batch_size,
     };
-    let report = lib(
-        py,
-        py.detach(|| tool_intent_migrate::migrate(&db, &registry, &options, &mut |_, _| {})),
-    )?;
-    to_py(py, &report)
+    // The run holds no GIL; each progress point takes it to check for Ctrl-C and call
+    // `progress`. What either raises is kept and raised as it is, as `SharedRegistry.change`
+    // does with its function's exception; the core's error stands in for it meanwhile.
+    let mut raised: Option<PyErr> = None;
+    let report = py.detach(|| {
+        tool_intent_migrate::migrate(&db, &registry, &options, &mut |done, total| {
+            Python::attach(|py| {
+                let called = py.check_signals().and_then(|()| match &progress {
+                    Some(f) => f.call1(py, (done, total)).map(drop),
+                    None => Ok(()),
+                });
+                called.map_err(|e| {
+                    raised = Some(e);
+                    tool_intent::Error::argument("progress", "stopped by an exception")
+                })
+            })
+        })
+    });
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    to_py(py, &lib(py, report)?)
 }
 
 /// Restores the rows a migration rewrote from its backup table, each only if it still holds

@@ -42,6 +42,7 @@ WRONG = {
     "registry": [42, "embedded", {}, None, object()],
     "store": [42, None, b"x", object(), ["a"]],
     "function": [42, "f", None, {}],
+    "function?": [42, "f", {}],
     "hours?": [-1, "5", True, float("nan"), float("inf"), object()],
 }
 

@@ -136,3 +136,75 @@ def test_migrate_audit_and_undo_on_postgres_give_the_sqlite_results(tmp_path, po
     assert psql(where, "SELECT tools_override FROM sessions ORDER BY id LIMIT 1").strip() == '{"enabled":true}'
     assert tool_intent.undo(url)["rows_restored"] == 2
     assert psql(where, "SELECT id, tools_enabled, tools_override FROM sessions ORDER BY id") == before
+
+
+def make_big_db(path, rows):
+    """`rows` rows, every other one a snapshot of the defaults."""
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE sessions (id INTEGER PRIMARY KEY, tools_enabled INTEGER, tools_override TEXT)")
+    db.executemany("INSERT INTO sessions (tools_enabled, tools_override) VALUES (?, ?)",
+                   [(None, json.dumps(V1 if k % 2 == 0 else ["grep"])) for k in range(rows)])
+    db.commit()
+    before = db.execute("SELECT * FROM sessions ORDER BY id").fetchall()
+    db.close()
+    return before
+
+
+def dump(path):
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT id, tools_enabled, tools_override FROM sessions ORDER BY id").fetchall()
+    db.close()
+    return rows
+
+
+def test_migrate_reports_progress_and_an_exception_from_it_stops_the_run(tmp_path):
+    path = str(tmp_path / "sessions.db")
+    before = make_big_db(path, 1_000)
+    seen = []
+    report = tool_intent.migrate(path, dry_run=True, progress=lambda done, total: seen.append((done, total)))
+    assert report["rows_read"] == 1_000
+    assert len(seen) == 100 and seen[-1] == (1_000, 1_000), seen[-3:]
+    assert all(a[0] < b[0] for a, b in zip(seen, seen[1:])), "done only grows"
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_half(done, total):
+        if done >= total // 2:
+            raise Stop(done)
+
+    # One transaction (SQLite's default): the exception as it was raised, and nothing changed.
+    with pytest.raises(Stop) as raised:
+        tool_intent.migrate(path, progress=stop_at_half)
+    assert raised.value.args == (500,)
+    assert dump(path) == before
+    # Batches of 100: the batches committed before row 500 stay; the next run does the rest.
+    with pytest.raises(Stop):
+        tool_intent.migrate(path, batch_size=100, progress=stop_at_half)
+    rewritten = [row for row, old in zip(dump(path), before) if row != old]
+    assert {row[0] for row in rewritten} == set(range(1, 401, 2)), "batches 1..4 committed"
+    rest = tool_intent.migrate(path)
+    assert sum(rest["snapshots_rewritten"].values()) == 300
+    assert tool_intent.audit(path) == []
+
+
+def test_ctrl_c_stops_a_migration_without_a_progress_function(tmp_path):
+    # SIGINT lands while the run holds no GIL; the run checks for it every 1% of the rows.
+    import os
+    import signal
+    import threading
+    import time
+
+    path = str(tmp_path / "sessions.db")
+    before = make_big_db(path, 100_000)
+    started = time.monotonic()
+    tool_intent.migrate(path, dry_run=True)
+    took = time.monotonic() - started
+    timer = threading.Timer(took / 4, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            tool_intent.migrate(path)
+    finally:
+        timer.cancel()
+    assert dump(path) == before

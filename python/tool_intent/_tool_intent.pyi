@@ -230,8 +230,11 @@ def migrate(
     table: str = "sessions",
     dry_run: bool = False,
     batch_size: Optional[int] = None,
+    progress: Optional[Callable[[int, int], object]] = None,
 ) -> Dict[str, Any]:
     """db: a SQLite file or a postgresql:// URL. batch_size: rows per transaction (default:
-    one transaction on SQLite, 1000 on PostgreSQL)."""
+    one transaction on SQLite, 1000 on PostgreSQL). progress(done, total): called every 1% of
+    the rows; an exception it raises, or Ctrl-C, stops the run (the transaction under way
+    rolls back) and is raised."""
 def undo(db: StrPath, *, table: str = "sessions", dry_run: bool = False, batch_size: Optional[int] = None) -> Dict[str, Any]: ...
 def audit(db: StrPath, registry: Optional[Registry] = None, *, table: str = "sessions") -> List[Dict[str, Any]]: ...

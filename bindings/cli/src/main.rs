@@ -348,6 +348,7 @@ mod cli {
                             eprintln!();
                         }
                     }
+                    Ok(())
                 };
                 let SessionTableArgs { db: spec, table } = &args.sessions;
                 let database = migrate::Database::parse(spec);

@@ -392,7 +392,7 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
             dry_run: true,
             ..options()
         },
-        &mut |_, _| {},
+        &mut |_, _| Ok(()),
     )
     .unwrap();
     assert_eq!(backend.dump(), original);
@@ -405,6 +405,7 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
     let report = migrate::migrate(&db, &registry, &options(), &mut |done, total| {
         calls += 1;
         assert!(done <= total && total == 10_000);
+        Ok(())
     })
     .unwrap();
     assert!(calls >= 100, "progress reported {calls} times");
@@ -501,7 +502,7 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
     }
 
     // Idempotent: a second run changes nothing.
-    let second = migrate::migrate(&db, &registry, &options(), &mut |_, _| {}).unwrap();
+    let second = migrate::migrate(&db, &registry, &options(), &mut |_, _| Ok(())).unwrap();
     assert_eq!(second.snapshots_total(), 0);
     assert!(second.columns_added.is_empty());
     assert_eq!(backend.dump(), after);
@@ -535,7 +536,8 @@ fn a_without_rowid_table_is_refused_with_the_reason() {
         .execute_batch("CREATE TABLE sessions (id TEXT PRIMARY KEY, tools_enabled INTEGER, tools_override TEXT) WITHOUT ROWID")
         .unwrap();
     let db = Database::from(path.as_path());
-    let e = migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| {}).unwrap_err();
+    let e =
+        migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| Ok(())).unwrap_err();
     assert_eq!(e.code(), "database");
     assert!(e.to_string().contains("WITHOUT ROWID"), "{e}");
     assert!(!e.to_string().contains("no such column"), "{e}");
@@ -549,7 +551,7 @@ fn errors_name_the_problem() {
     let path = PathBuf::from(backend.spec());
     let db = Database::from(path.as_path());
     let r = Registry::embedded();
-    assert!(migrate::migrate(&db, &r, &options(), &mut |_, _| {})
+    assert!(migrate::migrate(&db, &r, &options(), &mut |_, _| Ok(()))
         .unwrap_err()
         .to_string()
         .contains("no database"));
@@ -557,26 +559,26 @@ fn errors_name_the_problem() {
         .unwrap()
         .execute_batch("CREATE TABLE other (x)")
         .unwrap();
-    let e = migrate::migrate(&db, &r, &options(), &mut |_, _| {}).unwrap_err();
+    let e = migrate::migrate(&db, &r, &options(), &mut |_, _| Ok(())).unwrap_err();
     assert!(e.to_string().contains("no table \"sessions\""), "{e}");
     let other = MigrateOptions {
         table: "other".into(),
         ..options()
     };
-    let e = migrate::migrate(&db, &r, &other, &mut |_, _| {}).unwrap_err();
+    let e = migrate::migrate(&db, &r, &other, &mut |_, _| Ok(())).unwrap_err();
     assert!(e.to_string().contains("no tools_enabled column"), "{e}");
     let bad = MigrateOptions {
         table: "a;b".into(),
         ..options()
     };
-    let e = migrate::migrate(&db, &r, &bad, &mut |_, _| {}).unwrap_err();
+    let e = migrate::migrate(&db, &r, &bad, &mut |_, _| Ok(())).unwrap_err();
     assert_eq!(e.code(), "invalid_argument");
     let zero = MigrateOptions {
         batch_size: Some(0),
         ..options()
     };
     assert_eq!(
-        migrate::migrate(&db, &r, &zero, &mut |_, _| {})
+        migrate::migrate(&db, &r, &zero, &mut |_, _| Ok(()))
             .unwrap_err()
             .code(),
         "invalid_argument"
@@ -586,7 +588,7 @@ fn errors_name_the_problem() {
     pg.pg()
         .batch_execute("CREATE TABLE sessions (tools_enabled integer, tools_override text)")
         .unwrap();
-    let e = migrate::migrate(&pg.database(), &r, &options(), &mut |_, _| {}).unwrap_err();
+    let e = migrate::migrate(&pg.database(), &r, &options(), &mut |_, _| Ok(())).unwrap_err();
     assert!(e.to_string().contains("single integer primary key"), "{e}");
     let e = migrate::audit(&pg.database(), "nope", &r).unwrap_err();
     assert!(e.to_string().contains("no table \"nope\""), "{e}");
@@ -660,6 +662,7 @@ fn migration_in_a_child_process() {
                 eprint!("\rmigrate: {done}/{total}");
             }
             last = done;
+            Ok(())
         },
     )
     .unwrap();
@@ -890,6 +893,84 @@ fn killed_batched_run_resumes_on_postgres() {
     killed_batched_run_resumes(Backend::postgres("resume"));
 }
 
+/// An error from `progress` stops a run as a kill would, but in the process: the open
+/// transaction rolls back, so a one-transaction run changes nothing and a batched run keeps
+/// its committed batches; `migrate` returns the error it was given.
+fn a_progress_error_stops_the_run(backend: Backend) {
+    let rows = generate(3_000);
+    backend.build(&rows);
+    let original = backend.dump();
+    let stop_at = |batch_size: Option<usize>| {
+        let options = MigrateOptions {
+            batch_size,
+            ..options()
+        };
+        migrate::migrate(
+            &backend.database(),
+            &Registry::embedded(),
+            &options,
+            &mut |done, _| {
+                if done >= 1550 {
+                    return Err(tool_intent::Error::argument(
+                        "progress",
+                        "stopped by the test",
+                    ));
+                }
+                Ok(())
+            },
+        )
+        .unwrap_err()
+    };
+    if matches!(backend, Backend::Sqlite(_)) {
+        let e = stop_at(None);
+        assert!(
+            matches!(
+                e,
+                tool_intent::Error::InvalidArgument {
+                    argument: "progress",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert_eq!(
+            backend.dump(),
+            original,
+            "a one-transaction run left changes"
+        );
+    }
+    let e = stop_at(Some(100));
+    assert!(e.to_string().contains("stopped by the test"), "{e}");
+    // Batches 1..15 (rows 1..1500) were committed; the batch under way rolled back.
+    for ((id, _, value), (r, before)) in backend.dump().iter().zip(rows.iter().zip(&original)) {
+        let expected = if *id <= 1500 { &r.expected } else { &before.2 };
+        assert_eq!(value, expected, "row {id}");
+    }
+    let report = migrate::migrate(
+        &backend.database(),
+        &Registry::embedded(),
+        &options(),
+        &mut |_, _| Ok(()),
+    )
+    .unwrap();
+    let late = rows[1500..].iter().filter(|r| r.kind == "snapshot").count() as u64;
+    assert_eq!(
+        report.snapshots_total(),
+        late,
+        "the next run rewrote only what was left"
+    );
+}
+
+#[test]
+fn a_progress_error_stops_the_run_on_sqlite() {
+    a_progress_error_stops_the_run(Backend::sqlite("stopped"));
+}
+
+#[test]
+fn a_progress_error_stops_the_run_on_postgres() {
+    a_progress_error_stops_the_run(Backend::postgres("stopped"));
+}
+
 /// A server writing `{"enabled":true,"disabled":["w<k>"]}` to rows 1..=`rows` (spread over the
 /// table) from its own connection until `stop`, at least `at_least` times, raising `started`
 /// after its tenth write. Returns its last value per row.
@@ -946,6 +1027,7 @@ fn concurrent_writer_loses_nothing(backend: Backend) {
     };
     let report = migrate::migrate(&db, &Registry::embedded(), &batched, &mut |_, _| {
         std::thread::sleep(std::time::Duration::from_millis(2));
+        Ok(())
     })
     .unwrap();
     stop.store(true, Ordering::Relaxed);
@@ -997,6 +1079,7 @@ fn a_row_rewritten_after_it_was_read_is_left_alone_on_postgres() {
             if done == 10 {
                 backend.write(21, "[\"grep\"]");
             }
+            Ok(())
         },
     )
     .unwrap();
@@ -1030,7 +1113,7 @@ fn postgres_boolean_and_jsonb_columns_round_trip() {
         &backend.database(),
         &Registry::embedded(),
         &options(),
-        &mut |_, _| {},
+        &mut |_, _| Ok(()),
     )
     .unwrap();
     assert_eq!(report.snapshots_total(), 1);
@@ -1057,7 +1140,8 @@ fn undo_keeps_later_writes(backend: Backend) {
         .collect();
     backend.build(&rows);
     let db = backend.database();
-    let report = migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| {}).unwrap();
+    let report =
+        migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| Ok(())).unwrap();
     assert_eq!(report.snapshots_total(), 5);
     backend.exec(
         r#"UPDATE sessions SET tools_override = '["shell"]' WHERE id = 1;
@@ -1137,7 +1221,7 @@ fn undo_alongside_a_writer(backend: Backend) {
     backend.build(&rows);
     let original = backend.dump();
     let db = backend.database();
-    migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| {}).unwrap();
+    migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| Ok(())).unwrap();
     let started = Arc::new(AtomicBool::new(false));
     let stop = Arc::new(AtomicBool::new(false));
     let writer = spawn_writer(&backend, 2_000, 100, started.clone(), stop.clone());

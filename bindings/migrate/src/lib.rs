@@ -28,9 +28,13 @@
 //! rewrite is a compare-and-set on the value read: a row a server rewrote after it was read is
 //! left alone and reported (`rows_changed_concurrently`), never overwritten.
 //!
-//! `progress(done, total)` is called every 1% of the rows (the CLI prints it; the abort and
-//! kill tests in `bindings/cli/tests/migrate.rs` inject their faults through it, from test code), so the
-//! library itself reads no environment.
+//! `progress(done, total)` is called every 1% of the rows (the CLI prints it; Python calls its
+//! `progress` callable and checks for Ctrl-C there; the abort and kill tests in
+//! `bindings/cli/tests/migrate.rs` inject their faults through it, from test code), so the
+//! library itself reads no environment. An error it returns stops the run as a kill would,
+//! but cleanly: the open transaction rolls back (a one-transaction run changes nothing; a
+//! batched run keeps the batches it committed, and a new run resumes) and [`migrate`] returns
+//! that error.
 
 use tool_intent::error::{Error, Result};
 use tool_intent::registry::Registry;
@@ -113,12 +117,13 @@ fn backup_name(table: &str) -> String {
 }
 
 /// Migrates snapshot rows of `options.table` to intents (see the module docs).
-/// `progress(done, total)` is called as rows are processed.
+/// `progress(done, total)` is called as rows are processed; an error it returns stops the run
+/// (see the module docs) and is returned.
 pub fn migrate(
     db: &Database,
     registry: &Registry,
     options: &MigrateOptions,
-    progress: &mut dyn FnMut(u64, u64),
+    progress: &mut dyn FnMut(u64, u64) -> Result<()>,
 ) -> Result<Report> {
     check_table_name(&options.table)?;
     let batch = batch_for(db, options)?;
@@ -138,7 +143,7 @@ fn run(
     index: &SnapshotIndex,
     options: &MigrateOptions,
     batch: Option<usize>,
-    progress: &mut dyn FnMut(u64, u64),
+    progress: &mut dyn FnMut(u64, u64) -> Result<()>,
 ) -> Result<Report> {
     let table = options.table.as_str();
     let backup = backup_name(table);
@@ -201,7 +206,7 @@ fn run(
             }
             done += 1;
             if done.is_multiple_of(step) || done == total {
-                progress(done, total.max(done));
+                progress(done, total.max(done))?;
             }
         }
         // The batch's rewrites in one call (one statement on PostgreSQL), each a
