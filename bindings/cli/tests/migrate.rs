@@ -173,6 +173,34 @@ fn temp_db(name: &str) -> PathBuf {
     dir.join("sessions.db")
 }
 
+/// Each `test(tag)` runs as two tests, `test::on_sqlite` and `test::on_postgres`, each on a
+/// table of its own named by `tag` (a module and a function may share a name).
+macro_rules! on_both_databases {
+    ($($test:ident($tag:literal);)*) => {$(
+        mod $test {
+            #[test]
+            fn on_sqlite() {
+                super::$test(super::Backend::sqlite($tag));
+            }
+
+            #[test]
+            fn on_postgres() {
+                super::$test(super::Backend::postgres($tag));
+            }
+        }
+    )*};
+}
+
+on_both_databases! {
+    cli_dry_run_undo_and_audit("cli");
+    killed_batched_run_resumes("resume");
+    a_progress_error_stops_the_run("stopped");
+    concurrent_writer_loses_nothing("writer");
+    undo_keeps_later_writes("undo_later");
+    undo_alongside_a_writer("undo_writer");
+    extreme_keys("extreme");
+}
+
 type Dump = Vec<(i64, Option<i64>, Option<String>)>;
 
 /// A session table in one of the two databases.
@@ -770,16 +798,6 @@ fn killed_migration_is_all_or_nothing() {
     );
 }
 
-#[test]
-fn cli_dry_run_undo_and_audit_on_sqlite() {
-    cli_dry_run_undo_and_audit(Backend::sqlite("cli"));
-}
-
-#[test]
-fn cli_dry_run_undo_and_audit_on_postgres() {
-    cli_dry_run_undo_and_audit(Backend::postgres("cli"));
-}
-
 fn cli_dry_run_undo_and_audit(backend: Backend) {
     let rows = generate(320);
     backend.build(&rows);
@@ -883,16 +901,6 @@ fn killed_batched_run_resumes(backend: Backend) {
     assert_eq!(backend.dump(), original);
 }
 
-#[test]
-fn killed_batched_run_resumes_on_sqlite() {
-    killed_batched_run_resumes(Backend::sqlite("resume"));
-}
-
-#[test]
-fn killed_batched_run_resumes_on_postgres() {
-    killed_batched_run_resumes(Backend::postgres("resume"));
-}
-
 /// An error from `progress` stops a run as a kill would, but in the process: the open
 /// transaction rolls back, so a one-transaction run changes nothing and a batched run keeps
 /// its committed batches; `migrate` returns the error it was given.
@@ -959,16 +967,6 @@ fn a_progress_error_stops_the_run(backend: Backend) {
         late,
         "the next run rewrote only what was left"
     );
-}
-
-#[test]
-fn a_progress_error_stops_the_run_on_sqlite() {
-    a_progress_error_stops_the_run(Backend::sqlite("stopped"));
-}
-
-#[test]
-fn a_progress_error_stops_the_run_on_postgres() {
-    a_progress_error_stops_the_run(Backend::postgres("stopped"));
 }
 
 /// A server writing `{"enabled":true,"disabled":["w<k>"]}` to rows 1..=`rows` (spread over the
@@ -1046,16 +1044,6 @@ fn concurrent_writer_loses_nothing(backend: Backend) {
         );
     }
     assert_eq!(report.rows_read, 2_000);
-}
-
-#[test]
-fn a_concurrent_writer_loses_nothing_on_sqlite() {
-    concurrent_writer_loses_nothing(Backend::sqlite("writer"));
-}
-
-#[test]
-fn a_concurrent_writer_loses_nothing_on_postgres() {
-    concurrent_writer_loses_nothing(Backend::postgres("writer"));
 }
 
 /// A row a server rewrites after the batch read it is left alone and reported (PostgreSQL:
@@ -1201,16 +1189,6 @@ fn undo_keeps_later_writes(backend: Backend) {
     );
 }
 
-#[test]
-fn undo_keeps_later_writes_on_sqlite() {
-    undo_keeps_later_writes(Backend::sqlite("undo-later"));
-}
-
-#[test]
-fn undo_keeps_later_writes_on_postgres() {
-    undo_keeps_later_writes(Backend::postgres("undo_later"));
-}
-
 /// A server keeps writing while a batched undo runs: every row it wrote keeps its last write
 /// (whether that landed before or after the undo reached the row), every other row is back to
 /// its original bytes.
@@ -1256,16 +1234,6 @@ fn undo_alongside_a_writer(backend: Backend) {
         );
     }
     assert!(undone.batches > 1);
-}
-
-#[test]
-fn undo_alongside_a_writer_on_sqlite() {
-    undo_alongside_a_writer(Backend::sqlite("undo-writer"));
-}
-
-#[test]
-fn undo_alongside_a_writer_on_postgres() {
-    undo_alongside_a_writer(Backend::postgres("undo_writer"));
 }
 
 /// Rows at both ends of the key range (-2^63 and 2^63 - 1) are read by `audit`, `migrate` and
@@ -1329,14 +1297,4 @@ fn extreme_keys(backend: Backend) {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(backend.dump(), original);
-}
-
-#[test]
-fn extreme_keys_are_read_on_sqlite() {
-    extreme_keys(Backend::sqlite("extreme"));
-}
-
-#[test]
-fn extreme_keys_are_read_on_postgres() {
-    extreme_keys(Backend::postgres("extreme"));
 }
