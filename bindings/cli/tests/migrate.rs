@@ -201,6 +201,15 @@ on_both_databases! {
     extreme_keys("extreme");
 }
 
+/// A migration run with no progress to show.
+fn quietly(
+    db: &Database,
+    registry: &Registry,
+    options: &MigrateOptions,
+) -> tool_intent::Result<migrate::Report> {
+    migrate::migrate(db, registry, options, &mut |_, _| Ok(()))
+}
+
 type Dump = Vec<(i64, Option<i64>, Option<String>)>;
 
 /// A session table in one of the two databases.
@@ -413,14 +422,13 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
     };
 
     // Dry run: same report, nothing changed.
-    let dry = migrate::migrate(
+    let dry = quietly(
         &db,
         &registry,
         &MigrateOptions {
             dry_run: true,
             ..options()
         },
-        &mut |_, _| Ok(()),
     )
     .unwrap();
     assert_eq!(backend.dump(), original);
@@ -530,7 +538,7 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
     }
 
     // Idempotent: a second run changes nothing.
-    let second = migrate::migrate(&db, &registry, &options(), &mut |_, _| Ok(())).unwrap();
+    let second = quietly(&db, &registry, &options()).unwrap();
     assert_eq!(second.snapshots_total(), 0);
     assert!(second.columns_added.is_empty());
     assert_eq!(backend.dump(), after);
@@ -564,8 +572,7 @@ fn a_without_rowid_table_is_refused_with_the_reason() {
         .execute_batch("CREATE TABLE sessions (id TEXT PRIMARY KEY, tools_enabled INTEGER, tools_override TEXT) WITHOUT ROWID")
         .unwrap();
     let db = Database::from(path.as_path());
-    let e =
-        migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| Ok(())).unwrap_err();
+    let e = quietly(&db, &Registry::embedded(), &options()).unwrap_err();
     assert_eq!(e.code(), "database");
     assert!(e.to_string().contains("WITHOUT ROWID"), "{e}");
     assert!(!e.to_string().contains("no such column"), "{e}");
@@ -579,7 +586,7 @@ fn errors_name_the_problem() {
     let path = PathBuf::from(backend.spec());
     let db = Database::from(path.as_path());
     let r = Registry::embedded();
-    assert!(migrate::migrate(&db, &r, &options(), &mut |_, _| Ok(()))
+    assert!(quietly(&db, &r, &options())
         .unwrap_err()
         .to_string()
         .contains("no database"));
@@ -587,28 +594,26 @@ fn errors_name_the_problem() {
         .unwrap()
         .execute_batch("CREATE TABLE other (x)")
         .unwrap();
-    let e = migrate::migrate(&db, &r, &options(), &mut |_, _| Ok(())).unwrap_err();
+    let e = quietly(&db, &r, &options()).unwrap_err();
     assert!(e.to_string().contains("no table \"sessions\""), "{e}");
     let other = MigrateOptions {
         table: "other".into(),
         ..options()
     };
-    let e = migrate::migrate(&db, &r, &other, &mut |_, _| Ok(())).unwrap_err();
+    let e = quietly(&db, &r, &other).unwrap_err();
     assert!(e.to_string().contains("no tools_enabled column"), "{e}");
     let bad = MigrateOptions {
         table: "a;b".into(),
         ..options()
     };
-    let e = migrate::migrate(&db, &r, &bad, &mut |_, _| Ok(())).unwrap_err();
+    let e = quietly(&db, &r, &bad).unwrap_err();
     assert_eq!(e.code(), "invalid_argument");
     let zero = MigrateOptions {
         batch_size: Some(0),
         ..options()
     };
     assert_eq!(
-        migrate::migrate(&db, &r, &zero, &mut |_, _| Ok(()))
-            .unwrap_err()
-            .code(),
+        quietly(&db, &r, &zero).unwrap_err().code(),
         "invalid_argument"
     );
     // PostgreSQL: a table without a single integer primary key is refused, naming the rule.
@@ -616,7 +621,7 @@ fn errors_name_the_problem() {
     pg.pg()
         .batch_execute("CREATE TABLE sessions (tools_enabled integer, tools_override text)")
         .unwrap();
-    let e = migrate::migrate(&pg.database(), &r, &options(), &mut |_, _| Ok(())).unwrap_err();
+    let e = quietly(&pg.database(), &r, &options()).unwrap_err();
     assert!(e.to_string().contains("single integer primary key"), "{e}");
     let e = migrate::audit(&pg.database(), "nope", &r).unwrap_err();
     assert!(e.to_string().contains("no table \"nope\""), "{e}");
@@ -954,13 +959,7 @@ fn a_progress_error_stops_the_run(backend: Backend) {
         let expected = if *id <= 1500 { &r.expected } else { &before.2 };
         assert_eq!(value, expected, "row {id}");
     }
-    let report = migrate::migrate(
-        &backend.database(),
-        &Registry::embedded(),
-        &options(),
-        &mut |_, _| Ok(()),
-    )
-    .unwrap();
+    let report = quietly(&backend.database(), &Registry::embedded(), &options()).unwrap();
     let late = rows[1500..].iter().filter(|r| r.kind == "snapshot").count() as u64;
     assert_eq!(
         report.snapshots_total(),
@@ -1097,13 +1096,7 @@ fn postgres_boolean_and_jsonb_columns_round_trip() {
         .collect()
     };
     let before = snapshot(&mut c);
-    let report = migrate::migrate(
-        &backend.database(),
-        &Registry::embedded(),
-        &options(),
-        &mut |_, _| Ok(()),
-    )
-    .unwrap();
+    let report = quietly(&backend.database(), &Registry::embedded(), &options()).unwrap();
     assert_eq!(report.snapshots_total(), 1);
     assert_eq!(
         snapshot(&mut c)[0].1.as_deref(),
@@ -1128,8 +1121,7 @@ fn undo_keeps_later_writes(backend: Backend) {
         .collect();
     backend.build(&rows);
     let db = backend.database();
-    let report =
-        migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| Ok(())).unwrap();
+    let report = quietly(&db, &Registry::embedded(), &options()).unwrap();
     assert_eq!(report.snapshots_total(), 5);
     backend.exec(
         r#"UPDATE sessions SET tools_override = '["shell"]' WHERE id = 1;
@@ -1199,7 +1191,7 @@ fn undo_alongside_a_writer(backend: Backend) {
     backend.build(&rows);
     let original = backend.dump();
     let db = backend.database();
-    migrate::migrate(&db, &Registry::embedded(), &options(), &mut |_, _| Ok(())).unwrap();
+    quietly(&db, &Registry::embedded(), &options()).unwrap();
     let started = Arc::new(AtomicBool::new(false));
     let stop = Arc::new(AtomicBool::new(false));
     let writer = spawn_writer(&backend, 2_000, 100, started.clone(), stop.clone());
