@@ -167,3 +167,30 @@ fn a_store_it_cannot_reach_says_why() {
         assert!(!err.contains("hunter2"), "{err}");
     }
 }
+
+#[test]
+fn a_file_that_is_not_sqlite_is_said_once() {
+    // rusqlite's error says what SQLite said; its source says it again with the result code,
+    // which the line must not repeat ("file is not a database: Error code 26: file is not a
+    // database" was the migration's).
+    let path = std::env::temp_dir().join(format!(
+        "tool-intent-cli-not-sqlite-{}.db",
+        std::process::id()
+    ));
+    std::fs::write(&path, "not a database, but long enough to hold a header").unwrap();
+    let file = path.to_str().unwrap();
+    for (args, code) in [
+        (
+            &["registry", "versions", "--store", file][..],
+            "[store_unavailable]",
+        ),
+        (&["audit", "--db", file][..], "[database]"),
+    ] {
+        let o = run(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(code), "{err}");
+        assert_eq!(err.matches("file is not a database").count(), 1, "{err}");
+    }
+    let _ = std::fs::remove_file(&path);
+}

@@ -7,10 +7,19 @@
 use postgres::{Client, NoTls};
 
 use super::store::{
-    check_session_columns, database_error, driver_error, Backup, Cell, Rewrite, Row, Store,
-    SESSION_COLUMNS,
+    check_session_columns, database_error, Backup, Cell, Rewrite, Row, Store, SESSION_COLUMNS,
 };
-use tool_intent::error::Result;
+use tool_intent::error::{Error, Result, SourceError};
+
+/// The driver's error as ours, kept as the source. The message adds what its sources say:
+/// tokio-postgres says only "error connecting to server" and keeps "Connection refused (os
+/// error 111)" in its source.
+fn driver_error(e: postgres::Error) -> Error {
+    Error::Database {
+        message: tool_intent::error::with_sources(&e),
+        source: Some(SourceError::new(e)),
+    }
+}
 
 pub(crate) struct PostgresStore {
     client: Client,

@@ -7,10 +7,19 @@ use rusqlite::types::{ToSqlOutput, Value, ValueRef};
 use rusqlite::{params, Connection, OptionalExtension, ToSql};
 
 use super::store::{
-    check_session_columns, database_error, driver_error, Backup, Cell, Rewrite, Row, Store,
-    SESSION_COLUMNS,
+    check_session_columns, database_error, Backup, Cell, Rewrite, Row, Store, SESSION_COLUMNS,
 };
-use tool_intent::error::Result;
+use tool_intent::error::{Error, Result, SourceError};
+
+/// The driver's error as ours, kept as the source. rusqlite's text already says what SQLite
+/// said; its source only says it again with SQLite's result code ("file is not a database:
+/// Error code 26: file is not a database"), so the message is the text alone.
+fn driver_error(e: rusqlite::Error) -> Error {
+    Error::Database {
+        message: e.to_string(),
+        source: Some(SourceError::new(e)),
+    }
+}
 
 pub(crate) struct SqliteStore {
     conn: Connection,

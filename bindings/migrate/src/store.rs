@@ -177,15 +177,6 @@ pub(crate) trait Store {
     }
 }
 
-/// A driver's error (rusqlite, postgres) as ours, kept as the source; the message says what
-/// its sources say too (the cause of a failed connection is one).
-pub(crate) fn driver_error(e: impl std::error::Error + Send + Sync + 'static) -> Error {
-    Error::Database {
-        message: tool_intent::error::with_sources(&e),
-        source: Some(tool_intent::error::SourceError::new(e)),
-    }
-}
-
 /// An error of the database layer.
 pub(crate) fn database_error(message: impl Into<String>) -> Error {
     Error::Database {
