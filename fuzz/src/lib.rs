@@ -24,6 +24,13 @@ pub fn shown_safely(text: &str) {
     assert!(raw.is_none(), "{raw:?} shown raw in {text:?}");
 }
 
+/// Panics if `text` holds a character [`hidden`] finds, whatever its length (a report's event
+/// lists every tool that joined, so it is as long as the registry makes it).
+pub fn nothing_hidden(text: &str) {
+    let raw = hidden(text);
+    assert!(raw.is_none(), "{raw:?} shown raw in {text:?}");
+}
+
 /// An error's message is shown safely, and its path (kept whole by `Error::path`, however
 /// long) holds nothing hidden.
 pub fn error_shown_safely(e: &Error) {
