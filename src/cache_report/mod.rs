@@ -50,10 +50,10 @@
 //! Script (JSON): `{"systemPromptBytes": 4000, "messageBytes": 2000, "turns": [turn, ...]}`
 //! where each turn may have `override` (the intent from this turn on; absent: unchanged),
 //! `addServer` (`{"name", "tools"}`: an MCP server's `tools/list` merged into the registry
-//! before the turn), `removeServer` (a server's name: its tools leave before the turn) and `searches`
-//! (`tool_search` queries the model runs during the turn; their loads reach the array at the
-//! next turn in catalog mode, and never in the native modes). The next turn's events name each
-//! query, and say so when it loaded nothing.
+//! before the turn), `removeServer` (a server's name: its tools leave before the turn) and
+//! `searches` (`tool_search` queries the model runs during the turn; their loads reach the
+//! array at the next turn in catalog mode, and never in the native modes). The next turn's
+//! events name each query, and say so when it loaded nothing.
 
 mod parts;
 mod script;
