@@ -1,7 +1,8 @@
 """The type stubs (tool_intent/_tool_intent.pyi, py.typed) checked by mypy: the example server,
 which calls every function of the module, type-checks under --strict; a wrong call does not;
 and mypy's stubtest finds the stubs and the compiled module alike (every class, function,
-parameter and default)."""
+parameter and default); and each call's shown signature names what PyO3 reads from its
+`signature`, and its list of known keywords, in python/src."""
 
 import subprocess
 import sys
@@ -62,3 +63,46 @@ def test_the_example_server_runs():
     out = subprocess.run([sys.executable, str(ROOT / "examples/server.py")], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "undo: 1 row restored" in out.stdout
+
+
+def names(parameters):
+    """The parameter names of a signature's text, `(a, b=f(x, y), *, c=None, **unknown)`: top-level
+    commas split it, defaults, `*`, `$self` and the `**` catch-all are dropped."""
+    parts, depth, part = [], 0, ""
+    for c in parameters:
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        if c == "," and depth == 0:
+            parts.append(part)
+            part = ""
+        else:
+            part += c
+    parts.append(part)
+    found = [p.split("=")[0].strip() for p in parts]
+    return [n for n in found if n and n not in ("*", "$self") and not n.startswith("**")]
+
+
+def test_each_shown_signature_names_what_the_call_takes():
+    # PyO3 reads the call from `signature` and shows `text_signature` (which stubtest holds to the
+    # stubs); nothing else compares the two, and a keyword option lists its names a third time
+    # for `refuse_unknown`.
+    import re
+
+    calls = 0
+    for source in sorted((ROOT / "python/src").glob("*.rs")):
+        text = source.read_text()
+        for m in re.finditer(r'signature = \(([^\n]*)\),\s*text_signature = "\(([^"\n]*)\)"', text):
+            taken, shown = names(m.group(1)), names(m.group(2))
+            assert taken == shown, f"{source.name}: signature {taken} but shown {shown}"
+            # The call's own body: up to the next call's attribute (or the file's end).
+            following = text.find("#[pyo3(signature", m.end())
+            body = text[m.end():following if following >= 0 else len(text)]
+            known = re.search(r"refuse_unknown\(py, unknown, &\[(.*?)\]\)", body)
+            if known:
+                listed = re.findall(r'"(\w+)"', known.group(1))
+                keywords = names(m.group(1).split("*", 1)[1])
+                assert listed == keywords, f"{source.name}: refuse_unknown knows {listed}, the call takes {keywords}"
+            calls += 1
+    assert calls >= 10, f"{calls} shown signatures found in python/src"
