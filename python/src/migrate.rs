@@ -31,12 +31,25 @@ pub(crate) fn migrate<'py>(
         dry_run,
         batch_size,
     };
-    // The run holds no GIL; each progress point takes it to check for Ctrl-C and call
-    // `progress`. What either raises is kept and raised as it is, as `SharedRegistry.change`
-    // does with its function's exception; the core's error stands in for it meanwhile.
+    let report = with_progress(py, progress, |progress| {
+        tool_intent_migrate::migrate(&db, &registry, &options, progress)
+    })?;
+    to_py(py, &report)
+}
+
+/// Runs `run` without the GIL. Each progress point takes it to check for Ctrl-C and call
+/// `progress`; what either raises stops the run and is raised as it is (as
+/// `SharedRegistry.change` does with its function's exception), the core's error standing in
+/// for it meanwhile.
+fn with_progress<T: Send>(
+    py: Python<'_>,
+    progress: Option<Py<PyAny>>,
+    run: impl FnOnce(&mut dyn FnMut(u64, u64) -> tool_intent::Result<()>) -> tool_intent::Result<T>
+        + Send,
+) -> PyResult<T> {
     let mut raised: Option<PyErr> = None;
-    let report = py.detach(|| {
-        tool_intent_migrate::migrate(&db, &registry, &options, &mut |done, total| {
+    let result = py.detach(|| {
+        run(&mut |done, total| {
             Python::attach(|py| {
                 let called = py.check_signals().and_then(|()| match &progress {
                     Some(f) => f.call1(py, (done, total)).map(drop),
@@ -49,33 +62,37 @@ pub(crate) fn migrate<'py>(
             })
         })
     });
-    if let Some(e) = raised {
-        return Err(e);
+    match raised {
+        Some(e) => Err(e),
+        None => lib(py, result),
     }
-    to_py(py, &lib(py, report)?)
 }
 
 /// Restores the rows a migration rewrote from its backup table, each only if it still holds
 /// what the migration wrote; rows written since are left alone and listed in
-/// `rows_not_restored`.
+/// `rows_not_restored`. `progress(done, total)` counts the backed-up rows, and stops the undo,
+/// as `migrate`'s does the run.
 #[pyfunction]
-#[pyo3(signature = (db, *, table=String::from("sessions"), dry_run=false, batch_size=None, **unknown),
-       text_signature = "(db, *, table='sessions', dry_run=False, batch_size=None)")]
+#[pyo3(signature = (db, *, table=String::from("sessions"), dry_run=false, batch_size=None, progress=None, **unknown),
+       text_signature = "(db, *, table='sessions', dry_run=False, batch_size=None, progress=None)")]
 pub(crate) fn undo<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
     #[pyo3(from_py_with = args::table)] table: String,
     #[pyo3(from_py_with = args::dry_run)] dry_run: bool,
     #[pyo3(from_py_with = args::batch_size)] batch_size: Option<usize>,
+    #[pyo3(from_py_with = args::progress_function)] progress: Option<Py<PyAny>>,
     unknown: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    args::refuse_unknown(py, unknown, &["table", "dry_run", "batch_size"])?;
+    args::refuse_unknown(py, unknown, &["table", "dry_run", "batch_size", "progress"])?;
     let options = tool_intent_migrate::MigrateOptions {
         table,
         dry_run,
         batch_size,
     };
-    let report = lib(py, py.detach(|| tool_intent_migrate::undo(&db, &options)))?;
+    let report = with_progress(py, progress, |progress| {
+        tool_intent_migrate::undo(&db, &options, progress)
+    })?;
     to_py(py, &report)
 }
 

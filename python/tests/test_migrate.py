@@ -187,6 +187,17 @@ def test_migrate_reports_progress_and_an_exception_from_it_stops_the_run(tmp_pat
     assert sum(rest["snapshots_rewritten"].values()) == 300
     assert tool_intent.audit(path) == []
 
+    # An undo counts the backed-up rows and stops the same way.
+    migrated = dump(path)
+    seen.clear()
+    with pytest.raises(Stop):
+        tool_intent.undo(path, batch_size=100, progress=lambda done, total: (seen.append(total), stop_at_half(done, total)))
+    assert set(seen) == {500}, "the 500 snapshot rows were backed up"
+    restored = [row for row, old in zip(dump(path), migrated) if row != old]
+    assert len(restored) == 200, "batches 1 and 2 of the backup restored"
+    tool_intent.undo(path)
+    assert dump(path) == before
+
 
 def test_ctrl_c_stops_a_migration_without_a_progress_function(tmp_path):
     # SIGINT lands while the run holds no GIL; the run checks for it every 1% of the rows.

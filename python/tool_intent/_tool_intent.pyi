@@ -236,5 +236,14 @@ def migrate(
     one transaction on SQLite, 1000 on PostgreSQL). progress(done, total): called every 1% of
     the rows; an exception it raises, or Ctrl-C, stops the run (the transaction under way
     rolls back) and is raised."""
-def undo(db: StrPath, *, table: str = "sessions", dry_run: bool = False, batch_size: Optional[int] = None) -> Dict[str, Any]: ...
+def undo(
+    db: StrPath,
+    *,
+    table: str = "sessions",
+    dry_run: bool = False,
+    batch_size: Optional[int] = None,
+    progress: Optional[Callable[[int, int], object]] = None,
+) -> Dict[str, Any]:
+    """progress(done, total) counts the backed-up rows, and stops the undo, as migrate's does
+    the run."""
 def audit(db: StrPath, registry: Optional[Registry] = None, *, table: str = "sessions") -> List[Dict[str, Any]]: ...

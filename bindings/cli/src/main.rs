@@ -336,13 +336,14 @@ mod cli {
                 let progress = std::io::stderr().is_terminal()
                     || std::env::var_os("TOOL_INTENT_PROGRESS").is_some();
                 let started = std::time::Instant::now();
+                let doing = if args.undo { "undo" } else { "migrate" };
                 let mut on_progress = |done: u64, total: u64| {
                     if progress {
                         let secs = started.elapsed().as_secs_f64().max(1e-3);
                         let rate = done as f64 / secs;
                         let eta = (total.saturating_sub(done)) as f64 / rate.max(1e-9);
                         eprint!(
-                            "\rmigrate: {done}/{total} rows, {rate:.0} rows/s, ETA {eta:.0} s   "
+                            "\r{doing}: {done}/{total} rows, {rate:.0} rows/s, ETA {eta:.0} s   "
                         );
                         if done == total {
                             eprintln!();
@@ -359,7 +360,7 @@ mod cli {
                     batch_size: args.batch_size,
                 };
                 let report = if args.undo {
-                    migrate::undo(&database, &options).flag(&db)?
+                    migrate::undo(&database, &options, &mut on_progress).flag(&db)?
                 } else {
                     migrate::migrate(&database, &registry, &options, &mut on_progress).flag(&db)?
                 };

@@ -210,6 +210,11 @@ fn quietly(
     migrate::migrate(db, registry, options, &mut |_, _| Ok(()))
 }
 
+/// An undo with no progress to show.
+fn undo_quietly(db: &Database, options: &MigrateOptions) -> tool_intent::Result<migrate::Report> {
+    migrate::undo(db, options, &mut |_, _| Ok(()))
+}
+
 type Dump = Vec<(i64, Option<i64>, Option<String>)>;
 
 /// A session table in one of the two databases.
@@ -549,7 +554,7 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
         .is_empty());
 
     // Undo restores the original bytes of every row.
-    let undone = migrate::undo(&db, &options()).unwrap();
+    let undone = undo_quietly(&db, &options()).unwrap();
     assert_eq!(undone.rows_restored, expected_snapshots);
     assert_eq!(backend.dump(), original);
     assert_eq!(
@@ -557,7 +562,7 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
         expected_snapshots
     );
     assert_eq!(
-        migrate::undo(&db, &options()).unwrap_err().code(),
+        undo_quietly(&db, &options()).unwrap_err().code(),
         "database"
     );
 }
@@ -898,12 +903,39 @@ fn killed_batched_run_resumes(backend: Backend) {
     for ((id, _, value), r) in backend.dump().iter().zip(&rows) {
         assert_eq!(value, &r.expected, "row {id}");
     }
-    let undone = migrate::undo(&backend.database(), &options()).unwrap();
+    let undone = undo_quietly(&backend.database(), &options()).unwrap();
     assert_eq!(
         undone.rows_restored,
         rows.iter().filter(|r| r.kind == "snapshot").count() as u64
     );
     assert_eq!(backend.dump(), original);
+}
+
+/// The CLI shows a run's progress on a terminal (here `TOOL_INTENT_PROGRESS`): the rows of the
+/// table for a migration, the backed-up rows for an undo, each to the last.
+#[test]
+fn the_cli_shows_progress_of_a_migration_and_of_its_undo() {
+    let backend = Backend::sqlite("progress");
+    let rows = generate(320);
+    backend.build(&rows);
+    let snapshots = rows.iter().filter(|r| r.kind == "snapshot").count();
+    let spec = backend.spec();
+    for (undo, last) in [
+        (false, "migrate: 320/320 rows".to_string()),
+        (true, format!("undo: {snapshots}/{snapshots} rows")),
+    ] {
+        let mut command = cli();
+        command
+            .args(["migrate", "--db", &spec])
+            .env("TOOL_INTENT_PROGRESS", "1");
+        if undo {
+            command.arg("--undo");
+        }
+        let out = command.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert!(err.contains(&last), "{err}");
+    }
 }
 
 /// An error from `progress` stops a run as a kill would, but in the process: the open
@@ -966,6 +998,36 @@ fn a_progress_error_stops_the_run(backend: Backend) {
         late,
         "the next run rewrote only what was left"
     );
+    // An undo stops the same way: in batches of 100 backed-up rows, stopped in the sixth, the
+    // five before stay restored and the next undo restores the rest.
+    let migrated = backend.dump();
+    let snapshots = rows.iter().filter(|r| r.kind == "snapshot").count() as u64;
+    let batched = MigrateOptions {
+        batch_size: Some(100),
+        ..options()
+    };
+    let e = migrate::undo(&backend.database(), &batched, &mut |done, total| {
+        assert_eq!(total, snapshots);
+        if done > 550 {
+            return Err(tool_intent::Error::argument(
+                "progress",
+                "stopped by the test",
+            ));
+        }
+        Ok(())
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("stopped by the test"), "{e}");
+    let restored = backend
+        .dump()
+        .iter()
+        .zip(&migrated)
+        .filter(|(now, then)| now != then)
+        .count();
+    assert_eq!(restored, 500, "five batches of 100 restored");
+    let rest = undo_quietly(&backend.database(), &options()).unwrap();
+    assert_eq!(rest.rows_restored, snapshots - 500);
+    assert_eq!(backend.dump(), original);
 }
 
 /// A server writing `{"enabled":true,"disabled":["w<k>"]}` to rows 1..=`rows` (spread over the
@@ -1102,7 +1164,7 @@ fn postgres_boolean_and_jsonb_columns_round_trip() {
         snapshot(&mut c)[0].1.as_deref(),
         Some("{\"enabled\": true}")
     );
-    migrate::undo(&backend.database(), &options()).unwrap();
+    undo_quietly(&backend.database(), &options()).unwrap();
     assert_eq!(snapshot(&mut c), before);
 }
 
@@ -1132,7 +1194,7 @@ fn undo_keeps_later_writes(backend: Backend) {
     );
     let before_undo = backend.dump();
     // A dry run says the same and changes nothing.
-    let dry = migrate::undo(
+    let dry = undo_quietly(
         &db,
         &MigrateOptions {
             dry_run: true,
@@ -1141,7 +1203,7 @@ fn undo_keeps_later_writes(backend: Backend) {
     )
     .unwrap();
     assert_eq!(backend.dump(), before_undo);
-    let undone = migrate::undo(&db, &options()).unwrap();
+    let undone = undo_quietly(&db, &options()).unwrap();
     assert_eq!(dry.rows_restored, undone.rows_restored);
     assert_eq!(dry.rows_not_restored, undone.rows_not_restored);
     assert_eq!(undone.rows_restored, 1);
@@ -1176,7 +1238,7 @@ fn undo_keeps_later_writes(backend: Backend) {
     );
     // The backup is gone: a second undo has nothing to do.
     assert_eq!(
-        migrate::undo(&db, &options()).unwrap_err().code(),
+        undo_quietly(&db, &options()).unwrap_err().code(),
         "database"
     );
 }
@@ -1202,7 +1264,7 @@ fn undo_alongside_a_writer(backend: Backend) {
         batch_size: Some(25),
         ..options()
     };
-    let undone = migrate::undo(&db, &batched).unwrap();
+    let undone = undo_quietly(&db, &batched).unwrap();
     stop.store(true, Ordering::Relaxed);
     let last = writer.join().unwrap();
     let now = backend.dump();

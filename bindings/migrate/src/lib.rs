@@ -112,6 +112,35 @@ fn batch_for(db: &Database, options: &MigrateOptions) -> Result<Option<usize>> {
     })
 }
 
+/// Rows done out of a total counted at the start, told to `progress` every 1% of them and at
+/// the last (a total that grew while the run went on is raised to what was done).
+struct Done<'a> {
+    done: u64,
+    total: u64,
+    step: u64,
+    progress: &'a mut dyn FnMut(u64, u64) -> Result<()>,
+}
+
+impl<'a> Done<'a> {
+    fn new(total: u64, progress: &'a mut dyn FnMut(u64, u64) -> Result<()>) -> Self {
+        Done {
+            done: 0,
+            total,
+            step: (total / 100).max(1),
+            progress,
+        }
+    }
+
+    /// One more row; an error from `progress` stops the run.
+    fn row(&mut self) -> Result<()> {
+        self.done += 1;
+        if self.done.is_multiple_of(self.step) || self.done == self.total {
+            (self.progress)(self.done, self.total.max(self.done))?;
+        }
+        Ok(())
+    }
+}
+
 fn backup_name(table: &str) -> String {
     format!("{table}__tool_intent_backup")
 }
@@ -173,9 +202,8 @@ fn run(
     if !one_transaction {
         finish(store, options.dry_run)?;
     }
-    let step = (total / 100).max(1);
+    let mut done = Done::new(total, progress);
     let mut after: Option<i64> = None;
-    let mut done = 0u64;
     loop {
         if !one_transaction {
             store.begin()?;
@@ -204,10 +232,7 @@ fn run(
                     matched,
                 }),
             }
-            done += 1;
-            if done.is_multiple_of(step) || done == total {
-                progress(done, total.max(done))?;
-            }
+            done.row()?;
         }
         // The batch's rewrites in one call (one statement on PostgreSQL), each a
         // compare-and-set on the value read.
@@ -254,13 +279,19 @@ fn finish(store: &mut dyn Store, dry_run: bool) -> Result<()> {
 /// PostgreSQL; each batch locks its rows, restores, and removes them from the backup, so a
 /// killed undo resumes where it stopped. The backup table is dropped at the end. `dry_run`
 /// reports what would be restored and changes nothing.
-pub fn undo(db: &Database, options: &MigrateOptions) -> Result<Report> {
+/// `progress(done, total)` counts the backed-up rows as [`migrate`]'s counts the table's, and an
+/// error it returns stops the undo the same way.
+pub fn undo(
+    db: &Database,
+    options: &MigrateOptions,
+    progress: &mut dyn FnMut(u64, u64) -> Result<()>,
+) -> Result<Report> {
     let table = options.table.as_str();
     check_table_name(table)?;
     let batch = batch_for(db, options)?;
     let mut store = db.open()?;
     let store = store.as_mut();
-    let result = run_undo(store, table, options.dry_run, batch);
+    let result = run_undo(store, table, options.dry_run, batch, progress);
     if result.is_err() {
         let _ = store.rollback();
     }
@@ -272,6 +303,7 @@ fn run_undo(
     table: &str,
     dry_run: bool,
     batch: Option<usize>,
+    progress: &mut dyn FnMut(u64, u64) -> Result<()>,
 ) -> Result<Report> {
     let backup = backup_name(table);
     let mut report = Report {
@@ -298,6 +330,7 @@ fn run_undo(
             source: None,
         });
     }
+    let mut done = Done::new(store.count(&backup)?, progress);
     let one_transaction = batch.is_none();
     if !one_transaction {
         finish(store, true)?;
@@ -324,6 +357,7 @@ fn run_undo(
                 .binary_search_by_key(&b.original.key, |r| r.key)
                 .ok()
                 .map(|i| &now[i]);
+            done.row()?;
             match b.outcome(current, &cols) {
                 Restore::Restored => restore.push(b),
                 Restore::Deleted => report.rows_not_restored.push(NotRestored {
