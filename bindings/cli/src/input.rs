@@ -70,10 +70,19 @@ pub(crate) fn read_file(path: &PathBuf, flag: &str) -> Result<String, CliError> 
     })
 }
 
-/// JSON given inline or as @FILE, for `flag`.
+/// JSON given inline or as @FILE, for `flag`. A file's path given without the `@` is not
+/// JSON: it is said so, with the `@` it needs, rather than as a JSON error at column 1.
 pub(crate) fn inline_or_file(text: &str, flag: &str) -> Result<String, CliError> {
     match text.strip_prefix('@') {
         Some(path) => read_file(&PathBuf::from(path), flag),
+        None if serde_json::from_str::<serde_json::Value>(text).is_err()
+            && std::path::Path::new(text).is_file() =>
+        {
+            Err(CliError::Usage(format!(
+                "{flag}: {} is a file, and {flag} takes JSON text: put @ before the path to read the file",
+                tool_intent::error::quoted(text),
+            )))
+        }
         None => Ok(text.to_string()),
     }
 }

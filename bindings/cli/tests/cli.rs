@@ -145,6 +145,25 @@ fn bad_inputs_exit_2_with_one_line_naming_the_flag() {
 }
 
 #[test]
+fn a_file_given_without_its_at_sign_is_said_so() {
+    // `--script session.json` read as JSON text failed at line 1, column 1.
+    let file = fixture("git");
+    for flag in ["--override", "--state", "--profile"] {
+        let o = run(&["expand", flag, &file]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("{flag}: \"{file}\" is a file"))
+                && err.contains("put @ before the path"),
+            "{err}"
+        );
+    }
+    // JSON text is JSON text, whatever file its name would be.
+    let o = run(&["expand", "--override", "null"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
 fn canonical_prints_canonical_intent() {
     let o = run(&[
         "canonical",
