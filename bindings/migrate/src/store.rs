@@ -201,3 +201,12 @@ pub(crate) fn check_session_columns(table: &str, columns: &[String]) -> Result<(
     }
     Ok(())
 }
+
+/// Ends a transaction: rolled back in a dry run, committed otherwise.
+pub(crate) fn finish(store: &mut dyn Store, dry_run: bool) -> Result<()> {
+    if dry_run {
+        store.rollback()
+    } else {
+        store.commit()
+    }
+}
