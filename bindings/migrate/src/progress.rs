@@ -30,3 +30,43 @@ impl<'a> Done<'a> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn told(total: u64, rows: u64) -> Vec<(u64, u64)> {
+        let mut calls = Vec::new();
+        let mut progress = |done, total| {
+            calls.push((done, total));
+            Ok(())
+        };
+        let mut done = Done::new(total, &mut progress);
+        for _ in 0..rows {
+            done.row().unwrap();
+        }
+        calls
+    }
+
+    #[test]
+    fn every_percent_and_the_last_row_are_told() {
+        let calls = told(250, 250);
+        assert_eq!(calls.len(), 125);
+        assert_eq!((calls[0], calls[124]), ((2, 250), (250, 250)));
+        // Fewer than 100 rows: each one.
+        assert_eq!(told(3, 3), [(1, 3), (2, 3), (3, 3)]);
+        // Rows added while the run went on: the total is never below what was done.
+        assert_eq!(told(1, 3), [(1, 1), (2, 2), (3, 3)]);
+    }
+
+    #[test]
+    fn an_error_from_progress_is_the_rows_error() {
+        let mut progress = |done: u64, _| match done {
+            2 => Err(tool_intent::Error::argument("progress", "stop")),
+            _ => Ok(()),
+        };
+        let mut done = Done::new(10, &mut progress);
+        assert!(done.row().is_ok());
+        assert!(done.row().is_err());
+    }
+}
