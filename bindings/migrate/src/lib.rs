@@ -55,7 +55,7 @@ pub use options::{MigrateOptions, DEFAULT_POSTGRES_BATCH};
 use progress::Done;
 pub use report::{AuditRow, NotRestored, Report, UnreadableRow, DATA_KEYS};
 pub use snapshot::{SnapshotIndex, StoredKind};
-use store::{finish, Rewrite, Store, ADDED_COLUMNS};
+use store::{finish, rolled_back_on_error, Rewrite, Store, ADDED_COLUMNS};
 pub use undo::undo;
 
 /// Migrates snapshot rows of `options.table` to intents (see the module docs).
@@ -72,12 +72,7 @@ pub fn migrate(
     let mut store = db.open()?;
     let store = store.as_mut();
     let index = SnapshotIndex::new(registry);
-    let result = run(store, &index, options, batch, progress);
-    if result.is_err() {
-        // A failed statement leaves the transaction open (or, on PostgreSQL, aborted).
-        let _ = store.rollback();
-    }
-    result
+    rolled_back_on_error(store, |store| run(store, &index, options, batch, progress))
 }
 
 fn run(

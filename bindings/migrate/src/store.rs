@@ -210,3 +210,17 @@ pub(crate) fn finish(store: &mut dyn Store, dry_run: bool) -> Result<()> {
         store.commit()
     }
 }
+
+/// Runs `run` on the store and, if it fails, rolls back the transaction it left open (a
+/// failed statement leaves it open, or on PostgreSQL aborted). The run's error is returned,
+/// not the rollback's, which would hide the cause.
+pub(crate) fn rolled_back_on_error<T>(
+    store: &mut dyn Store,
+    run: impl FnOnce(&mut dyn Store) -> Result<T>,
+) -> Result<T> {
+    let result = run(&mut *store);
+    if result.is_err() {
+        let _ = store.rollback();
+    }
+    result
+}

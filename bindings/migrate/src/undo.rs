@@ -6,7 +6,7 @@ use super::database::Database;
 use super::options::{backup_name, batch_for, check_table_name, MigrateOptions, READ_CHUNK};
 use super::progress::Done;
 use super::report::{NotRestored, Report};
-use super::store::{finish, Restore, Store};
+use super::store::{finish, rolled_back_on_error, Restore, Store};
 
 /// Undoes a migration of `options.table`: each backed-up row is restored only if it still
 /// holds exactly what the migration left there (every session column compared); a row the
@@ -28,11 +28,9 @@ pub fn undo(
     let batch = batch_for(db, options)?;
     let mut store = db.open()?;
     let store = store.as_mut();
-    let result = run_undo(store, table, options.dry_run, batch, progress);
-    if result.is_err() {
-        let _ = store.rollback();
-    }
-    result
+    rolled_back_on_error(store, |store| {
+        run_undo(store, table, options.dry_run, batch, progress)
+    })
 }
 
 fn run_undo(
