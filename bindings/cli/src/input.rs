@@ -75,8 +75,10 @@ pub(crate) fn read_file(path: &PathBuf, flag: &str) -> Result<String, CliError> 
 pub(crate) fn inline_or_file(text: &str, flag: &str) -> Result<String, CliError> {
     match text.strip_prefix('@') {
         Some(path) => read_file(&PathBuf::from(path), flag),
-        None if serde_json::from_str::<serde_json::Value>(text).is_err()
-            && std::path::Path::new(text).is_file() =>
+        // The path's `stat` first: inline JSON (up to the input limit) is parsed once, by the
+        // library, unless it also names a file.
+        None if std::path::Path::new(text).is_file()
+            && serde_json::from_str::<serde_json::Value>(text).is_err() =>
         {
             Err(CliError::Usage(format!(
                 "{flag}: {} is a file, and {flag} takes JSON text: put @ before the path to read the file",
