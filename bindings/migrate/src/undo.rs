@@ -6,18 +6,19 @@ use super::database::Database;
 use super::options::{backup_name, batch_for, check_table_name, MigrateOptions, READ_CHUNK};
 use super::progress::Done;
 use super::report::{NotRestored, Report};
-use super::store::{finish, rolled_back_on_error, Restore, Store};
+use super::store::{database_error, finish, rolled_back_on_error, Restore, Store};
 
 /// Undoes a migration of `options.table`: each backed-up row is restored only if it still
 /// holds exactly what the migration left there (every session column compared); a row the
 /// application wrote or deleted since is left as it is and listed in
-/// [`Report::rows_not_restored`] with the reason. Batched like [`migrate`](crate::migrate): one transaction on
-/// SQLite unless `batch_size` says otherwise, [`DEFAULT_POSTGRES_BATCH`](crate::DEFAULT_POSTGRES_BATCH) rows per transaction on
+/// [`Report::rows_not_restored`] with the reason. Batched like [`migrate`](crate::migrate):
+/// one transaction on SQLite unless `batch_size` says otherwise,
+/// [`DEFAULT_POSTGRES_BATCH`](crate::DEFAULT_POSTGRES_BATCH) rows per transaction on
 /// PostgreSQL; each batch locks its rows, restores, and removes them from the backup, so a
 /// killed undo resumes where it stopped. The backup table is dropped at the end. `dry_run`
-/// reports what would be restored and changes nothing.
-/// `progress(done, total)` counts the backed-up rows as [`migrate`](crate::migrate)'s counts the table's, and an
-/// error it returns stops the undo the same way.
+/// reports what would be restored and changes nothing. `progress(done, total)` counts the
+/// backed-up rows as [`migrate`](crate::migrate)'s counts the table's, and an error it
+/// returns stops the undo the same way.
 pub fn undo(
     db: &Database,
     options: &MigrateOptions,
@@ -52,18 +53,14 @@ fn run_undo(
     let cols = store.columns(table)?;
     let backup_cols = store.backup_columns(&backup)?;
     if backup_cols.is_empty() {
-        return Err(Error::Database {
-            message: format!("no backup table {backup:?}: nothing to undo"),
-            source: None,
-        });
+        return Err(database_error(format!(
+            "no backup table {backup:?}: nothing to undo"
+        )));
     }
     if !backup_cols.iter().any(|c| c == "written") {
-        return Err(Error::Database {
-            message: format!(
-                "backup table {backup:?} has no \"written\" column (made by an earlier tool-intent): without the values the migration wrote, an undo cannot tell them from later writes; restore from it by hand"
-            ),
-            source: None,
-        });
+        return Err(database_error(format!(
+            "backup table {backup:?} has no \"written\" column (made by an earlier tool-intent): without the values the migration wrote, an undo cannot tell them from later writes; restore from it by hand"
+        )));
     }
     let mut done = Done::new(store.count(&backup)?, progress);
     let one_transaction = batch.is_none();
