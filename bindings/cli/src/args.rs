@@ -116,9 +116,13 @@ pub(crate) enum Command {
         /// The query: "select:a,b" or keywords (+term = required).
         #[arg(long)]
         query: String,
-        /// Maximum number of hits for a keyword query (default: the library's,
-        /// `tool_intent::registry::DEFAULT_SEARCH_LIMIT`).
-        #[arg(long)]
+        /// Maximum number of hits for a keyword query. The help states the library's bounds
+        /// and default; left out, the library applies its default.
+        #[arg(long, help = format!(
+            "Maximum number of hits for a keyword query (1 to {}; default: {})",
+            tool_intent::registry::MAX_SEARCH_LIMIT,
+            tool_intent::registry::DEFAULT_SEARCH_LIMIT
+        ))]
         limit: Option<usize>,
         /// How keyword queries are ranked: keywords alone, keywords fused with static
         /// sentence embeddings (a build with the `hybrid` feature), or keywords fused with

@@ -764,6 +764,28 @@ fn a_name_listed_twice_warns_and_renamed_entries_name_their_server() {
     assert_eq!(v["renamed"][0]["source"], "b.c");
 }
 
+/// `--limit` left out takes the library's default: the help states it and the bounds from the
+/// library's constants, and a keyword query without the flag returns that many hits.
+#[test]
+fn search_help_states_the_library_default_limit() {
+    use tool_intent::registry::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT};
+    let help = stdout(&run(&["search", "--help"]));
+    let stated = format!("(1 to {MAX_SEARCH_LIMIT}; default: {DEFAULT_SEARCH_LIMIT})");
+    assert!(help.contains(&stated), "{help}");
+    let o = run(&[
+        "search",
+        "--mcp",
+        &format!("github={}", fixture("github")),
+        "--override",
+        r#"{"toolset":"full"}"#,
+        "--query",
+        "github",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["hits"].as_array().unwrap().len(), DEFAULT_SEARCH_LIMIT);
+}
+
 #[test]
 fn expand_help_names_the_keys_it_prints() {
     let help = stdout(&run(&["expand", "--help"]));
