@@ -41,14 +41,22 @@ pub(crate) fn gc(spec: &str, retention: &Retention) -> Result<GcReport, Error> {
     open(spec)?.gc(retention, tool_intent_store::now_ms(), &[])
 }
 
-/// `registry versions` for people: one line a version, with how long ago it was published
-/// and a turn was last planned on it (what `gc` keeps by).
+/// `registry versions` for people: a header, then one line a version, with whether the store
+/// still holds its tools (`gc` removes them), how long ago it was published and a turn was
+/// last planned on it (what `gc` keeps by).
 pub(crate) fn versions_table(rows: &[VersionRow]) -> String {
     let now = tool_intent_store::now_ms();
-    let mut out = String::new();
+    if rows.is_empty() {
+        return "no version published\n".to_string();
+    }
+    let width = rows.iter().map(|r| r.fingerprint.len()).max().unwrap_or(0);
+    let mut out = format!(
+        "{:>8}  {:<width$}  {:>5}  {:<9}  when\n",
+        "sequence", "fingerprint", "tools", "tools are"
+    );
     for r in rows {
         out.push_str(&format!(
-            "{:>6}  {}  {:>5} tools  {:<7}  published {} ago, {}\n",
+            "{:>8}  {:<width$}  {:>5}  {:<9}  published {} ago, {}\n",
             r.sequence,
             r.fingerprint,
             r.tools,
@@ -60,9 +68,6 @@ pub(crate) fn versions_table(rows: &[VersionRow]) -> String {
                     age(now - at)
                 ))
         ));
-    }
-    if rows.is_empty() {
-        out.push_str("no version published\n");
     }
     out
 }

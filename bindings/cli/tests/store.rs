@@ -107,6 +107,23 @@ fn publish_then_plan(store: &str) {
     assert_eq!(gc["removed"], serde_json::json!([v1]));
     let o = run(&["expand", "--store", store, "--state", &state_on(v1)]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("removed by gc"));
+    // The table for people: a header naming its columns, then a line a version.
+    let o = run(&["registry", "versions", "--store", store]);
+    let table = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<Vec<&str>> = table
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(lines.len(), 3, "{table}");
+    assert_eq!(
+        lines[0],
+        ["sequence", "fingerprint", "tools", "tools", "are", "when"]
+    );
+    let tools = second["version"]["tools"].to_string();
+    assert_eq!(lines[1][..4], ["1", v1, "0", "removed"], "{table}");
+    let v2 = second["version"]["fingerprint"].as_str().unwrap();
+    assert_eq!(lines[2][..4], ["2", v2, tools.as_str(), "held"], "{table}");
+    assert!(table.contains("no turn planned on it"), "{table}");
 }
 
 #[test]
