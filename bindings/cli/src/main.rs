@@ -396,7 +396,8 @@ mod cli {
                 }
                 if !rows.is_empty() {
                     out.push_str(&format!(
-                        "audit: {} legacy snapshots; run `tool-intent migrate --db ...`\n",
+                        "audit: {} legacy snapshots; `tool-intent migrate` with the same flags \
+                         rewrites them (--dry-run first shows what it would do)\n",
                         tables::counted(rows.len(), "row still holds", "rows still hold")
                     ));
                 }

@@ -821,6 +821,12 @@ fn cli_dry_run_undo_and_audit(backend: Backend) {
         "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The last line says what to run next, without an elided flag to fill in.
+    let last = text.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("legacy snapshots; `tool-intent migrate` with the same flags rewrites them"),
+        "{text}"
+    );
     let out = cli()
         .args(["migrate", "--db", db, "--dry-run"])
         .output()
