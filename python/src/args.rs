@@ -172,11 +172,8 @@ pub(crate) fn database(
     value: &Bound<'_, PyAny>,
     argument: &'static str,
 ) -> PyResult<tool_intent_migrate::Database> {
-    Ok(tool_intent_migrate::Database::parse(&path_or_url(
-        value,
-        argument,
-        "postgresql://",
-    )?))
+    let spec = path_or_url(value, argument, "postgresql://")?;
+    crate::lib(value.py(), tool_intent_migrate::Database::parse(&spec))
 }
 
 /// A registry version store: a path (`str` or `os.PathLike`) or a `postgres://` URL, as text.

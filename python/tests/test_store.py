@@ -99,6 +99,20 @@ def test_unknown_stamps_and_bad_arguments_are_errors_by_name(tmp_path):
     assert e.value.code == "store_unavailable"
 
 
+def test_a_spec_meant_for_another_database_is_refused_not_made_a_file(tmp_path, monkeypatch):
+    # Read as a path, a libpq key=value string would be a new SQLite file in the working
+    # directory, shared by no other machine.
+    monkeypatch.chdir(tmp_path)
+    for spec in ["host=db.internal dbname=tools", "mysql://db/tools", "sqlite:///tools.db", ""]:
+        with pytest.raises(tool_intent.ToolIntentError) as e:
+            tool_intent.SharedRegistry(spec, tool_intent.Registry.embedded())
+        assert (e.value.code, e.value.argument) == ("invalid_argument", "store"), spec
+        with pytest.raises(tool_intent.ToolIntentError) as e:
+            tool_intent.audit(spec)
+        assert (e.value.code, e.value.argument) == ("invalid_argument", "db"), spec
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_gc_and_a_removed_version(tmp_path):
     shared = tool_intent.SharedRegistry(str(tmp_path / "v.sqlite"), tool_intent.Registry.embedded())
     old = shared.begin_turn()

@@ -352,7 +352,7 @@ mod cli {
                     Ok(())
                 };
                 let SessionTableArgs { db: spec, table } = &args.sessions;
-                let database = migrate::Database::parse(spec);
+                let database = migrate::Database::parse(spec).flag("--db")?;
                 let db = format!("--db {}", database.describe());
                 let options = migrate::MigrateOptions {
                     table: table.clone(),
@@ -376,7 +376,7 @@ mod cli {
                 json,
             } => {
                 let registry = load_registry(&registry)?;
-                let database = migrate::Database::parse(&db);
+                let database = migrate::Database::parse(&db).flag("--db")?;
                 let rows = migrate::audit(&database, &table, &registry)
                     .flag(&format!("--db {}", database.describe()))?;
                 if json {

@@ -245,7 +245,7 @@ impl Backend {
     }
 
     fn database(&self) -> Database {
-        Database::parse(&self.spec())
+        Database::parse(&self.spec()).unwrap()
     }
 
     /// What `--db` takes.
@@ -688,7 +688,7 @@ fn migration_in_a_child_process() {
     let (abort_after, delay) = (number(CHILD_ABORT_AFTER), number(CHILD_ROW_DELAY_MS));
     let mut last = 0;
     migrate::migrate(
-        &Database::parse(&db),
+        &Database::parse(&db).unwrap(),
         &Registry::embedded(),
         &options,
         &mut |done, total| {
@@ -1051,7 +1051,7 @@ fn spawn_writer(
     std::thread::spawn(move || {
         // A second view of the test's backend: the test's own value removes the scratch
         // directory when the test ends, not this thread when it stops.
-        let backend = std::mem::ManuallyDrop::new(match Database::parse(&spec) {
+        let backend = std::mem::ManuallyDrop::new(match Database::parse(&spec).unwrap() {
             Database::Sqlite(p) => Backend::Sqlite(p),
             Database::Postgres(u) => Backend::Postgres(u),
         });

@@ -211,3 +211,38 @@ fn a_file_that_is_not_sqlite_is_said_once() {
     }
     let _ = std::fs::remove_file(&path);
 }
+
+/// A spec meant for another database is refused by name, for `--store` and `--db` alike; read
+/// as a path it would have been a new SQLite file in the working directory.
+#[test]
+fn a_spec_meant_for_another_database_is_refused_not_made_a_file() {
+    let dir = std::env::temp_dir().join(format!("tool-intent-cli-spec-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (args, said) in [
+        (
+            &["registry", "publish", "--store", "host=db dbname=tools"][..],
+            "--store: invalid store: \"host=db dbname=tools\" is a PostgreSQL key=value connection string",
+        ),
+        (
+            &["audit", "--db", "mysql://db/app"][..],
+            "--db: invalid db: \"mysql://db/app\" is a mysql:// URL",
+        ),
+        (
+            &["migrate", "--db", "sqlite:///sessions.db"][..],
+            "without sqlite://",
+        ),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_tool-intent"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("[invalid_argument]") && err.contains(said), "{err}");
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

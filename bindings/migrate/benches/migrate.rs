@@ -122,7 +122,7 @@ fn peak_mib() -> f64 {
 
 /// The child: one migration run, its figures as one line.
 fn run(spec: &str, batch: Option<usize>) {
-    let db = Database::parse(spec);
+    let db = Database::parse(spec).expect("a database spec");
     let registry = Registry::embedded();
     let options = MigrateOptions {
         batch_size: batch,
@@ -178,7 +178,7 @@ fn main() {
             runs.push(("postgresql", url.clone(), Some(1_000)));
         }
         for (name, spec, batch) in runs {
-            build(&Database::parse(&spec), n);
+            build(&Database::parse(&spec).expect("a database spec"), n);
             let mut cmd = Command::new(&me);
             cmd.arg("--run").arg(&spec);
             if let Some(b) = batch {

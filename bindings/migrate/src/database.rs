@@ -7,6 +7,7 @@ use super::postgres::PostgresStore;
 use super::sqlite::SqliteStore;
 use super::store::Store;
 use tool_intent::error::Result;
+use tool_intent_store::DatabaseSpec;
 
 /// Where the session table lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,14 +19,15 @@ pub enum Database {
 }
 
 impl Database {
-    /// `postgres://` and `postgresql://` URLs name a PostgreSQL database; anything else is a
-    /// SQLite file path.
-    pub fn parse(spec: &str) -> Database {
-        if spec.starts_with("postgresql://") || spec.starts_with("postgres://") {
-            Database::Postgres(spec.to_string())
-        } else {
-            Database::Sqlite(PathBuf::from(spec))
-        }
+    /// `postgres://` and `postgresql://` URLs name a PostgreSQL database, and a path a SQLite
+    /// file; a spec meant for another database (a `mysql://` or `sqlite://` URL, a libpq
+    /// `key=value` string) or the empty string is `invalid_argument` on `db`
+    /// (`tool_intent_store::DatabaseSpec`, which the registry store reads its spec with).
+    pub fn parse(spec: &str) -> Result<Database> {
+        Ok(match DatabaseSpec::parse(spec, "db")? {
+            DatabaseSpec::Postgres(url) => Database::Postgres(url),
+            DatabaseSpec::SqliteFile(path) => Database::Sqlite(path),
+        })
     }
 
     /// The database for messages: a path, or a URL without its password.
@@ -76,19 +78,31 @@ mod tests {
 
     #[test]
     fn urls_name_postgres_and_hide_their_password() {
-        let db = Database::parse("postgresql://app:s3cret@db.internal:5432/sessions");
+        let db = Database::parse("postgresql://app:s3cret@db.internal:5432/sessions").unwrap();
         assert!(matches!(db, Database::Postgres(_)));
         assert_eq!(
             db.describe(),
             "postgresql://app:***@db.internal:5432/sessions"
         );
         assert_eq!(
-            Database::parse("sessions.db"),
+            Database::parse("sessions.db").unwrap(),
             Database::Sqlite(PathBuf::from("sessions.db"))
         );
         assert_eq!(
-            Database::parse("postgres://u@h/d").describe(),
+            Database::parse("postgres://u@h/d").unwrap().describe(),
             "postgres://u@h/d"
         );
+    }
+
+    #[test]
+    fn a_spec_for_another_database_is_an_error_on_db() {
+        for spec in ["host=db dbname=sessions", "mysql://db/app", ""] {
+            let e = Database::parse(spec).unwrap_err();
+            assert_eq!(
+                (e.code(), e.input()),
+                ("invalid_argument", Some("db")),
+                "{spec}"
+            );
+        }
     }
 }

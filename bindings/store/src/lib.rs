@@ -14,7 +14,8 @@
 //! Three stores: [`MemoryStore`] (one process, or tests), `SqliteStore` (feature `sqlite`, the
 //! default: one file the processes of one machine share; a new version is noticed through
 //! SQLite's `data_version`) and `PostgresStore` (feature `postgres`: a fleet; new versions are
-//! announced by `NOTIFY`). [`open`] picks one from a path or a `postgres://` URL.
+//! announced by `NOTIFY`). [`open`] picks one from a path or a `postgres://` URL
+//! ([`DatabaseSpec`], which the session migration reads its `--db` with too).
 
 mod document;
 mod memory;
@@ -24,6 +25,7 @@ mod postgres;
 mod retention;
 mod row;
 mod shared;
+mod spec;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
@@ -36,6 +38,7 @@ pub use retention::{GcReport, Retention};
 #[cfg(feature = "model")]
 pub use shared::SharedEmbeddings;
 pub use shared::{Followed, SharedRegistry};
+pub use spec::DatabaseSpec;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 
@@ -52,6 +55,7 @@ pub const SCHEMA_VERSION: i64 = 1;
 /// `tool_intent_store_meta` holds the schema version; a version's row in
 /// `tool_intent_versions` stays when `gc` removes its document; `tool_intent_use` holds when a
 /// process last planned a turn on a version.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) fn schema(int: &str, bytes: &str) -> String {
     "CREATE TABLE IF NOT EXISTS tool_intent_store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tool_intent_tools (digest TEXT PRIMARY KEY, body TEXT NOT NULL);
@@ -71,6 +75,7 @@ CREATE TABLE IF NOT EXISTS tool_intent_embeddings (
 /// The columns of a [`VersionRow`] (sequence, fingerprint, publication time, tools or `NULL`
 /// once removed, last use or `NULL`), for both databases; a query adds its `WHERE` and
 /// `ORDER BY`.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) const ROW: &str = "SELECT v.seq, v.fingerprint, v.published_ms, d.tools, u.used_ms \
     FROM tool_intent_versions v LEFT JOIN tool_intent_documents d ON d.fingerprint = v.fingerprint \
     LEFT JOIN tool_intent_use u ON u.fingerprint = v.fingerprint";
@@ -210,6 +215,7 @@ pub(crate) fn unavailable(doing: &str, e: impl std::fmt::Display) -> Error {
 
 /// `store_schema_newer` for a schema version above this release's; `corrupt_version` for one
 /// no release writes (not a number from 1: a table edited by hand).
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) fn schema_is_known(written: &str) -> Result<()> {
     match written.parse::<i64>() {
         Ok(v) if (1..=SCHEMA_VERSION).contains(&v) => Ok(()),

@@ -1,32 +1,28 @@
 //! A store from what an operator writes: a `postgres://` (or `postgresql://`) URL, or the path
 //! of a SQLite file (created on first use).
 
-use tool_intent::{Error, Result};
+use tool_intent::Result;
 
-use crate::VersionStore;
+use crate::{DatabaseSpec, VersionStore};
 
-/// The store `spec` names. A kind this build leaves out (a feature) is `invalid_argument` on
-/// `store`, naming the feature.
+/// The store `spec` names (`DatabaseSpec::parse`: a spec meant for another database is
+/// refused, not made a new file). A kind this build leaves out (a feature) is
+/// `invalid_argument` on `store`, naming the feature.
 pub fn open(spec: &str) -> Result<Box<dyn VersionStore>> {
-    if spec.is_empty() {
-        return Err(Error::argument("store", "the store is the empty string"));
-    }
-    if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+    match DatabaseSpec::parse(spec, "store")? {
         #[cfg(feature = "postgres")]
-        return Ok(Box::new(crate::PostgresStore::connect(spec)?));
+        DatabaseSpec::Postgres(url) => Ok(Box::new(crate::PostgresStore::connect(&url)?)),
         #[cfg(not(feature = "postgres"))]
-        return Err(Error::argument(
+        DatabaseSpec::Postgres(_) => Err(tool_intent::Error::argument(
             "store",
             "a PostgreSQL store needs the `postgres` feature of tool-intent-store",
-        ));
+        )),
+        #[cfg(feature = "sqlite")]
+        DatabaseSpec::SqliteFile(path) => Ok(Box::new(crate::SqliteStore::open(&path)?)),
+        #[cfg(not(feature = "sqlite"))]
+        DatabaseSpec::SqliteFile(_) => Err(tool_intent::Error::argument(
+            "store",
+            "a SQLite store needs the `sqlite` feature of tool-intent-store",
+        )),
     }
-    #[cfg(feature = "sqlite")]
-    return Ok(Box::new(crate::SqliteStore::open(std::path::Path::new(
-        spec,
-    ))?));
-    #[cfg(not(feature = "sqlite"))]
-    Err(Error::argument(
-        "store",
-        "a SQLite store needs the `sqlite` feature of tool-intent-store",
-    ))
 }

@@ -23,6 +23,7 @@ pub(crate) fn registry_of(store: &mut dyn VersionStore, row: &VersionRow) -> Res
 }
 
 /// The columns of [`crate::ROW`], as read.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) struct StoredRow {
     pub(crate) sequence: i64,
     pub(crate) fingerprint: String,
@@ -31,6 +32,7 @@ pub(crate) struct StoredRow {
     pub(crate) used_ms: Option<i64>,
 }
 
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 impl StoredRow {
     /// The row, if it is one this library writes: a sequence from 1 that leaves room for the
     /// next (the store numbers `newest + 1` in a signed 64-bit column), a `sha256:` fingerprint
