@@ -74,7 +74,7 @@ mod tests {
         let call = SearchCall::new("order a pizza")
             .with_ranker(&low)
             .with_abstain(true);
-        let res = run(&r, &e, &call, &|_| false).unwrap();
+        let res = run(&r, &e, &call, &|_| false, &|_| false).unwrap();
         assert!(res.hits.is_empty(), "an abstaining search loads nothing");
         assert_eq!(res.warnings.len(), 1);
         assert_eq!(res.warnings[0].code, WarningCode::SearchAbstained);
@@ -110,7 +110,7 @@ mod tests {
             let call = SearchCall::new(query)
                 .with_ranker(ranker)
                 .with_abstain(abstain);
-            let res = run(&r, &e, &call, &|_| false).unwrap();
+            let res = run(&r, &e, &call, &|_| false, &|_| false).unwrap();
             assert!(!res.hits.is_empty(), "{query}");
             assert!(res.warnings.is_empty(), "{query}");
         }
@@ -133,7 +133,7 @@ mod tests {
             let call = SearchCall::new("order a pizza")
                 .with_ranker(ranker)
                 .with_abstain(true);
-            let err = run(&r, &e, &call, &|_| false).unwrap_err();
+            let err = run(&r, &e, &call, &|_| false, &|_| false).unwrap_err();
             assert_eq!(err.code(), "invalid_argument");
             assert!(err.to_string().contains("abstain"), "{err}");
         }
@@ -145,7 +145,7 @@ mod tests {
         let r = Registry::embedded();
         let e = deferred_by_default(&r);
         let call = SearchCall::new("plan mode").with_abstain(true);
-        let err = run(&r, &e, &call, &|_| false).unwrap_err();
+        let err = run(&r, &e, &call, &|_| false, &|_| false).unwrap_err();
         assert!(err.to_string().contains("not in this build"), "{err}");
     }
 

@@ -135,8 +135,12 @@ pub const NOTHING_DEFERRED: &str = "Nothing is deferred in this session: every t
 
 /// Runs a query against the session's deferred tools, keywords scored by `ranker` (`select:`
 /// does not rank). With `abstain_below`, a keyword query that names no tool and whose best
-/// fit is below it loads nothing and names the nearest tools instead. Pure: the caller
-/// records the hits ([`run`] does both).
+/// fit is below it loads nothing and names the nearest tools instead. A `select:` name that
+/// is `declared` (a resident tool, in full in the request's array) is not found either, but
+/// the text tells the model to call it rather than calling it unavailable: read as "not
+/// available", a model would stop using a tool it holds. Pure: the caller records the hits
+/// ([`run`] does both).
+#[allow(clippy::too_many_arguments)]
 fn search(
     registry: &Registry,
     deferred: &ToolSet,
@@ -145,10 +149,13 @@ fn search(
     ranker: &dyn Ranker,
     abstain_below: Option<f64>,
     excluded: &dyn Fn(usize) -> bool,
+    declared: &dyn Fn(usize) -> bool,
 ) -> Result<SearchResult> {
     let limit = limit.clamp(1, MAX_SEARCH_LIMIT);
     let mut hits: Vec<usize> = Vec::new();
     let mut not_found = Vec::new();
+    // `not_found` split for the text: held in full, and the rest.
+    let (mut already_declared, mut unavailable) = (Vec::new(), Vec::new());
     if !deferred.iter().any(|i| !excluded(i)) {
         return Ok(SearchResult {
             hits: Vec::new(),
@@ -174,7 +181,13 @@ fn search(
                             hits.push(i);
                         }
                     }
-                    _ => not_found.push(name.clone()),
+                    found => {
+                        match found {
+                            Some(i) if declared(i) => already_declared.push(name.clone()),
+                            _ => unavailable.push(name.clone()),
+                        }
+                        not_found.push(name.clone());
+                    }
                 }
             }
         }
@@ -207,7 +220,7 @@ fn search(
         }
     }
     let tools: Vec<&Tool> = hits.iter().filter_map(|&i| registry.tool(i)).collect();
-    let mut text = result_text(&tools, &not_found);
+    let mut text = result_text(&tools, &already_declared, &unavailable);
     if !missing_terms.is_empty() {
         // Name the +term that emptied the result: a `+` in a user's text (`+4915…`) is easy to
         // take along by accident.
@@ -334,6 +347,7 @@ pub(crate) fn run(
     deferred: &ToolSet,
     call: &SearchCall<'_>,
     excluded: &dyn Fn(usize) -> bool,
+    declared: &dyn Fn(usize) -> bool,
 ) -> Result<SearchResult> {
     let limit = match call.limit {
         None => DEFAULT_SEARCH_LIMIT,
@@ -372,10 +386,13 @@ pub(crate) fn run(
         call.ranker,
         abstain_below,
         excluded,
+        declared,
     )
 }
 
-fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
+/// The model's text: the loaded definitions, then the `select:` names already declared in
+/// full, then those it cannot load.
+fn result_text(tools: &[&Tool], declared: &[String], unavailable: &[String]) -> String {
     let mut text = String::new();
     if tools.is_empty() {
         text.push_str("No deferred tool matched.");
@@ -396,14 +413,22 @@ fn result_text(tools: &[&Tool], not_found: &[String]) -> String {
             text.push_str("}\n");
         }
     }
-    if !not_found.is_empty() {
+    for (names, said) in [
+        (declared, "Already declared in full, call directly: "),
+        (
+            unavailable,
+            "Not available as deferred tools of this session: ",
+        ),
+    ] {
+        if names.is_empty() {
+            continue;
+        }
         if !text.ends_with('\n') {
             text.push('\n');
         }
-        text.push_str(&format!(
-            "Not available as deferred tools of this session: {}\n",
-            crate::text::join(not_found, ", ")
-        ));
+        text.push_str(said);
+        text.push_str(&crate::text::join(names, ", "));
+        text.push('\n');
     }
     text
 }
@@ -457,11 +482,17 @@ mod tests {
             &KeywordRanker,
             None,
             &|_| false,
+            &|i| r.name(i) == "read_file",
         )
         .unwrap();
         assert_eq!(res.hits, ["enter_plan_mode"]);
         assert_eq!(res.not_found, ["read_file", "nope"]);
         assert!(res.text.contains("can be called at once"));
+        // The declared tool is named apart: it is held, not unavailable.
+        assert!(res.text.ends_with(
+            "Already declared in full, call directly: read_file\n\
+             Not available as deferred tools of this session: nope\n"
+        ));
     }
 
     #[test]
@@ -472,14 +503,18 @@ mod tests {
         let err = SearchCall::from_arguments(&bad).unwrap_err();
         assert_eq!(err.path(), Some("$.query"));
         let zero = json!({"query": "x", "limit": 0});
-        let err = run(&r, &e, &SearchCall::from_arguments(&zero).unwrap(), &|_| {
-            false
-        })
+        let err = run(
+            &r,
+            &e,
+            &SearchCall::from_arguments(&zero).unwrap(),
+            &|_| false,
+            &|_| false,
+        )
         .unwrap_err();
         assert_eq!(err.path(), Some("$.limit"));
         let args = json!({"query": "plan mode"});
         let call = SearchCall::from_arguments(&args).unwrap();
-        let res = run(&r, &e, &call, &|_| false).unwrap();
+        let res = run(&r, &e, &call, &|_| false, &|_| false).unwrap();
         assert_eq!(res.hits[0], "enter_plan_mode");
     }
 }

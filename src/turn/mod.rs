@@ -47,7 +47,7 @@ pub mod tool_changes;
 mod turn_plan;
 
 pub use budget::Budget;
-use expand::{expand, ExpandContext, Expansion};
+use expand::{expand, ExpandContext, Expansion, ToolStatus};
 pub use options::{
     js_key, option_error, search_argument_error, BudgetOptions, CacheReportOptions, CallOptions,
     SearchOptions,
@@ -349,11 +349,16 @@ impl Turn {
         check_mode(self.provider, self.mode)?;
         let version = self.expansion.registry();
         let refused = |i: usize| self.provider_split.refused(i);
+        let declared = |i: usize| {
+            self.expansion.status(i) == Some(ToolStatus::Resident)
+                && !self.provider_split.refused(i)
+        };
         let mut result = search::run(
             self.expansion.registry(),
             &self.expansion.deferred_set(),
             call,
             &refused,
+            &declared,
         )?;
         // A full loaded list first forgets names this registry lacks: then every hit fits
         // (`TurnState::make_room`), and the text that told the model "Loaded" stays true.

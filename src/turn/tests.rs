@@ -355,3 +355,29 @@ fn the_tool_count_advice_fits_what_is_declared() {
     };
     assert!(r.plan_turn(&request).is_ok());
 }
+
+/// A `select:` of a tool this request already declares in full tells the model to call it; a
+/// disabled tool and an unknown name stay unavailable. All three are `not_found`.
+#[test]
+fn selecting_a_resident_tool_says_to_call_it_not_that_it_is_unavailable() {
+    let request = TurnRequest {
+        tools_override: ToolsOverride::from_json_str(r#"{"enabled":true,"disabled":["shell"]}"#)
+            .unwrap(),
+        state: loaded(&[]),
+        ..Default::default()
+    };
+    let mut turn = Registry::embedded().turn(&request).unwrap();
+    assert!(turn.plan().unwrap().array().contains(&"read_file"));
+    let call = SearchCall::new("select:read_file,send_message,shell,nope");
+    let found = turn.search(&call).unwrap().result;
+    assert_eq!(found.hits, ["send_message"]);
+    assert_eq!(found.not_found, ["read_file", "shell", "nope"]);
+    assert!(
+        found.text.ends_with(
+            "Already declared in full, call directly: read_file\n\
+             Not available as deferred tools of this session: shell, nope\n"
+        ),
+        "{}",
+        found.text
+    );
+}
