@@ -191,18 +191,7 @@ fn payload_prints_exact_bytes_and_catalog() {
 
 #[test]
 fn search_runs_tool_search() {
-    let o = run(&[
-        "search",
-        "--mcp",
-        &format!("github={}", fixture("github")),
-        "--override",
-        r#"{"toolset":"full"}"#,
-        "--query",
-        "+github pull request",
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = search_github("+github pull request");
     let hits = v["hits"].as_array().unwrap();
     assert!(!hits.is_empty() && hits.len() <= 5);
     assert!(hits
@@ -772,6 +761,12 @@ fn search_help_states_the_library_default_limit() {
     let help = stdout(&run(&["search", "--help"]));
     let stated = format!("(1 to {MAX_SEARCH_LIMIT}; default: {DEFAULT_SEARCH_LIMIT})");
     assert!(help.contains(&stated), "{help}");
+    let v = search_github("github");
+    assert_eq!(v["hits"].as_array().unwrap().len(), DEFAULT_SEARCH_LIMIT);
+}
+
+/// `search --json` over the embedded registry plus the GitHub server, every tool offered.
+fn search_github(query: &str) -> serde_json::Value {
     let o = run(&[
         "search",
         "--mcp",
@@ -779,11 +774,11 @@ fn search_help_states_the_library_default_limit() {
         "--override",
         r#"{"toolset":"full"}"#,
         "--query",
-        "github",
+        query,
         "--json",
     ]);
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["hits"].as_array().unwrap().len(), DEFAULT_SEARCH_LIMIT);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap()
 }
 
 #[test]
