@@ -414,7 +414,7 @@ fn result_text(tools: &[&Tool], declared: &[String], unavailable: &[String]) -> 
         }
     }
     for (names, said) in [
-        (declared, "Already declared in full, call directly: "),
+        (declared, "Already in your tool list, call directly: "),
         (
             unavailable,
             "Not available as deferred tools of this session: ",
@@ -490,7 +490,7 @@ mod tests {
         assert!(res.text.contains("can be called at once"));
         // The declared tool is named apart: it is held, not unavailable.
         assert!(res.text.ends_with(
-            "Already declared in full, call directly: read_file\n\
+            "Already in your tool list, call directly: read_file\n\
              Not available as deferred tools of this session: nope\n"
         ));
     }

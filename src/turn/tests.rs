@@ -374,7 +374,7 @@ fn selecting_a_resident_tool_says_to_call_it_not_that_it_is_unavailable() {
     assert_eq!(found.not_found, ["read_file", "shell", "nope"]);
     assert!(
         found.text.ends_with(
-            "Already declared in full, call directly: read_file\n\
+            "Already in your tool list, call directly: read_file\n\
              Not available as deferred tools of this session: shell, nope\n"
         ),
         "{}",
