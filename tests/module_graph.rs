@@ -508,6 +508,38 @@ fn every_source_file_says_its_job() {
     }
 }
 
+/// `docs/layout.md` is where a newcomer looks a file up: every source file of the core and of
+/// the bindings is named there (`mod.rs` and `tests.rs` by their folder), so a file added
+/// without a word in the guide fails here rather than going missing from it.
+#[test]
+fn every_source_file_is_named_in_the_layout_guide() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let guide = std::fs::read_to_string(root.join("docs/layout.md")).unwrap();
+    let mut files = Vec::new();
+    for dir in [
+        "src",
+        "bindings/cli/src",
+        "bindings/migrate/src",
+        "bindings/store/src",
+        "bindings/wasm/src",
+        "python/src",
+    ] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 100, "{} files", files.len());
+    let mut missing = Vec::new();
+    for f in &files {
+        let name = f.file_name().unwrap().to_str().unwrap();
+        if name == "mod.rs" || name == "tests.rs" || name == "lib.rs" || name == "main.rs" {
+            continue;
+        }
+        if !guide.contains(name) {
+            missing.push(f.strip_prefix(&root).unwrap().display().to_string());
+        }
+    }
+    assert!(missing.is_empty(), "docs/layout.md does not name {missing:?}");
+}
+
 /// The layers `src/lib.rs` lists, in order: each `[`module`]` with the index of its bullet.
 fn listed_layers() -> BTreeMap<String, usize> {
     let lib = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/lib.rs")).unwrap();
