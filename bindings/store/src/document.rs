@@ -44,7 +44,9 @@ pub fn split(registry: &Registry) -> StoredVersion {
             if !item.is_object() {
                 continue;
             }
-            let body = serde_json::to_string(item).unwrap_or_default();
+            // A value's Display is its compact JSON text, the bytes `serde_json::to_string`
+            // writes, and cannot fail (no silent empty body stands in for an error).
+            let body = item.to_string();
             let digest = fingerprint(body.as_bytes());
             if !tools.iter().any(|(d, _)| *d == digest) {
                 tools.push((digest.clone(), body));
@@ -56,7 +58,7 @@ pub fn split(registry: &Registry) -> StoredVersion {
     });
     StoredVersion {
         fingerprint: registry.fingerprint().to_string(),
-        skeleton: serde_json::to_string(&document).unwrap_or_default(),
+        skeleton: document.to_string(),
         tools,
     }
 }
@@ -214,6 +216,15 @@ mod tests {
         );
         // Split again: the same rows.
         assert_eq!(split(&back), stored);
+        // Each body is the bytes earlier releases stored (`serde_json::to_string`), so their
+        // digests still name the same rows.
+        for (digest, body) in &stored.tools {
+            let value: Value = serde_json::from_str(body).unwrap();
+            assert_eq!(&serde_json::to_string(&value).unwrap(), body);
+            assert_eq!(&fingerprint(body.as_bytes()), digest);
+        }
+        let skeleton: Value = serde_json::from_str(&stored.skeleton).unwrap();
+        assert_eq!(serde_json::to_string(&skeleton).unwrap(), stored.skeleton);
     }
 
     #[test]
