@@ -537,7 +537,10 @@ fn every_source_file_is_named_in_the_layout_guide() {
             missing.push(f.strip_prefix(&root).unwrap().display().to_string());
         }
     }
-    assert!(missing.is_empty(), "docs/layout.md does not name {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "docs/layout.md does not name {missing:?}"
+    );
 }
 
 /// The layers `src/lib.rs` lists, in order: each `[`module`]` with the index of its bullet.
