@@ -7,8 +7,11 @@
 //! refused here, or it silently becomes a new local file: a libpq `key=value` connection
 //! string (`host=db dbname=tools`) would be a file of that name in the working directory, and
 //! each process would "share" a store no other machine sees. Refused: a URL of another scheme
-//! (`mysql://…`, `sqlite:///…`) and a `key=value` string that starts with a libpq keyword
-//! (PostgreSQL's "Connection Strings", libpq §34.1.1, lists them).
+//! (`mysql://…`, `sqlite:///…`, `POSTGRES://…`: the driver, tokio-postgres's `Config`, reads
+//! `postgres://` and `postgresql://` in lower case only) and a `key=value` string that starts
+//! with a libpq keyword (PostgreSQL's "Connection Strings", libpq §34.1.1, lists them; the
+//! driver would read it, but as a spec it cannot be told from a path, so it is asked for as a
+//! URL).
 
 use std::path::PathBuf;
 
@@ -42,10 +45,12 @@ impl DatabaseSpec {
         }
         let shown = tool_intent::error::quoted(spec);
         if let Some(scheme) = url_scheme(spec) {
-            let hint = if scheme.eq_ignore_ascii_case("sqlite") {
-                "; for SQLite give the file's path, without sqlite://"
-            } else {
-                ""
+            let lower = scheme.to_ascii_lowercase();
+            let hint = match lower.as_str() {
+                "sqlite" => "; for SQLite give the file's path, without sqlite://",
+                // The driver reads the scheme in lower case only.
+                "postgres" | "postgresql" => "; write the scheme in lower case",
+                _ => "",
             };
             return Err(Error::argument(
                 argument,
@@ -135,6 +140,8 @@ mod tests {
         let e = refused("host=db.internal dbname=tools user=app");
         assert!(e.contains("key=value connection string"), "{e}");
         assert!(e.contains("postgres://user@host:port/dbname"), "{e}");
+        let e = refused("PostgreSQL://u@h/d");
+        assert!(e.contains("write the scheme in lower case"), "{e}");
         let e = refused("dbname=tools");
         assert!(e.contains("key=value"), "{e}");
         let e = refused("");
