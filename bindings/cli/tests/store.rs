@@ -222,11 +222,11 @@ fn a_spec_meant_for_another_database_is_refused_not_made_a_file() {
     for (args, said) in [
         (
             &["registry", "publish", "--store", "host=db dbname=tools"][..],
-            "--store: invalid store: \"host=db dbname=tools\" is a PostgreSQL key=value connection string",
+            "--store: invalid store: a PostgreSQL key=value connection string (it starts with host=)",
         ),
         (
             &["audit", "--db", "mysql://db/app"][..],
-            "--db: invalid db: \"mysql://db/app\" is a mysql:// URL",
+            "--db: invalid db: a \"mysql://\" URL",
         ),
         (
             &["migrate", "--db", "sqlite:///sessions.db"][..],
