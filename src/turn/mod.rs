@@ -47,7 +47,7 @@ pub mod tool_changes;
 mod turn_plan;
 
 pub use budget::Budget;
-use expand::{expand, ExpandContext, Expansion, ToolStatus};
+use expand::{expand, ExpandContext, Expansion};
 pub use options::{
     js_key, option_error, search_argument_error, BudgetOptions, CacheReportOptions, CallOptions,
     SearchOptions,
@@ -349,10 +349,9 @@ impl Turn {
         check_mode(self.provider, self.mode)?;
         let version = self.expansion.registry();
         let refused = |i: usize| self.provider_split.refused(i);
-        let declared = |i: usize| {
-            self.expansion.status(i) == Some(ToolStatus::Resident)
-                && !self.provider_split.refused(i)
-        };
+        // In full in the request: the turn's provider split already says (its array, refused
+        // tools left out); a promoted tool in it is deferred, so `select:` loads it first.
+        let declared = |i: usize| self.provider_split.split.array.contains(&i);
         let mut result = search::run(
             self.expansion.registry(),
             &self.expansion.deferred_set(),
