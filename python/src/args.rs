@@ -335,14 +335,14 @@ extractors! {
     query: String = text("query");
     name: String = text("name");
     server: String = text("server");
-    table: String = text("table");
+    opt_table: Option<String> = opt_text("table");
     text_arg: String = text("text");
     source: Option<String> = opt_text("source");
     limit: Option<usize> = opt_count("limit");
     batch_size: Option<usize> = opt_count("batch_size");
     opt_cache_control: Option<bool> = opt_flag("cache_control");
     opt_abstain: Option<bool> = opt_flag("abstain");
-    dry_run: bool = flag("dry_run");
+    opt_dry_run: Option<bool> = opt_flag("dry_run");
     name_list: Vec<String> = names("names");
     db: tool_intent_migrate::Database = database("db");
     store: String = store_spec("store");

@@ -1,6 +1,7 @@
-//! Legacy snapshot migration (`migrate`, `undo`, `audit`) and its keyword options. Each
-//! `text_signature` says what `help()` and the type stubs say: a Rust default (the embedded
-//! registry, `String::from`) has no Python text.
+//! Legacy snapshot migration (`migrate`, `undo`, `audit`) and its keyword options. An option
+//! left out (or None) takes the core's default (`MigrateOptions::default()`,
+//! `AuditOptions::default()`); each `text_signature` shows those defaults, as `help()` and the
+//! type stubs say them (`test_migrate.py` holds the two to what a run does).
 
 use crate::*;
 
@@ -12,29 +13,46 @@ use crate::*;
 /// transaction under way rolls back, so a one-transaction run changes nothing and a batched
 /// run keeps its committed batches (run it again to go on). Returns the report as a dict.
 #[pyfunction]
-#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), dry_run=false, batch_size=None, progress=None, **unknown),
+#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=None, dry_run=None, batch_size=None, progress=None, **unknown),
        text_signature = "(db, registry=None, *, table='sessions', dry_run=False, batch_size=None, progress=None)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn migrate<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
     #[pyo3(from_py_with = args::registry_or_embedded)] registry: tool_intent::Registry,
-    #[pyo3(from_py_with = args::table)] table: String,
-    #[pyo3(from_py_with = args::dry_run)] dry_run: bool,
+    #[pyo3(from_py_with = args::opt_table)] table: Option<String>,
+    #[pyo3(from_py_with = args::opt_dry_run)] dry_run: Option<bool>,
     #[pyo3(from_py_with = args::batch_size)] batch_size: Option<usize>,
     #[pyo3(from_py_with = args::progress_function)] progress: Option<Py<PyAny>>,
     unknown: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     args::refuse_unknown(py, unknown, &["table", "dry_run", "batch_size", "progress"])?;
-    let options = tool_intent_migrate::MigrateOptions {
-        table,
-        dry_run,
-        batch_size,
-    };
     let report = with_progress(py, progress, |progress| {
-        tool_intent_migrate::migrate(&db, &registry, &options, progress)
+        let options = migrate_options(table, dry_run, batch_size, progress);
+        tool_intent_migrate::migrate(&db, &registry, options)
     })?;
     to_py(py, &report)
+}
+
+/// The core's options with the ones the caller gave.
+fn migrate_options(
+    table: Option<String>,
+    dry_run: Option<bool>,
+    batch_size: Option<usize>,
+    progress: tool_intent_migrate::Progress<'_>,
+) -> tool_intent_migrate::MigrateOptions<'_> {
+    let mut options = tool_intent_migrate::MigrateOptions {
+        batch_size,
+        progress: Some(progress),
+        ..Default::default()
+    };
+    if let Some(table) = table {
+        options.table = table;
+    }
+    if let Some(dry_run) = dry_run {
+        options.dry_run = dry_run;
+    }
+    options
 }
 
 /// Runs `run` without the GIL. Each progress point takes it to check for Ctrl-C and call
@@ -73,44 +91,43 @@ fn with_progress<T: Send>(
 /// `rows_not_restored`. `progress(done, total)` counts the backed-up rows, and stops the undo,
 /// as `migrate`'s does the run.
 #[pyfunction]
-#[pyo3(signature = (db, *, table=String::from("sessions"), dry_run=false, batch_size=None, progress=None, **unknown),
+#[pyo3(signature = (db, *, table=None, dry_run=None, batch_size=None, progress=None, **unknown),
        text_signature = "(db, *, table='sessions', dry_run=False, batch_size=None, progress=None)")]
 pub(crate) fn undo<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
-    #[pyo3(from_py_with = args::table)] table: String,
-    #[pyo3(from_py_with = args::dry_run)] dry_run: bool,
+    #[pyo3(from_py_with = args::opt_table)] table: Option<String>,
+    #[pyo3(from_py_with = args::opt_dry_run)] dry_run: Option<bool>,
     #[pyo3(from_py_with = args::batch_size)] batch_size: Option<usize>,
     #[pyo3(from_py_with = args::progress_function)] progress: Option<Py<PyAny>>,
     unknown: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     args::refuse_unknown(py, unknown, &["table", "dry_run", "batch_size", "progress"])?;
-    let options = tool_intent_migrate::MigrateOptions {
-        table,
-        dry_run,
-        batch_size,
-    };
     let report = with_progress(py, progress, |progress| {
-        tool_intent_migrate::undo(&db, &options, progress)
+        tool_intent_migrate::undo(&db, migrate_options(table, dry_run, batch_size, progress))
     })?;
     to_py(py, &report)
 }
 
 /// The rows that still hold a legacy snapshot: `[{rowid, matched, intent}]`.
 #[pyfunction]
-#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=String::from("sessions"), **unknown),
+#[pyo3(signature = (db, registry=tool_intent::Registry::embedded(), *, table=None, **unknown),
        text_signature = "(db, registry=None, *, table='sessions')")]
 pub(crate) fn audit<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::db)] db: tool_intent_migrate::Database,
     #[pyo3(from_py_with = args::registry_or_embedded)] registry: tool_intent::Registry,
-    #[pyo3(from_py_with = args::table)] table: String,
+    #[pyo3(from_py_with = args::opt_table)] table: Option<String>,
     unknown: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     args::refuse_unknown(py, unknown, &["table"])?;
+    let mut options = tool_intent_migrate::AuditOptions::default();
+    if let Some(table) = table {
+        options.table = table;
+    }
     let rows = lib(
         py,
-        py.detach(|| tool_intent_migrate::audit(&db, &table, &registry)),
+        py.detach(|| tool_intent_migrate::audit(&db, &registry, &options)),
     )?;
     to_py(py, &rows)
 }

@@ -1,6 +1,7 @@
 """Legacy snapshot rows migrated through the Python API on a real sqlite3 file, audited, then
 undone byte for byte; and the SessionRunConfig value the session store reads and writes."""
 
+import inspect
 import json
 import sqlite3
 
@@ -58,6 +59,23 @@ def test_migrate_audit_and_undo_round_trip(tmp_path):
     after = db.execute("SELECT rowid, tools_enabled, tools_override FROM sessions").fetchall()
     db.close()
     assert after == before
+
+
+def test_the_defaults_help_shows_are_the_ones_a_run_takes(tmp_path):
+    # The binding holds no default of its own: an option left out, or None, is the core's
+    # (MigrateOptions::default, AuditOptions::default); help() and the stubs show those.
+    path = tmp_path / "sessions.db"
+    make_db(path)
+    for call in (tool_intent.migrate, tool_intent.undo, tool_intent.audit):
+        assert inspect.signature(call).parameters["table"].default == "sessions", call.__name__
+    for call in (tool_intent.migrate, tool_intent.undo):
+        assert inspect.signature(call).parameters["dry_run"].default is False, call.__name__
+    left_out = tool_intent.migrate(str(path))
+    assert (left_out["table"], left_out["dry_run"]) == ("sessions", False)
+    assert sum(left_out["snapshots_rewritten"].values()) == 2
+    assert tool_intent.audit(str(path), table=None) == []
+    undone = tool_intent.undo(str(path), table=None, dry_run=None)
+    assert (undone["table"], undone["dry_run"], undone["rows_restored"]) == ("sessions", False, 2)
 
 
 def test_undo_leaves_rows_written_after_the_migration(tmp_path):

@@ -303,7 +303,8 @@ pub(crate) struct SessionTableArgs {
     /// A SQLite file, or a PostgreSQL URL (postgresql://user@host/db).
     #[arg(long, value_name = "FILE|URL")]
     pub(crate) db: String,
-    #[arg(long, default_value = "sessions")]
+    /// The session table.
+    #[arg(long, default_value = tool_intent_migrate::DEFAULT_TABLE)]
     pub(crate) table: String,
 }
 

@@ -358,11 +358,12 @@ mod cli {
                     table: table.clone(),
                     dry_run: args.dry_run,
                     batch_size: args.batch_size,
+                    progress: Some(&mut on_progress),
                 };
                 let report = if args.undo {
-                    migrate::undo(&database, &options, &mut on_progress).flag(&db)?
+                    migrate::undo(&database, options).flag(&db)?
                 } else {
-                    migrate::migrate(&database, &registry, &options, &mut on_progress).flag(&db)?
+                    migrate::migrate(&database, &registry, options).flag(&db)?
                 };
                 Ok(if args.json {
                     pretty(&report)
@@ -377,7 +378,10 @@ mod cli {
             } => {
                 let registry = load_registry(&registry)?;
                 let database = migrate::Database::parse(&db).flag("--db")?;
-                let rows = migrate::audit(&database, &table, &registry)
+                let options = migrate::AuditOptions {
+                    table: table.clone(),
+                };
+                let rows = migrate::audit(&database, &registry, &options)
                     .flag(&format!("--db {}", database.describe()))?;
                 if json {
                     return Ok(pretty(&rows));

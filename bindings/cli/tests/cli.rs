@@ -765,6 +765,17 @@ fn search_help_states_the_library_default_limit() {
     assert_eq!(v["hits"].as_array().unwrap().len(), DEFAULT_SEARCH_LIMIT);
 }
 
+/// `--table` left out is the migration crate's default table, which the help names.
+#[test]
+fn migrate_and_audit_help_state_the_library_default_table() {
+    let stated = format!("[default: {}]", tool_intent_migrate::DEFAULT_TABLE);
+    for command in ["migrate", "audit"] {
+        let help = stdout(&run(&[command, "--help"]));
+        let line = help.lines().find(|l| l.contains("--table")).unwrap_or("");
+        assert!(line.contains(&stated), "{command}: {help}");
+    }
+}
+
 /// `search --json` over the embedded registry plus the GitHub server, every tool offered.
 fn search_github(query: &str) -> serde_json::Value {
     let o = run(&[

@@ -11,7 +11,7 @@ use rusqlite::{params, Connection};
 use serde_json::{json, Value};
 use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::{Registry, SessionRunConfig};
-use tool_intent_migrate::{self as migrate, Database, MigrateOptions};
+use tool_intent_migrate::{self as migrate, AuditOptions, Database, MigrateOptions};
 
 #[path = "common/postgres.rs"]
 mod pg;
@@ -201,20 +201,6 @@ on_both_databases! {
     extreme_keys("extreme");
 }
 
-/// A migration run with no progress to show.
-fn quietly(
-    db: &Database,
-    registry: &Registry,
-    options: &MigrateOptions,
-) -> tool_intent::Result<migrate::Report> {
-    migrate::migrate(db, registry, options, &mut |_, _| Ok(()))
-}
-
-/// An undo with no progress to show.
-fn undo_quietly(db: &Database, options: &MigrateOptions) -> tool_intent::Result<migrate::Report> {
-    migrate::undo(db, options, &mut |_, _| Ok(()))
-}
-
 type Dump = Vec<(i64, Option<i64>, Option<String>)>;
 
 /// A session table in one of the two databases.
@@ -396,7 +382,7 @@ fn registry_with_new_default_tool() -> Registry {
     Registry::from_value(&doc).unwrap()
 }
 
-fn options() -> MigrateOptions {
+fn options<'p>() -> MigrateOptions<'p> {
     MigrateOptions::default()
 }
 
@@ -427,10 +413,10 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
     };
 
     // Dry run: same report, nothing changed.
-    let dry = quietly(
+    let dry = migrate::migrate(
         &db,
         &registry,
-        &MigrateOptions {
+        MigrateOptions {
             dry_run: true,
             ..options()
         },
@@ -443,11 +429,19 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
     );
 
     let mut calls = 0;
-    let report = migrate::migrate(&db, &registry, &options(), &mut |done, total| {
+    let mut count = |done, total| {
         calls += 1;
         assert!(done <= total && total == 10_000);
         Ok(())
-    })
+    };
+    let report = migrate::migrate(
+        &db,
+        &registry,
+        MigrateOptions {
+            progress: Some(&mut count),
+            ..options()
+        },
+    )
     .unwrap();
     assert!(calls >= 100, "progress reported {calls} times");
     assert_eq!(report.rows_read, 10_000);
@@ -543,26 +537,28 @@ fn ten_thousand_rows(backend: Backend, batch_size: Option<usize>) {
     }
 
     // Idempotent: a second run changes nothing.
-    let second = quietly(&db, &registry, &options()).unwrap();
+    let second = migrate::migrate(&db, &registry, options()).unwrap();
     assert_eq!(second.snapshots_total(), 0);
     assert!(second.columns_added.is_empty());
     assert_eq!(backend.dump(), after);
 
     // Audit finds nothing now; it finds every snapshot on the original.
-    assert!(migrate::audit(&db, "sessions", &registry)
+    assert!(migrate::audit(&db, &registry, &AuditOptions::default())
         .unwrap()
         .is_empty());
 
     // Undo restores the original bytes of every row.
-    let undone = undo_quietly(&db, &options()).unwrap();
+    let undone = migrate::undo(&db, options()).unwrap();
     assert_eq!(undone.rows_restored, expected_snapshots);
     assert_eq!(backend.dump(), original);
     assert_eq!(
-        migrate::audit(&db, "sessions", &registry).unwrap().len() as u64,
+        migrate::audit(&db, &registry, &AuditOptions::default())
+            .unwrap()
+            .len() as u64,
         expected_snapshots
     );
     assert_eq!(
-        undo_quietly(&db, &options()).unwrap_err().code(),
+        migrate::undo(&db, options()).unwrap_err().code(),
         "database"
     );
 }
@@ -577,11 +573,11 @@ fn a_without_rowid_table_is_refused_with_the_reason() {
         .execute_batch("CREATE TABLE sessions (id TEXT PRIMARY KEY, tools_enabled INTEGER, tools_override TEXT) WITHOUT ROWID")
         .unwrap();
     let db = Database::from(path.as_path());
-    let e = quietly(&db, &Registry::embedded(), &options()).unwrap_err();
+    let e = migrate::migrate(&db, &Registry::embedded(), options()).unwrap_err();
     assert_eq!(e.code(), "database");
     assert!(e.to_string().contains("WITHOUT ROWID"), "{e}");
     assert!(!e.to_string().contains("no such column"), "{e}");
-    let e = migrate::audit(&db, "sessions", &Registry::embedded()).unwrap_err();
+    let e = migrate::audit(&db, &Registry::embedded(), &AuditOptions::default()).unwrap_err();
     assert!(e.to_string().contains("WITHOUT ROWID"), "{e}");
 }
 
@@ -591,7 +587,7 @@ fn errors_name_the_problem() {
     let path = PathBuf::from(backend.spec());
     let db = Database::from(path.as_path());
     let r = Registry::embedded();
-    assert!(quietly(&db, &r, &options())
+    assert!(migrate::migrate(&db, &r, options())
         .unwrap_err()
         .to_string()
         .contains("no database"));
@@ -599,26 +595,26 @@ fn errors_name_the_problem() {
         .unwrap()
         .execute_batch("CREATE TABLE other (x)")
         .unwrap();
-    let e = quietly(&db, &r, &options()).unwrap_err();
+    let e = migrate::migrate(&db, &r, options()).unwrap_err();
     assert!(e.to_string().contains("no table \"sessions\""), "{e}");
     let other = MigrateOptions {
         table: "other".into(),
         ..options()
     };
-    let e = quietly(&db, &r, &other).unwrap_err();
+    let e = migrate::migrate(&db, &r, other).unwrap_err();
     assert!(e.to_string().contains("no tools_enabled column"), "{e}");
     let bad = MigrateOptions {
         table: "a;b".into(),
         ..options()
     };
-    let e = quietly(&db, &r, &bad).unwrap_err();
+    let e = migrate::migrate(&db, &r, bad).unwrap_err();
     assert_eq!(e.code(), "invalid_argument");
     let zero = MigrateOptions {
         batch_size: Some(0),
         ..options()
     };
     assert_eq!(
-        quietly(&db, &r, &zero).unwrap_err().code(),
+        migrate::migrate(&db, &r, zero).unwrap_err().code(),
         "invalid_argument"
     );
     // PostgreSQL: a table without a single integer primary key is refused, naming the rule.
@@ -626,9 +622,16 @@ fn errors_name_the_problem() {
     pg.pg()
         .batch_execute("CREATE TABLE sessions (tools_enabled integer, tools_override text)")
         .unwrap();
-    let e = quietly(&pg.database(), &r, &options()).unwrap_err();
+    let e = migrate::migrate(&pg.database(), &r, options()).unwrap_err();
     assert!(e.to_string().contains("single integer primary key"), "{e}");
-    let e = migrate::audit(&pg.database(), "nope", &r).unwrap_err();
+    let e = migrate::audit(
+        &pg.database(),
+        &r,
+        &AuditOptions {
+            table: "nope".into(),
+        },
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("no table \"nope\""), "{e}");
 }
 
@@ -681,27 +684,28 @@ fn migration_in_a_child_process() {
         return;
     };
     let number = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
-    let options = MigrateOptions {
-        batch_size: number(CHILD_BATCH).map(|n| n as usize),
-        ..options()
-    };
     let (abort_after, delay) = (number(CHILD_ABORT_AFTER), number(CHILD_ROW_DELAY_MS));
     let mut last = 0;
+    let mut faults = |done, total| {
+        if abort_after.is_some_and(|n| done >= n && done < total) {
+            std::process::abort();
+        }
+        if let Some(ms) = delay {
+            std::thread::sleep(std::time::Duration::from_millis(ms * (done - last)));
+            eprint!("\rmigrate: {done}/{total}");
+        }
+        last = done;
+        Ok(())
+    };
+    let options = MigrateOptions {
+        batch_size: number(CHILD_BATCH).map(|n| n as usize),
+        progress: Some(&mut faults),
+        ..options()
+    };
     migrate::migrate(
         &Database::parse(&db).unwrap(),
         &Registry::embedded(),
-        &options,
-        &mut |done, total| {
-            if abort_after.is_some_and(|n| done >= n && done < total) {
-                std::process::abort();
-            }
-            if let Some(ms) = delay {
-                std::thread::sleep(std::time::Duration::from_millis(ms * (done - last)));
-                eprint!("\rmigrate: {done}/{total}");
-            }
-            last = done;
-            Ok(())
-        },
+        options,
     )
     .unwrap();
 }
@@ -909,7 +913,7 @@ fn killed_batched_run_resumes(backend: Backend) {
     for ((id, _, value), r) in backend.dump().iter().zip(&rows) {
         assert_eq!(value, &r.expected, "row {id}");
     }
-    let undone = undo_quietly(&backend.database(), &options()).unwrap();
+    let undone = migrate::undo(&backend.database(), options()).unwrap();
     assert_eq!(
         undone.rows_restored,
         rows.iter().filter(|r| r.kind == "snapshot").count() as u64
@@ -952,25 +956,21 @@ fn a_progress_error_stops_the_run(backend: Backend) {
     backend.build(&rows);
     let original = backend.dump();
     let stop_at = |batch_size: Option<usize>| {
+        let mut stop = |done, _| {
+            if done >= 1550 {
+                return Err(tool_intent::Error::argument(
+                    "progress",
+                    "stopped by the test",
+                ));
+            }
+            Ok(())
+        };
         let options = MigrateOptions {
             batch_size,
+            progress: Some(&mut stop),
             ..options()
         };
-        migrate::migrate(
-            &backend.database(),
-            &Registry::embedded(),
-            &options,
-            &mut |done, _| {
-                if done >= 1550 {
-                    return Err(tool_intent::Error::argument(
-                        "progress",
-                        "stopped by the test",
-                    ));
-                }
-                Ok(())
-            },
-        )
-        .unwrap_err()
+        migrate::migrate(&backend.database(), &Registry::embedded(), options).unwrap_err()
     };
     if matches!(backend, Backend::Sqlite(_)) {
         let e = stop_at(None);
@@ -997,7 +997,7 @@ fn a_progress_error_stops_the_run(backend: Backend) {
         let expected = if *id <= 1500 { &r.expected } else { &before.2 };
         assert_eq!(value, expected, "row {id}");
     }
-    let report = quietly(&backend.database(), &Registry::embedded(), &options()).unwrap();
+    let report = migrate::migrate(&backend.database(), &Registry::embedded(), options()).unwrap();
     let late = rows[1500..].iter().filter(|r| r.kind == "snapshot").count() as u64;
     assert_eq!(
         report.snapshots_total(),
@@ -1008,11 +1008,7 @@ fn a_progress_error_stops_the_run(backend: Backend) {
     // five before stay restored and the next undo restores the rest.
     let migrated = backend.dump();
     let snapshots = rows.iter().filter(|r| r.kind == "snapshot").count() as u64;
-    let batched = MigrateOptions {
-        batch_size: Some(100),
-        ..options()
-    };
-    let e = migrate::undo(&backend.database(), &batched, &mut |done, total| {
+    let mut stop = |done, total| {
         assert_eq!(total, snapshots);
         if done > 550 {
             return Err(tool_intent::Error::argument(
@@ -1021,8 +1017,13 @@ fn a_progress_error_stops_the_run(backend: Backend) {
             ));
         }
         Ok(())
-    })
-    .unwrap_err();
+    };
+    let batched = MigrateOptions {
+        batch_size: Some(100),
+        progress: Some(&mut stop),
+        ..options()
+    };
+    let e = migrate::undo(&backend.database(), batched).unwrap_err();
     assert!(e.to_string().contains("stopped by the test"), "{e}");
     let restored = backend
         .dump()
@@ -1031,7 +1032,7 @@ fn a_progress_error_stops_the_run(backend: Backend) {
         .filter(|(now, then)| now != then)
         .count();
     assert_eq!(restored, 500, "five batches of 100 restored");
-    let rest = undo_quietly(&backend.database(), &options()).unwrap();
+    let rest = migrate::undo(&backend.database(), options()).unwrap();
     assert_eq!(rest.rows_restored, snapshots - 500);
     assert_eq!(backend.dump(), original);
 }
@@ -1086,15 +1087,16 @@ fn concurrent_writer_loses_nothing(backend: Backend) {
         Arc::new(AtomicBool::new(false)),
         stop.clone(),
     );
-    let batched = MigrateOptions {
-        batch_size: Some(50),
-        ..options()
-    };
-    let report = migrate::migrate(&db, &Registry::embedded(), &batched, &mut |_, _| {
+    let mut slowly = |_, _| {
         std::thread::sleep(std::time::Duration::from_millis(2));
         Ok(())
-    })
-    .unwrap();
+    };
+    let batched = MigrateOptions {
+        batch_size: Some(50),
+        progress: Some(&mut slowly),
+        ..options()
+    };
+    let report = migrate::migrate(&db, &Registry::embedded(), batched).unwrap();
     stop.store(true, Ordering::Relaxed);
     let last = writer.join().unwrap();
     assert!(
@@ -1121,23 +1123,19 @@ fn a_row_rewritten_after_it_was_read_is_left_alone_on_postgres() {
     let rows = generate(1_000);
     backend.build(&rows);
     assert_eq!(rows[20].kind, "snapshot");
+    let mut write_row_21 = |done, _| {
+        // Rows 1..10 are done; row 21 was read with its batch and is not rewritten yet.
+        if done == 10 {
+            backend.write(21, "[\"grep\"]");
+        }
+        Ok(())
+    };
     let batched = MigrateOptions {
         batch_size: Some(100),
+        progress: Some(&mut write_row_21),
         ..options()
     };
-    let report = migrate::migrate(
-        &backend.database(),
-        &Registry::embedded(),
-        &batched,
-        &mut |done, _| {
-            // Rows 1..10 are done; row 21 was read with its batch and is not rewritten yet.
-            if done == 10 {
-                backend.write(21, "[\"grep\"]");
-            }
-            Ok(())
-        },
-    )
-    .unwrap();
+    let report = migrate::migrate(&backend.database(), &Registry::embedded(), batched).unwrap();
     assert_eq!(report.rows_changed_concurrently, [21]);
     let now = backend.dump();
     assert_eq!(now[20].2.as_deref(), Some("[\"grep\"]"));
@@ -1164,13 +1162,13 @@ fn postgres_boolean_and_jsonb_columns_round_trip() {
         .collect()
     };
     let before = snapshot(&mut c);
-    let report = quietly(&backend.database(), &Registry::embedded(), &options()).unwrap();
+    let report = migrate::migrate(&backend.database(), &Registry::embedded(), options()).unwrap();
     assert_eq!(report.snapshots_total(), 1);
     assert_eq!(
         snapshot(&mut c)[0].1.as_deref(),
         Some("{\"enabled\": true}")
     );
-    undo_quietly(&backend.database(), &options()).unwrap();
+    migrate::undo(&backend.database(), options()).unwrap();
     assert_eq!(snapshot(&mut c), before);
 }
 
@@ -1189,7 +1187,7 @@ fn undo_keeps_later_writes(backend: Backend) {
         .collect();
     backend.build(&rows);
     let db = backend.database();
-    let report = quietly(&db, &Registry::embedded(), &options()).unwrap();
+    let report = migrate::migrate(&db, &Registry::embedded(), options()).unwrap();
     assert_eq!(report.snapshots_total(), 5);
     backend.exec(
         r#"UPDATE sessions SET tools_override = '["shell"]' WHERE id = 1;
@@ -1200,16 +1198,16 @@ fn undo_keeps_later_writes(backend: Backend) {
     );
     let before_undo = backend.dump();
     // A dry run says the same and changes nothing.
-    let dry = undo_quietly(
+    let dry = migrate::undo(
         &db,
-        &MigrateOptions {
+        MigrateOptions {
             dry_run: true,
             ..options()
         },
     )
     .unwrap();
     assert_eq!(backend.dump(), before_undo);
-    let undone = undo_quietly(&db, &options()).unwrap();
+    let undone = migrate::undo(&db, options()).unwrap();
     assert_eq!(dry.rows_restored, undone.rows_restored);
     assert_eq!(dry.rows_not_restored, undone.rows_not_restored);
     assert_eq!(undone.rows_restored, 1);
@@ -1244,7 +1242,7 @@ fn undo_keeps_later_writes(backend: Backend) {
     );
     // The backup is gone: a second undo has nothing to do.
     assert_eq!(
-        undo_quietly(&db, &options()).unwrap_err().code(),
+        migrate::undo(&db, options()).unwrap_err().code(),
         "database"
     );
 }
@@ -1259,7 +1257,7 @@ fn undo_alongside_a_writer(backend: Backend) {
     backend.build(&rows);
     let original = backend.dump();
     let db = backend.database();
-    quietly(&db, &Registry::embedded(), &options()).unwrap();
+    migrate::migrate(&db, &Registry::embedded(), options()).unwrap();
     let started = Arc::new(AtomicBool::new(false));
     let stop = Arc::new(AtomicBool::new(false));
     let writer = spawn_writer(&backend, 2_000, 100, started.clone(), stop.clone());
@@ -1270,7 +1268,7 @@ fn undo_alongside_a_writer(backend: Backend) {
         batch_size: Some(25),
         ..options()
     };
-    let undone = undo_quietly(&db, &batched).unwrap();
+    let undone = migrate::undo(&db, batched).unwrap();
     stop.store(true, Ordering::Relaxed);
     let last = writer.join().unwrap();
     let now = backend.dump();

@@ -129,7 +129,7 @@ fn run(spec: &str, batch: Option<usize>) {
         ..MigrateOptions::default()
     };
     let start = Instant::now();
-    let report = migrate::migrate(&db, &registry, &options, &mut |_, _| Ok(())).unwrap();
+    let report = migrate::migrate(&db, &registry, options).unwrap();
     let secs = start.elapsed().as_secs_f64();
     println!(
         "{} {:.0} {:.1} {} {}",

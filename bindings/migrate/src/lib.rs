@@ -51,7 +51,7 @@ mod undo;
 
 pub use database::Database;
 use options::{backup_name, batch_for, check_table_name, READ_CHUNK};
-pub use options::{MigrateOptions, DEFAULT_POSTGRES_BATCH};
+pub use options::{AuditOptions, MigrateOptions, Progress, DEFAULT_POSTGRES_BATCH, DEFAULT_TABLE};
 use progress::Done;
 pub use report::{AuditRow, NotRestored, Report, UnreadableRow, DATA_KEYS};
 pub use snapshot::{SnapshotIndex, StoredKind};
@@ -59,34 +59,37 @@ use store::{finish, rolled_back_on_error, Rewrite, Store, ADDED_COLUMNS};
 pub use undo::undo;
 
 /// Migrates snapshot rows of `options.table` to intents (see the module docs).
-/// `progress(done, total)` is called as rows are processed; an error it returns stops the run
-/// (see the module docs) and is returned.
-pub fn migrate(
-    db: &Database,
-    registry: &Registry,
-    options: &MigrateOptions,
-    progress: &mut dyn FnMut(u64, u64) -> Result<()>,
-) -> Result<Report> {
-    check_table_name(&options.table)?;
-    let batch = batch_for(db, options)?;
+/// `options.progress(done, total)` is called as rows are processed; an error it returns stops
+/// the run (see the module docs) and is returned.
+pub fn migrate(db: &Database, registry: &Registry, options: MigrateOptions<'_>) -> Result<Report> {
+    let MigrateOptions {
+        table,
+        dry_run,
+        batch_size,
+        progress,
+    } = options;
+    check_table_name(&table)?;
+    let batch = batch_for(db, batch_size)?;
     let mut store = db.open()?;
     let store = store.as_mut();
     let index = SnapshotIndex::new(registry);
-    rolled_back_on_error(store, |store| run(store, &index, options, batch, progress))
+    rolled_back_on_error(store, |store| {
+        run(store, &index, &table, dry_run, batch, progress)
+    })
 }
 
 fn run(
     store: &mut dyn Store,
     index: &SnapshotIndex,
-    options: &MigrateOptions,
+    table: &str,
+    dry_run: bool,
     batch: Option<usize>,
-    progress: &mut dyn FnMut(u64, u64) -> Result<()>,
+    progress: Option<Progress<'_>>,
 ) -> Result<Report> {
-    let table = options.table.as_str();
     let backup = backup_name(table);
     let mut report = Report {
         table: table.to_string(),
-        dry_run: options.dry_run,
+        dry_run,
         backup_table: backup.clone(),
         ..Default::default()
     };
@@ -96,19 +99,19 @@ fn run(
     for col in ADDED_COLUMNS {
         if !cols.iter().any(|c| c == col) {
             report.columns_added.push(col.to_string());
-            if !options.dry_run {
+            if !dry_run {
                 store.add_column(table, col)?;
                 cols.push(col.to_string());
             }
         }
     }
-    if !options.dry_run {
+    if !dry_run {
         store.ensure_backup(&backup)?;
     }
     let total = store.count(table)?;
     let one_transaction = batch.is_none();
     if !one_transaction {
-        finish(store, options.dry_run)?;
+        finish(store, dry_run)?;
     }
     let mut done = Done::new(total, progress);
     let mut after: Option<i64> = None;
@@ -144,7 +147,7 @@ fn run(
         }
         // The batch's rewrites in one call (one statement on PostgreSQL), each a
         // compare-and-set on the value read.
-        let written = if options.dry_run {
+        let written = if dry_run {
             vec![true; rewrites.len()]
         } else {
             store.rewrite(table, &backup, &rewrites)?
@@ -159,19 +162,20 @@ fn run(
         }
         after = Some(last);
         if !one_transaction {
-            finish(store, options.dry_run)?;
-            report.batches += u64::from(rewrote && !options.dry_run);
+            finish(store, dry_run)?;
+            report.batches += u64::from(rewrote && !dry_run);
         }
     }
     if one_transaction {
-        finish(store, options.dry_run)?;
-        report.batches = u64::from(!options.dry_run && report.snapshots_total() > 0);
+        finish(store, dry_run)?;
+        report.batches = u64::from(!dry_run && report.snapshots_total() > 0);
     }
     Ok(report)
 }
 
-/// Rows of `table` that still hold legacy snapshots (read-only, a batch at a time).
-pub fn audit(db: &Database, table: &str, registry: &Registry) -> Result<Vec<AuditRow>> {
+/// Rows of `options.table` that still hold legacy snapshots (read-only, a batch at a time).
+pub fn audit(db: &Database, registry: &Registry, options: &AuditOptions) -> Result<Vec<AuditRow>> {
+    let table = options.table.as_str();
     check_table_name(table)?;
     let mut store = db.open()?;
     let store = store.as_mut();

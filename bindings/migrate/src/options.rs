@@ -11,24 +11,65 @@ pub const DEFAULT_POSTGRES_BATCH: usize = 1_000;
 /// Rows read at a time inside a one-transaction run (memory stays bounded).
 pub(crate) const READ_CHUNK: usize = 10_000;
 
-/// Options of a migration run.
-#[derive(Debug, Clone)]
-pub struct MigrateOptions {
-    /// The session table.
+/// The session table [`migrate`](crate::migrate), [`undo`](crate::undo) and
+/// [`audit`](crate::audit) work on unless their options name another (the CLI's `--table` and
+/// Python's `table=` default to it too).
+pub const DEFAULT_TABLE: &str = "sessions";
+
+/// How a run tells its caller how far it is: called with `(done, total)` rows; an error it
+/// returns stops the run (see the crate docs) and is returned.
+pub type Progress<'p> = &'p mut dyn FnMut(u64, u64) -> Result<()>;
+
+/// Options of a migration run and of its undo (Python's keyword options of `migrate` and
+/// `undo`, the same names). `..MigrateOptions::default()` fills the rest.
+pub struct MigrateOptions<'p> {
+    /// The session table ([`DEFAULT_TABLE`]).
     pub table: String,
-    /// Report only; change nothing.
+    /// Report only; change nothing (`false`).
     pub dry_run: bool,
     /// Rows per transaction; `None`: one transaction on SQLite, [`DEFAULT_POSTGRES_BATCH`] on
     /// PostgreSQL.
     pub batch_size: Option<usize>,
+    /// Told every 1% of the rows and at the last (`None`: no one is told).
+    pub progress: Option<Progress<'p>>,
 }
 
-impl Default for MigrateOptions {
+impl Default for MigrateOptions<'_> {
     fn default() -> Self {
         MigrateOptions {
-            table: "sessions".to_string(),
+            table: DEFAULT_TABLE.to_string(),
             dry_run: false,
             batch_size: None,
+            progress: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for MigrateOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MigrateOptions")
+            .field("table", &self.table)
+            .field("dry_run", &self.dry_run)
+            .field("batch_size", &self.batch_size)
+            .field(
+                "progress",
+                &self.progress.as_ref().map(|_| "FnMut(done, total)"),
+            )
+            .finish()
+    }
+}
+
+/// Options of [`audit`](crate::audit) (Python's keyword options of `audit`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditOptions {
+    /// The session table ([`DEFAULT_TABLE`]).
+    pub table: String,
+}
+
+impl Default for AuditOptions {
+    fn default() -> Self {
+        AuditOptions {
+            table: DEFAULT_TABLE.to_string(),
         }
     }
 }
@@ -52,8 +93,8 @@ pub(crate) fn check_table_name(table: &str) -> Result<()> {
 }
 
 /// Rows per transaction for a run: `None` is one transaction (SQLite's default).
-pub(crate) fn batch_for(db: &Database, options: &MigrateOptions) -> Result<Option<usize>> {
-    if options.batch_size == Some(0) {
+pub(crate) fn batch_for(db: &Database, batch_size: Option<usize>) -> Result<Option<usize>> {
+    if batch_size == Some(0) {
         return Err(Error::InvalidArgument {
             argument: "batch_size",
             path: None,
@@ -61,8 +102,8 @@ pub(crate) fn batch_for(db: &Database, options: &MigrateOptions) -> Result<Optio
         });
     }
     Ok(match db {
-        Database::Postgres(_) => Some(options.batch_size.unwrap_or(DEFAULT_POSTGRES_BATCH)),
-        Database::Sqlite(_) => options.batch_size,
+        Database::Postgres(_) => Some(batch_size.unwrap_or(DEFAULT_POSTGRES_BATCH)),
+        Database::Sqlite(_) => batch_size,
     })
 }
 

@@ -2,17 +2,19 @@
 
 use tool_intent::error::Result;
 
-/// Rows done out of a total counted at the start, told to `progress` every 1% of them and at
-/// the last (a total that grew while the run went on is raised to what was done).
+use crate::options::Progress;
+
+/// Rows done out of a total counted at the start, told to `progress` (if any) every 1% of them
+/// and at the last (a total that grew while the run went on is raised to what was done).
 pub(crate) struct Done<'a> {
     done: u64,
     total: u64,
     step: u64,
-    progress: &'a mut dyn FnMut(u64, u64) -> Result<()>,
+    progress: Option<Progress<'a>>,
 }
 
 impl<'a> Done<'a> {
-    pub(crate) fn new(total: u64, progress: &'a mut dyn FnMut(u64, u64) -> Result<()>) -> Self {
+    pub(crate) fn new(total: u64, progress: Option<Progress<'a>>) -> Self {
         Done {
             done: 0,
             total,
@@ -24,8 +26,10 @@ impl<'a> Done<'a> {
     /// One more row; an error from `progress` stops the run.
     pub(crate) fn row(&mut self) -> Result<()> {
         self.done += 1;
-        if self.done.is_multiple_of(self.step) || self.done == self.total {
-            (self.progress)(self.done, self.total.max(self.done))?;
+        if let Some(progress) = self.progress.as_mut() {
+            if self.done.is_multiple_of(self.step) || self.done == self.total {
+                progress(self.done, self.total.max(self.done))?;
+            }
         }
         Ok(())
     }
@@ -41,7 +45,7 @@ mod tests {
             calls.push((done, total));
             Ok(())
         };
-        let mut done = Done::new(total, &mut progress);
+        let mut done = Done::new(total, Some(&mut progress));
         for _ in 0..rows {
             done.row().unwrap();
         }
@@ -65,7 +69,7 @@ mod tests {
             2 => Err(tool_intent::Error::argument("progress", "stop")),
             _ => Ok(()),
         };
-        let mut done = Done::new(10, &mut progress);
+        let mut done = Done::new(10, Some(&mut progress));
         assert!(done.row().is_ok());
         assert!(done.row().is_err());
     }

@@ -3,7 +3,9 @@
 use tool_intent::error::{Error, Result};
 
 use super::database::Database;
-use super::options::{backup_name, batch_for, check_table_name, MigrateOptions, READ_CHUNK};
+use super::options::{
+    backup_name, batch_for, check_table_name, MigrateOptions, Progress, READ_CHUNK,
+};
 use super::progress::Done;
 use super::report::{NotRestored, Report};
 use super::store::{database_error, finish, rolled_back_on_error, Restore, Store};
@@ -19,18 +21,19 @@ use super::store::{database_error, finish, rolled_back_on_error, Restore, Store}
 /// reports what would be restored and changes nothing. `progress(done, total)` counts the
 /// backed-up rows as [`migrate`](crate::migrate)'s counts the table's, and an error it
 /// returns stops the undo the same way.
-pub fn undo(
-    db: &Database,
-    options: &MigrateOptions,
-    progress: &mut dyn FnMut(u64, u64) -> Result<()>,
-) -> Result<Report> {
-    let table = options.table.as_str();
-    check_table_name(table)?;
-    let batch = batch_for(db, options)?;
+pub fn undo(db: &Database, options: MigrateOptions<'_>) -> Result<Report> {
+    let MigrateOptions {
+        table,
+        dry_run,
+        batch_size,
+        progress,
+    } = options;
+    check_table_name(&table)?;
+    let batch = batch_for(db, batch_size)?;
     let mut store = db.open()?;
     let store = store.as_mut();
     rolled_back_on_error(store, |store| {
-        run_undo(store, table, options.dry_run, batch, progress)
+        run_undo(store, &table, dry_run, batch, progress)
     })
 }
 
@@ -39,7 +42,7 @@ fn run_undo(
     table: &str,
     dry_run: bool,
     batch: Option<usize>,
-    progress: &mut dyn FnMut(u64, u64) -> Result<()>,
+    progress: Option<Progress<'_>>,
 ) -> Result<Report> {
     let backup = backup_name(table);
     let mut report = Report {
