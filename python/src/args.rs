@@ -203,7 +203,7 @@ fn path_or_url(value: &Bound<'_, PyAny>, argument: &'static str, url: &str) -> P
     }
 }
 
-/// A number of hours, 0 or more (an `int` or a `float`, not a bool), or `None`.
+/// A number (an `int` or a `float`, not a bool), or `None`: hours, whose range the core checks.
 pub(crate) fn opt_hours(value: &Bound<'_, PyAny>, argument: &'static str) -> PyResult<Option<f64>> {
     if value.is_none() {
         return Ok(None);
@@ -213,9 +213,10 @@ pub(crate) fn opt_hours(value: &Bound<'_, PyAny>, argument: &'static str) -> PyR
     } else {
         value.extract::<f64>().ok()
     };
+    // The range (finite, 0 or more) is the core's to judge: `Retention::from_options`.
     match number {
-        Some(h) if h.is_finite() && h >= 0.0 => Ok(Some(h)),
-        _ => Err(wrong(
+        Some(h) => Ok(Some(h)),
+        None => Err(wrong(
             value,
             argument,
             None,

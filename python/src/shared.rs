@@ -205,11 +205,7 @@ impl SharedRegistry {
         unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         args::refuse_unknown(py, unknown, &["keep_newest", "keep_hours"])?;
-        let default = Retention::default();
-        let retention = Retention {
-            keep_newest: keep_newest.unwrap_or(default.keep_newest),
-            keep_for_ms: keep_hours.map_or(default.keep_for_ms, |h| (h * 3_600_000.0) as i64),
-        };
+        let retention = lib(py, Retention::from_options(keep_newest, keep_hours))?;
         let report = self.with(py, |s| {
             s.store().gc(&retention, tool_intent_store::now_ms(), &[])
         })?;

@@ -234,7 +234,7 @@ pub(crate) enum RegistryCommand {
         keep_newest: usize,
         /// Versions that were the newest, or had a turn planned on them, less than this long
         /// ago are kept (a turn on one may still run).
-        #[arg(long, default_value_t = tool_intent_store::Retention::default().keep_for_ms as f64 / 3_600_000.0)]
+        #[arg(long, default_value_t = tool_intent_store::Retention::default().keep_hours())]
         keep_hours: f64,
         /// Print JSON instead of text.
         #[arg(long)]

@@ -110,15 +110,9 @@ mod cli {
                 keep_hours,
                 json,
             } => {
-                if !(keep_hours.is_finite() && keep_hours >= 0.0) {
-                    return Err(CliError::Usage(format!(
-                        "--keep-hours {keep_hours}: expected a number of hours, 0 or more"
-                    )));
-                }
-                let retention = tool_intent_store::Retention {
-                    keep_newest,
-                    keep_for_ms: (keep_hours * 3_600_000.0) as i64,
-                };
+                let retention =
+                    tool_intent_store::Retention::from_options(Some(keep_newest), Some(keep_hours))
+                        .flag("--keep-hours")?;
                 let report = store::gc(&spec, &retention).flag("--store")?;
                 Ok(if json {
                     pretty(&report)

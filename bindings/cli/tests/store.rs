@@ -246,3 +246,32 @@ fn a_spec_meant_for_another_database_is_refused_not_made_a_file() {
     assert!(left.is_empty(), "{left:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--keep-hours` outside its range is refused by the library's one reader of gc's options
+/// (`Retention::from_options`, which Python's `keep_hours=` goes through too), before the
+/// store is opened: no store file is made for it.
+#[test]
+fn gc_refuses_hours_that_are_no_span_of_time() {
+    let dir = std::env::temp_dir().join(format!("tool-intent-gc-hours-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = dir.join("fleet.db");
+    for hours in ["-1", "NaN", "inf"] {
+        let o = run(&[
+            "registry",
+            "gc",
+            "--store",
+            store.to_str().unwrap(),
+            &format!("--keep-hours={hours}"),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{hours}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("error [invalid_argument]: --keep-hours"),
+            "{hours}: {err}"
+        );
+        assert!(err.contains("0 or more"), "{hours}: {err}");
+    }
+    assert!(!store.exists(), "no store was opened");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

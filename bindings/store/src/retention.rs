@@ -21,6 +21,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use tool_intent::registry::KEPT_VERSIONS;
+use tool_intent::{Error, Result};
 
 use crate::VersionRow;
 
@@ -42,6 +43,41 @@ impl Default for Retention {
             keep_newest: 16,
             keep_for_ms: 24 * 60 * 60 * 1000,
         }
+    }
+}
+
+/// Milliseconds in an hour: `keep_hours`, the option's unit, in `keep_for_ms`'s.
+const MS_PER_HOUR: f64 = 3_600_000.0;
+
+impl Retention {
+    /// The retention of `gc`'s options as the CLI (`--keep-newest`, `--keep-hours`) and
+    /// Python (`keep_newest=`, `keep_hours=`) take them: an option left out is the
+    /// default's; `keep_hours` is a number of hours, 0 or more (a fraction is kept to the
+    /// millisecond; more hours than `i64` milliseconds hold keep everything), else
+    /// `invalid_argument` on `keep_hours`.
+    pub fn from_options(keep_newest: Option<usize>, keep_hours: Option<f64>) -> Result<Retention> {
+        let default = Retention::default();
+        let keep_for_ms = match keep_hours {
+            None => default.keep_for_ms,
+            // `as` saturates at i64::MAX: a span longer than the clock's keeps everything.
+            Some(hours) if hours.is_finite() && hours >= 0.0 => (hours * MS_PER_HOUR) as i64,
+            Some(hours) => {
+                return Err(Error::InvalidArgument {
+                    argument: "keep_hours",
+                    path: None,
+                    message: format!("expected a number of hours, 0 or more, found {hours}"),
+                })
+            }
+        };
+        Ok(Retention {
+            keep_newest: keep_newest.unwrap_or(default.keep_newest),
+            keep_for_ms,
+        })
+    }
+
+    /// `keep_for_ms` in hours, the unit of the `keep_hours` option.
+    pub fn keep_hours(&self) -> f64 {
+        self.keep_for_ms as f64 / MS_PER_HOUR
     }
 }
 
@@ -113,6 +149,31 @@ pub(crate) fn to_remove(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn options_in_hours_read_as_the_default_fills_them() {
+        let default = Retention::default();
+        assert_eq!(Retention::from_options(None, None).unwrap(), default);
+        assert_eq!(default.keep_hours(), 24.0);
+        let r = Retention::from_options(Some(3), Some(0.5)).unwrap();
+        assert_eq!((r.keep_newest, r.keep_for_ms), (3, 1_800_000));
+        assert_eq!(r.keep_hours(), 0.5);
+        let zero = Retention::from_options(None, Some(0.0)).unwrap();
+        assert_eq!(
+            (zero.keep_newest, zero.keep_for_ms),
+            (default.keep_newest, 0)
+        );
+        let forever = Retention::from_options(None, Some(1e300)).unwrap();
+        assert_eq!(forever.keep_for_ms, i64::MAX);
+        for wrong in [-1.0, -0.001, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let e = Retention::from_options(None, Some(wrong)).unwrap_err();
+            assert_eq!(
+                (e.code(), e.input()),
+                ("invalid_argument", Some("keep_hours")),
+                "{wrong}"
+            );
+        }
+    }
 
     fn row(sequence: u64, fingerprint: &str, published_ms: i64) -> VersionRow {
         VersionRow {
