@@ -134,8 +134,16 @@ pub(crate) fn turn_flag<T>(r: Result<T, Error>, fallback: &str) -> Result<T, Cli
     })
 }
 
-pub(crate) fn pretty(v: &impl serde::Serialize) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".to_string());
+/// JSON for people (indented, a newline at the end). serde_json fails only on a map key that
+/// is not a string or a failing `Serialize`; the library's output types have neither, so a
+/// failure is a defect, said as `internal`, never printed as `null`.
+pub(crate) fn pretty(v: &impl serde::Serialize) -> Result<String, CliError> {
+    let mut s = serde_json::to_string_pretty(v).map_err(|e| {
+        CliError::In(
+            "output".to_string(),
+            Error::internal(format!("serde_json refused an output value: {e}")),
+        )
+    })?;
     s.push('\n');
-    s
+    Ok(s)
 }

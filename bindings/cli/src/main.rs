@@ -52,24 +52,36 @@ mod cli {
                 return code;
             }
         };
-        match execute(cli.command) {
-            Ok(out) => {
-                let mut stdout = std::io::stdout().lock();
-                let _ = stdout.write_all(out.as_bytes());
-                let _ = stdout.flush();
-                0
+        let (out, status) = match execute(cli.command) {
+            Ok(out) => (out, 0),
+            // A report that found something (`check`): printed, and the status says so.
+            Err(CliError::Findings(out)) => (out, 1),
+            Err(e) => {
+                eprintln!("tool-intent: {}", one_line(&e.to_string()));
+                return 2;
             }
-            Err(CliError::Findings(out)) => {
-                // A report that found something (`check`): printed, and the status says so.
-                let mut stdout = std::io::stdout().lock();
-                let _ = stdout.write_all(out.as_bytes());
-                let _ = stdout.flush();
-                1
-            }
+        };
+        match write_out(&out) {
+            Ok(()) => status,
             Err(e) => {
                 eprintln!("tool-intent: {}", one_line(&e.to_string()));
                 2
             }
+        }
+    }
+
+    /// Writes the output. A reader that stopped early (`| head`) is no failure; any other
+    /// write error is (a full disk must not leave a cut payload behind an exit status of 0).
+    fn write_out(out: &str) -> Result<(), CliError> {
+        let mut stdout = std::io::stdout().lock();
+        match stdout
+            .write_all(out.as_bytes())
+            .and_then(|()| stdout.flush())
+        {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(CliError::Io(format!("writing the output: {e}")))
+            }
+            _ => Ok(()),
         }
     }
 
@@ -85,7 +97,7 @@ mod cli {
                 let local = local_registry(&registry)?;
                 let (row, new) = store::publish(&spec, &local).flag("--store")?;
                 Ok(if json {
-                    pretty(&json!({"published": new, "version": row}))
+                    pretty(&json!({"published": new, "version": row}))?
                 } else {
                     format!(
                         "{} {} (sequence {}, {} tools)\n",
@@ -99,7 +111,7 @@ mod cli {
             RegistryCommand::Versions { store: spec, json } => {
                 let rows = store::versions(&spec).flag("--store")?;
                 Ok(if json {
-                    pretty(&rows)
+                    pretty(&rows)?
                 } else {
                     store::versions_table(&rows)
                 })
@@ -115,7 +127,7 @@ mod cli {
                         .flag("--keep-hours")?;
                 let report = store::gc(&spec, &retention).flag("--store")?;
                 Ok(if json {
-                    pretty(&report)
+                    pretty(&report)?
                 } else {
                     format!(
                         "removed {}, {}; {} held\n",
@@ -134,7 +146,7 @@ mod cli {
                 let req = request(&args)?;
                 let registry = load_registry_at(&args.registry, req.state.registry.as_deref())?;
                 let p = turn_flag(registry.plan_turn(&req), "--override")?;
-                Ok(pretty(&p))
+                pretty(&p)
             }
             Command::Preview {
                 request: args,
@@ -168,7 +180,12 @@ mod cli {
                     if let Some(state) = &p.state {
                         eprintln!(
                             "{}",
-                            serde_json::to_string(state).unwrap_or_else(|_| "null".to_string())
+                            serde_json::to_string(state).map_err(|e| CliError::In(
+                                "output".to_string(),
+                                tool_intent::Error::internal(format!(
+                                    "serde_json refused the turn state: {e}"
+                                ))
+                            ))?
                         );
                     }
                     if p.changes.is_empty() {
@@ -218,7 +235,7 @@ mod cli {
                         .map_err(|e| CliError::In("search output".into(), e))?;
                     let value: serde_json::Value = serde_json::from_str(&text)
                         .map_err(|e| CliError::Io(format!("search output: {e}")))?;
-                    pretty(&value)
+                    pretty(&value)?
                 } else {
                     outcome.result.text
                 })
@@ -272,7 +289,7 @@ mod cli {
                     )?);
                 }
                 Ok(if json {
-                    pretty(&reports)
+                    pretty(&reports)?
                 } else {
                     tables::cache_report(&reports)
                 })
@@ -285,7 +302,7 @@ mod cli {
                 let registry = load_registry(&registry)?;
                 let report = registry.check(provider.provider());
                 let out = if json {
-                    pretty(&report)
+                    pretty(&report)?
                 } else {
                     tables::check(&report)
                 };
@@ -306,9 +323,7 @@ mod cli {
                     .flag("--toggles")?;
                 let intent = build_intent(&toggles);
                 let row = SessionRunConfig::from_override(&intent);
-                Ok(pretty(
-                    &json!({"intent": intent.to_canonical_value(), "row": row.to_value()}),
-                ))
+                pretty(&json!({"intent": intent.to_canonical_value(), "row": row.to_value()}))
             }
             Command::Budget {
                 request: args,
@@ -322,7 +337,11 @@ mod cli {
                     registry.turn(&req).and_then(|turn| turn.budget(counter)),
                     "--override",
                 )?;
-                Ok(if json { pretty(&b) } else { tables::budget(&b) })
+                Ok(if json {
+                    pretty(&b)?
+                } else {
+                    tables::budget(&b)
+                })
             }
             Command::Registry(command) => registry_command(command),
             Command::Migrate(args) => {
@@ -360,7 +379,7 @@ mod cli {
                     migrate::migrate(&database, &registry, options).flag(&db)?
                 };
                 Ok(if args.json {
-                    pretty(&report)
+                    pretty(&report)?
                 } else {
                     report.to_text()
                 })
@@ -378,7 +397,7 @@ mod cli {
                 let rows = migrate::audit(&database, &registry, &options)
                     .flag(&format!("--db {}", database.describe()))?;
                 if json {
-                    return Ok(pretty(&rows));
+                    return pretty(&rows);
                 }
                 let mut out = String::new();
                 if rows.is_empty() {

@@ -991,3 +991,43 @@ fn a_tool_changes_error_names_its_flag() {
         stderr(&o)
     );
 }
+
+/// Output that cannot be written is an error (exit 2, `[io]`), not a cut payload behind an
+/// exit status of 0; a reader that stops early (`| head`) is not.
+#[test]
+fn output_that_cannot_be_written_is_an_error_but_a_closed_pipe_is_not() {
+    // Linux's always-full device: every write fails with ENOSPC.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full (Linux) is the fixture of this test");
+    let o = Command::new(env!("CARGO_BIN_EXE_tool-intent"))
+        .arg("payload")
+        .stdout(full)
+        .output()
+        .expect("run tool-intent");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("error [io]: writing the output"), "{err}");
+    // A pipe whose reader is gone: with every session server declared the payload is larger
+    // than a pipe's buffer (64 KiB), so a write meets the closed end whenever it closes.
+    let mut args = vec!["payload".to_string(), "--mode".into(), "native".into()];
+    for s in SESSION_SERVERS {
+        args.push("--mcp".into());
+        args.push(format!("{s}={}", fixture(s)));
+    }
+    let full_size = run(&args.iter().map(String::as_str).collect::<Vec<_>>())
+        .stdout
+        .len();
+    assert!(full_size > 64 * 1024, "{full_size} bytes");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-intent"))
+        .args(&args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run tool-intent");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
