@@ -254,7 +254,8 @@ pub(crate) struct SessionArgs {
     /// The request's source (webui, tui, channel, ...).
     #[arg(long)]
     pub(crate) source: Option<String>,
-    /// Tools loaded earlier by tool_search, promoted as at the start of a turn (comma-separated).
+    /// Tools loaded earlier by tool_search, promoted as at the start of a turn (comma-separated;
+    /// spaces around the commas are ignored).
     #[arg(long, value_delimiter = ',')]
     pub(crate) loaded: Vec<String>,
     /// A persisted turn state (JSON text or @FILE), instead of or before --loaded.

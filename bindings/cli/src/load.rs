@@ -164,8 +164,14 @@ pub(crate) fn session_request(
         None => TurnState::default(),
     };
     // `--loaded a,b`: tools loaded earlier, promoted as at a turn boundary (shorthand for
-    // a `--state` that records them and begins a turn).
-    let loaded: Vec<&String> = args.loaded.iter().filter(|s| !s.is_empty()).collect();
+    // a `--state` that records them and begins a turn). `a, b` means the same: a tool name
+    // holds no space (`^[a-zA-Z0-9_-]{1,64}$`), so spaces around a comma are the writer's.
+    let loaded: Vec<&str> = args
+        .loaded
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .collect();
     if !loaded.is_empty() {
         let recorded = record_loaded(&state, &loaded).flag("--loaded")?;
         state = TurnState {

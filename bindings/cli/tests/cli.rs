@@ -1031,3 +1031,21 @@ fn output_that_cannot_be_written_is_an_error_but_a_closed_pipe_is_not() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stderr(&o), "");
 }
+
+/// `--loaded a, b` is `--loaded a,b`: tool names hold no spaces, so the ones around a comma
+/// are the writer's, not part of a name.
+#[test]
+fn loaded_names_may_have_spaces_around_their_commas() {
+    let plan = |loaded: &str| -> serde_json::Value {
+        let o = run(&["expand", "--loaded", loaded]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let spaced = plan(" send_message , playwright_browser ");
+    assert_eq!(
+        spaced["promoted"],
+        serde_json::json!(["send_message", "playwright_browser"])
+    );
+    assert_eq!(spaced["warnings"], serde_json::json!([]));
+    assert_eq!(spaced, plan("send_message,playwright_browser"));
+}
