@@ -149,7 +149,7 @@ pub(crate) enum Command {
     },
     /// Build the intent a writer stores from UI toggles, and the session row.
     BuildIntent {
-        /// Toggles as JSON: {"tools_enabled","toolset","web_search","disabled","allowed","picked"}.
+        /// Toggles (JSON text, or @FILE): {"tools_enabled","toolset","web_search","disabled","allowed","picked"}.
         #[arg(long, value_name = "JSON")]
         toggles: String,
     },
@@ -248,7 +248,7 @@ pub(crate) struct SessionArgs {
     /// The tools override (JSON text, or @FILE): null, [], ["a","b"] or an intent object.
     #[arg(long = "override", value_name = "JSON")]
     pub(crate) tools_override: Option<String>,
-    /// The agent profile's tools setting (an override).
+    /// The agent profile's tools setting, an override (JSON text, or @FILE).
     #[arg(long, value_name = "JSON")]
     pub(crate) profile: Option<String>,
     /// The request's source (webui, tui, channel, ...).
