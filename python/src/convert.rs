@@ -3,8 +3,9 @@
 
 use crate::*;
 
-/// A Python argument as JSON text: a `str` as it is, anything else through `json.dumps`
-/// (NaN and infinities refused, as JSON has none).
+/// A Python argument as JSON text: a `str` as it is, `bytes` or `bytearray` as UTF-8 text (as
+/// `json.loads` takes them: a file's or a response's bytes need no decoding first), anything
+/// else through `json.dumps` (NaN and infinities refused, as JSON has none).
 pub(crate) fn json_text(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
@@ -33,6 +34,12 @@ fn json_text_or_error(
             )
         }));
     }
+    if value.is_instance_of::<pyo3::types::PyBytes>()
+        || value.is_instance_of::<pyo3::types::PyByteArray>()
+    {
+        let bytes: Vec<u8> = value.extract()?;
+        return Ok(utf8_text(bytes, input));
+    }
     static DUMPS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
     let dumps = DUMPS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
         Ok(py.import("json")?.getattr("dumps")?.unbind())
@@ -45,6 +52,23 @@ fn json_text_or_error(
             "cannot be converted to JSON: {}",
             tool_intent::error::escaped(&e.value(py).to_string())
         ))),
+    })
+}
+
+/// Bytes as the UTF-8 text JSON is exchanged in (RFC 8259, section 8.1); other bytes are
+/// `invalid_json` at the line and column of the first byte that is not UTF-8.
+fn utf8_text(bytes: Vec<u8>, input: &'static str) -> tool_intent::Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        // The prefix is valid UTF-8 (read as it is); its lines and characters place the byte.
+        let before = String::from_utf8_lossy(valid);
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        tool_intent::Error::InvalidJson {
+            input,
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
+            message: "the bytes are not UTF-8 text (JSON text is UTF-8)".to_string(),
+        }
     })
 }
 

@@ -252,3 +252,20 @@ def test_cache_report_refuses_a_script_past_its_limits():
         with pytest.raises(tool_intent.ToolIntentError) as e:
             r.cache_report(script)
         assert (e.value.code, e.value.argument, e.value.path) == ("limit_exceeded", "script", path)
+
+
+def test_json_text_may_come_as_utf8_bytes_as_json_loads_takes_it(tmp_path):
+    # A file's or a response's bytes need no decoding first; they read as the same text.
+    path = tmp_path / "registry.json"
+    path.write_text(tool_intent.Registry.embedded().to_json(), encoding="utf-8")
+    from_bytes = tool_intent.Registry.from_json(path.read_bytes())
+    from_text = tool_intent.Registry.from_json(path.read_text(encoding="utf-8"))
+    assert from_bytes.fingerprint() == from_text.fingerprint()
+    assert tool_intent.Registry.from_json(bytearray(path.read_bytes())).fingerprint() == from_text.fingerprint()
+    intent = b'{"toolset": "full", "disabled": ["caf\xc3\xa9"]}'
+    assert tool_intent.canonical_intent(intent) == '{"disabled":["caf\u00e9"],"toolset":"full"}'
+    # Bytes that are not UTF-8: invalid_json at the line and column of the first bad byte.
+    with pytest.raises(tool_intent.ToolIntentError) as e:
+        tool_intent.Registry.from_json(b'{"tools":\n  ["\xe9"]}')
+    assert (e.value.code, e.value.argument, e.value.path) == ("invalid_json", "document", "$")
+    assert "line 2, column 5" in str(e.value) and "UTF-8" in str(e.value)

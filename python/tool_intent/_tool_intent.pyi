@@ -24,8 +24,8 @@ __all__ = [
 
 Json = Any
 """A JSON value as Python data (dict / list / str / int / float / bool / None)."""
-JsonIn = Union[str, Dict[str, Any], List[Any], None]
-"""A JSON argument: Python data, or JSON text."""
+JsonIn = Union[str, bytes, bytearray, Dict[str, Any], List[Any], None]
+"""A JSON argument: Python data, or JSON text (a str, or UTF-8 bytes as json.loads takes them)."""
 ProfileOption = Union[Dict[str, Any], List[str], None]
 """The `profile` option: an override as Python data (an option is a value, never JSON text)."""
 StateOption = Optional[Dict[str, Any]]
