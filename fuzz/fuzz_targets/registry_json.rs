@@ -1,11 +1,12 @@
-//! Registry JSON: loading never panics; a loaded registry expands, renders for every
-//! provider and mode, and survives its own round trip (the same tools, fingerprint and text);
-//! every error and warning shows the document's text escaped.
+//! Registry JSON: loading never panics; a loaded registry's names are provider-safe; it
+//! expands, renders for every provider and mode (each plan's joined name lists split back),
+//! and survives its own round trip (the same tools, fingerprint and text); every error and
+//! warning shows the document's text escaped.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use tool_intent::{DeferralMode, Provider, Registry, ToolsOverride, TurnRequest};
-use tool_intent_fuzz::{error_shown_safely, warnings_shown_safely};
+use tool_intent_fuzz::{error_shown_safely, joined_names_split_back, names_provider_safe, warnings_shown_safely};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -14,6 +15,7 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => return error_shown_safely(&e),
     };
     warnings_shown_safely(registry.warnings());
+    names_provider_safe(&registry);
     let again = Registry::from_value(&registry.to_value()).expect("a loaded registry reloads from its own JSON");
     assert_eq!(again.tools(), registry.tools());
     assert_eq!(again.fingerprint(), registry.fingerprint(), "a reloaded registry is the same version");
@@ -28,6 +30,7 @@ fuzz_target!(|data: &[u8]| {
                 match registry.plan_turn(&request) {
                     Ok(p) => {
                         warnings_shown_safely(&p.warnings);
+                        joined_names_split_back(&p);
                         let _: serde_json::Value = serde_json::from_str(&p.payload).expect("payload is JSON");
                     }
                     Err(e) => error_shown_safely(&e),

@@ -2,8 +2,10 @@
 //! input escaped, never raw, since a control or bidirectional-format character would hide or
 //! reorder the rest of the line in a terminal or a log (`tool_intent::error`, `quoted`); and it
 //! stays short whatever the input's size (names and paths cut, lists of names cut after five).
+//! And what they check of every registry they load and plan they make: its names are
+//! provider-safe, so a plan's newline-joined name lists split back into its lists.
 
-use tool_intent::{Error, Warning};
+use tool_intent::{Error, Registry, TurnPlan, Warning};
 
 /// The longest message shown: a few names and a path, each cut.
 const LONGEST_SHOWN: usize = 2048;
@@ -48,4 +50,32 @@ pub fn warnings_shown_safely(warnings: &[Warning]) {
         let raw = hidden(&w.origin);
         assert!(raw.is_none(), "{raw:?} raw in the origin {:?}", w.origin);
     }
+}
+
+/// Every name of a loaded registry matches `^[a-zA-Z0-9_-]{1,64}$`, the rule the loader
+/// enforces (whatever a document or a server's list holds, names are checked or mapped).
+pub fn names_provider_safe(registry: &Registry) {
+    for tool in registry.tools() {
+        let n = &tool.name;
+        let safe = !n.is_empty()
+            && n.len() <= 64
+            && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        assert!(safe, "a loaded registry holds the name {n:?}");
+    }
+}
+
+/// A plan's joined name lists split on newlines into its lists (the wasm binding hands
+/// them over so), the empty string being the empty list.
+pub fn joined_names_split_back(plan: &TurnPlan) {
+    let [array, catalog, promoted] = plan.joined_names();
+    let split = |joined: &str| -> Vec<String> {
+        if joined.is_empty() {
+            Vec::new()
+        } else {
+            joined.split('\n').map(String::from).collect()
+        }
+    };
+    assert_eq!(split(&array), plan.array());
+    assert_eq!(split(&catalog), plan.catalog());
+    assert_eq!(split(&promoted), plan.promoted());
 }

@@ -233,6 +233,12 @@ impl Registry {
         self.data.names.get(index)
     }
 
+    /// Appends the names at `positions` (ascending) to `out`, joined by newlines: what
+    /// `text::join` of their names with "\n" gives, copied a run of positions at a time.
+    pub(crate) fn push_name_lines(&self, positions: &[usize], out: &mut String) {
+        self.data.names.push_lines(positions, out)
+    }
+
     /// A tool by exact name, or a `tool_not_available` error.
     pub fn tool_named(&self, name: &str) -> Result<&Tool> {
         self.index_of(name)

@@ -35,6 +35,59 @@ fn to_json_without_names_empties_only_the_name_lists() {
     }
 }
 
+/// The joined lists a binding splits on "\n" give back each list, the empty list included:
+/// with promoted tools out of registry order, with the provider's own search tool (native),
+/// and with nothing deferred.
+#[test]
+fn joined_names_split_into_the_plans_lists() {
+    let r = Registry::embedded();
+    for (o, state, mode) in [
+        (
+            "null",
+            loaded(&["exit_plan_mode", "send_message"]),
+            DeferralMode::Catalog,
+        ),
+        (
+            r#"{"toolset":"full"}"#,
+            TurnState::default(),
+            DeferralMode::Native,
+        ),
+        ("[]", TurnState::default(), DeferralMode::Catalog),
+        (
+            r#"["read_file","memory"]"#,
+            TurnState::default(),
+            DeferralMode::Catalog,
+        ),
+    ] {
+        let req = TurnRequest {
+            tools_override: ToolsOverride::from_json_str(o).unwrap(),
+            state,
+            mode,
+            ..Default::default()
+        };
+        let p = r.plan_turn(&req).unwrap();
+        let split = |joined: &str| -> Vec<String> {
+            if joined.is_empty() {
+                Vec::new()
+            } else {
+                joined.split('\n').map(String::from).collect()
+            }
+        };
+        let [array, catalog, promoted] = p.joined_names();
+        assert_eq!(split(&array), p.array(), "{o}");
+        assert_eq!(split(&catalog), p.catalog(), "{o}");
+        assert_eq!(split(&promoted), p.promoted(), "{o}");
+    }
+    let p = r
+        .plan_turn(&TurnRequest {
+            state: loaded(&["exit_plan_mode", "send_message"]),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(p.promoted(), ["exit_plan_mode", "send_message"]);
+    assert!(!p.catalog().is_empty());
+}
+
 #[test]
 fn search_outcome_json_carries_the_provider_output_as_json() {
     let r = Registry::embedded();

@@ -165,6 +165,29 @@ impl TurnPlan {
             .collect()
     }
 
+    /// The array, catalog and promoted names, each list joined by a newline ("" for an
+    /// empty list), for a binding that hands each list over as one string to split (the wasm
+    /// binding: one crossing a list, not one a name). No name holds a newline: registry
+    /// names are provider-safe (`^[a-zA-Z0-9_-]{1,64}$`, checked at load) and the provider
+    /// search tool's name is a constant (tests hold both), so the newlines are exactly the
+    /// separators, and no name is empty, so "" is exactly the empty list.
+    pub fn joined_names(&self) -> [String; 3] {
+        let mut array = String::with_capacity(self.array.len() * 24);
+        for (k, name) in self.array.iter().enumerate() {
+            if k > 0 {
+                array.push('\n');
+            }
+            array.push_str(match *name {
+                PlanName::Tool(i) => self.registry.name(i),
+                PlanName::Static(name) => name,
+            });
+        }
+        let [mut catalog, mut promoted] = [String::new(), String::new()];
+        self.registry.push_name_lines(&self.catalog, &mut catalog);
+        self.registry.push_name_lines(&self.promoted, &mut promoted);
+        [array, catalog, promoted]
+    }
+
     fn names(&self, positions: &[usize]) -> Vec<&str> {
         positions.iter().map(|&i| self.registry.name(i)).collect()
     }
