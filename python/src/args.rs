@@ -339,7 +339,6 @@ extractors! {
     opt_table: Option<String> = opt_text("table");
     text_arg: String = text("text");
     source: Option<String> = opt_text("source");
-    limit: Option<usize> = opt_count("limit");
     batch_size: Option<usize> = opt_count("batch_size");
     opt_cache_control: Option<bool> = opt_flag("cache_control");
     opt_abstain: Option<bool> = opt_flag("abstain");

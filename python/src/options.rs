@@ -34,10 +34,6 @@ impl<'py, O: CallOptions> Options<'py, O> {
         self.set(name, value.map(Value::Bool))
     }
 
-    pub(crate) fn count(self, name: &str, value: Option<usize>) -> PyResult<Self> {
-        self.set(name, value.map(Value::from))
-    }
-
     pub(crate) fn json(
         self,
         name: &'static str,

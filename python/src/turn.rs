@@ -34,13 +34,15 @@ impl Turn {
         &mut self,
         py: Python<'py>,
         #[pyo3(from_py_with = args::query)] query: String,
-        #[pyo3(from_py_with = args::limit)] limit: Option<usize>,
+        limit: Option<&Bound<'py, PyAny>>,
         #[pyo3(from_py_with = args::opt_ranker)] ranker: Option<String>,
         #[pyo3(from_py_with = args::opt_abstain)] abstain: Option<bool>,
         unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let options: SearchOptions = Options::new(py)
-            .count("limit", limit)?
+            // As JSON, so the core judges it (an integer from 1 to 50) and says so as it does
+            // to JS: the same words for a str, a float or a bool as for a 0.
+            .json("limit", limit)?
             .text("ranker", ranker)?
             .flag("abstain", abstain)?
             .finish(unknown)?;
