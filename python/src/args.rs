@@ -101,6 +101,28 @@ pub(crate) fn opt_flag(value: &Bound<'_, PyAny>, argument: &'static str) -> PyRe
     flag(value, argument).map(Some)
 }
 
+/// `search`'s `limit`: an `int` (not a bool) goes to the core, which judges its range and says
+/// so as it does to JS; any other type is refused here in the same words, with Python's name
+/// for the type.
+pub(crate) fn opt_limit<'py>(value: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
+        return Err(wrong(
+            value,
+            "limit",
+            None,
+            format!(
+                "expected an integer from 1 to {}, found {}",
+                tool_intent::registry::MAX_SEARCH_LIMIT,
+                kind(value)
+            ),
+        ));
+    }
+    Ok(Some(value.clone()))
+}
+
 /// A non-negative `int` (not a bool) or `None`.
 pub(crate) fn opt_count(
     value: &Bound<'_, PyAny>,

@@ -34,15 +34,14 @@ impl Turn {
         &mut self,
         py: Python<'py>,
         #[pyo3(from_py_with = args::query)] query: String,
-        limit: Option<&Bound<'py, PyAny>>,
+        #[pyo3(from_py_with = args::opt_limit)] limit: Option<Bound<'py, PyAny>>,
         #[pyo3(from_py_with = args::opt_ranker)] ranker: Option<String>,
         #[pyo3(from_py_with = args::opt_abstain)] abstain: Option<bool>,
         unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let options: SearchOptions = Options::new(py)
-            // As JSON, so the core judges it (an integer from 1 to 50) and says so as it does
-            // to JS: the same words for a str, a float or a bool as for a 0.
-            .json("limit", limit)?
+            // An int as JSON, so the core judges its range (1 to 50) as it does JS's.
+            .json("limit", limit.as_ref())?
             .text("ranker", ranker)?
             .flag("abstain", abstain)?
             .finish(unknown)?;

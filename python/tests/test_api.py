@@ -269,3 +269,13 @@ def test_json_text_may_come_as_utf8_bytes_as_json_loads_takes_it(tmp_path):
         tool_intent.Registry.from_json(b'{"tools":\n  ["\xe9"]}')
     assert (e.value.code, e.value.argument, e.value.path) == ("invalid_json", "document", "$")
     assert "line 2, column 5" in str(e.value) and "UTF-8" in str(e.value)
+
+
+def test_a_wrong_search_limit_is_told_the_range_the_core_takes():
+    turn = tool_intent.Registry.embedded().turn(None)
+    for wrong in (0, 51, -1, "3", 2.0, True, 2**70):
+        with pytest.raises(tool_intent.ToolIntentError) as e:
+            turn.search("select:memory", limit=wrong)
+        assert (e.value.code, e.value.argument) == ("invalid_argument", "limit"), wrong
+        assert "expected an integer from 1 to 50, found" in str(e.value), (wrong, str(e.value))
+    assert turn.search("send message", limit=1)["hits"] == ["send_message"]
