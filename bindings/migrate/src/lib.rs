@@ -50,7 +50,7 @@ mod store;
 mod undo;
 
 pub use database::Database;
-use options::{backup_name, batch_for, check_table_name, READ_CHUNK};
+use options::{backup_name, check_table_name, Run, READ_CHUNK};
 pub use options::{AuditOptions, MigrateOptions, Progress, DEFAULT_POSTGRES_BATCH, DEFAULT_TABLE};
 use progress::Done;
 pub use report::{AuditRow, NotRestored, Report, UnreadableRow, DATA_KEYS};
@@ -62,30 +62,15 @@ pub use undo::undo;
 /// `options.progress(done, total)` is called as rows are processed; an error it returns stops
 /// the run (see the module docs) and is returned.
 pub fn migrate(db: &Database, registry: &Registry, options: MigrateOptions<'_>) -> Result<Report> {
-    let MigrateOptions {
-        table,
-        dry_run,
-        batch_size,
-        progress,
-    } = options;
-    check_table_name(&table)?;
-    let batch = batch_for(db, batch_size)?;
+    let options = options.checked(db)?;
     let mut store = db.open()?;
     let store = store.as_mut();
     let index = SnapshotIndex::new(registry);
-    rolled_back_on_error(store, |store| {
-        run(store, &index, &table, dry_run, batch, progress)
-    })
+    rolled_back_on_error(store, |store| run(store, &index, options))
 }
 
-fn run(
-    store: &mut dyn Store,
-    index: &SnapshotIndex,
-    table: &str,
-    dry_run: bool,
-    batch: Option<usize>,
-    progress: Option<Progress<'_>>,
-) -> Result<Report> {
+fn run(store: &mut dyn Store, index: &SnapshotIndex, options: Run<'_>) -> Result<Report> {
+    let (table, dry_run, batch) = (options.table.as_str(), options.dry_run, options.batch);
     let backup = backup_name(table);
     let mut report = Report {
         table: table.to_string(),
@@ -113,7 +98,7 @@ fn run(
     if !one_transaction {
         finish(store, dry_run)?;
     }
-    let mut done = Done::new(total, progress);
+    let mut done = Done::new(total, options.progress);
     let mut after: Option<i64> = None;
     loop {
         if !one_transaction {

@@ -59,6 +59,29 @@ impl std::fmt::Debug for MigrateOptions<'_> {
     }
 }
 
+/// A run's options once checked against its database: the table's name checked, the rows
+/// per transaction decided (`None`: one transaction).
+pub(crate) struct Run<'p> {
+    pub(crate) table: String,
+    pub(crate) dry_run: bool,
+    pub(crate) batch: Option<usize>,
+    pub(crate) progress: Option<Progress<'p>>,
+}
+
+impl<'p> MigrateOptions<'p> {
+    /// The run these options ask for on `db`, or `invalid_argument` on `table` or
+    /// `batch_size`.
+    pub(crate) fn checked(self, db: &Database) -> Result<Run<'p>> {
+        check_table_name(&self.table)?;
+        Ok(Run {
+            batch: batch_for(db, self.batch_size)?,
+            table: self.table,
+            dry_run: self.dry_run,
+            progress: self.progress,
+        })
+    }
+}
+
 /// Options of [`audit`](crate::audit) (Python's keyword options of `audit`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditOptions {
@@ -93,7 +116,7 @@ pub(crate) fn check_table_name(table: &str) -> Result<()> {
 }
 
 /// Rows per transaction for a run: `None` is one transaction (SQLite's default).
-pub(crate) fn batch_for(db: &Database, batch_size: Option<usize>) -> Result<Option<usize>> {
+fn batch_for(db: &Database, batch_size: Option<usize>) -> Result<Option<usize>> {
     if batch_size == Some(0) {
         return Err(Error::InvalidArgument {
             argument: "batch_size",

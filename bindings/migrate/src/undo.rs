@@ -3,9 +3,7 @@
 use tool_intent::error::{Error, Result};
 
 use super::database::Database;
-use super::options::{
-    backup_name, batch_for, check_table_name, MigrateOptions, Progress, READ_CHUNK,
-};
+use super::options::{backup_name, MigrateOptions, Run, READ_CHUNK};
 use super::progress::Done;
 use super::report::{NotRestored, Report};
 use super::store::{database_error, finish, rolled_back_on_error, Restore, Store};
@@ -22,28 +20,14 @@ use super::store::{database_error, finish, rolled_back_on_error, Restore, Store}
 /// backed-up rows as [`migrate`](crate::migrate)'s counts the table's, and an error it
 /// returns stops the undo the same way.
 pub fn undo(db: &Database, options: MigrateOptions<'_>) -> Result<Report> {
-    let MigrateOptions {
-        table,
-        dry_run,
-        batch_size,
-        progress,
-    } = options;
-    check_table_name(&table)?;
-    let batch = batch_for(db, batch_size)?;
+    let options = options.checked(db)?;
     let mut store = db.open()?;
     let store = store.as_mut();
-    rolled_back_on_error(store, |store| {
-        run_undo(store, &table, dry_run, batch, progress)
-    })
+    rolled_back_on_error(store, |store| run_undo(store, options))
 }
 
-fn run_undo(
-    store: &mut dyn Store,
-    table: &str,
-    dry_run: bool,
-    batch: Option<usize>,
-    progress: Option<Progress<'_>>,
-) -> Result<Report> {
+fn run_undo(store: &mut dyn Store, options: Run<'_>) -> Result<Report> {
+    let (table, dry_run, batch) = (options.table.as_str(), options.dry_run, options.batch);
     let backup = backup_name(table);
     let mut report = Report {
         table: table.to_string(),
@@ -65,7 +49,7 @@ fn run_undo(
             "backup table {backup:?} has no \"written\" column (made by an earlier tool-intent): without the values the migration wrote, an undo cannot tell them from later writes; restore from it by hand"
         )));
     }
-    let mut done = Done::new(store.count(&backup)?, progress);
+    let mut done = Done::new(store.count(&backup)?, options.progress);
     let one_transaction = batch.is_none();
     if !one_transaction {
         finish(store, true)?;
