@@ -82,6 +82,7 @@ pub(crate) enum Command {
         /// The script (JSON text or @FILE; see docs/prompt-cache.md).
         #[arg(long, value_name = "JSON")]
         script: String,
+        /// The provider API the replay is for.
         #[arg(long, value_enum, default_value_t = ProviderArg::from(Provider::default()))]
         provider: ProviderArg,
         /// A deferral mode, or all of them.
@@ -124,9 +125,7 @@ pub(crate) enum Command {
             tool_intent::registry::DEFAULT_SEARCH_LIMIT
         ))]
         limit: Option<usize>,
-        /// How keyword queries are ranked: keywords alone, keywords fused with static
-        /// sentence embeddings (a build with the `hybrid` feature), or keywords fused with
-        /// all-MiniLM-L6-v2 run per text (the `model` feature, with --model).
+        /// How keyword queries are ranked.
         #[arg(long, value_enum, default_value_t = RankerArg::from(RankerKind::default()))]
         ranker: RankerArg,
         /// all-MiniLM-L6-v2's model.safetensors, for --ranker model.
@@ -261,19 +260,20 @@ pub(crate) struct SessionArgs {
     /// A persisted turn state (JSON text or @FILE), instead of or before --loaded.
     #[arg(long, value_name = "JSON")]
     pub(crate) state: Option<String>,
-    /// How later changes of the offered tools reach the model: `array` (the tools array
-    /// changes at a turn boundary) or `messages` (the first turn's array stays; changes are
-    /// messages appended to the conversation: Anthropic, Bedrock Converse, OpenAI Responses,
-    /// mode catalog) or `messages-by-reference` (the same, naming only tools the first turn
-    /// declared: it declares every tool the session could be offered).
+    /// How later changes of the offered tools reach the model.
     #[arg(long, value_enum, default_value_t = ToolChangesArg::from(ToolChanges::default()))]
     pub(crate) tool_changes: ToolChangesArg,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum ToolChangesArg {
+    /// The tools array changes at a turn boundary
     Array,
+    /// The first turn's array stays; changes are messages appended to the conversation
+    /// (Anthropic, Bedrock Converse, OpenAI Responses; mode catalog)
     Messages,
+    /// As messages, naming only tools the first turn declared (it declares every tool the
+    /// session could be offered)
     MessagesByReference,
 }
 
@@ -289,8 +289,10 @@ pub(crate) struct RequestArgs {
     pub(crate) registry: RegistryArgs,
     #[command(flatten)]
     pub(crate) session: SessionArgs,
+    /// The provider API the request is for: its tool shapes, limits and refusals.
     #[arg(long, value_enum, default_value_t = ProviderArg::from(Provider::default()))]
     pub(crate) provider: ProviderArg,
+    /// How deferred tools reach the model.
     #[arg(long, value_enum, default_value_t = ModeArg::from(DeferralMode::default()))]
     pub(crate) mode: ModeArg,
     /// Explicit prompt caching: Anthropic cache_control on the last non-deferred tool, Bedrock a cachePoint after the last tool.
@@ -333,10 +335,15 @@ pub(crate) struct MigrateArgs {
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum ProviderArg {
+    /// Anthropic Messages
     Anthropic,
+    /// OpenAI Chat Completions
     OpenaiChat,
+    /// OpenAI Responses
     OpenaiResponses,
+    /// AWS Bedrock Converse
     BedrockConverse,
+    /// Google Gemini
     Gemini,
 }
 
@@ -350,8 +357,11 @@ mirror!(ProviderArg, Provider, provider, {
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum ModeArg {
+    /// Deferred tools are names in a catalog; tool_search loads them into the array
     Catalog,
+    /// Every tool declared, deferred ones marked so; the provider's own search loads them
     Native,
+    /// Declared as in native, but tool_search is the search tool; loads never change the array
     NativeClient,
 }
 
@@ -364,16 +374,23 @@ mirror!(ModeArg, DeferralMode, mode, {
 /// `cache-report --mode`: one deferral mode, or every mode the provider has.
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum CacheModeArg {
+    /// As `--mode catalog`
     Catalog,
+    /// As `--mode native`
     Native,
+    /// As `--mode native-client`
     NativeClient,
+    /// Each mode the provider has, one report each
     All,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
 pub(crate) enum RankerArg {
+    /// BM25F over name, server, description and parameters
     Keyword,
+    /// Keywords fused with static sentence embeddings (a build with the `hybrid` feature)
     Hybrid,
+    /// Keywords fused with all-MiniLM-L6-v2 run per text (the `model` feature, with --model)
     Model,
 }
 
@@ -385,8 +402,11 @@ mirror!(RankerArg, RankerKind, kind, {
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
 pub(crate) enum CounterArg {
+    /// The vocabulary-free estimator
     Estimate,
+    /// Exact o200k_base (a build with the `exact-tokens` feature)
     O200k,
+    /// Exact cl100k_base (a build with the `exact-tokens` feature)
     Cl100k,
 }
 

@@ -792,6 +792,69 @@ fn search_github(query: &str) -> serde_json::Value {
     serde_json::from_str(&stdout(&o)).unwrap()
 }
 
+/// Every command's help says what each option is and what each of its values means: an
+/// option followed straight away by its default or its values has no text, and clap prints
+/// `[possible values: …]` in long help only for a choice none of whose values is described.
+#[test]
+fn every_option_and_every_choice_is_described_in_the_help() {
+    let commands_of = |help: &str| -> Vec<String> {
+        let listed = help.split("Commands:\n").nth(1).unwrap_or("");
+        listed
+            .lines()
+            .take_while(|l| l.starts_with("  "))
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|c| *c != "help")
+            .map(String::from)
+            .collect()
+    };
+    let mut commands: Vec<Vec<String>> = Vec::new();
+    for top in commands_of(&stdout(&run(&["--help"]))) {
+        let help = stdout(&run(&[&top, "--help"]));
+        let subs = commands_of(&help);
+        if subs.is_empty() {
+            commands.push(vec![top]);
+        } else {
+            commands.extend(subs.into_iter().map(|s| vec![top.clone(), s]));
+        }
+    }
+    assert!(commands.len() >= 14, "{commands:?}");
+    for command in &commands {
+        let mut args: Vec<&str> = command.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = stdout(&run(&args));
+        let lines: Vec<&str> = help.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let option = line.trim_start();
+            let is_option =
+                line.starts_with("  ") && option.starts_with('-') && !option.starts_with("- ");
+            // Short help puts the text on the option's line, two spaces after it; long help
+            // on the next line.
+            if is_option && !option.contains("  ") {
+                let next = lines.get(i + 1).map_or("", |l| l.trim());
+                assert!(
+                    !next.is_empty()
+                        && !next.starts_with('[')
+                        && !next.starts_with("Possible values"),
+                    "{command:?}: {option} has no description:\n{help}"
+                );
+            }
+            if let Some(value) = option.strip_prefix("- ") {
+                let described = value
+                    .split_once(':')
+                    .is_some_and(|(_, text)| !text.trim().is_empty());
+                assert!(
+                    described,
+                    "{command:?}: value {value} has no description:\n{help}"
+                );
+            }
+            assert!(
+                !option.starts_with("[possible values:"),
+                "{command:?}: {line}:\n{help}"
+            );
+        }
+    }
+}
+
 #[test]
 fn expand_help_names_the_keys_it_prints() {
     let help = stdout(&run(&["expand", "--help"]));
