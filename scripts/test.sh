@@ -47,6 +47,9 @@ cargo fmt --all --check
 cargo clippy --quiet --workspace --exclude tool-intent-python --all-targets --features "$FEATURES" -- -D warnings -W missing_docs
 cargo clippy --quiet -p tool-intent-wasm --lib --target wasm32-unknown-unknown -- -D warnings
 cargo clippy --quiet -p tool-intent-wasm --lib --target wasm32-unknown-unknown --features hybrid -- -D warnings
+# The store crate's drivers are features: it builds and tests clean with none and with one.
+cargo clippy --quiet -p tool-intent-store --no-default-features --all-targets -- -D warnings
+cargo clippy --quiet -p tool-intent-store --no-default-features --features postgres --all-targets -- -D warnings
 
 log "cargo doc (warnings are errors; the crates deny missing docs through #![warn(missing_docs)])"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p tool-intent -p tool-intent-minilm -p tool-intent-migrate -p tool-intent-store --features tool-intent/exact-tokens,tool-intent/hybrid,tool-intent/model,tool-intent-store/postgres,tool-intent-store/model
