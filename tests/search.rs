@@ -9,6 +9,7 @@ mod retrieval;
 
 use common::*;
 use serde_json::json;
+use tool_intent::search::{RankRequest, Ranking};
 use tool_intent::turn::expand::{expand, ExpandContext};
 use tool_intent::{Ranker, Registry, SearchCall, ToolsOverride, TurnRequest};
 
@@ -192,17 +193,14 @@ fn a_server_can_plug_in_its_own_ranker() {
     /// Ranks by name length, longest first: stands in for an embedding model.
     struct LongestName;
     impl Ranker for LongestName {
-        fn rank_with_fit(
-            &self,
-            r: &Registry,
-            _query: &str,
-            candidates: &[usize],
-            limit: usize,
-        ) -> (Vec<usize>, Option<f64>) {
-            let mut c = candidates.to_vec();
+        fn rank_with_fit(&self, r: &Registry, request: &RankRequest<'_>) -> Ranking {
+            let mut c = request.candidates.to_vec();
             c.sort_by_key(|&i| (std::cmp::Reverse(r.name(i).len()), i));
-            c.truncate(limit);
-            (c, None)
+            c.truncate(request.limit);
+            Ranking {
+                best_first: c,
+                fit: None,
+            }
         }
     }
     let r = all_merged();

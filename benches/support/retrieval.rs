@@ -7,6 +7,7 @@
 use std::time::Instant;
 
 use serde_json::Value;
+use tool_intent::search::RankRequest;
 use tool_intent::{Ranker, Registry, SearchCall, TurnRequest};
 
 /// What one run over a query set measured.
@@ -161,9 +162,14 @@ pub fn abstention(
             .filter(|&i| !relevant.contains(&registry.tools()[i].name))
             .collect();
         let fit = |candidates: &[usize]| {
+            let request = RankRequest {
+                query: text,
+                candidates,
+                limit: 10,
+            };
             ranker
-                .rank_with_fit(registry, text, candidates, 10)
-                .1
+                .rank_with_fit(registry, &request)
+                .fit
                 .unwrap_or(f64::NAN)
         };
         a.fits_in.push(fit(&pool));

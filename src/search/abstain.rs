@@ -48,14 +48,12 @@ mod tests {
 
     #[cfg(feature = "abstain")]
     impl Ranker for Fixed {
-        fn rank_with_fit(
-            &self,
-            _: &Registry,
-            _: &str,
-            candidates: &[usize],
-            limit: usize,
-        ) -> (Vec<usize>, Option<f64>) {
-            (candidates.iter().copied().take(limit).collect(), self.fit)
+        fn rank_with_fit(&self, _: &Registry, request: &RankRequest<'_>) -> Ranking {
+            let best_first = request.candidates.iter().copied().take(request.limit);
+            Ranking {
+                best_first: best_first.collect(),
+                fit: self.fit,
+            }
         }
         fn abstention_threshold(&self) -> Option<f64> {
             self.threshold

@@ -38,7 +38,7 @@ pub use hybrid::{HybridRanker, DEFAULT_KEYWORD_WEIGHT, HYBRID_ABSTENTION_THRESHO
 pub use model::MODEL_ABSTENTION_THRESHOLD;
 #[cfg(feature = "abstain")]
 pub use rank::KEYWORD_ABSTENTION_THRESHOLD;
-pub use rank::{KeywordRanker, Ranker};
+pub use rank::{KeywordRanker, RankRequest, Ranker, Ranking};
 pub use ranker_kind::{ChosenRanker, RankerKind};
 
 use serde::Serialize;

@@ -21,23 +21,36 @@
 use super::index::{KeywordIndex, QueryTerms};
 use crate::registry::{Registry, ToolSet};
 
+/// What a [`Ranker`] is asked to order.
+#[derive(Debug, Clone, Copy)]
+pub struct RankRequest<'a> {
+    /// The query text as written (`+` markers included).
+    pub query: &'a str,
+    /// The tools to order: registry indices, ascending.
+    pub candidates: &'a [usize],
+    /// How many the search wants at most.
+    pub limit: usize,
+}
+
+/// A [`Ranker`]'s answer to a [`RankRequest`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ranking {
+    /// At most `limit` of the candidates, best first; a candidate left out is not a hit.
+    pub best_first: Vec<usize>,
+    /// How well the best candidate fits the query on the scale of
+    /// [`Ranker::abstention_threshold`] (higher is better; `None`: this ranker cannot tell, so
+    /// a search that may abstain is refused, `SearchCall::abstain`).
+    pub fit: Option<f64>,
+}
+
 /// Orders the candidates of a keyword query.
 pub trait Ranker {
-    /// The best `limit` candidates, best first (`candidates` are registry indices, ascending;
-    /// a candidate left out is not a hit), and how well the best candidate fits the query on
-    /// the scale of [`Ranker::abstention_threshold`] (higher is better; `None`: this ranker
-    /// cannot tell, so a search that may abstain is refused, `SearchCall::abstain`). `query`
-    /// is the query text as written (`+` markers included). The order must depend only on the
-    /// registry, the query and the candidates, or results stop being reproducible.
-    fn rank_with_fit(
-        &self,
-        registry: &Registry,
-        query: &str,
-        candidates: &[usize],
-        limit: usize,
-    ) -> (Vec<usize>, Option<f64>);
+    /// Orders the request's candidates and says how well the best fits. The order must
+    /// depend only on the registry, the query and the candidates, or results stop being
+    /// reproducible.
+    fn rank_with_fit(&self, registry: &Registry, request: &RankRequest<'_>) -> Ranking;
 
-    /// The list of [`Ranker::rank_with_fit`] alone.
+    /// The order of [`Ranker::rank_with_fit`] alone, for the best `limit` of `candidates`.
     fn rank(
         &self,
         registry: &Registry,
@@ -45,7 +58,12 @@ pub trait Ranker {
         candidates: &[usize],
         limit: usize,
     ) -> Vec<usize> {
-        self.rank_with_fit(registry, query, candidates, limit).0
+        let request = RankRequest {
+            query,
+            candidates,
+            limit,
+        };
+        self.rank_with_fit(registry, &request).best_first
     }
 
     /// The fit below which a search that may abstain answers that no tool fits (`None`:
@@ -78,18 +96,13 @@ pub(super) const DIVERSITY_POOL: usize = 10;
 impl Ranker for KeywordRanker {
     /// The fit is the best BM25F score over the query's idf: the share of the query the best
     /// tool matches (builds without abstention, the core npm package, give none).
-    fn rank_with_fit(
-        &self,
-        registry: &Registry,
-        query: &str,
-        candidates: &[usize],
-        limit: usize,
-    ) -> (Vec<usize>, Option<f64>) {
+    fn rank_with_fit(&self, registry: &Registry, request: &RankRequest<'_>) -> Ranking {
         let index = KeywordIndex::of(registry);
-        let (query, scores) = keyword_scores(&index, query);
+        let (query, scores) = keyword_scores(&index, request.query);
+        let (candidates, limit) = (request.candidates, request.limit);
         let size = limit.max(DIVERSITY_POOL);
         let pool = best_candidates(candidates, size, |i| scores.get(i).copied().unwrap_or(0.0));
-        let hits = diversify(&index, &query.counted, &pool, limit, 1.0, |_| 0.0);
+        let best_first = diversify(&index, &query.counted, &pool, limit, 1.0, |_| 0.0);
         #[cfg(feature = "abstain")]
         {
             let best = pool.first().map_or(0.0, |&(s, _)| s);
@@ -98,11 +111,17 @@ impl Ranker for KeywordRanker {
             } else {
                 0.0
             };
-            (hits, Some(fit))
+            Ranking {
+                best_first,
+                fit: Some(fit),
+            }
         }
         #[cfg(not(feature = "abstain"))]
         {
-            (hits, None)
+            Ranking {
+                best_first,
+                fit: None,
+            }
         }
     }
 
@@ -127,14 +146,13 @@ pub const KEYWORD_ABSTENTION_THRESHOLD: f64 = 0.02;
 #[cfg(feature = "hybrid")]
 pub(super) fn fused_ranking(
     registry: &Registry,
-    query: &str,
-    candidates: &[usize],
-    limit: usize,
+    request: &RankRequest<'_>,
     keyword_weight: f64,
     similarity: impl Fn(usize) -> f64,
-) -> (Vec<usize>, Option<f64>) {
+) -> Ranking {
     let keywords = KeywordIndex::of(registry);
-    let (query, scores) = keyword_scores(&keywords, query);
+    let (query, scores) = keyword_scores(&keywords, request.query);
+    let (candidates, limit) = (request.candidates, request.limit);
     let keyword_scale = if query.most > 0.0 {
         keyword_weight / query.most
     } else {
@@ -145,7 +163,7 @@ pub(super) fn fused_ranking(
     let fused = |i: usize| scores.get(i).copied().unwrap_or(0.0) * keyword_scale + similarity(i);
     let pool = best_candidates(candidates, limit.max(DIVERSITY_POOL), fused);
     let fit = pool.first().map_or(0.0, |&(s, _)| s);
-    let hits = diversify(
+    let best_first = diversify(
         &keywords,
         &query.counted,
         &pool,
@@ -153,7 +171,10 @@ pub(super) fn fused_ranking(
         keyword_scale,
         similarity,
     );
-    (hits, Some(fit))
+    Ranking {
+        best_first,
+        fit: Some(fit),
+    }
 }
 
 /// The query's terms (with their counts and, with abstention, its idf) and every tool's
@@ -323,8 +344,13 @@ pub(super) fn rank(
         }
     }
     let named_count = hits.len();
-    let (ranked, fit) = ranker.rank_with_fit(registry, text, &candidates, limit);
-    for i in ranked {
+    let request = RankRequest {
+        query: text,
+        candidates: &candidates,
+        limit,
+    };
+    let ranking = ranker.rank_with_fit(registry, &request);
+    for i in ranking.best_first {
         if hits.len() == limit {
             break;
         }
@@ -336,6 +362,6 @@ pub(super) fn rank(
     Ranked {
         hits,
         named: named_count,
-        fit,
+        fit: ranking.fit,
     }
 }

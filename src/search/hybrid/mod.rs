@@ -45,7 +45,7 @@ mod table;
 mod wordpiece;
 
 use super::fields::{for_each_field, NAME, PARAMETER_DESCRIPTION, PARAMETER_NAME, SERVER};
-use super::rank::{fused_ranking, Ranker};
+use super::rank::{fused_ranking, RankRequest, Ranker, Ranking};
 use super::text::name_words;
 use crate::registry::{Memo, MemoSlot, Registry, Tool};
 
@@ -315,16 +315,10 @@ impl Ranker for HybridRanker {
         (self.keyword_weight == DEFAULT_KEYWORD_WEIGHT).then_some(HYBRID_ABSTENTION_THRESHOLD)
     }
 
-    fn rank_with_fit(
-        &self,
-        registry: &Registry,
-        query: &str,
-        candidates: &[usize],
-        limit: usize,
-    ) -> (Vec<usize>, Option<f64>) {
+    fn rank_with_fit(&self, registry: &Registry, request: &RankRequest<'_>) -> Ranking {
         let embeddings = registry.memo_or_build(EmbeddingIndex::build);
-        let whole = embeddings.embed_query(query);
-        let parts: Vec<Vec<f32>> = clauses(query)
+        let whole = embeddings.embed_query(request.query);
+        let parts: Vec<Vec<f32>> = clauses(request.query)
             .iter()
             .map(|clause| embeddings.embed_query(clause))
             .collect();
@@ -340,7 +334,7 @@ impl Ranker for HybridRanker {
                 best.max(CLAUSE_WEIGHT * cosine(part, tool))
             })
         };
-        fused_ranking(registry, query, candidates, limit, w, similarity)
+        fused_ranking(registry, request, w, similarity)
     }
 }
 

@@ -24,7 +24,7 @@ use std::sync::{Arc, PoisonError};
 
 use super::fields::{for_each_field, NAME, PARAMETER_NAME};
 use super::hybrid::{cosine, special_token, vocabulary_size, word_piece_ids};
-use super::rank::{fused_ranking, Ranker};
+use super::rank::{fused_ranking, RankRequest, Ranker, Ranking};
 use super::text::name_words;
 use crate::error::{Error, Result};
 use crate::model_ranker::{ModelRanker, DEFAULT_MODEL_KEYWORD_WEIGHT, HEADS};
@@ -195,35 +195,24 @@ impl Ranker for ModelRanker {
         (self.keyword_weight == DEFAULT_MODEL_KEYWORD_WEIGHT).then_some(MODEL_ABSTENTION_THRESHOLD)
     }
 
-    fn rank_with_fit(
-        &self,
-        registry: &Registry,
-        query: &str,
-        candidates: &[usize],
-        limit: usize,
-    ) -> (Vec<usize>, Option<f64>) {
+    fn rank_with_fit(&self, registry: &Registry, request: &RankRequest<'_>) -> Ranking {
+        let candidates = request.candidates;
         // `+term` markers are syntax, not words.
-        let request: String = query
+        let text: String = request
+            .query
             .chars()
             .map(|c| if c == '+' { ' ' } else { c })
             .collect();
-        let request = self.embed(&request);
+        let embedded = self.embed(&text);
         let vectors = self.tool_vectors(registry, candidates);
         // Registry index → cosine, for the candidates (others are never asked for).
         let mut cosines = vec![0.0f64; registry.tools().len()];
         for (&i, v) in candidates.iter().zip(&vectors) {
             if let Some(c) = cosines.get_mut(i) {
-                *c = cosine(&request, v);
+                *c = cosine(&embedded, v);
             }
         }
         let similarity = |i: usize| cosines.get(i).copied().unwrap_or(0.0);
-        fused_ranking(
-            registry,
-            query,
-            candidates,
-            limit,
-            self.keyword_weight,
-            similarity,
-        )
+        fused_ranking(registry, request, self.keyword_weight, similarity)
     }
 }
