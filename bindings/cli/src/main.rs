@@ -15,9 +15,13 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 mod args;
 #[cfg(not(target_arch = "wasm32"))]
+mod choices;
+#[cfg(not(target_arch = "wasm32"))]
 mod input;
 #[cfg(not(target_arch = "wasm32"))]
 mod load;
+#[cfg(not(target_arch = "wasm32"))]
+mod sessions;
 #[cfg(not(target_arch = "wasm32"))]
 mod store;
 #[cfg(not(target_arch = "wasm32"))]
@@ -25,14 +29,13 @@ mod tables;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use super::args::{CacheModeArg, Cli, Command, RegistryCommand, SessionTableArgs};
+    use super::args::{Cli, Command};
+    use super::choices::CacheModeArg;
     use super::input::{inline_or_file, one_line, pretty, turn_flag, warn, CliError, Flag};
-    use super::load::{
-        load_registry, load_registry_at, local_registry, request, session_request, with_model,
-    };
-    use super::{store, tables};
+    use super::load::{load_registry, load_registry_at, request, session_request, with_model};
+    use super::{sessions, store, tables};
 
-    use std::io::{IsTerminal, Write};
+    use std::io::Write;
 
     use clap::Parser;
     use serde_json::json;
@@ -41,7 +44,6 @@ mod cli {
     use tool_intent::{
         build_intent, DeferralMode, SearchCall, SessionRunConfig, Toggles, ToolsOverride,
     };
-    use tool_intent_migrate as migrate;
 
     pub fn run() -> i32 {
         let cli = match Cli::try_parse() {
@@ -82,61 +84,6 @@ mod cli {
                 Err(CliError::Io(format!("writing the output: {e}")))
             }
             _ => Ok(()),
-        }
-    }
-
-    fn registry_command(command: RegistryCommand) -> Result<String, CliError> {
-        match command {
-            RegistryCommand::Publish { registry, json } => {
-                let Some(spec) = registry.store.clone() else {
-                    return Err(CliError::Usage(
-                        "--store: registry publish needs a store (a SQLite file or a postgres:// URL)"
-                            .into(),
-                    ));
-                };
-                let local = local_registry(&registry)?;
-                let (row, new) = store::publish(&spec, &local).flag("--store")?;
-                Ok(if json {
-                    pretty(&json!({"published": new, "version": row}))?
-                } else {
-                    format!(
-                        "{} {} (sequence {}, {} tools)\n",
-                        if new { "published" } else { "already newest:" },
-                        row.fingerprint,
-                        row.sequence,
-                        row.tools
-                    )
-                })
-            }
-            RegistryCommand::Versions { store: spec, json } => {
-                let rows = store::versions(&spec).flag("--store")?;
-                Ok(if json {
-                    pretty(&rows)?
-                } else {
-                    store::versions_table(&rows)
-                })
-            }
-            RegistryCommand::Gc {
-                store: spec,
-                keep_newest,
-                keep_hours,
-                json,
-            } => {
-                let retention =
-                    tool_intent_store::Retention::from_options(Some(keep_newest), Some(keep_hours))
-                        .flag("--keep-hours")?;
-                let report = store::gc(&spec, &retention).flag("--store")?;
-                Ok(if json {
-                    pretty(&report)?
-                } else {
-                    format!(
-                        "removed {}, {}; {} held\n",
-                        tables::counted(report.removed.len(), "version", "versions"),
-                        tables::counted(report.tools_removed, "tool", "tools"),
-                        tables::counted(report.kept, "version", "versions"),
-                    )
-                })
-            }
         }
     }
 
@@ -343,83 +290,13 @@ mod cli {
                     tables::budget(&b)
                 })
             }
-            Command::Registry(command) => registry_command(command),
-            Command::Migrate(args) => {
-                let registry = load_registry(&args.registry)?;
-                let progress = std::io::stderr().is_terminal()
-                    || std::env::var_os("TOOL_INTENT_PROGRESS").is_some();
-                let started = std::time::Instant::now();
-                let doing = if args.undo { "undo" } else { "migrate" };
-                let mut on_progress = |done: u64, total: u64| {
-                    if progress {
-                        let secs = started.elapsed().as_secs_f64().max(1e-3);
-                        let rate = done as f64 / secs;
-                        let eta = (total.saturating_sub(done)) as f64 / rate.max(1e-9);
-                        eprint!(
-                            "\r{doing}: {done}/{total} rows, {rate:.0} rows/s, ETA {eta:.0} s   "
-                        );
-                        if done == total {
-                            eprintln!();
-                        }
-                    }
-                    Ok(())
-                };
-                let SessionTableArgs { db: spec, table } = &args.sessions;
-                let database = migrate::Database::parse(spec).flag("--db")?;
-                let db = format!("--db {}", database.describe());
-                let options = migrate::MigrateOptions {
-                    table: table.clone(),
-                    dry_run: args.dry_run,
-                    batch_size: args.batch_size,
-                    progress: Some(&mut on_progress),
-                };
-                let report = if args.undo {
-                    migrate::undo(&database, options).flag(&db)?
-                } else {
-                    migrate::migrate(&database, &registry, options).flag(&db)?
-                };
-                Ok(if args.json {
-                    pretty(&report)?
-                } else {
-                    report.to_text()
-                })
-            }
+            Command::Registry(command) => store::command(command),
+            Command::Migrate(args) => sessions::migrate(args),
             Command::Audit {
-                sessions: SessionTableArgs { db, table },
+                sessions: table,
                 registry,
                 json,
-            } => {
-                let registry = load_registry(&registry)?;
-                let database = migrate::Database::parse(&db).flag("--db")?;
-                let options = migrate::AuditOptions {
-                    table: table.clone(),
-                };
-                let rows = migrate::audit(&database, &registry, &options)
-                    .flag(&format!("--db {}", database.describe()))?;
-                if json {
-                    return pretty(&rows);
-                }
-                let mut out = String::new();
-                if rows.is_empty() {
-                    out.push_str(&format!(
-                        "audit: no row of {table} holds a legacy snapshot\n"
-                    ));
-                }
-                for r in &rows {
-                    out.push_str(&format!(
-                        "row {}: snapshot of {} -> {}\n",
-                        r.rowid, r.matched, r.intent
-                    ));
-                }
-                if !rows.is_empty() {
-                    out.push_str(&format!(
-                        "audit: {} legacy snapshots; `tool-intent migrate` with the same flags \
-                         rewrites them (--dry-run first shows what it would do)\n",
-                        tables::counted(rows.len(), "row still holds", "rows still hold")
-                    ));
-                }
-                Ok(out)
-            }
+            } => sessions::audit(&table, &registry, json),
         }
     }
 }

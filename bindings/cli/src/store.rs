@@ -3,10 +3,71 @@
 //! store's newest version — or on the version `--state` was stamped with — whatever the local
 //! flags build; those build what `registry publish` publishes.
 
+use serde_json::json;
 use tool_intent::{Error, Registry};
+
+use crate::args::RegistryCommand;
+use crate::input::{pretty, CliError, Flag};
+use crate::load::local_registry;
+use crate::tables;
 use tool_intent_store::{
     open, split, Expect, GcReport, Publication, Retention, SharedRegistry, VersionRow,
 };
+
+/// `tool-intent registry publish|versions|gc`.
+pub(crate) fn command(command: RegistryCommand) -> Result<String, CliError> {
+    match command {
+        RegistryCommand::Publish { registry, json } => {
+            let Some(spec) = registry.store.clone() else {
+                return Err(CliError::Usage(
+                    "--store: registry publish needs a store (a SQLite file or a postgres:// URL)"
+                        .into(),
+                ));
+            };
+            let local = local_registry(&registry)?;
+            let (row, new) = publish(&spec, &local).flag("--store")?;
+            Ok(if json {
+                pretty(&json!({"published": new, "version": row}))?
+            } else {
+                format!(
+                    "{} {} (sequence {}, {} tools)\n",
+                    if new { "published" } else { "already newest:" },
+                    row.fingerprint,
+                    row.sequence,
+                    row.tools
+                )
+            })
+        }
+        RegistryCommand::Versions { store: spec, json } => {
+            let rows = versions(&spec).flag("--store")?;
+            Ok(if json {
+                pretty(&rows)?
+            } else {
+                versions_table(&rows)
+            })
+        }
+        RegistryCommand::Gc {
+            store: spec,
+            keep_newest,
+            keep_hours,
+            json,
+        } => {
+            let retention = Retention::from_options(Some(keep_newest), Some(keep_hours))
+                .flag("--keep-hours")?;
+            let report = gc(&spec, &retention).flag("--store")?;
+            Ok(if json {
+                pretty(&report)?
+            } else {
+                format!(
+                    "removed {}, {}; {} held\n",
+                    tables::counted(report.removed.len(), "version", "versions"),
+                    tables::counted(report.tools_removed, "tool", "tools"),
+                    tables::counted(report.kept, "version", "versions"),
+                )
+            })
+        }
+    }
+}
 
 /// The registry a command plans on: the store's newest version, or, for a state stamped with
 /// a version, that version with the versions before it (as every server process of the store
