@@ -5,14 +5,14 @@
 
 use serde_json::json;
 use tool_intent::{Error, Registry};
+use tool_intent_store::{
+    open, split, Expect, GcReport, Publication, Retention, SharedRegistry, VersionRow,
+};
 
 use crate::args::RegistryCommand;
 use crate::input::{pretty, CliError, Flag};
 use crate::load::local_registry;
 use crate::tables;
-use tool_intent_store::{
-    open, split, Expect, GcReport, Publication, Retention, SharedRegistry, VersionRow,
-};
 
 /// `tool-intent registry publish|versions|gc`.
 pub(crate) fn command(command: RegistryCommand) -> Result<String, CliError> {
