@@ -104,25 +104,17 @@ impl Ranker for KeywordRanker {
         let pool = best_candidates(candidates, size, |i| scores.get(i).copied().unwrap_or(0.0));
         let best_first = diversify(&index, &query.counted, &pool, limit, 1.0, |_| 0.0);
         #[cfg(feature = "abstain")]
-        {
+        let fit = {
             let best = pool.first().map_or(0.0, |&(s, _)| s);
-            let fit = if query.most > 0.0 {
+            Some(if query.most > 0.0 {
                 best / query.most
             } else {
                 0.0
-            };
-            Ranking {
-                best_first,
-                fit: Some(fit),
-            }
-        }
+            })
+        };
         #[cfg(not(feature = "abstain"))]
-        {
-            Ranking {
-                best_first,
-                fit: None,
-            }
-        }
+        let fit = None;
+        Ranking { best_first, fit }
     }
 
     #[cfg(feature = "abstain")]
