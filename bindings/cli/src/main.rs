@@ -293,10 +293,10 @@ mod cli {
             Command::Registry(command) => store::command(command),
             Command::Migrate(args) => sessions::migrate(args),
             Command::Audit {
-                sessions: table,
+                sessions: table_args,
                 registry,
                 json,
-            } => sessions::audit(&table, &registry, json),
+            } => sessions::audit(&table_args, &registry, json),
         }
     }
 }
