@@ -2,7 +2,7 @@
 //! (`preview`, `budget`, `cache-report`), and the `check` report's lines. `--json` prints the
 //! core's values instead; these are layouts only, so they live here and not in the core.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use tool_intent::cache_report::CacheReport;
 use tool_intent::provider_check::ProviderCheck;
@@ -212,6 +212,35 @@ pub(crate) fn preview(registry: &Registry, req: &TurnRequest, p: &TurnPlan, b: &
         deferral_effect(b, false),
         b.counter
     ));
+    // The registry's other tools, so the header's count adds up: what the intent, the
+    // source's ceiling or the provider left out this turn (a refusal also has a warning).
+    let offered: BTreeSet<&str> = b
+        .rows
+        .iter()
+        .map(|row| {
+            renamed
+                .iter()
+                .find(|r| r.wire == row.name)
+                .map_or(row.name.as_str(), |r| &*r.source)
+        })
+        .collect();
+    let left_out: Vec<&str> = infos
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter(|name| !offered.contains(name))
+        .collect();
+    if !left_out.is_empty() {
+        const SHOWN: usize = 12;
+        let mut names = left_out[..left_out.len().min(SHOWN)].join(", ");
+        if left_out.len() > SHOWN {
+            names.push_str(&format!(" and {} more", left_out.len() - SHOWN));
+        }
+        out.push_str(&format!(
+            "not offered this turn: {} of {} ({names})\n",
+            left_out.len(),
+            counted(infos.len(), "tool", "tools"),
+        ));
+    }
     for w in &p.warnings {
         out.push_str(&format!(
             "warning [{}] ({}): {}\n",

@@ -289,6 +289,22 @@ fn preview_is_a_readable_table() {
             .any(|l| l.contains("mcp__time__get_current_time") && l.ends_with("read-only, closed")),
         "{text}"
     );
+    // The registry's other tools are named, so the header's count adds up: the research
+    // preset leaves out 9 of the embedded 17 (web search is in the preset).
+    let text = stdout(&run(&[
+        "preview",
+        "--override",
+        r#"{"toolset":"research"}"#,
+    ]));
+    let left_out = text
+        .lines()
+        .find(|l| l.starts_with("not offered this turn: "))
+        .unwrap_or_else(|| panic!("no line of tools left out:\n{text}"));
+    assert_eq!(
+        left_out,
+        "not offered this turn: 9 of 17 tools (write_file, edit_file, shell, send_message, \
+         playwright_browser, enter_plan_mode, exit_plan_mode, worktree, image)"
+    );
     let o = run(&["preview", "--trust", "bad name"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--trust"), "{}", stderr(&o));
