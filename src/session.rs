@@ -75,7 +75,14 @@ impl Toggles {
                     t.toolset = match v {
                         Value::Null => None,
                         Value::String(s) => Some(s.clone()),
-                        other => return Err(Error::expected(INPUT, &path, "a preset name or null", other)),
+                        other => {
+                            return Err(Error::expected(
+                                INPUT,
+                                &path,
+                                "a preset name or null",
+                                other,
+                            ))
+                        }
                     }
                 }
                 "disabled" => t.disabled = list()?.unwrap_or_default(),
@@ -85,18 +92,30 @@ impl Toggles {
                     return Err(Error::value(
                         INPUT,
                         &path,
-                        format!("unknown toggle {} (known: tools_enabled, toolset, web_search, disabled, allowed, picked)", crate::error::quoted(key)),
-                    ))
+                        // Both spellings are read on every surface (JS writes camelCase).
+                        format!("unknown toggle {} (known: tools_enabled or toolsEnabled, toolset, web_search or webSearch, disabled, allowed, picked)", crate::error::quoted(key)),
+                    ));
                 }
             }
         }
         // A hand-pick replaces every other toggle: refuse the mix instead of dropping the
         // other toggles without a word.
         if t.picked.is_some() {
+            // The other toggle named as the caller wrote it.
+            let written = |snake: &'static str, camel: &'static str| {
+                if obj.contains_key(camel) {
+                    camel
+                } else {
+                    snake
+                }
+            };
             let others = [
-                ("tools_enabled", t.tools_enabled.is_some()),
+                (
+                    written("tools_enabled", "toolsEnabled"),
+                    t.tools_enabled.is_some(),
+                ),
                 ("toolset", t.toolset.is_some()),
-                ("web_search", t.web_search.is_some()),
+                (written("web_search", "webSearch"), t.web_search.is_some()),
                 ("disabled", !t.disabled.is_empty()),
                 ("allowed", t.allowed.is_some()),
             ];
@@ -383,6 +402,33 @@ mod tests {
         assert_eq!(e.path(), Some("$.tools_override"));
         assert!(e.to_string().contains("given twice"), "{e}");
         assert!(ToolsOverride::from_json_str(twice).is_err());
+    }
+
+    /// A toggle's errors name the keys as the caller can write them: JS writes camelCase.
+    #[test]
+    fn toggle_errors_name_keys_as_written() {
+        let message = |v: Value| Toggles::from_value(&v).unwrap_err().to_string();
+        let unknown = message(json!({"webSerch": true}));
+        assert!(
+            unknown.contains(r#"unknown toggle "webSerch""#),
+            "{unknown}"
+        );
+        assert!(unknown.contains("web_search or webSearch"), "{unknown}");
+        let mix = message(json!({"picked": ["a"], "webSearch": true}));
+        assert!(
+            mix.ends_with("send either picked or webSearch, not both"),
+            "{mix}"
+        );
+        let mix = message(json!({"picked": ["a"], "tools_enabled": true}));
+        assert!(
+            mix.ends_with("send either picked or tools_enabled, not both"),
+            "{mix}"
+        );
+        // Both spellings are read.
+        for key in ["webSearch", "web_search"] {
+            let t = Toggles::from_value(&json!({ key: true })).unwrap();
+            assert_eq!(t.web_search, Some(true));
+        }
     }
 
     #[test]
