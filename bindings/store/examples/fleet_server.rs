@@ -1,4 +1,4 @@
-//! One server process of the fleet test (`examples/fleet.rs`, `scripts/fleet.sh`): an agent
+//! One server process of the fleet test (`examples/fleet/`, `scripts/fleet.sh`): an agent
 //! server's tool planning, reduced to its calls. It joins a registry version store and answers
 //! requests on a Unix socket, one JSON object a line:
 //!

@@ -1,5 +1,5 @@
 //! The fleet examples' results file (`bench-results/fleet.json`): one JSON object with an
-//! entry per run kind — `fleet.rs` one per store, `model_first_search.rs` its own — each run
+//! entry per run kind — `fleet/` one per store, `model_first_search.rs` its own — each run
 //! replacing its entry and keeping the others.
 
 use std::collections::BTreeMap;
