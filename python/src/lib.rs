@@ -9,8 +9,10 @@
 //!
 //! Written against PyO3 0.30 (`Bound` API, `create_exception!`, `#[pyo3(signature)]`). A
 //! call that takes keyword options catches the others in `**unknown` to name them in its
-//! error; its `text_signature` shows only the options it takes, which `help()`, IDEs and
-//! `inspect.signature` read, and mypy's stubtest holds to the stubs (python/tests/test_types.py).
+//! error (a turn's calls take all of theirs as `**options`, read by name in one function:
+//! `registry::turn_request`); its `text_signature` shows only the options it takes, which
+//! `help()`, IDEs and `inspect.signature` read, and mypy's stubtest holds to the stubs
+//! (python/tests/test_types.py).
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -30,7 +32,7 @@ mod shared;
 mod turn;
 
 pub(crate) use convert::*;
-pub(crate) use options::Options;
+pub(crate) use options::{Keywords, Options};
 pub(crate) use plan::TurnPlan;
 pub(crate) use registry::Registry;
 pub(crate) use session::SessionRunConfig;

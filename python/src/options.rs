@@ -1,6 +1,7 @@
 //! A call's keyword options handed to the core's options value for that call, one by one under
 //! their own (snake_case) names: the core checks each, names it in errors and decides every
-//! default; this file keeps no key list.
+//! default; this file keeps no key list. A call whose options several methods share (a
+//! turn's) takes them as `**options` ([`Keywords`]), read by name in one place.
 
 use crate::*;
 use tool_intent::turn::CallOptions;
@@ -62,5 +63,46 @@ impl<'py, O: CallOptions> Options<'py, O> {
             ));
         }
         Ok(self.options)
+    }
+}
+
+/// A call's `**options` as Python gave them: each taken out by name as the call reads it, so
+/// what is left are the keywords the call does not take (refused by [`Options::finish`]).
+pub(crate) struct Keywords<'py>(Option<Bound<'py, PyDict>>);
+
+impl<'py> Keywords<'py> {
+    /// A copy of the keywords (the caller's dict is left as it was).
+    pub(crate) fn new(given: Option<&Bound<'py, PyDict>>) -> PyResult<Self> {
+        Ok(Keywords(given.map(|d| d.copy()).transpose()?))
+    }
+
+    /// Keyword `name`'s value, taken out; `None` when it was not given.
+    pub(crate) fn take(&mut self, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(dict) = &self.0 else {
+            return Ok(None);
+        };
+        let value = dict.get_item(name)?;
+        if value.is_some() {
+            dict.del_item(name)?;
+        }
+        Ok(value)
+    }
+
+    /// Keyword `name` read by its typed reader (`args`: a wrong type names the argument);
+    /// `None` when it was not given.
+    pub(crate) fn read<T>(
+        &mut self,
+        name: &str,
+        reader: fn(&Bound<'py, PyAny>) -> PyResult<Option<T>>,
+    ) -> PyResult<Option<T>> {
+        match self.take(name)? {
+            Some(value) => reader(&value),
+            None => Ok(None),
+        }
+    }
+
+    /// The keywords no read took.
+    pub(crate) fn rest(&self) -> Option<&Bound<'py, PyDict>> {
+        self.0.as_ref()
     }
 }

@@ -161,38 +161,15 @@ impl Registry {
     /// made once; the turn's calls (`plan`, `search`, `resolve`, `budget`) are methods of the
     /// returned `Turn`. Options left `None` take the core's defaults (provider `anthropic`,
     /// mode `catalog`, view `frozen`).
-    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None, **unknown),
+    #[pyo3(signature = (tools_override=None, **options),
            text_signature = "($self, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None)")]
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn turn<'py>(
         &self,
         py: Python<'py>,
         tools_override: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::source)] source: Option<String>,
-        profile: Option<&Bound<'py, PyAny>>,
-        state: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::opt_provider)] provider: Option<String>,
-        #[pyo3(from_py_with = args::opt_mode)] mode: Option<String>,
-        #[pyo3(from_py_with = args::opt_tool_changes)] tool_changes: Option<String>,
-        #[pyo3(from_py_with = args::opt_cache_control)] cache_control: Option<bool>,
-        #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
-        unknown: Option<&Bound<'py, PyDict>>,
+        options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Turn> {
-        let request = turn_request(
-            py,
-            tools_override,
-            TurnOptions {
-                source,
-                profile,
-                state,
-                provider,
-                mode,
-                tool_changes,
-                cache_control,
-                view,
-            },
-            unknown,
-        )?;
+        let request = turn_request(py, tools_override, options)?;
         let turn = py.detach(|| self.inner.turn(&request));
         Ok(Turn {
             inner: lib(py, turn)?,
@@ -202,37 +179,15 @@ impl Registry {
     /// Plans a turn in one call (`registry.turn(tools_override, **options).plan()`): a
     /// [`TurnPlan`] (`payload` is the exact provider JSON text; `array`, `catalog`,
     /// `promoted`, `renamed`, `warnings`, `provider`, `mode` as on the other surfaces).
-    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None, **unknown),
+    #[pyo3(signature = (tools_override=None, **options),
            text_signature = "($self, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None)")]
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn plan_turn<'py>(
         &self,
         py: Python<'py>,
         tools_override: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::source)] source: Option<String>,
-        profile: Option<&Bound<'py, PyAny>>,
-        state: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::opt_provider)] provider: Option<String>,
-        #[pyo3(from_py_with = args::opt_mode)] mode: Option<String>,
-        #[pyo3(from_py_with = args::opt_tool_changes)] tool_changes: Option<String>,
-        #[pyo3(from_py_with = args::opt_cache_control)] cache_control: Option<bool>,
-        #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
-        unknown: Option<&Bound<'py, PyDict>>,
+        options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<TurnPlan> {
-        self.turn(
-            py,
-            tools_override,
-            source,
-            profile,
-            state,
-            provider,
-            mode,
-            tool_changes,
-            cache_control,
-            view,
-            unknown,
-        )?
-        .plan(py)
+        self.turn(py, tools_override, options)?.plan(py)
     }
 
     /// What a provider would refuse in this registry, and what the library changes for it:
@@ -251,22 +206,14 @@ impl Registry {
     /// this registry: per turn, where the request stops matching the previous one and the
     /// tokens written to the prompt cache again. `tools_override` is the session's intent
     /// before the script changes it.
-    #[pyo3(signature = (script, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, counter=None, **unknown),
+    #[pyo3(signature = (script, tools_override=None, **options),
            text_signature = "($self, script, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, counter=None)")]
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn cache_report<'py>(
         &self,
         py: Python<'py>,
         script: &Bound<'py, PyAny>,
         tools_override: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::source)] source: Option<String>,
-        profile: Option<&Bound<'py, PyAny>>,
-        state: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::opt_provider)] provider: Option<String>,
-        #[pyo3(from_py_with = args::opt_mode)] mode: Option<String>,
-        #[pyo3(from_py_with = args::opt_tool_changes)] tool_changes: Option<String>,
-        #[pyo3(from_py_with = args::opt_counter)] counter: Option<String>,
-        unknown: Option<&Bound<'py, PyDict>>,
+        options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let script = arg(
             py,
@@ -280,15 +227,19 @@ impl Registry {
             "tools_override",
             tool_intent::ToolsOverride::from_value,
         )?;
+        let mut kw = Keywords::new(options)?;
         let options: CacheReportOptions = Options::new(py)
-            .text("source", source)?
-            .json("profile", profile)?
-            .json("state", state)?
-            .text("provider", provider)?
-            .text("mode", mode)?
-            .text("tool_changes", tool_changes)?
-            .text("counter", counter)?
-            .finish(unknown)?;
+            .text("source", kw.read("source", args::source)?)?
+            .json("profile", kw.take("profile")?.as_ref())?
+            .json("state", kw.take("state")?.as_ref())?
+            .text("provider", kw.read("provider", args::opt_provider)?)?
+            .text("mode", kw.read("mode", args::opt_mode)?)?
+            .text(
+                "tool_changes",
+                kw.read("tool_changes", args::opt_tool_changes)?,
+            )?
+            .text("counter", kw.read("counter", args::opt_counter)?)?
+            .finish(kw.rest())?;
         let request = tool_intent::TurnRequest {
             tools_override,
             ..options.request
@@ -321,24 +272,12 @@ pub(crate) fn change_dict<'py>(
     Ok(dict.into_any())
 }
 
-/// A turn's keyword options as Python gave them (`Registry.turn`, `SharedRegistry.turn`).
-pub(crate) struct TurnOptions<'a, 'py> {
-    pub(crate) source: Option<String>,
-    pub(crate) profile: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) state: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) provider: Option<String>,
-    pub(crate) mode: Option<String>,
-    pub(crate) tool_changes: Option<String>,
-    pub(crate) cache_control: Option<bool>,
-    pub(crate) view: Option<String>,
-}
-
-/// The turn request of `tools_override` and a turn's options, read by the core.
+/// The turn request of `tools_override` and a turn's `**options` (`Registry.turn`,
+/// `plan_turn`, `SharedRegistry.turn`), read by the core.
 pub(crate) fn turn_request<'py>(
     py: Python<'py>,
     tools_override: Option<&Bound<'py, PyAny>>,
-    o: TurnOptions<'_, 'py>,
-    unknown: Option<&Bound<'py, PyDict>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<tool_intent::TurnRequest> {
     let tools_override = arg(
         py,
@@ -346,16 +285,23 @@ pub(crate) fn turn_request<'py>(
         "tools_override",
         tool_intent::ToolsOverride::from_value,
     )?;
+    let mut kw = Keywords::new(options)?;
     let options: tool_intent::TurnRequest = Options::new(py)
-        .text("source", o.source)?
-        .json("profile", o.profile)?
-        .json("state", o.state)?
-        .text("provider", o.provider)?
-        .text("mode", o.mode)?
-        .text("tool_changes", o.tool_changes)?
-        .flag("cache_control", o.cache_control)?
-        .text("view", o.view)?
-        .finish(unknown)?;
+        .text("source", kw.read("source", args::source)?)?
+        .json("profile", kw.take("profile")?.as_ref())?
+        .json("state", kw.take("state")?.as_ref())?
+        .text("provider", kw.read("provider", args::opt_provider)?)?
+        .text("mode", kw.read("mode", args::opt_mode)?)?
+        .text(
+            "tool_changes",
+            kw.read("tool_changes", args::opt_tool_changes)?,
+        )?
+        .flag(
+            "cache_control",
+            kw.read("cache_control", args::opt_cache_control)?,
+        )?
+        .text("view", kw.read("view", args::opt_view)?)?
+        .finish(kw.rest())?;
     Ok(tool_intent::TurnRequest {
         tools_override,
         ..options

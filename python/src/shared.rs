@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use crate::registry::{turn_request, TurnOptions};
+use crate::registry::turn_request;
 use crate::*;
 use tool_intent_store::{open, Retention, SharedRegistry as CoreShared};
 
@@ -87,38 +87,15 @@ impl SharedRegistry {
 
     /// Starts a turn as `Registry.turn` does, on the version the state was stamped with (read
     /// back from the store when this process does not hold it).
-    #[pyo3(signature = (tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None, **unknown),
+    #[pyo3(signature = (tools_override=None, **options),
            text_signature = "($self, tools_override=None, *, source=None, profile=None, state=None, provider=None, mode=None, tool_changes=None, cache_control=None, view=None)")]
-    #[allow(clippy::too_many_arguments)]
     fn turn<'py>(
         &self,
         py: Python<'py>,
         tools_override: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::source)] source: Option<String>,
-        profile: Option<&Bound<'py, PyAny>>,
-        state: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = args::opt_provider)] provider: Option<String>,
-        #[pyo3(from_py_with = args::opt_mode)] mode: Option<String>,
-        #[pyo3(from_py_with = args::opt_tool_changes)] tool_changes: Option<String>,
-        #[pyo3(from_py_with = args::opt_cache_control)] cache_control: Option<bool>,
-        #[pyo3(from_py_with = args::opt_view)] view: Option<String>,
-        unknown: Option<&Bound<'py, PyDict>>,
+        options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Turn> {
-        let request = turn_request(
-            py,
-            tools_override,
-            TurnOptions {
-                source,
-                profile,
-                state,
-                provider,
-                mode,
-                tool_changes,
-                cache_control,
-                view,
-            },
-            unknown,
-        )?;
+        let request = turn_request(py, tools_override, options)?;
         let inner = self.with(py, |s| s.turn(&request))?;
         Ok(Turn { inner })
     }

@@ -95,6 +95,12 @@ def test_each_shown_signature_names_what_the_call_takes():
         text = source.read_text()
         for m in re.finditer(r'signature = \(([^\n]*)\),\s*text_signature = "\(([^"\n]*)\)"', text):
             taken, shown = names(m.group(1)), names(m.group(2))
+            if m.group(1).endswith("**options"):
+                # A turn's calls read their keyword options by name from `**options`
+                # (registry.rs, turn_request): the shown keyword-only names are held to the
+                # API table by test_arguments.py, which gives each one a wrong value and
+                # expects the error to name it (a name the call did not read would not be).
+                shown = names(m.group(2).split("*,", 1)[0])
             assert taken == shown, f"{source.name}: signature {taken} but shown {shown}"
             # The call's own body: up to the next call's attribute (or the file's end).
             following = text.find("#[pyo3(signature", m.end())
