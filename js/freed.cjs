@@ -4,7 +4,8 @@
 // "registryChange"). Without the check the call enters the module with a null pointer and the
 // module throws from inside its own frames ("null pointer passed to rust"), which is not a
 // ToolIntentError and leaves the module's stack unbalanced. ES twin: js/freed.mjs (Node 20
-// cannot require an ES module): keep the two equal.
+// cannot require an ES module): the same code but for the module syntax, held so by
+// tests/js/twins.test.mjs.
 
 function freedError(className, argument) {
   const e = new Error(`this ${className} was freed (free(), or the end of its using block) and cannot be used; make a new one`);
