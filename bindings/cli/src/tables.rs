@@ -214,16 +214,9 @@ pub(crate) fn preview(registry: &Registry, req: &TurnRequest, p: &TurnPlan, b: &
     ));
     // The registry's other tools, so the header's count adds up: what the intent, the
     // source's ceiling or the provider left out this turn (a refusal also has a warning).
-    let offered: BTreeSet<&str> = b
-        .rows
-        .iter()
-        .map(|row| {
-            renamed
-                .iter()
-                .find(|r| r.wire == row.name)
-                .map_or(row.name.as_str(), |r| &*r.source)
-        })
-        .collect();
+    // Rows and the registry both name tools by their wire names (a renamed MCP tool's own
+    // name is only shown beside it).
+    let offered: BTreeSet<&str> = b.rows.iter().map(|row| row.name.as_str()).collect();
     let left_out: Vec<&str> = infos
         .iter()
         .map(|t| t.name.as_str())

@@ -767,6 +767,23 @@ fn a_name_listed_twice_warns_and_renamed_entries_name_their_server() {
     );
     assert_eq!(v["renamed"][0]["server"], "s");
     assert_eq!(v["renamed"][0]["source"], "b.c");
+    // The preview shows the renamed tool offered, under its wire name, and not among the
+    // registry's tools this turn leaves out.
+    let preview = stdout(&run(&[
+        "preview",
+        "--mcp",
+        &format!("s={}", file.display()),
+    ]));
+    let wire = v["renamed"][0]["wire"].as_str().unwrap();
+    assert!(
+        preview.contains(&format!("{wire} (MCP name b.c)")),
+        "{preview}"
+    );
+    let left_out = preview
+        .lines()
+        .find(|l| l.starts_with("not offered this turn: "))
+        .unwrap_or_else(|| panic!("{preview}"));
+    assert!(!left_out.contains("mcp__s__"), "{left_out}");
 }
 
 /// `--limit` left out takes the library's default: the help states it and the bounds from the
