@@ -123,11 +123,19 @@ try {
   console.log(`session row stored:        ${JSON.stringify(row)}`);
   console.log(`provider ${expansion.provider}, mode ${expansion.mode}, fingerprint ${expansion.fingerprint}\n`);
   const width = Math.max(4, ...budget.rows.map((r) => r.name.length));
+  // As `tool-intent preview` says it: a loaded tool is promoted, and a tool the provider runs
+  // itself (web search) is built-in.
+  const infos = registry.toolInfos();
+  const builtIn = new Set(infos.filter((t) => t.builtinProviders.includes(expansion.provider)).map((t) => t.name));
+  const stateOf = (r) => (expansion.promoted.includes(r.name) ? "promoted" : builtIn.has(r.name) ? "built-in" : r.placement);
   console.log(`  ${"tool".padEnd(width)}  ${"state".padEnd(9)}  tokens`);
-  for (const r of budget.rows) console.log(`  ${r.name.padEnd(width)}  ${r.placement.padEnd(9)}  ${String(r.tokens).padStart(6)}`);
+  for (const r of budget.rows) console.log(`  ${r.name.padEnd(width)}  ${stateOf(r).padEnd(9)}  ${String(r.tokens).padStart(6)}`);
   // Deferring a few small tools can cost more than it saves (the catalog and tool_search).
   const effect = `deferral ${budget.savingTokens < 0 ? "costs" : "saves"} ${Math.abs(budget.savingTokens)} tokens`;
   console.log(`\nresident ~${budget.residentTokens} tokens, catalog ~${budget.catalogTokens} tokens; everything resident would be ~${budget.allResidentTokens} (${effect})`);
+  const offered = new Set(budget.rows.map((r) => r.name));
+  const leftOut = infos.map((t) => t.name).filter((name) => !offered.has(name));
+  if (leftOut.length) console.log(`not offered this turn: ${leftOut.length} of ${infos.length} tools (${leftOut.slice(0, 12).join(", ")}${leftOut.length > 12 ? ` and ${leftOut.length - 12} more` : ""})`);
   for (const w of expansion.warnings) console.log(`warning [${w.code}] ${w.message}`);
   if (search) console.log(`\ntool_search ${JSON.stringify(args.search)} -> ${search.hits.join(", ") || "(no hits)"}`);
   if (args.watch && clients.length > 0) {

@@ -38,7 +38,12 @@ test("the README's terminal-client lines run", () => {
     assert.ok(r.stdout.length > 100, `${line}: ${r.stdout}`);
     // Deferral's effect said the right way round, never a negative saving.
     assert.match(r.stdout, /\(deferral (saves|costs) \d+ tokens\)/, `${line}: ${r.stdout}`);
+    // The registry's other tools are named, as `tool-intent preview` names them.
+    assert.match(r.stdout, /^not offered this turn: \d+ of \d+ tools \(/m, `${line}: ${r.stdout}`);
   }
+  // Anthropic runs the embedded web search itself: the first line's table says so.
+  const first = spawnSync("sh", ["-c", lines[0]], { cwd: root, encoding: "utf8" }).stdout;
+  assert.match(first, /^ {2}web_search +built-in +\d+$/m, first);
 });
 
 test("the API table of docs/surfaces.md is the one generated from tests/data/api.json", async () => {
