@@ -228,16 +228,7 @@ impl Registry {
             tool_intent::ToolsOverride::from_value,
         )?;
         let mut kw = Keywords::new(options)?;
-        let options: CacheReportOptions = Options::new(py)
-            .text("source", kw.read("source", args::source)?)?
-            .json("profile", kw.take("profile")?.as_ref())?
-            .json("state", kw.take("state")?.as_ref())?
-            .text("provider", kw.read("provider", args::opt_provider)?)?
-            .text("mode", kw.read("mode", args::opt_mode)?)?
-            .text(
-                "tool_changes",
-                kw.read("tool_changes", args::opt_tool_changes)?,
-            )?
+        let options: CacheReportOptions = request_options(Options::new(py), &mut kw)?
             .text("counter", kw.read("counter", args::opt_counter)?)?
             .finish(kw.rest())?;
         let request = tool_intent::TurnRequest {
@@ -286,16 +277,7 @@ pub(crate) fn turn_request<'py>(
         tool_intent::ToolsOverride::from_value,
     )?;
     let mut kw = Keywords::new(options)?;
-    let options: tool_intent::TurnRequest = Options::new(py)
-        .text("source", kw.read("source", args::source)?)?
-        .json("profile", kw.take("profile")?.as_ref())?
-        .json("state", kw.take("state")?.as_ref())?
-        .text("provider", kw.read("provider", args::opt_provider)?)?
-        .text("mode", kw.read("mode", args::opt_mode)?)?
-        .text(
-            "tool_changes",
-            kw.read("tool_changes", args::opt_tool_changes)?,
-        )?
+    let options: tool_intent::TurnRequest = request_options(Options::new(py), &mut kw)?
         .flag(
             "cache_control",
             kw.read("cache_control", args::opt_cache_control)?,
@@ -306,4 +288,22 @@ pub(crate) fn turn_request<'py>(
         tools_override,
         ..options
     })
+}
+
+/// The options of a turn request, which every call that makes a turn takes (`source`,
+/// `profile`, `state`, `provider`, `mode`, `tool_changes`), read from `kw`.
+fn request_options<'py, O: tool_intent::turn::CallOptions>(
+    options: Options<'py, O>,
+    kw: &mut Keywords<'py>,
+) -> PyResult<Options<'py, O>> {
+    options
+        .text("source", kw.read("source", args::source)?)?
+        .json("profile", kw.take("profile")?.as_ref())?
+        .json("state", kw.take("state")?.as_ref())?
+        .text("provider", kw.read("provider", args::opt_provider)?)?
+        .text("mode", kw.read("mode", args::opt_mode)?)?
+        .text(
+            "tool_changes",
+            kw.read("tool_changes", args::opt_tool_changes)?,
+        )
 }
