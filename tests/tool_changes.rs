@@ -480,7 +480,7 @@ fn naming_tools_only_by_reference_declares_the_ceiling_and_says_when_it_cannot()
     };
     let e = r.plan_turn(&request).unwrap_err();
     assert_eq!(e.input(), Some("tool_changes"));
-    assert!(e.to_string().contains("tool_changes messages"), "{e}");
+    assert!(e.to_string().contains(r#"use "messages""#), "{e}");
     // With by-value additions the same registry plans.
     assert!(r
         .plan_turn(&TurnRequest {
@@ -567,7 +567,7 @@ fn providers_without_change_messages_are_refused_with_the_alternatives() {
         );
         let text = e.to_string();
         assert!(
-            text.contains(provider.as_str()) && text.contains("tool_changes array"),
+            text.contains(provider.as_str()) && text.contains(r#"use "array""#),
             "{text}"
         );
         assert!(

@@ -121,8 +121,9 @@ pub fn check(provider: Provider, mode: DeferralMode, tool_changes: ToolChanges) 
         return Err(Error::argument(
             "tool_changes",
             format!(
-                "{} takes no tool changes inside the conversation, so tool_changes messages cannot be used with it (use tool_changes array, or provider anthropic, bedrock-converse or openai-responses)",
-                provider.as_str()
+                "{} takes no tool changes inside the conversation, so {} cannot be used with it (use \"array\", or provider anthropic, bedrock-converse or openai-responses)",
+                provider.as_str(),
+                quoted(tool_changes.as_str())
             ),
         ));
     }
@@ -133,8 +134,8 @@ pub fn check(provider: Provider, mode: DeferralMode, tool_changes: ToolChanges) 
         return Err(Error::argument(
             "tool_changes",
             format!(
-                "tool_changes {} works with mode catalog (and on anthropic, tool_changes messages with native-client), not {} on {} (use mode catalog, or tool_changes array)",
-                tool_changes.as_str(),
+                "{} works with mode catalog (and on anthropic, \"messages\" with mode native-client), not mode {} on {} (use mode catalog, or \"array\")",
+                quoted(tool_changes.as_str()),
                 mode.as_str(),
                 provider.as_str()
             ),
@@ -224,7 +225,7 @@ fn declare(
             return Err(Error::argument(
                 "tool_changes",
                 format!(
-                    "{} takes at most {max} tools per request, and naming tools only by reference declares every tool this session could be offered: {} (use tool_changes messages, which adds tools as they are offered, or narrow the source's ceiling)",
+                    "{} takes at most {max} tools per request, and naming tools only by reference declares every tool this session could be offered: {} (use \"messages\", which adds tools as they are offered, or narrow the source's ceiling)",
                     provider.as_str(),
                     declared.len()
                 ),

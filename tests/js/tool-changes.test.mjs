@@ -67,7 +67,7 @@ test("a withdrawn tool is refused with tool_removed; Gemini has no change messag
   assert.throws(() => turn.resolve("shell"), (e) => e.code === "tool_removed" && /withdrawn/.test(e.message));
   assert.throws(
     () => r.planTurn(null, { provider: "gemini", toolChanges: "messages" }),
-    (e) => e.code === "invalid_argument" && e.argument === "toolChanges" && /tool_changes array/.test(e.message),
+    (e) => e.code === "invalid_argument" && e.argument === "toolChanges" && /use "array"/.test(e.message),
   );
 });
 

@@ -954,7 +954,7 @@ fn payload_prints_change_messages_and_the_state_to_keep() {
         "gemini",
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("tool_changes array"), "{}", stderr(&o));
+    assert!(stderr(&o).contains(r#"use "array""#), "{}", stderr(&o));
 }
 
 #[test]
