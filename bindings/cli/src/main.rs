@@ -17,6 +17,8 @@ mod args;
 #[cfg(not(target_arch = "wasm32"))]
 mod choices;
 #[cfg(not(target_arch = "wasm32"))]
+mod columns;
+#[cfg(not(target_arch = "wasm32"))]
 mod input;
 #[cfg(not(target_arch = "wasm32"))]
 mod load;
