@@ -57,6 +57,14 @@ impl Toggles {
             .as_object()
             .ok_or_else(|| Error::expected(INPUT, &root, "an object of toggles", value))?;
         let mut t = Toggles::default();
+        // A toggle of two words is read in either spelling; both at once would leave one of
+        // the two values unread, so the second is refused as a key given twice (keys are
+        // read in order: `webSearch` before `web_search`).
+        let mut spelled = [false; 2];
+        let once = |seen: &mut bool, path: &JsonPath| match std::mem::replace(seen, true) {
+            true => Err(Error::value(INPUT, path, "key given twice")),
+            false => Ok(()),
+        };
         for (key, v) in obj {
             let path = root.key(key);
             let flag = || match v {
@@ -69,8 +77,14 @@ impl Toggles {
                 v => crate::intent::parse_pattern_list(v, &path, INPUT).map(Some),
             };
             match key.as_str() {
-                "tools_enabled" | "toolsEnabled" => t.tools_enabled = flag()?,
-                "web_search" | "webSearch" => t.web_search = flag()?,
+                "tools_enabled" | "toolsEnabled" => {
+                    once(&mut spelled[0], &path)?;
+                    t.tools_enabled = flag()?
+                }
+                "web_search" | "webSearch" => {
+                    once(&mut spelled[1], &path)?;
+                    t.web_search = flag()?
+                }
                 "toolset" => {
                     t.toolset = match v {
                         Value::Null => None,
@@ -424,11 +438,17 @@ mod tests {
             mix.ends_with("send either picked or tools_enabled, not both"),
             "{mix}"
         );
-        // Both spellings are read.
+        // Both spellings are read, one at a time: both at once would leave a value unread.
         for key in ["webSearch", "web_search"] {
             let t = Toggles::from_value(&json!({ key: true })).unwrap();
             assert_eq!(t.web_search, Some(true));
         }
+        let e = Toggles::from_value(&json!({"web_search": true, "webSearch": false})).unwrap_err();
+        // Keys are read in order, so the second spelling is the one named.
+        assert_eq!(e.path(), Some("$.web_search"));
+        assert!(e.to_string().ends_with("key given twice"), "{e}");
+        let e = Toggles::from_value(&json!({"toolsEnabled": null, "tools_enabled": true}));
+        assert_eq!(e.unwrap_err().path(), Some("$.tools_enabled"));
     }
 
     #[test]
