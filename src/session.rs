@@ -57,13 +57,14 @@ impl Toggles {
             .as_object()
             .ok_or_else(|| Error::expected(INPUT, &root, "an object of toggles", value))?;
         let mut t = Toggles::default();
-        // A toggle of two words is read in either spelling; both at once would leave one of
-        // the two values unread, so the second is refused as a key given twice (keys are
-        // read in order: `webSearch` before `web_search`).
-        let mut spelled = [false; 2];
-        let once = |seen: &mut bool, path: &JsonPath| match std::mem::replace(seen, true) {
-            true => Err(Error::value(INPUT, path, "key given twice")),
-            false => Ok(()),
+        // A toggle of two words is read in either spelling, and errors name it as it was
+        // written; both spellings at once would leave one of the two values unread, so the
+        // second is refused as a key given twice (keys are read in order: `webSearch` before
+        // `web_search`).
+        let mut spelled: [Option<&str>; 2] = [None; 2];
+        let written = |slot: &mut Option<_>, key, path: &JsonPath| match slot.replace(key) {
+            Some(_) => Err(Error::value(INPUT, path, "key given twice")),
+            None => Ok(()),
         };
         for (key, v) in obj {
             let path = root.key(key);
@@ -78,11 +79,11 @@ impl Toggles {
             };
             match key.as_str() {
                 "tools_enabled" | "toolsEnabled" => {
-                    once(&mut spelled[0], &path)?;
+                    written(&mut spelled[0], key.as_str(), &path)?;
                     t.tools_enabled = flag()?
                 }
                 "web_search" | "webSearch" => {
-                    once(&mut spelled[1], &path)?;
+                    written(&mut spelled[1], key.as_str(), &path)?;
                     t.web_search = flag()?
                 }
                 "toolset" => {
@@ -116,20 +117,13 @@ impl Toggles {
         // other toggles without a word.
         if t.picked.is_some() {
             // The other toggle named as the caller wrote it.
-            let written = |snake: &'static str, camel: &'static str| {
-                if obj.contains_key(camel) {
-                    camel
-                } else {
-                    snake
-                }
-            };
             let others = [
                 (
-                    written("tools_enabled", "toolsEnabled"),
+                    spelled[0].unwrap_or("tools_enabled"),
                     t.tools_enabled.is_some(),
                 ),
                 ("toolset", t.toolset.is_some()),
-                (written("web_search", "webSearch"), t.web_search.is_some()),
+                (spelled[1].unwrap_or("web_search"), t.web_search.is_some()),
                 ("disabled", !t.disabled.is_empty()),
                 ("allowed", t.allowed.is_some()),
             ];
