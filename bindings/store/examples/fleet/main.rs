@@ -132,7 +132,7 @@ fn main() {
             killed += 1;
             println!("fleet: step {step}: killed process 1 (SIGKILL)");
         }
-        if step as u64 == restart_at && fleet[1].child.is_none() && processes > 1 {
+        if step as u64 == restart_at && !fleet[1].running() && processes > 1 {
             let spawned = Instant::now();
             fleet[1].restart(&server, &spec);
             restart_ms = spawned.elapsed().as_secs_f64() * 1e3;
@@ -149,9 +149,8 @@ fn main() {
             let p = (start + k) % processes;
             figures.requests += 1;
             if let Some(r) = fleet[p].ask(&request) {
-                if fleet[p].fresh && r.get("heldMicros").is_some() {
-                    fleet[p].fresh = false;
-                    first_plan_after_restart = r["micros"].as_f64();
+                if let Some(micros) = fleet[p].first_plan_since_restart(&r) {
+                    first_plan_after_restart = Some(micros);
                 }
                 reply = Some(r);
                 break;

@@ -10,11 +10,11 @@ use std::time::Duration;
 use serde_json::Value;
 
 pub(crate) struct Process {
-    pub(crate) socket: PathBuf,
-    pub(crate) child: Option<Child>,
+    socket: PathBuf,
+    child: Option<Child>,
     link: Option<(UnixStream, BufReader<UnixStream>)>,
     /// Restarted, and no plan answered since: its first plan is timed on its own.
-    pub(crate) fresh: bool,
+    fresh: bool,
 }
 
 impl Drop for Process {
@@ -47,6 +47,20 @@ impl Process {
             }
             None => false,
         }
+    }
+
+    /// Whether it runs (it was not killed, or was started again).
+    pub(crate) fn running(&self) -> bool {
+        self.child.is_some()
+    }
+
+    /// The time of `reply`'s plan when it is this process's first plan since its restart.
+    pub(crate) fn first_plan_since_restart(&mut self, reply: &Value) -> Option<f64> {
+        if !self.fresh || reply.get("heldMicros").is_none() {
+            return None;
+        }
+        self.fresh = false;
+        reply["micros"].as_f64()
     }
 
     /// Starts it again on the same socket; its next plan is timed as a fresh process's.
