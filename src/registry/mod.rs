@@ -45,7 +45,7 @@ pub use mcp::{PresetChange, RegistryChange, RegistryDiff};
 pub(crate) use names::server_of;
 #[cfg(test)]
 pub(crate) use rendered::RenderCache;
-pub(crate) use rendered::{entry_fingerprint, goes_beside, tool_entry};
+pub(crate) use rendered::{entry_keys, goes_beside, tool_entry};
 pub use tool::{HistoryVersion, SourcePolicy, Tool};
 pub(crate) use toolset::ToolSet;
 pub use version::KEPT_VERSIONS;

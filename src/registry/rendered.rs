@@ -1,6 +1,7 @@
 //! The registry's tools as each provider gets them: one tool's array entry (catalog mode, no
-//! per-request flags) and its fingerprint, rendered once per registry and provider and kept
-//! with the registry's memos. The shapes are `crate::provider`'s; this file only caches them.
+//! per-request flags), its fingerprint and how a change block names it, worked out once per
+//! registry and provider and kept with the registry's memos. The shapes are
+//! `crate::provider`'s; this file only caches them.
 
 use std::sync::OnceLock;
 
@@ -11,10 +12,25 @@ use crate::provider::entry::{self, Function};
 use crate::provider::provider_tool_form::{self, Placement};
 use crate::provider::{rules, Provider};
 
-/// Each tool's rendered array entry per provider, and the entry's fingerprint (what
-/// `turn/tool_changes.rs` records as the definition a conversation was given), filled on first
+/// Each tool's rendered array entry per provider, and the entry's [`Keys`], filled on first
 /// use. Rendering is a pure function of the immutable tool, so caching cannot change any byte.
-pub(crate) struct RenderCache(Vec<[(OnceLock<String>, OnceLock<String>); Provider::ALL.len()]>);
+pub(crate) struct RenderCache(Vec<[Cells; Provider::ALL.len()]>);
+
+/// One tool's cells for one provider: its entry and the entry's keys.
+type Cells = (OnceLock<String>, OnceLock<Box<Keys>>);
+
+/// What `turn/tool_changes.rs` keeps of an entry: its fingerprint (the definition a
+/// conversation was given) and its reference (how a change block names the tool,
+/// [`entry::reference`]). Both are worked out together, once per registry and provider: a turn
+/// of `tool_changes: messages` asks them of every tool its conversation knows, and reading
+/// each entry again per request cost about a quarter of such a request on Bedrock at 1,000
+/// tools. The per-request flags (`defer_loading`, `cache_control`) change neither.
+pub(crate) struct Keys {
+    /// `sha256:<hex>` of the entry.
+    pub fingerprint: String,
+    /// How a change block names the tool.
+    pub reference: String,
+}
 
 impl Memo for RenderCache {
     const SLOT: MemoSlot = MemoSlot::RenderedEntries;
@@ -23,40 +39,40 @@ impl Memo for RenderCache {
 /// The exact bytes of one registry tool's array entry (catalog mode, no flags), rendered
 /// once per registry and provider.
 pub(crate) fn tool_entry(registry: &Registry, index: usize, provider: Provider) -> Result<&str> {
-    let (cell, _) = render_cells(registry, index, provider)?;
+    let ((cell, _), tool) = render_cells(registry, index, provider)?;
     if let Some(s) = cell.get() {
         return Ok(s);
     }
-    let tool = registry
-        .tool(index)
-        .ok_or_else(|| Error::internal(format!("no tool at registry position {index}")))?;
     let rendered = render_tool(tool, provider)?;
     Ok(cell.get_or_init(|| rendered))
 }
 
-/// `sha256:<hex>` of [`tool_entry`], computed once per registry and provider.
-pub(crate) fn entry_fingerprint(
-    registry: &Registry,
-    index: usize,
-    provider: Provider,
-) -> Result<&str> {
-    let (_, cell) = render_cells(registry, index, provider)?;
-    if let Some(s) = cell.get() {
-        return Ok(s);
+/// The [`Keys`] of [`tool_entry`], worked out once per registry and provider.
+pub(crate) fn entry_keys(registry: &Registry, index: usize, provider: Provider) -> Result<&Keys> {
+    let ((_, cell), _) = render_cells(registry, index, provider)?;
+    if let Some(k) = cell.get() {
+        return Ok(k);
     }
-    let digest = fingerprint(tool_entry(registry, index, provider)?.as_bytes());
-    Ok(cell.get_or_init(|| digest))
+    let entry = tool_entry(registry, index, provider)?;
+    // Boxed, so a cell nobody asks (every one outside `tool_changes: messages`) is a pointer.
+    let keys = Box::new(Keys {
+        fingerprint: fingerprint(entry.as_bytes()),
+        reference: entry::reference(entry, provider)?,
+    });
+    Ok(cell.get_or_init(|| keys))
 }
 
-fn render_cells(
-    registry: &Registry,
-    index: usize,
-    provider: Provider,
-) -> Result<&(OnceLock<String>, OnceLock<String>)> {
+/// The cells of the tool at `index` for `provider`, and the tool.
+fn render_cells(registry: &Registry, index: usize, provider: Provider) -> Result<(&Cells, &Tool)> {
     let cache = registry.memo(|r| RenderCache((0..r.len()).map(|_| Default::default()).collect()));
     cache
-        .and_then(|c| c.0.get(index)?.get(provider.index()))
-        .ok_or_else(|| Error::internal(format!("no render cache for position {index}")))
+        .and_then(|c| {
+            Some((
+                c.0.get(index)?.get(provider.index())?,
+                registry.tool(index)?,
+            ))
+        })
+        .ok_or_else(|| Error::internal(format!("no tool at registry position {index}")))
 }
 
 /// The exact bytes of one tool as it appears in a provider array, without per-request flags

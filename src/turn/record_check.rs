@@ -33,7 +33,7 @@ use crate::error::{quoted, Result};
 use crate::provider::entry::{CACHE_CONTROL_FIELD, DEFER_LOADING_FIELD};
 use crate::provider::Provider;
 use crate::registry::Registry;
-use crate::registry::{entry_fingerprint, tool_entry};
+use crate::registry::{entry_keys, tool_entry};
 
 /// Checks `record` for a turn on `expansion` for `provider`; `held` are the registry versions
 /// this process holds (the current one and its earlier versions, the turn's among them). `Ok(Err(why))`
@@ -88,11 +88,11 @@ pub(crate) fn verify(
                 None => Some(false),
             };
             if let Some(deferred) = deferred {
-                found = Some((version, i, base, deferred));
+                found = Some((version, i, deferred));
                 break;
             }
         }
-        let Some((version, i, base, deferred)) = found else {
+        let Some((version, i, deferred)) = found else {
             return unverifiable(name);
         };
         if tool.entry.is_some() {
@@ -110,12 +110,12 @@ pub(crate) fn verify(
             }
             // Given by value in a message, a tool keeps the definition the message carried
             // (only ever compared with the current one, never sent).
-            tool.definition = entry_fingerprint(version, i, provider)?.to_string();
+            tool.definition = entry_keys(version, i, provider)?.fingerprint.clone();
             if deferred {
                 tool.definition.push_str("+defer_loading");
             }
         }
-        tool.reference = crate::provider::entry::reference(base, provider)?;
+        tool.reference = entry_keys(version, i, provider)?.reference.clone();
     }
     record.provider = Some(provider);
     Ok(Ok(record))

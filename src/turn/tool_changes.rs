@@ -78,11 +78,11 @@ use super::expand::{Expansion, ToolStatus};
 use super::split::CATALOG_HEADER;
 use crate::digest::fingerprint;
 use crate::error::{quoted, Error, Result};
-use crate::provider::entry::{self, has_cache_control, with_cache_control, BEDROCK_CACHE_POINT};
+use crate::provider::entry::{has_cache_control, with_cache_control, BEDROCK_CACHE_POINT};
 use crate::provider::rules::max_tools;
 use crate::provider::{DeferralMode, Provider, ToolChanges};
 use crate::registry::Registry;
-use crate::registry::{entry_fingerprint, tool_entry};
+use crate::registry::{entry_keys, tool_entry};
 use crate::warning::{Warning, WarningCode};
 
 /// The first line of a later turn's catalog changes.
@@ -163,7 +163,7 @@ fn definition_of(
     provider: Provider,
     deferred: bool,
 ) -> Result<String> {
-    let fingerprint = entry_fingerprint(registry, index, provider)?;
+    let fingerprint = &entry_keys(registry, index, provider)?.fingerprint;
     Ok(if deferred {
         format!("{fingerprint}+defer_loading")
     } else {
@@ -249,7 +249,7 @@ fn declare(
             name.clone(),
             KnownTool {
                 definition: definition_of(registry, index, provider, deferred)?,
-                reference: entry::reference(&entry, provider)?,
+                reference: entry_keys(registry, index, provider)?.reference.clone(),
                 entry: Some(k),
             },
         );
@@ -322,7 +322,9 @@ pub(crate) fn plan(
                     offer.name.to_string(),
                     KnownTool {
                         definition,
-                        reference: entry::reference(offer.entry, provider)?,
+                        reference: entry_keys(expansion.registry(), offer.index, provider)?
+                            .reference
+                            .clone(),
                         entry,
                     },
                 );
