@@ -116,6 +116,7 @@ target/wheel-venv/bin/python -c "
 import tool_intent
 p = tool_intent.Registry.embedded().plan_turn({'web_search': True})
 assert p['fingerprint'].startswith('sha256:')
+assert tool_intent.count_tokens('hello world', 'o200k') == 2, 'the default wheel has no exact counter'
 try:
     tool_intent.Registry.embedded().turn().search('plan mode', ranker='hybrid')
     raise SystemExit('the default wheel ran the hybrid ranker')

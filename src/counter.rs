@@ -89,7 +89,7 @@ pub fn shared_counter(kind: CounterKind) -> Result<&'static dyn TokenCounter> {
         #[cfg(not(feature = "exact-tokens"))]
         _ => Err(Error::argument(
             "counter",
-            "exact token counting needs the `exact-tokens` feature (cargo --features exact-tokens; in JS the tool-intent-exact package)",
+            "not in this build: cargo feature exact-tokens, npm tool-intent-exact",
         )),
     }
 }

@@ -60,7 +60,7 @@ pub(crate) fn fingerprint(#[pyo3(from_py_with = args::text_arg)] text: String) -
     tool_intent::fingerprint(text.as_bytes())
 }
 
-/// Tokens of a text by a counter ("estimate", or "o200k" / "cl100k" with exact tokens).
+/// Tokens of a text by a counter ("estimate", "o200k" or "cl100k").
 #[pyfunction]
 #[pyo3(signature = (text, counter=None))]
 pub(crate) fn count_tokens(

@@ -67,8 +67,8 @@ impl Turn {
         py_value(py, &tool.to_value(), false)
     }
 
-    /// The token budget of the turn, half by half (`counter`: "estimate", or "o200k" /
-    /// "cl100k" when the core is built with exact tokens).
+    /// The token budget of the turn, half by half (`counter`: "estimate", "o200k" or
+    /// "cl100k").
     #[pyo3(signature = (*, counter=None, **unknown),
            text_signature = "($self, *, counter=None)")]
     pub(crate) fn budget<'py>(
