@@ -275,12 +275,16 @@ pub(crate) fn plan(
     target: Target,
 ) -> Result<Outcome> {
     let provider = target.provider;
+    let mut listed_now = catalog.to_vec();
+    crate::sort::sort_names(&mut listed_now);
     let (record, redeclared) = match record {
         None => (None, None),
-        Some(stored) => match super::record_check::verify(stored, expansion, held, provider)? {
-            Ok(record) => (Some(record), None),
-            Err(why) => (None, Some(why)),
-        },
+        Some(stored) => {
+            match super::record_check::verify(stored, expansion, &listed_now, held, provider)? {
+                Ok(record) => (Some(record), None),
+                Err(why) => (None, Some(why)),
+            }
+        }
     };
     let first = record.is_none();
     let mut record = match record {
@@ -361,7 +365,8 @@ pub(crate) fn plan(
     }
     record.offered = offered.iter().map(|n| n.to_string()).collect();
     // The catalog's changes, as text.
-    let listed = crate::sort::sorted_unique(catalog);
+    listed_now.dedup();
+    let listed: Vec<String> = listed_now.iter().map(|n| n.to_string()).collect();
     if first {
         if !catalog.is_empty() {
             set.text = format!("{CATALOG_HEADER}\n{}\n", crate::text::join(catalog, "\n"));
