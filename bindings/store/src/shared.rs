@@ -183,11 +183,16 @@ impl SharedRegistry {
     fn adopt(&mut self, row: &VersionRow) -> Result<()> {
         let version = registry_of(self.store.as_mut(), row)?;
         let version = self.with_ranker(version);
-        // The version this process planned on stays held for turns still running on it.
+        self.plan_on(&version, row);
+        Ok(())
+    }
+
+    /// Plans new turns on `version`, the store's `row`; the version this process planned on
+    /// stays held for turns still running on it.
+    fn plan_on(&mut self, version: &Registry, row: &VersionRow) {
         self.current = version.holding(&self.current);
         self.sequence = row.sequence;
         self.known.insert(row.fingerprint.clone(), row.sequence);
-        Ok(())
     }
 
     /// The row of a version the store knows.

@@ -60,11 +60,4 @@ impl SharedRegistry {
             message: "the registry store reported 64 conflicting publications in a row".into(),
         })
     }
-
-    /// Plans on `registry`, just published as `row`, holding the versions before it.
-    fn plan_on(&mut self, registry: &Registry, row: &VersionRow) {
-        self.current = registry.holding(&self.current);
-        self.sequence = row.sequence;
-        self.known.insert(row.fingerprint.clone(), row.sequence);
-    }
 }
