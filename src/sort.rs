@@ -10,12 +10,22 @@ pub(crate) fn sort_names(v: &mut [&str]) {
     sort_by(v, |a, b| a < b);
 }
 
-/// The names sorted, each once, as owned strings.
-pub(crate) fn sorted_unique<S: AsRef<str>>(names: &[S]) -> Vec<String> {
+/// The names sorted, each once.
+pub(crate) fn sorted_unique_refs<S: AsRef<str>>(names: &[S]) -> Vec<&str> {
     let mut refs: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
     sort_names(&mut refs);
     refs.dedup();
-    refs.into_iter().map(str::to_string).collect()
+    refs
+}
+
+/// The names sorted, each once, as owned strings.
+pub(crate) fn sorted_unique<S: AsRef<str>>(names: &[S]) -> Vec<String> {
+    owned(&sorted_unique_refs(names))
+}
+
+/// The names as owned strings.
+pub(crate) fn owned(names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| n.to_string()).collect()
 }
 
 /// The length of the runs insertion-sorted before merging.

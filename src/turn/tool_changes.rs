@@ -275,12 +275,12 @@ pub(crate) fn plan(
     target: Target,
 ) -> Result<Outcome> {
     let provider = target.provider;
-    let mut listed_now = catalog.to_vec();
-    crate::sort::sort_names(&mut listed_now);
+    // The turn's catalog, sorted: the record's check and the catalog's changes both read it.
+    let listed = crate::sort::sorted_unique_refs(catalog);
     let (record, redeclared) = match record {
         None => (None, None),
         Some(stored) => {
-            match super::record_check::verify(stored, expansion, &listed_now, held, provider)? {
+            match super::record_check::verify(stored, expansion, &listed, held, provider)? {
                 Ok(record) => (Some(record), None),
                 Err(why) => (None, Some(why)),
             }
@@ -363,10 +363,8 @@ pub(crate) fn plan(
             }
         }
     }
-    record.offered = offered.iter().map(|n| n.to_string()).collect();
+    record.offered = crate::sort::owned(&offered);
     // The catalog's changes, as text.
-    listed_now.dedup();
-    let listed: Vec<String> = listed_now.iter().map(|n| n.to_string()).collect();
     if first {
         if !catalog.is_empty() {
             set.text = format!("{CATALOG_HEADER}\n{}\n", crate::text::join(catalog, "\n"));
@@ -377,13 +375,15 @@ pub(crate) fn plan(
         let (mut now, mut before) = (listed.iter().peekable(), record.catalog.iter().peekable());
         loop {
             match (now.peek(), before.peek()) {
-                (Some(a), Some(b)) if a < b => added.extend(now.next().map(String::as_str)),
-                (Some(a), Some(b)) if a > b => withdrawn.extend(before.next().map(String::as_str)),
+                (Some(a), Some(b)) if **a < b.as_str() => added.extend(now.next().copied()),
+                (Some(a), Some(b)) if **a > b.as_str() => {
+                    withdrawn.extend(before.next().map(String::as_str))
+                }
                 (Some(_), Some(_)) => {
                     now.next();
                     before.next();
                 }
-                (Some(_), None) => added.extend(now.next().map(String::as_str)),
+                (Some(_), None) => added.extend(now.next().copied()),
                 (None, Some(_)) => withdrawn.extend(before.next().map(String::as_str)),
                 (None, None) => break,
             }
@@ -409,7 +409,7 @@ pub(crate) fn plan(
             ));
         }
     }
-    record.catalog = listed;
+    record.catalog = crate::sort::owned(&listed);
     if provider == Provider::OpenAiResponses && record.known.len() > record.offered.len() {
         set.allowed = Some(
             record
