@@ -1,8 +1,8 @@
 //! The model ranker's tool embeddings shared through the store: a new process's first model
 //! `tool_search` embeds no tool another process with the same weights embedded, and ranks as
-//! that process did. Needs all-MiniLM-L6-v2's weights (`TOOL_INTENT_MODEL`, or what
-//! `scripts/setup.sh`'s `setup_model` downloads into `target/retrieval/minilm/model`); without
-//! them the test fails, never skips.
+//! that process did; a version the process publishes itself keeps its ranker. Needs
+//! all-MiniLM-L6-v2's weights (`TOOL_INTENT_MODEL`, or what `scripts/setup.sh`'s `setup_model`
+//! downloads into `target/retrieval/minilm/model`); without them the test fails, never skips.
 
 #![cfg(feature = "model")]
 
@@ -73,4 +73,49 @@ fn a_new_process_reads_the_embeddings_another_one_computed() {
         hits
     );
     assert_eq!(cached(&b), embedded);
+}
+
+/// `with_model` gives every version the ranker: a version this process publishes itself (a
+/// deploy's registry, or a change's result built without the model) too, not only those it
+/// reads back from the store.
+#[test]
+fn a_version_this_process_publishes_keeps_its_model_ranker() {
+    let mut shared = SharedRegistry::open(
+        Box::new(tool_intent_store::MemoryStore::new()),
+        &Registry::embedded(),
+    )
+    .unwrap();
+    shared.with_model(&weights()).unwrap();
+    let memory = include_str!("../../../tests/data/mcp/memory.json");
+
+    let deploy = Registry::embedded()
+        .set_mcp_server("memory", memory)
+        .unwrap()
+        .registry;
+    assert!(deploy.model().is_none());
+    let published = shared.publish(&deploy).unwrap();
+    assert_eq!(shared.sequence(), published.sequence);
+    assert!(shared.current().model().is_some(), "a deploy's version");
+
+    // A change that builds its registry afresh, without the model.
+    let changed = shared
+        .change(|_| {
+            Ok(Registry::embedded()
+                .set_mcp_server("notes", memory)
+                .unwrap()
+                .registry)
+        })
+        .unwrap();
+    assert_eq!(shared.sequence(), changed.sequence);
+    assert!(shared.current().model().is_some(), "a change's version");
+
+    // And a turn on it searches with the model.
+    let state = shared.begin_turn(&TurnState::default()).unwrap();
+    let hits = search(
+        &mut shared,
+        &state,
+        "remember that the user prefers dark mode",
+    );
+    assert!(!hits.is_empty());
+    assert!(cached(&shared) > 0);
 }

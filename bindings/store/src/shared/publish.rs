@@ -10,7 +10,8 @@ use crate::{split, Expect, Publication, VersionRow};
 
 impl SharedRegistry {
     /// Publishes `registry` (a deploy's) as the newest version, on top of whatever the store
-    /// holds, and plans on it from the next turn boundary.
+    /// holds, and plans on it from the next turn boundary (with this process's model ranker,
+    /// as every version it plans on).
     pub fn publish(&mut self, registry: &Registry) -> Result<VersionRow> {
         let row = match self.store.publish(&split(registry), Expect::Anything)? {
             Publication::Published(row) | Publication::Unchanged(row) => row,
@@ -21,7 +22,8 @@ impl SharedRegistry {
             }
         };
         if row.sequence > self.sequence {
-            self.plan_on(registry, &row);
+            let version = self.with_ranker(registry.clone());
+            self.plan_on(&version, &row);
         }
         Ok(row)
     }
@@ -48,6 +50,7 @@ impl SharedRegistry {
                 .publish(&split(&next), Expect::Newest(Some(self.sequence)))?
             {
                 Publication::Published(row) => {
+                    let next = self.with_ranker(next);
                     self.plan_on(&next, &row);
                     return Ok(row);
                 }
