@@ -85,6 +85,24 @@ impl SharedRegistry {
         to_py(py, &next)
     }
 
+    /// Gives every version this process plans on all-MiniLM-L6-v2's weights (`model`: the
+    /// bytes of its `model.safetensors`) for `search(..., ranker="model")`, with the tool
+    /// embeddings other processes with the same weights shared through the store: `{loaded,
+    /// refused}` (rows read back and kept; rows refused as damaged). The embeddings this
+    /// process computes are shared at its turn boundaries. In `tool-intent[hybrid]`.
+    #[cfg(feature = "hybrid")]
+    fn with_model<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::model)] model: Vec<u8>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let read = self.with(py, |s| s.with_model(&model))?;
+        let out = PyDict::new(py);
+        out.set_item("loaded", read.loaded)?;
+        out.set_item("refused", read.refused)?;
+        Ok(out.into_any())
+    }
+
     /// Starts a turn as `Registry.turn` does, on the version the state was stamped with (read
     /// back from the store when this process does not hold it).
     #[pyo3(signature = (tools_override=None, **options),

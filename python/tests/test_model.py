@@ -2,7 +2,9 @@
 all-MiniLM-L6-v2's weights (target/retrieval/minilm/model/model.safetensors, which
 scripts/setup.sh's setup_model downloads; without it these tests fail and say so), and
 `search(..., ranker="model")` must give the native build's hits for every row of
-tests/golden/search-model.json. The default module has no with_model and refuses the ranker."""
+tests/golden/search-model.json. `SharedRegistry.with_model` gives a fleet process the model
+with the embeddings other processes shared through the store. The default module has no
+with_model and refuses the ranker."""
 
 import json
 import pathlib
@@ -54,6 +56,7 @@ def test_the_model_is_kept_through_changes_and_refused_with_its_argument():
 
 def test_the_default_module_has_no_model():
     assert not hasattr(_tool_intent.Registry, "with_model")
+    assert not hasattr(_tool_intent.SharedRegistry, "with_model")
     with pytest.raises(tool_intent.ToolIntentError) as e:
         _tool_intent.Registry.embedded().turn().search("plan mode", ranker="model")
     assert e.value.argument == "ranker" and "tool-intent[hybrid]" in str(e.value)
@@ -62,11 +65,47 @@ def test_the_default_module_has_no_model():
 def test_with_model_is_the_api_tables_call_of_the_hybrid_build():
     import inspect
 
+    hybrid = load_hybrid()
     api = json.loads((ROOT / "tests/data/api.json").read_text())
-    spec = next(c for c in api["calls"] if c["name"] == "with_model")
-    assert spec["build"] == "hybrid"
-    params = [p.name for p in inspect.signature(load_hybrid().Registry.with_model).parameters.values() if p.name != "self"]
-    assert params == [p["name"] for p in spec["params"]]
+    specs = [c for c in api["calls"] if c["name"] == "with_model"]
+    classes = {"registry": hybrid.Registry, "shared": hybrid.SharedRegistry}
+    assert sorted(c["on"] for c in specs) == sorted(classes)
+    for spec in specs:
+        assert spec["build"] == "hybrid"
+        method = classes[spec["on"]].with_model
+        params = [p.name for p in inspect.signature(method).parameters.values() if p.name != "self"]
+        assert params == [p["name"] for p in spec["params"]], spec["on"]
+
+
+def test_a_fleet_process_reads_the_embeddings_another_computed_and_keeps_the_model(tmp_path):
+    hybrid = load_hybrid()
+    model = weights()
+    store = str(tmp_path / "versions.sqlite")
+    memory = (ROOT / "tests/data/mcp/memory.json").read_text()
+    initial = hybrid.Registry.embedded().set_mcp_server("memory", memory)["registry"]
+    request = "remember that the user prefers dark mode"
+
+    a = hybrid.SharedRegistry(store, initial)
+    assert a.with_model(model) == {"loaded": 0, "refused": 0}
+    state = a.begin_turn(None)
+    hits = a.turn(state=state).search(request, ranker="model")["hits"]
+    assert hits
+    a.begin_turn(state)  # the boundary shares what the search embedded
+
+    b = hybrid.SharedRegistry(store, initial)
+    read = b.with_model(model)
+    assert read["refused"] == 0 and read["loaded"] > 0, read
+    assert b.turn(state=state).search(request, ranker="model")["hits"] == hits
+
+    # A version the process publishes itself keeps the model.
+    b.publish(hybrid.Registry.embedded())
+    assert b.turn(None).search("plan mode", ranker="model")["hits"]
+
+    for bad, says in [(b"\x01\x02\x03", "safetensors"), ("model.safetensors", "expected bytes")]:
+        with pytest.raises(hybrid.ToolIntentError) as e:
+            b.with_model(bad)
+        assert (e.value.code, e.value.argument) == ("invalid_argument", "model")
+        assert says in str(e.value)
 
 
 def test_every_abstention_row_has_the_native_answer():

@@ -180,6 +180,10 @@ class SharedRegistry:
     def current(self) -> Registry: ...
     @property
     def sequence(self) -> int: ...
+    def with_model(self, model: bytes) -> Dict[str, int]:
+        """Every version this process plans on gets all-MiniLM-L6-v2's weights for
+        search(..., ranker="model"), with the embeddings other processes shared through the
+        store: {"loaded": n, "refused": n}; in tool-intent[hybrid] only."""
     def begin_turn(self, state: JsonIn = None) -> Dict[str, Any]: ...
     def turn(
         self,
