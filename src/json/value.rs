@@ -105,13 +105,22 @@ pub(super) fn decode_string(text: &str, span: &Span) -> Result<String, Failure> 
     if !span.escaped {
         return Ok(raw.to_string());
     }
+    // One pass over the bytes: a `str::find` per escape restarts its search each time, and
+    // JSON text inside a string (a stored tools array) has an escape every few bytes. A
+    // backslash and every escape are ASCII, so each slice below starts and ends on a
+    // character boundary.
     let mut out = String::with_capacity(raw.len());
-    let mut rest = raw;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(&rest[..at]);
-        let escape = &rest[at..];
+    let mut copied = 0;
+    let mut at = 0;
+    while let Some(&byte) = raw.as_bytes().get(at) {
+        if byte != b'\\' {
+            at += 1;
+            continue;
+        }
+        out.push_str(&raw[copied..at]);
+        let escape = &raw[at..];
         let failure = |message: String| Failure {
-            at: span.start + (raw.len() - rest.len()) + at,
+            at: span.start + at,
             message: message.into(),
         };
         let consumed = match escape.as_bytes().get(1) {
@@ -134,9 +143,10 @@ pub(super) fn decode_string(text: &str, span: &Span) -> Result<String, Failure> 
             // The reader refuses these before a span is made; refused here too, not skipped.
             _ => return Err(failure("invalid escape in a string".to_string())),
         };
-        rest = &escape[consumed..];
+        at += consumed;
+        copied = at;
     }
-    out.push_str(rest);
+    out.push_str(&raw[copied..]);
     Ok(out)
 }
 

@@ -7,6 +7,8 @@
 //! No session row holds any of it (the design note's red line): a row stores intent, this is
 //! the conversation's own history, as the loads are.
 
+use std::sync::Arc;
+
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
@@ -41,8 +43,10 @@ pub struct ConversationTools {
     pub provider: Option<Provider>,
     /// The `tools` array the conversation declared, entry by entry, exact bytes. It is only
     /// ever edited at its end or in place (a rewrite), so every name an earlier change block
-    /// used stays declared.
-    pub tools: Vec<String>,
+    /// used stays declared. Shared between copies of the state (a turn keeps one, its plan
+    /// returns one): on Bedrock Converse it is every tool the session could be offered, and
+    /// most turns leave it as it is (edits go through `Arc::make_mut`).
+    pub tools: Arc<Vec<String>>,
     /// Every tool the conversation can name, by registry name.
     pub known: KnownTools,
     /// The tools offered after the last change message, sorted.
@@ -131,12 +135,12 @@ impl ConversationTools {
             let at = path.key(key);
             match key.as_str() {
                 "tools" => {
-                    record.tools = string_list(
+                    record.tools = Arc::new(string_list(
                         v,
                         &at,
                         ("a list of tool entries (JSON text)", "items", "a string"),
                         RECORD_MAX,
-                    )?
+                    )?)
                 }
                 "offered" => record.offered = sorted_names(v, &at)?,
                 "catalog" => record.catalog = sorted_names(v, &at)?,

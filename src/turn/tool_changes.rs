@@ -254,7 +254,7 @@ fn declare(
             },
         );
         record.offered.push(name);
-        record.tools.push(entry);
+        std::sync::Arc::make_mut(&mut record.tools).push(entry);
     }
     record.offered = crate::sort::sorted_unique(&record.offered);
     Ok(record)
@@ -312,7 +312,7 @@ pub(crate) fn plan(
                     // Not declared, and nothing is added by value (Bedrock cannot; or the
                     // caller said so): the array gains it at its end. A declared tool is
                     // offered until a removal names it, and none has.
-                    record.tools.push(offer.entry.to_string());
+                    std::sync::Arc::make_mut(&mut record.tools).push(offer.entry.to_string());
                     rewrites.push(format!(
                         "{} joined after the first turn",
                         quoted(offer.name)
@@ -338,7 +338,8 @@ pub(crate) fn plan(
                     match known.entry {
                         Some(k) => {
                             // The breakpoint stays where the first turn put it.
-                            record.tools[k] = if has_cache_control(&record.tools[k]) {
+                            let tools = std::sync::Arc::make_mut(&mut record.tools);
+                            tools[k] = if has_cache_control(&tools[k]) {
                                 with_cache_control(offer.entry)
                             } else {
                                 offer.entry.to_string()
