@@ -252,12 +252,18 @@ pub(crate) fn string_list(
 const RECORD_MAX: usize = LIMITS.max_tools + 2;
 
 fn sorted_names(v: &Value, path: &JsonPath) -> Result<Vec<String>> {
-    Ok(crate::sort::sorted_unique(&string_list(
+    let names = string_list(
         v,
         path,
         ("a list of tool names", "items", "a string"),
         RECORD_MAX,
-    )?))
+    )?;
+    // Written sorted, each once: such a list is kept as read (one pass instead of a sort and a
+    // copy of every name); one edited out of order or with a name twice is sorted again.
+    if names.windows(2).all(|pair| pair[0] < pair[1]) {
+        return Ok(names);
+    }
+    Ok(crate::sort::sorted_unique(&names))
 }
 
 fn known(v: &Value, path: &JsonPath) -> Result<KnownTools> {
@@ -361,5 +367,24 @@ mod tests {
         assert_eq!(e.path(), Some("$.conversation.offered"));
         let e = ConversationTools::from_value(&json!({"x": 1}), &root).unwrap_err();
         assert_eq!(e.path(), Some("$.conversation.x"));
+    }
+
+    #[test]
+    fn name_lists_read_back_sorted_and_each_once_however_they_were_stored() {
+        let root = JsonPath::root().key("conversation");
+        let known = json!({"a": {"definition": "sha256:1", "reference": "a"},
+                           "b": {"definition": "sha256:2", "reference": "b"}});
+        for (stored, read) in [
+            (json!(["a", "b"]), vec!["a", "b"]),
+            (json!(["b", "a"]), vec!["a", "b"]),
+            (json!(["a", "a", "b"]), vec!["a", "b"]),
+            (json!(["a", "b", "b"]), vec!["a", "b"]),
+            (json!([]), vec![]),
+        ] {
+            let v = json!({"known": known, "offered": stored, "catalog": stored});
+            let record = ConversationTools::from_value(&v, &root).unwrap();
+            assert_eq!(record.offered, read, "{stored}");
+            assert_eq!(record.catalog, read, "{stored}");
+        }
     }
 }
