@@ -165,6 +165,16 @@ fn store_forms() -> tool_intent::Result<()> {
     form!(shared.store().gc(&retention, now_ms, in_use))?;
     assert_eq!(form!(shared.sequence()), 3);
     assert_eq!(form!(shared.current()).fingerprint(), initial.fingerprint());
+    #[cfg(feature = "model")]
+    {
+        // Not a model's weights: the form runs and says so.
+        let bytes: &[u8] = b"not safetensors";
+        let mut with_model = || -> tool_intent::Result<()> {
+            form!(shared.with_model(bytes)?);
+            Ok(())
+        };
+        assert!(with_model().is_err());
+    }
     std::fs::remove_dir_all(&dir).unwrap();
     Ok(())
 }
@@ -187,7 +197,7 @@ fn every_rust_form_of_the_api_table_compiles_runs_and_is_listed() {
         .collect();
     let unlisted: Vec<&String> = run.difference(&listed).collect();
     let not_run: Vec<&String> = listed.difference(&run).collect();
-    // Without the model feature its one form is listed but not compiled.
+    // Without the model feature its forms are listed but not compiled.
     let not_run: Vec<&String> = not_run
         .into_iter()
         .filter(|f| cfg!(feature = "model") || !f.contains("with_model"))
