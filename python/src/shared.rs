@@ -97,10 +97,7 @@ impl SharedRegistry {
         #[pyo3(from_py_with = args::model)] model: Vec<u8>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let read = self.with(py, |s| s.with_model(&model))?;
-        let out = PyDict::new(py);
-        out.set_item("loaded", read.loaded)?;
-        out.set_item("refused", read.refused)?;
-        Ok(out.into_any())
+        to_py(py, &read)
     }
 
     /// Starts a turn as `Registry.turn` does, on the version the state was stamped with (read

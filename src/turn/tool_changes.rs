@@ -69,6 +69,8 @@
 //! new to the conversation is added by value with its flag (`BetaTool.defer_loading` is part
 //! of the definition a `tool_definition` carries).
 
+use std::sync::Arc;
+
 use crate::provider::change_blocks::{self, ChangeSet};
 
 use super::payload::Payload;
@@ -243,6 +245,7 @@ fn declare(
         provider: Some(provider),
         ..ConversationTools::default()
     };
+    let mut tools = Vec::with_capacity(declared.len());
     for (k, (index, entry, deferred)) in declared.into_iter().enumerate() {
         let name = registry.name(index).to_string();
         record.known.insert(
@@ -254,8 +257,9 @@ fn declare(
             },
         );
         record.offered.push(name);
-        std::sync::Arc::make_mut(&mut record.tools).push(entry);
+        tools.push(entry);
     }
+    record.tools = Arc::new(tools);
     record.offered = crate::sort::sorted_unique(&record.offered);
     Ok(record)
 }
@@ -312,7 +316,7 @@ pub(crate) fn plan(
                     // Not declared, and nothing is added by value (Bedrock cannot; or the
                     // caller said so): the array gains it at its end. A declared tool is
                     // offered until a removal names it, and none has.
-                    std::sync::Arc::make_mut(&mut record.tools).push(offer.entry.to_string());
+                    Arc::make_mut(&mut record.tools).push(offer.entry.to_string());
                     rewrites.push(format!(
                         "{} joined after the first turn",
                         quoted(offer.name)
@@ -338,7 +342,7 @@ pub(crate) fn plan(
                     match known.entry {
                         Some(k) => {
                             // The breakpoint stays where the first turn put it.
-                            let tools = std::sync::Arc::make_mut(&mut record.tools);
+                            let tools = Arc::make_mut(&mut record.tools);
                             tools[k] = if has_cache_control(&tools[k]) {
                                 with_cache_control(offer.entry)
                             } else {

@@ -5,8 +5,8 @@ use tool_intent::Result;
 
 use super::SharedRegistry;
 
-/// What [`SharedRegistry::with_model`] read from the store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What [`SharedRegistry::with_model`] read from the store (serialized as `{loaded, refused}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct SharedEmbeddings {
     /// Tool embeddings read back and kept by the ranker.
     pub loaded: usize,
