@@ -157,6 +157,11 @@ fn benches(c: &mut Criterion) {
                 })
                 .unwrap();
             let kept = serde_json::to_string(&first.state.unwrap()).unwrap();
+            println!(
+                "plan_changes_{}/{n}: the state kept between requests is {} bytes",
+                provider.as_str(),
+                kept.len()
+            );
             g.bench_function(BenchmarkId::from_parameter(n), |b| {
                 b.iter(|| {
                     let state = TurnState::from_json_str(black_box(&kept)).unwrap();

@@ -86,6 +86,12 @@ enum Edit {
     Swap(usize, usize),
     /// A denied tool in `offered`.
     Offered,
+    /// A known tool's definition set to another known tool's (0), to one never made (1), or
+    /// marked deferred (2: no turn of these sessions declares deferred tools).
+    Definition(usize, u8),
+    /// Every entry stored by name written out as its bytes, as releases before 2026-12-07
+    /// stored them.
+    Legacy,
 }
 
 fn edit_strategy() -> impl Strategy<Value = Edit> {
@@ -101,14 +107,17 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
         Just(Edit::Load),
         i.clone().prop_map(Edit::Description),
         i.clone().prop_map(Edit::Forget),
-        (i.clone(), i).prop_map(|(a, b)| Edit::Swap(a, b)),
+        (i.clone(), i.clone()).prop_map(|(a, b)| Edit::Swap(a, b)),
         Just(Edit::Offered),
+        (i, 0..3u8).prop_map(|(k, how)| Edit::Definition(k, how)),
+        Just(Edit::Legacy),
     ]
 }
 
 /// Applies `edit` to a state's JSON; `denied_entry` is the `shell` entry as rendered for the
-/// provider, `earlier` a fingerprint of an earlier registry version.
-fn apply(edit: &Edit, state: &mut Value, denied_entry: &str, earlier: &str) {
+/// provider, `earlier` a fingerprint of an earlier registry version, `declared` the entries of
+/// the array the state's conversation declared.
+fn apply(edit: &Edit, state: &mut Value, denied_entry: &str, earlier: &str, declared: &[String]) {
     let conversation = &mut state["conversation"];
     let tools_len = conversation["tools"].as_array().map_or(0, Vec::len);
     let known_names: Vec<String> = conversation["known"]
@@ -209,7 +218,45 @@ fn apply(edit: &Edit, state: &mut Value, denied_entry: &str, earlier: &str) {
                 o.push(json!("shell"));
             }
         }
+        Edit::Definition(k, how) => {
+            if let Some(k) = pick(*k, known_names.len()) {
+                let known = &mut conversation["known"];
+                let definition = match how {
+                    0 => known[&known_names[(k + 1) % known_names.len()]]["definition"].clone(),
+                    1 => json!(format!("sha256:{}", "2".repeat(64))),
+                    _ => json!(format!(
+                        "{}+defer_loading",
+                        known[&known_names[k]]["definition"].as_str().unwrap_or("")
+                    )),
+                };
+                known[&known_names[k]]["definition"] = definition;
+            }
+        }
+        Edit::Legacy => legacy(state, declared),
     }
+}
+
+/// Writes every declared entry a state stores by name as the bytes it stands for (`declared`,
+/// the entries of the array the conversation declared), as releases before 2026-12-07 did.
+fn legacy(state: &mut Value, declared: &[String]) {
+    let Some(tools) = state["conversation"]["tools"].as_array_mut() else {
+        return;
+    };
+    for (stored, entry) in tools.iter_mut().zip(declared) {
+        if stored.as_str().is_some_and(|s| !s.starts_with('{')) {
+            *stored = json!(entry);
+        }
+    }
+}
+
+/// The entries of a declared array, each exactly as sent (Bedrock's `cachePoint` is not one).
+fn entries_of(payload: &str) -> Vec<String> {
+    serde_json::from_str::<Vec<&serde_json::value::RawValue>>(payload)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.get().to_string())
+        .filter(|e| !e.starts_with("{\"cachePoint\""))
+        .collect()
 }
 
 /// The name each entry of a declared array or change block declares for `provider`.
@@ -278,20 +325,22 @@ fn named_tools(provider: Provider, plan: &TurnPlan) -> Vec<String> {
 }
 
 /// A valid session: turns on random intents with loads, the registry changing once; returns
-/// the registry and the stored state after the last turn, with the first registry version.
+/// the registry and the stored state after the last turn, with the first registry version
+/// and the entries of the array the conversation declared.
 fn session(
     provider: Provider,
     tool_changes: ToolChanges,
     channel: bool,
     intents: &[usize],
     mask: u8,
-) -> (Registry, Registry, TurnState) {
+) -> (Registry, Registry, TurnState, Vec<String>) {
     let first = Registry::embedded()
         .set_mcp_server("a", &server(mask))
         .unwrap()
         .registry;
     let mut registry = first.clone();
     let mut state = TurnState::default();
+    let mut declared = Vec::new();
     for (k, &i) in intents.iter().enumerate() {
         if k == 1 {
             registry = registry
@@ -303,6 +352,7 @@ fn session(
         let mut turn = registry
             .turn(&request(provider, tool_changes, channel, INTENTS[i], state))
             .unwrap();
+        declared = entries_of(&turn.plan().unwrap().payload);
         state = turn.state().clone();
         if k % 2 == 0 {
             state = turn
@@ -311,7 +361,7 @@ fn session(
                 .state;
         }
     }
-    (first, registry, state)
+    (first, registry, state, declared)
 }
 
 proptest! {
@@ -330,14 +380,14 @@ proptest! {
     ) {
         let provider = PROVIDERS[p];
         let tool_changes = if by_reference { ToolChanges::MessagesByReference } else { ToolChanges::Messages };
-        let (first, registry, stored) = session(provider, tool_changes, channel, &intents, mask);
+        let (first, registry, stored, declared) = session(provider, tool_changes, channel, &intents, mask);
         let denied = Registry::embedded()
             .plan_turn(&TurnRequest { tools_override: ToolsOverride::from_json_str(r#"["shell"]"#).unwrap(), provider, ..TurnRequest::default() })
             .unwrap();
         let denied_entry = serde_json::from_str::<Vec<Value>>(&denied.payload).unwrap()[0].to_string();
         let mut doc = serde_json::to_value(&stored).unwrap();
         for edit in &edits {
-            apply(edit, &mut doc, &denied_entry, first.fingerprint());
+            apply(edit, &mut doc, &denied_entry, first.fingerprint(), &declared);
         }
         let plan_of = |state: TurnState| -> tool_intent::Result<TurnPlan> {
             let state = if at_boundary { registry.begin_turn(&state) } else { state };
@@ -372,6 +422,47 @@ proptest! {
             if !rewrote {
                 prop_assert_eq!(&plan.payload, &valid.payload, "the tools changed without a warning");
             }
+        }
+    }
+}
+
+/// A state an earlier release wrote (every declared entry as its bytes) plans as the state
+/// this release writes (entries by name) does — the same array, changes, warnings and state
+/// to keep, written by name — on every provider and both ways of telling changes.
+#[test]
+fn a_state_an_earlier_release_wrote_plans_as_this_release_s_does() {
+    for provider in PROVIDERS {
+        for tool_changes in [ToolChanges::Messages, ToolChanges::MessagesByReference] {
+            let (_, registry, stored, declared) =
+                session(provider, tool_changes, false, &[0, 1, 3], 0b10101);
+            let mut doc = serde_json::to_value(&stored).unwrap();
+            legacy(&mut doc, &declared);
+            let written_before = TurnState::from_value(&doc).unwrap();
+            assert!(
+                doc.to_string().len() > serde_json::to_string(&stored).unwrap().len(),
+                "{provider:?}: no entry was stored by name"
+            );
+            let plan = |state: &TurnState| {
+                let state = registry.begin_turn(state);
+                registry
+                    .turn(&request(provider, tool_changes, false, INTENTS[1], state))
+                    .unwrap()
+                    .plan()
+                    .unwrap()
+            };
+            let (now, before) = (plan(&stored), plan(&written_before));
+            assert!(
+                now.warnings
+                    .iter()
+                    .all(|w| w.code != WarningCode::ToolChangesRewrite),
+                "{provider:?} {tool_changes:?}: {:?}",
+                now.warnings
+            );
+            assert_eq!(
+                serde_json::to_value(&before).unwrap(),
+                serde_json::to_value(&now).unwrap(),
+                "{provider:?} {tool_changes:?}"
+            );
         }
     }
 }

@@ -5,7 +5,9 @@
 //! errors and warnings show the state's text escaped.
 //! Seeds (`fuzz/seeds/turn_state/`): per provider that takes change messages, the state after
 //! one turn on the first registry below with `tool_changes: messages`, `begin_turn` and a
-//! `select:mcp__a__p0` search; and a bare state with a load.
+//! `select:mcp__a__p0` search (`<provider>.json`; `<provider>.entries-as-bytes.json` the same
+//! state as releases before 2026-12-07 stored it, every declared entry as its bytes); and a
+//! bare state with a load.
 #![no_main]
 
 use std::sync::OnceLock;

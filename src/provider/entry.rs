@@ -225,19 +225,6 @@ pub(crate) const CACHE_CONTROL_FIELD: &str = ",\"cache_control\":{\"type\":\"eph
 /// field of its entry but `cache_control`.
 pub(crate) const DEFER_LOADING_FIELD: &str = ",\"defer_loading\":true";
 
-/// An entry with Anthropic's `cache_control` added, as [`push_with_flags`] adds it.
-pub(crate) fn with_cache_control(entry: &str) -> String {
-    let body = entry.strip_suffix('}').unwrap_or(entry);
-    format!("{body}{CACHE_CONTROL_FIELD}}}")
-}
-
-/// Whether an entry carries Anthropic's `cache_control` ([`with_cache_control`]).
-pub(crate) fn has_cache_control(entry: &str) -> bool {
-    entry
-        .strip_suffix('}')
-        .is_some_and(|body| body.ends_with(CACHE_CONTROL_FIELD))
-}
-
 /// Appends an entry, adding `defer_loading` and `cache_control` as the serialiser would: both
 /// are the last fields of their wrapper, so they go right before its final `}`.
 pub(crate) fn push_with_flags(json: &mut String, base: &str, deferred: bool, cache: bool) {

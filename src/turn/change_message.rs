@@ -4,11 +4,12 @@
 //! record), and which names a change message has withdrawn.
 
 use super::payload::{render_split, RenderOptions};
-use super::record::ConversationTools;
+use super::record::{ConversationTools, DeclaredEntry};
 use super::tool_changes::{self, Offer, Outcome, Target};
 use super::Turn;
 use crate::error::Result;
 use crate::provider::DeferralMode;
+use crate::registry::tool_entry;
 
 impl Turn {
     /// The turn's change message (`tool_changes: messages`), made once by
@@ -37,8 +38,7 @@ impl Turn {
         let offers: Vec<Offer<'_>> = offered
             .array
             .iter()
-            .zip(&offered.spans)
-            .map(|(name, &(start, end))| {
+            .map(|name| {
                 // Catalog and Anthropic native-client payloads hold registry tools only.
                 let index = version.index_of(name).ok_or_else(|| {
                     crate::Error::internal(
@@ -48,8 +48,11 @@ impl Turn {
                 Ok(Offer {
                     index,
                     name,
-                    entry: &offered.json[start..end],
-                    deferred: self.mode.declares_deferred() && expansion.is_deferred(index),
+                    entry: DeclaredEntry {
+                        base: tool_entry(version, index, self.provider)?,
+                        deferred: self.mode.declares_deferred() && expansion.is_deferred(index),
+                        cache_control: false,
+                    },
                 })
             })
             .collect::<Result<_>>()?;
@@ -75,7 +78,12 @@ impl Turn {
             previous,
             &held,
             &refused,
-            Target::of(self.provider, self.tool_changes, self.cache_control),
+            Target::of(
+                self.provider,
+                self.mode,
+                self.tool_changes,
+                self.cache_control,
+            ),
         )?;
         Ok(outcome)
     }

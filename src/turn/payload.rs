@@ -47,9 +47,6 @@ pub(crate) struct Payload {
     /// Top-level request fields the tools need besides `tools`, as a JSON object ("" when
     /// none): OpenAI Chat's `web_search_options`, Gemini's `toolConfig` (`provider_tool_form.rs`).
     pub request_fields: String,
-    /// Each entry of the list of functions as a byte range of `json`, in array order (the
-    /// conversation's tool record is kept per entry: `tool_changes.rs`).
-    pub spans: Vec<(usize, usize)>,
 }
 
 /// One entry of a rendered array.
@@ -122,12 +119,10 @@ pub(crate) fn render_split(
         "["
     });
     let mut names = Vec::with_capacity(entries.len());
-    let mut spans = Vec::with_capacity(entries.len());
     for (pos, &slot) in entries.iter().enumerate() {
         if pos > 0 {
             json.push(',');
         }
-        let start = json.len();
         let cache = options.cache_control
             && options.provider == Provider::Anthropic
             && Some(pos) == last_resident;
@@ -149,7 +144,6 @@ pub(crate) fn render_split(
                 names.push(TOOL_SEARCH.to_string());
             }
         }
-        spans.push((start, json.len()));
     }
     // Bedrock Converse caches up to a `cachePoint` entry of its own: after the last tool.
     if options.cache_control && options.provider == Provider::BedrockConverse && !entries.is_empty()
@@ -197,7 +191,6 @@ pub(crate) fn render_split(
         json,
         catalog,
         array: names,
-        spans,
         request_fields: if fields.is_empty() {
             String::new()
         } else {

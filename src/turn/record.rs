@@ -1,19 +1,26 @@
 //! What a conversation has been told about its tools, kept in the turn state
 //! ([`crate::TurnState::conversation`]) so the next turn's change message says only what
-//! changed: the `tools` array it declared (exact bytes, because a provider's cache keys on
-//! them and a tool may leave the registry while the array must stay), every tool it can name
-//! (declared there or added by value in a change message) with the fingerprint of the
-//! definition it was given, what is offered now, and which deferred tools its catalog lists.
-//! No session row holds any of it (the design note's red line): a row stores intent, this is
-//! the conversation's own history, as the loads are.
-
-use std::sync::Arc;
+//! changed: the `tools` array it declared, every tool it can name (declared there or added by
+//! value in a change message) with the fingerprint of the definition it was given, what is
+//! offered now, and which deferred tools its catalog lists. No session row holds any of it
+//! (the design note's red line): a row stores intent, this is the conversation's own history,
+//! as the loads are.
+//!
+//! The declared array is stored by name: an entry is the bytes a registry version renders for
+//! its tool's recorded definition (the fingerprint names the version's rendering, and
+//! `+defer_loading` the flag), so each turn renders it again from the versions it holds
+//! (`record_check.rs`) instead of carrying it. On Bedrock Converse, which declares every tool
+//! a session could be offered, that is a state of 231 KB instead of 1.76 MB at 1,000 tools
+//! (`benches/expansion.rs`, `plan_changes`). Only the entry carrying Anthropic's `cache_control` keeps its
+//! bytes (the flag is not part of a definition), as did every entry in states written before
+//! 2026-12-07, which are still read.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
 use crate::error::{quoted, Error, JsonPath, Result};
 use crate::limits::LIMITS;
+use crate::provider::entry::push_with_flags;
 use crate::provider::Provider;
 
 const INPUT: &str = "state";
@@ -41,12 +48,11 @@ pub struct ConversationTools {
     /// releases said): a turn for another provider declares again (`tool_changes.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider: Option<Provider>,
-    /// The `tools` array the conversation declared, entry by entry, exact bytes. It is only
-    /// ever edited at its end or in place (a rewrite), so every name an earlier change block
-    /// used stays declared. Shared between copies of the state (a turn keeps one, its plan
-    /// returns one): on Bedrock Converse it is every tool the session could be offered, and
-    /// most turns leave it as it is (edits go through `Arc::make_mut`).
-    pub tools: Arc<Vec<String>>,
+    /// The `tools` array the conversation declared, entry by entry: the tool's name, or the
+    /// entry's exact bytes (JSON text, so never a name) when it carries `cache_control` or
+    /// was stored by an earlier release ([`stored_entry`]). It is only ever edited at its end
+    /// or in place (a rewrite), so every name an earlier change block used stays declared.
+    pub tools: Vec<String>,
     /// Every tool the conversation can name, by registry name.
     pub known: KnownTools,
     /// The tools offered after the last change message, sorted.
@@ -135,12 +141,12 @@ impl ConversationTools {
             let at = path.key(key);
             match key.as_str() {
                 "tools" => {
-                    record.tools = Arc::new(string_list(
+                    record.tools = string_list(
                         v,
                         &at,
-                        ("a list of tool entries (JSON text)", "items", "a string"),
+                        ("a list of tool names or entries", "items", "a string"),
                         RECORD_MAX,
-                    )?)
+                    )?
                 }
                 "offered" => record.offered = sorted_names(v, &at)?,
                 "catalog" => record.catalog = sorted_names(v, &at)?,
@@ -194,26 +200,41 @@ impl ConversationTools {
         }
         Ok(record)
     }
+}
 
-    /// The `tools` array the conversation declared, as sent: its entries, then Bedrock's
-    /// `cachePoint` when asked for.
-    pub(crate) fn array(&self, trailer: Option<&str>) -> String {
-        let mut out = String::from("[");
-        for (k, entry) in self
-            .tools
-            .iter()
-            .map(String::as_str)
-            .chain(trailer)
-            .enumerate()
-        {
-            if k > 0 {
-                out.push(',');
-            }
-            out.push_str(entry);
-        }
-        out.push(']');
-        out
+/// One entry of a declared array: what a registry version renders for its tool and provider,
+/// and the flags the renderer adds to it (`crate::provider::entry::push_with_flags`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DeclaredEntry<'r> {
+    pub(crate) base: &'r str,
+    pub(crate) deferred: bool,
+    pub(crate) cache_control: bool,
+}
+
+impl DeclaredEntry<'_> {
+    /// Appends the entry's bytes.
+    pub(crate) fn push_to(&self, json: &mut String) {
+        push_with_flags(json, self.base, self.deferred, self.cache_control);
     }
+}
+
+/// How the record stores the declared entry `entry` of the tool `name`: by name, unless it
+/// carries Anthropic's `cache_control`, whose bytes are kept (a turn renders every other
+/// entry again from the tool's recorded definition, `record_check.rs`).
+pub(crate) fn stored_entry(name: &str, entry: DeclaredEntry<'_>) -> String {
+    if entry.cache_control {
+        let mut bytes = String::new();
+        entry.push_to(&mut bytes);
+        bytes
+    } else {
+        name.to_string()
+    }
+}
+
+/// Whether a stored declared entry holds an entry's bytes rather than a tool's name (a tool
+/// name matches `^[a-zA-Z0-9_-]{1,64}$`, an entry is a JSON object).
+pub(crate) fn holds_bytes(stored: &str) -> bool {
+    stored.starts_with('{')
 }
 
 /// A persisted state's list of strings: at most `max`, `nouns` of them (`"names"`), each `item`
@@ -354,7 +375,6 @@ mod tests {
         // Its tool names are data: a binding that renames keys leaves them (`json::DATA_KEYS`).
         assert!(written["known"]["a"].is_object());
         assert!(crate::json::DATA_KEYS.contains(&"known"));
-        assert_eq!(record.array(Some("{}")), "[{\"name\":\"a\"},{}]");
         let e = ConversationTools::from_value(&json!({"tools": [1]}), &root).unwrap_err();
         assert_eq!(e.path(), Some("$.conversation.tools[0]"));
         let e = ConversationTools::from_value(

@@ -6,14 +6,16 @@
 //! edited by support staff, or carried through a client. Whatever it says, a turn plans
 //! either what some valid record leads to, or fails (a member of the wrong type is an error
 //! at its path, `ConversationTools::from_value`):
-//! - **Rebuilt**: how a change block names a tool (`KnownTool::reference`) and the definition
-//!   a declared entry stands for are derived again from the entry bytes and the registry,
-//!   never read from the record — so no text of the record reaches `tool_choice`, a
-//!   `tool_reference` or a removal unchecked.
-//! - **Checked**: every declared entry must be exactly what a held registry version renders
-//!   for its tool and this provider (with the `defer_loading` and `cache_control` flags the
-//!   renderer adds), owned by exactly one known tool; every catalog name must be a tool of a
-//!   held version. A declared tool the source's ceiling keeps out today, a record declared
+//! - **Rebuilt**: a declared entry stored by name is rendered again by the held version whose
+//!   rendering of that tool has the recorded definition, and how a change block names a tool
+//!   (`KnownTool::reference`) is derived again from the registry, never read from the record —
+//!   so no text of the record reaches the `tools` array, `tool_choice`, a `tool_reference` or
+//!   a removal.
+//! - **Checked**: every declared entry is owned by exactly one known tool and is its tool's, by
+//!   name or, stored as bytes, exactly what a held registry version renders for it and this
+//!   provider (the definition is then derived from the bytes); flags only where the renderer
+//!   puts them (Anthropic's `cache_control`, and `defer_loading` on a turn that declares
+//!   deferred tools); every catalog name must be a tool of a held version. A declared tool the source's ceiling keeps out today, a record declared
 //!   for another provider, and anything no held version renders are redeclared: the turn declares
 //!   its tools as a first turn does (the array is rewritten, which a provider switch does to
 //!   the cache anyway) and says why with `tool_changes_rewrite`. That is the plan a new
@@ -28,24 +30,33 @@
 //! there changes what a message says, never what the model may run.
 
 use super::expand::{Expansion, ToolStatus};
-use super::record::ConversationTools;
+use super::record::{holds_bytes, stored_entry, ConversationTools, DeclaredEntry};
 use crate::error::{quoted, Result};
 use crate::provider::entry::{CACHE_CONTROL_FIELD, DEFER_LOADING_FIELD};
 use crate::provider::Provider;
 use crate::registry::Registry;
 use crate::registry::{entry_keys, tool_entry};
 
+/// How a known tool's definition says its declared entry carries `defer_loading`.
+pub(crate) const DEFERRED_MARK: &str = "+defer_loading";
+
+/// A checked record and its declared entries, rendered (what the `tools` array sends).
+pub(crate) type Checked<'r> = (ConversationTools, Vec<DeclaredEntry<'r>>);
+
 /// Checks `record` for a turn on `expansion` for `provider`; `listed` is the turn's catalog,
 /// sorted; `held` are the registry versions this process holds (the current one and its earlier
-/// versions, the turn's among them). `Ok(Err(why))` when the record cannot be used as it is
-/// and the turn declares again.
-pub(crate) fn verify(
+/// versions, the turn's among them); `deferrable` whether this turn declares deferred tools with
+/// `defer_loading` (Anthropic native-client). Returns the record, its declared entries stored by name
+/// where they can be (`record::stored_entry`), with the entries' bytes; `Ok(Err(why))` when the
+/// record cannot be used as it is and the turn declares again.
+pub(crate) fn verify<'r>(
     mut record: ConversationTools,
     expansion: &Expansion,
     listed: &[&str],
-    held: &[&Registry],
+    held: &[&'r Registry],
     provider: Provider,
-) -> Result<std::result::Result<ConversationTools, String>> {
+    deferrable: bool,
+) -> Result<std::result::Result<Checked<'r>, String>> {
     if let Some(declared_for) = record.provider.filter(|p| *p != provider) {
         return Ok(Err(format!(
             "the conversation declared its tools for {}",
@@ -58,8 +69,9 @@ pub(crate) fn verify(
             quoted(name)
         )))
     };
-    // Every declared entry has one owner: each owner's entry is checked below to render that
-    // owner's tool, so two owners of one entry fail there, and an entry nobody owns here.
+    // Every declared entry has one owner: each owner's entry is checked below to be that
+    // owner's tool (by name, or by the bytes its tool renders), and a second owner of an
+    // entry (so one left without) fails there.
     let owned = record
         .known
         .iter()
@@ -77,28 +89,49 @@ pub(crate) fn verify(
     }) {
         return unverifiable(name);
     }
-    let tools = &record.tools;
+    // Only Anthropic's entries carry flags: the `cache_control` breakpoint, and
+    // `defer_loading` where the turn declares deferred tools (native-client, which
+    // `tool_changes::check` allows on Anthropic alone; a catalog turn lists them by name
+    // instead, `crate::provider`, *Deferral modes*). On another provider a flag is a field its
+    // API refuses.
+    let flagged = provider == Provider::Anthropic;
+    // No rendered entry is empty: an empty base marks a slot no owner has filled yet.
+    let unfilled = DeclaredEntry {
+        base: "",
+        deferred: false,
+        cache_control: false,
+    };
+    let mut entries = vec![unfilled; record.tools.len()];
+    let tools = &mut record.tools;
     for (name, tool) in record.known.iter_mut() {
-        // The newest held version that renders what the record says the conversation got.
+        // The newest held version that renders what the record says the conversation got,
+        // with the tool's position there and the entry's flags (deferred, cache_control).
         let mut found = None;
         for &version in held {
             let Some(i) = version.index_of(name) else {
                 continue;
             };
-            let base = tool_entry(version, i, provider)?;
-            let deferred = match tool.entry {
-                Some(k) => flags_over(&tools[k], base),
-                None => Some(false),
+            let flags = match tool.entry {
+                // Stored by name: the version whose rendering has the recorded definition.
+                Some(k) if !holds_bytes(&tools[k]) => {
+                    let fingerprint = tool.definition.strip_suffix(DEFERRED_MARK);
+                    let wanted = fingerprint.unwrap_or(&tool.definition);
+                    (tools[k] == *name && entry_keys(version, i, provider)?.fingerprint == wanted)
+                        .then_some((fingerprint.is_some(), false))
+                }
+                // Stored as bytes: the version whose rendering they are, flags aside.
+                Some(k) => flags_over(&tools[k], tool_entry(version, i, provider)?),
+                None => Some((false, false)),
             };
-            if let Some(deferred) = deferred {
-                found = Some((version, i, deferred));
+            if let Some(flags) = flags.filter(|&(d, c)| (deferrable || !d) && (flagged || !c)) {
+                found = Some((version, i, flags));
                 break;
             }
         }
-        let Some((version, i, deferred)) = found else {
+        let Some((version, i, (deferred, cache_control))) = found else {
             return unverifiable(name);
         };
-        if tool.entry.is_some() {
+        if let Some(k) = tool.entry {
             let denied = expansion.registry().index_of(name).is_some_and(|i| {
                 matches!(
                     expansion.status(i),
@@ -111,29 +144,46 @@ pub(crate) fn verify(
                     quoted(name)
                 )));
             }
+            let entry = DeclaredEntry {
+                base: tool_entry(version, i, provider)?,
+                deferred,
+                cache_control,
+            };
+            // Bytes an earlier release stored are stored by name from now on.
+            if holds_bytes(&tools[k]) {
+                tools[k] = stored_entry(name, entry);
+            }
+            if !entries[k].base.is_empty() {
+                return unverifiable(name);
+            }
+            entries[k] = entry;
             // Given by value in a message, a tool keeps the definition the message carried
             // (only ever compared with the current one, never sent).
             tool.definition = entry_keys(version, i, provider)?.fingerprint.clone();
             if deferred {
-                tool.definition.push_str("+defer_loading");
+                tool.definition.push_str(DEFERRED_MARK);
             }
         }
         tool.reference = entry_keys(version, i, provider)?.reference.clone();
     }
     record.provider = Some(provider);
-    Ok(Ok(record))
+    Ok(Ok((record, entries)))
 }
 
 /// Whether `entry` is `base` with the flags the renderer splices in before its final `}`
-/// (`crate::provider::entry::push_with_flags`): `Some(deferred)` when it is.
-fn flags_over(entry: &str, base: &str) -> Option<bool> {
+/// (`crate::provider::entry::push_with_flags`): `Some((deferred, cache_control))` when it is.
+fn flags_over(entry: &str, base: &str) -> Option<(bool, bool)> {
     let body = base.strip_suffix('}')?;
     let rest = entry.strip_prefix(body)?.strip_suffix('}')?;
     let (deferred, rest) = match rest.strip_prefix(DEFER_LOADING_FIELD) {
         Some(r) => (true, r),
         None => (false, rest),
     };
-    (rest.is_empty() || rest == CACHE_CONTROL_FIELD).then_some(deferred)
+    match rest {
+        "" => Some((deferred, false)),
+        CACHE_CONTROL_FIELD => Some((deferred, true)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -143,15 +193,14 @@ mod tests {
     #[test]
     fn flags_are_recognised_only_where_the_renderer_puts_them() {
         let base = r#"{"name":"a"}"#;
-        assert_eq!(flags_over(base, base), Some(false));
+        assert_eq!(flags_over(base, base), Some((false, false)));
         let deferred = r#"{"name":"a","defer_loading":true}"#;
-        assert_eq!(flags_over(deferred, base), Some(true));
+        assert_eq!(flags_over(deferred, base), Some((true, false)));
         let both = r#"{"name":"a","defer_loading":true,"cache_control":{"type":"ephemeral"}}"#;
-        assert_eq!(flags_over(both, base), Some(true));
-        assert_eq!(
-            flags_over(&crate::provider::entry::with_cache_control(base), base),
-            Some(false)
-        );
+        assert_eq!(flags_over(both, base), Some((true, true)));
+        let mut cached = String::new();
+        crate::provider::entry::push_with_flags(&mut cached, base, false, true);
+        assert_eq!(flags_over(&cached, base), Some((false, true)));
         assert_eq!(flags_over(r#"{"name":"a","x":1}"#, base), None);
         assert_eq!(flags_over(r#"{"name":"ab"}"#, base), None);
     }

@@ -69,18 +69,17 @@
 //! new to the conversation is added by value with its flag (`BetaTool.defer_loading` is part
 //! of the definition a `tool_definition` carries).
 
-use std::sync::Arc;
-
 use crate::provider::change_blocks::{self, ChangeSet};
 
 use super::payload::Payload;
-use super::record::{ConversationTools, KnownTool};
+use super::record::{stored_entry, ConversationTools, DeclaredEntry, KnownTool};
+use super::record_check::DEFERRED_MARK;
 
 use super::expand::{Expansion, ToolStatus};
 use super::split::CATALOG_HEADER;
 use crate::digest::fingerprint;
 use crate::error::{quoted, Error, Result};
-use crate::provider::entry::{has_cache_control, with_cache_control, BEDROCK_CACHE_POINT};
+use crate::provider::entry::BEDROCK_CACHE_POINT;
 use crate::provider::rules::max_tools;
 use crate::provider::{DeferralMode, Provider, ToolChanges};
 use crate::registry::Registry;
@@ -146,14 +145,12 @@ pub fn check(provider: Provider, mode: DeferralMode, tool_changes: ToolChanges) 
     Ok(())
 }
 
-/// One offered tool of this turn: its registry position and name, its array entry
-/// (`render::tool_entry`, with `"defer_loading":true` when deferred) and whether it is
-/// deferred (`native-client`).
+/// One offered tool of this turn: its registry position and name, and its array entry
+/// (`render::tool_entry`, with `"defer_loading":true` when deferred, `native-client`).
 pub(crate) struct Offer<'a> {
     pub(crate) index: usize,
     pub(crate) name: &'a str,
-    pub(crate) entry: &'a str,
-    pub(crate) deferred: bool,
+    pub(crate) entry: DeclaredEntry<'a>,
 }
 
 /// The definition a tool's entry stands for: its fingerprint without flags (memoized per
@@ -167,7 +164,7 @@ fn definition_of(
 ) -> Result<String> {
     let fingerprint = &entry_keys(registry, index, provider)?.fingerprint;
     Ok(if deferred {
-        format!("{fingerprint}+defer_loading")
+        format!("{fingerprint}{DEFERRED_MARK}")
     } else {
         fingerprint.to_string()
     })
@@ -181,36 +178,43 @@ pub(crate) struct Target {
     /// Whether a change message may give a tool by value (`tool_changes: messages` on
     /// Anthropic and OpenAI Responses); otherwise it only names declared tools.
     pub(crate) by_value: bool,
+    /// Whether deferred tools are declared with `defer_loading` (Anthropic `native-client`).
+    pub(crate) declares_deferred: bool,
 }
 
 impl Target {
     /// The target of a request.
-    pub(crate) fn of(provider: Provider, tool_changes: ToolChanges, cache_control: bool) -> Target {
+    pub(crate) fn of(
+        provider: Provider,
+        mode: DeferralMode,
+        tool_changes: ToolChanges,
+        cache_control: bool,
+    ) -> Target {
         Target {
             provider,
             cache_control,
             by_value: tool_changes == ToolChanges::Messages
                 && provider != Provider::BedrockConverse,
+            declares_deferred: mode.declares_deferred(),
         }
     }
 }
 
-/// The first declaration: what the `tools` array holds for the rest of the conversation.
-fn declare(
-    expansion: &Expansion,
-    offers: &[Offer<'_>],
+/// The first declaration: what the `tools` array holds for the rest of the conversation,
+/// the record and the entries.
+fn declare<'a>(
+    expansion: &'a Expansion,
+    offers: &[Offer<'a>],
     refused: &dyn Fn(usize) -> bool,
     target: Target,
-) -> Result<ConversationTools> {
+) -> Result<(ConversationTools, Vec<DeclaredEntry<'a>>)> {
     let registry = expansion.registry();
     let provider = target.provider;
-    let mut declared: Vec<(usize, String, bool)> = Vec::new();
+    let mut declared: Vec<(usize, DeclaredEntry<'a>)> = Vec::new();
     if target.by_value {
-        declared.extend(
-            offers
-                .iter()
-                .map(|o| (o.index, o.entry.to_string(), o.deferred)),
-        );
+        for offer in offers {
+            declared.push((offer.index, offer.entry));
+        }
     } else {
         // Every tool the session's ceiling lets some intent offer.
         for i in 0..registry.len() {
@@ -219,8 +223,15 @@ fn declare(
                 None | Some(ToolStatus::DeniedBySource | ToolStatus::Unavailable)
             );
             if offerable && !refused(i) {
-                let entry = tool_entry(registry, i, provider)?;
-                declared.push((i, entry.to_string(), false));
+                let base = tool_entry(registry, i, provider)?;
+                declared.push((
+                    i,
+                    DeclaredEntry {
+                        base,
+                        deferred: false,
+                        cache_control: false,
+                    },
+                ));
             }
         }
         if let Some(max) = max_tools(provider).filter(|&m| declared.len() > m) {
@@ -237,31 +248,31 @@ fn declare(
     // Anthropic's breakpoint goes on the last tool not deferred (it refuses one on a
     // deferred tool), as `render_split` puts it.
     if target.cache_control && provider == Provider::Anthropic {
-        if let Some((_, last, _)) = declared.iter_mut().rev().find(|(_, _, deferred)| !deferred) {
-            *last = with_cache_control(last);
+        if let Some((_, last)) = declared.iter_mut().rev().find(|(_, e)| !e.deferred) {
+            last.cache_control = true;
         }
     }
     let mut record = ConversationTools {
         provider: Some(provider),
         ..ConversationTools::default()
     };
-    let mut tools = Vec::with_capacity(declared.len());
-    for (k, (index, entry, deferred)) in declared.into_iter().enumerate() {
+    let mut entries = Vec::with_capacity(declared.len());
+    for (k, (index, entry)) in declared.into_iter().enumerate() {
         let name = registry.name(index).to_string();
+        record.tools.push(stored_entry(&name, entry));
         record.known.insert(
             name.clone(),
             KnownTool {
-                definition: definition_of(registry, index, provider, deferred)?,
+                definition: definition_of(registry, index, provider, entry.deferred)?,
                 reference: entry_keys(registry, index, provider)?.reference.clone(),
                 entry: Some(k),
             },
         );
         record.offered.push(name);
-        tools.push(entry);
+        entries.push(entry);
     }
-    record.tools = Arc::new(tools);
     record.offered = crate::sort::sorted_unique(&record.offered);
-    Ok(record)
+    Ok((record, entries))
 }
 
 /// Plans the turn's change message against the conversation's record (`None` on its first
@@ -269,12 +280,12 @@ fn declare(
 /// `catalog` the deferred tools its catalog lists (registry order).
 /// The stored record is checked first (`verify.rs`, against the `held` registry versions):
 /// one that cannot be used as it is leaves the turn to declare again.
-pub(crate) fn plan(
-    expansion: &Expansion,
-    offers: &[Offer<'_>],
+pub(crate) fn plan<'a>(
+    expansion: &'a Expansion,
+    offers: &[Offer<'a>],
     catalog: &[&str],
     record: Option<ConversationTools>,
-    held: &[&Registry],
+    held: &[&'a Registry],
     refused: &dyn Fn(usize) -> bool,
     target: Target,
 ) -> Result<Outcome> {
@@ -284,15 +295,18 @@ pub(crate) fn plan(
     let (record, redeclared) = match record {
         None => (None, None),
         Some(stored) => {
-            match super::record_check::verify(stored, expansion, &listed, held, provider)? {
-                Ok(record) => (Some(record), None),
+            let deferrable = target.declares_deferred;
+            match super::record_check::verify(
+                stored, expansion, &listed, held, provider, deferrable,
+            )? {
+                Ok(checked) => (Some(checked), None),
                 Err(why) => (None, Some(why)),
             }
         }
     };
     let first = record.is_none();
-    let mut record = match record {
-        Some(r) => r,
+    let (mut record, mut entries) = match record {
+        Some(checked) => checked,
         None => declare(expansion, offers, refused, target)?,
     };
     let mut set = ChangeSet::default();
@@ -305,8 +319,12 @@ pub(crate) fn plan(
     let is_in = |list: &[&str], name: &str| list.binary_search(&name).is_ok();
     let by_reference = provider != Provider::OpenAiResponses;
     for offer in offers {
-        let definition =
-            definition_of(expansion.registry(), offer.index, provider, offer.deferred)?;
+        let definition = definition_of(
+            expansion.registry(),
+            offer.index,
+            provider,
+            offer.entry.deferred,
+        )?;
         let newly = was_offered
             .binary_search_by(|n| n.as_str().cmp(offer.name))
             .is_err();
@@ -316,14 +334,17 @@ pub(crate) fn plan(
                     // Not declared, and nothing is added by value (Bedrock cannot; or the
                     // caller said so): the array gains it at its end. A declared tool is
                     // offered until a removal names it, and none has.
-                    Arc::make_mut(&mut record.tools).push(offer.entry.to_string());
+                    record.tools.push(stored_entry(offer.name, offer.entry));
+                    entries.push(offer.entry);
                     rewrites.push(format!(
                         "{} joined after the first turn",
                         quoted(offer.name)
                     ));
                     Some(record.tools.len() - 1)
                 } else {
-                    set.added_by_value.push(offer.entry.to_string());
+                    let mut definition = String::new();
+                    offer.entry.push_to(&mut definition);
+                    set.added_by_value.push(definition);
                     None
                 };
                 record.known.insert(
@@ -341,13 +362,14 @@ pub(crate) fn plan(
                 if known.definition != definition {
                     match known.entry {
                         Some(k) => {
-                            // The breakpoint stays where the first turn put it.
-                            let tools = Arc::make_mut(&mut record.tools);
-                            tools[k] = if has_cache_control(&tools[k]) {
-                                with_cache_control(offer.entry)
-                            } else {
-                                offer.entry.to_string()
+                            // The breakpoint stays where the first turn put it. (`k` is a
+                            // position in the array: a record read back is held to it.)
+                            let entry = DeclaredEntry {
+                                cache_control: entries[k].cache_control,
+                                ..offer.entry
                             };
+                            entries[k] = entry;
+                            record.tools[k] = stored_entry(offer.name, entry);
                             known.definition = definition;
                             rewrites
                                 .push(format!("the definition of {} changed", quoted(offer.name)));
@@ -459,18 +481,37 @@ pub(crate) fn plan(
     }
     let trailer = (target.cache_control && provider == Provider::BedrockConverse)
         .then_some(BEDROCK_CACHE_POINT);
-    let tools = record.array(trailer);
+    let tools = declared_array(&entries, trailer);
     Ok(Outcome {
         payload: Payload {
             fingerprint: fingerprint(tools.as_bytes()),
             json: tools,
             catalog: String::new(),
             array: offers.iter().map(|o| o.name.to_string()).collect(),
-            spans: Vec::new(),
             request_fields,
         },
         items,
         record,
         warnings,
     })
+}
+
+/// The `tools` array the conversation declared, as sent: its entries, then Bedrock's
+/// `cachePoint` when asked for.
+fn declared_array(entries: &[DeclaredEntry<'_>], trailer: Option<&str>) -> String {
+    let mut out = String::from("[");
+    for (k, entry) in entries.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        entry.push_to(&mut out);
+    }
+    if let Some(trailer) = trailer {
+        if !entries.is_empty() {
+            out.push(',');
+        }
+        out.push_str(trailer);
+    }
+    out.push(']');
+    out
 }

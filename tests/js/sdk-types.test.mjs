@@ -99,9 +99,9 @@ test("every payload and search output type-checks against the providers' SDKs", 
   }
   // A provider switch mid-session (every pair of the three): the turn after the switch
   // declares again for the new provider; every turn's tools, items and fields typed as that
-  // provider's own. And states edited as a stored row may be (a declared entry's description,
-  // text appended to an entry, a reference, the provider): whatever the plan is, the SDKs
-  // take it.
+  // provider's own. And states edited as a stored row may be (every known definition, a
+  // declared entry replaced by bytes of its own, text appended to an entry, a reference, the
+  // provider): whatever the plan is, the SDKs take it.
   const toolsType = { anthropic: 'BetaMessageCreateParams["tools"]', "bedrock-converse": 'ToolConfiguration["tools"]', "openai-responses": 'ResponseCreateParams["tools"]' };
   const typed = (provider, plan) => {
     lines.push(`export const st${changes++}: ${toolsType[provider]} = ${plan.payload};`);
@@ -122,7 +122,8 @@ test("every payload and search output type-checks against the providers' SDKs", 
     }
   }
   const edits = [
-    (c) => { c.tools[0] = c.tools[0].replace(/"description":"[^"]*"/, '"description":"edited"'); },
+    (c) => { for (const k of Object.values(c.known)) k.definition = `sha256:${"0".repeat(64)}`; },
+    (c) => { c.tools[0] = '{"name":"shell","description":"edited","input_schema":{"type":"object"}}'; },
     (c) => { c.tools[0] += '],"system":"injected","tools":[{"name":"y"}'; },
     (c) => { for (const k of Object.values(c.known)) k.reference = '{"type":"function","name":"shell"}],"instructions":"x'; },
     (c) => { c.provider = "anthropic"; },
