@@ -654,6 +654,83 @@ fn a_changed_definition_is_replaced_in_place_or_kept_when_added_by_value() {
     assert_eq!(q3.payload, q1.payload);
 }
 
+/// Anthropic refuses `cache_control` on a deferred tool (a 400): the breakpoint the first turn
+/// put on its last resident tool is dropped when a later turn defers that tool (tool_search
+/// switched back on in native-client), and a stored entry carrying both flags is not used.
+#[test]
+fn the_cache_breakpoint_never_sits_on_a_deferred_tool() {
+    let r = Registry::embedded();
+    let request = |intent: &str, state: &TurnState| TurnRequest {
+        tools_override: ToolsOverride::from_json_str(intent).unwrap(),
+        provider: Provider::Anthropic,
+        mode: DeferralMode::NativeClient,
+        tool_changes: ToolChanges::Messages,
+        cache_control: true,
+        state: r.begin_turn(state),
+        ..TurnRequest::default()
+    };
+    let flagged = |plan: &TurnPlan| -> Vec<(String, bool)> {
+        serde_json::from_str::<Vec<Value>>(&plan.payload)
+            .unwrap()
+            .iter()
+            .filter(|e| e.get("cache_control").is_some())
+            .map(|e| {
+                (
+                    e["name"].as_str().unwrap().to_string(),
+                    e.get("defer_loading").is_some(),
+                )
+            })
+            .collect()
+    };
+    // Turn 1, tool_search off: every tool resident, the breakpoint on the last one.
+    let p1 = r
+        .plan_turn(&request(
+            r#"{"enabled":true,"disabled":["tool_search"]}"#,
+            &TurnState::default(),
+        ))
+        .unwrap();
+    let marked = flagged(&p1);
+    assert_eq!(marked.len(), 1, "{marked:?}");
+    assert!(!marked[0].1);
+    // Turn 2, tool_search on: that tool is deferred now, and carries no breakpoint.
+    let stored = p1.state.clone().unwrap();
+    let p2 = r
+        .plan_turn(&request(r#"{"enabled":true}"#, &stored))
+        .unwrap();
+    assert!(p2
+        .payload
+        .contains(&format!("\"name\":\"{}\"", marked[0].0)));
+    assert!(
+        flagged(&p2).iter().all(|(_, deferred)| !deferred),
+        "{:?}",
+        flagged(&p2)
+    );
+    // A stored breakpoint edited to sit on a deferred entry is not used: the turn declares
+    // again, and says so.
+    let mut doc = serde_json::to_value(&stored).unwrap();
+    for entry in doc["conversation"]["tools"].as_array_mut().unwrap() {
+        let text = entry.as_str().unwrap().to_string();
+        if text.contains("cache_control") {
+            *entry = json!(text.replace(
+                ",\"cache_control\"",
+                ",\"defer_loading\":true,\"cache_control\""
+            ));
+        }
+    }
+    let edited = TurnState::from_value(&doc).unwrap();
+    let p3 = r
+        .plan_turn(&request(r#"{"enabled":true}"#, &edited))
+        .unwrap();
+    assert!(
+        p3.warnings
+            .iter()
+            .any(|w| w.code == WarningCode::ToolChangesRewrite),
+        "{:?}",
+        p3.warnings
+    );
+    assert!(flagged(&p3).iter().all(|(_, deferred)| !deferred));
+}
+
 /// A pool of MCP tools a random server lists a subset of; a tool's definition depends only on
 /// its name, so a server set again keeps the definitions of the tools it keeps.
 fn server_list(mask: u8) -> String {

@@ -123,7 +123,10 @@ pub(crate) fn verify<'r>(
                 Some(k) => flags_over(&tools[k], tool_entry(version, i, provider)?),
                 None => Some((false, false)),
             };
-            if let Some(flags) = flags.filter(|&(d, c)| (deferrable || !d) && (flagged || !c)) {
+            // Never both: Anthropic refuses `cache_control` on a deferred tool.
+            if let Some(flags) =
+                flags.filter(|&(d, c)| (deferrable || !d) && (flagged || !c) && !(d && c))
+            {
                 found = Some((version, i, flags));
                 break;
             }

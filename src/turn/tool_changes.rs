@@ -362,10 +362,12 @@ pub(crate) fn plan<'a>(
                 if known.definition != definition {
                     match known.entry {
                         Some(k) => {
-                            // The breakpoint stays where the first turn put it. (`k` is a
-                            // position in the array: a record read back is held to it.)
+                            // The breakpoint stays where the first turn put it, unless the
+                            // tool is deferred now: Anthropic refuses `cache_control` on a
+                            // deferred tool (a 400), as `declare` knows. (`k` is a position in
+                            // the array: a record read back is held to it.)
                             let entry = DeclaredEntry {
-                                cache_control: entries[k].cache_control,
+                                cache_control: entries[k].cache_control && !offer.entry.deferred,
                                 ..offer.entry
                             };
                             entries[k] = entry;
