@@ -29,7 +29,8 @@ const INPUT: &str = "state";
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct KnownTool {
     /// `sha256:<hex>` of the definition the conversation was given (the array entry without
-    /// `cache_control`).
+    /// `cache_control`), with `+defer_loading` when it was declared deferred. For an entry
+    /// stored by name it picks the held registry version whose rendering the turn sends.
     pub definition: String,
     /// How a change block names it: the tool's name in the provider's entry (Anthropic
     /// `name`, Bedrock `toolSpec.name`), or for OpenAI Responses the `allowed_tools` entry
