@@ -25,6 +25,15 @@ def weights():
     return WEIGHTS.read_bytes()
 
 
+def refuses_bad_weights(hybrid, with_model):
+    """`with_model` refuses what is not the model's weights, naming its argument."""
+    for bad, says in [(b"\x01\x02\x03", "safetensors"), ("model.safetensors", "expected bytes")]:
+        with pytest.raises(hybrid.ToolIntentError) as e:
+            with_model(bad)
+        assert (e.value.code, e.value.argument) == ("invalid_argument", "model")
+        assert says in str(e.value)
+
+
 def test_every_model_search_row_has_the_native_hits():
     hybrid = load_hybrid()
     model = weights()
@@ -47,11 +56,7 @@ def test_the_model_is_kept_through_changes_and_refused_with_its_argument():
         plain.turn().search("plan mode", ranker="model")
     assert (e.value.code, e.value.argument) == ("invalid_argument", "ranker")
     assert "with_model" in str(e.value)
-    for bad, says in [(b"\x01\x02\x03", "safetensors"), ("model.safetensors", "expected bytes")]:
-        with pytest.raises(hybrid.ToolIntentError) as e:
-            plain.with_model(bad)
-        assert (e.value.code, e.value.argument) == ("invalid_argument", "model")
-        assert says in str(e.value)
+    refuses_bad_weights(hybrid, plain.with_model)
 
 
 def test_the_default_module_has_no_model():
@@ -101,11 +106,7 @@ def test_a_fleet_process_reads_the_embeddings_another_computed_and_keeps_the_mod
     b.publish(hybrid.Registry.embedded())
     assert b.turn(None).search("plan mode", ranker="model")["hits"]
 
-    for bad, says in [(b"\x01\x02\x03", "safetensors"), ("model.safetensors", "expected bytes")]:
-        with pytest.raises(hybrid.ToolIntentError) as e:
-            b.with_model(bad)
-        assert (e.value.code, e.value.argument) == ("invalid_argument", "model")
-        assert says in str(e.value)
+    refuses_bad_weights(hybrid, b.with_model)
 
 
 def test_every_abstention_row_has_the_native_answer():
