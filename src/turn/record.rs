@@ -51,8 +51,9 @@ pub struct ConversationTools {
     pub provider: Option<Provider>,
     /// The `tools` array the conversation declared, entry by entry: the tool's name, or the
     /// entry's exact bytes (JSON text, so never a name) when it carries `cache_control` or
-    /// was stored by an earlier release ([`stored_entry`]). It is only ever edited at its end
-    /// or in place (a rewrite), so every name an earlier change block used stays declared.
+    /// was stored by an earlier release (`stored_entry` says which). It is only ever edited
+    /// at its end or in place (a rewrite), so every name an earlier change block used stays
+    /// declared.
     pub tools: Vec<String>,
     /// Every tool the conversation can name, by registry name.
     pub known: KnownTools,
