@@ -11,9 +11,9 @@
 //! `+defer_loading` the flag), so each turn renders it again from the versions it holds
 //! (`record_check.rs`) instead of carrying it. On Bedrock Converse, which declares every tool
 //! a session could be offered, that is a state of 231 KB instead of 1.76 MB at 1,000 tools
-//! (`benches/expansion.rs`, `plan_changes`). Only the entry carrying Anthropic's `cache_control` keeps its
-//! bytes (the flag is not part of a definition), as did every entry in states written before
-//! 2026-12-07, which are still read.
+//! (`benches/expansion.rs`, `plan_changes`). Only the entry carrying Anthropic's
+//! `cache_control` keeps its bytes (the flag is not part of a definition), as did every entry
+//! in states written before 2026-12-07, which are still read.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;

@@ -45,10 +45,10 @@ pub(crate) type Checked<'r> = (ConversationTools, Vec<DeclaredEntry<'r>>);
 
 /// Checks `record` for a turn on `expansion` for `provider`; `listed` is the turn's catalog,
 /// sorted; `held` are the registry versions this process holds (the current one and its earlier
-/// versions, the turn's among them); `deferrable` whether this turn declares deferred tools with
-/// `defer_loading` (Anthropic native-client). Returns the record, its declared entries stored by name
-/// where they can be (`record::stored_entry`), with the entries' bytes; `Ok(Err(why))` when the
-/// record cannot be used as it is and the turn declares again.
+/// versions, the turn's among them); `deferrable` whether this turn declares deferred tools
+/// with `defer_loading` (Anthropic native-client). Returns the record, its declared entries
+/// stored by name where they can be (`record::stored_entry`), with the entries' bytes;
+/// `Ok(Err(why))` when the record cannot be used as it is and the turn declares again.
 pub(crate) fn verify<'r>(
     mut record: ConversationTools,
     expansion: &Expansion,
@@ -152,19 +152,21 @@ pub(crate) fn verify<'r>(
                 deferred,
                 cache_control,
             };
-            // Bytes an earlier release stored are stored by name from now on.
-            if holds_bytes(&tools[k]) {
-                tools[k] = stored_entry(name, entry);
-            }
             if !entries[k].base.is_empty() {
                 return unverifiable(name);
             }
             entries[k] = entry;
-            // Given by value in a message, a tool keeps the definition the message carried
-            // (only ever compared with the current one, never sent).
-            tool.definition = entry_keys(version, i, provider)?.fingerprint.clone();
-            if deferred {
-                tool.definition.push_str(DEFERRED_MARK);
+            // Stored as bytes (the `cache_control` entry, or an earlier release's), the
+            // definition is derived from them, and they are stored by name from now on where
+            // they can be; stored by name, it is the definition just matched. (Given by value
+            // in a message, a tool keeps the definition the message carried: only ever
+            // compared with the current one, never sent.)
+            if holds_bytes(&tools[k]) {
+                tool.definition = entry_keys(version, i, provider)?.fingerprint.clone();
+                if deferred {
+                    tool.definition.push_str(DEFERRED_MARK);
+                }
+                tools[k] = stored_entry(name, entry);
             }
         }
         tool.reference = entry_keys(version, i, provider)?.reference.clone();
