@@ -66,7 +66,8 @@ enum Edit {
     DeclareDenied,
     /// Text appended to a declared entry, breaking out of the array.
     BreakOut(usize),
-    /// A known tool's reference rewritten.
+    /// A known tool's reference (which earlier releases stored) set to another
+    /// tool's name or to text breaking out of a change block.
     Reference(usize, bool),
     /// A known tool's entry pointed at another declared entry.
     Entry(usize, usize),

@@ -10,8 +10,9 @@
 //! its tool's recorded definition (the fingerprint names the version's rendering, and
 //! `+defer_loading` the flag), so each turn renders it again from the versions it holds
 //! (`record_check.rs`) instead of carrying it. On Bedrock Converse, which declares every tool
-//! a session could be offered, that is a state of 231 KB instead of 1.76 MB at 1,000 tools
-//! (`benches/expansion.rs`, `plan_changes`). Only the entry carrying Anthropic's
+//! a session could be offered, that is a state of 190 KB instead of 1.76 MB at 1,000 tools
+//! (`benches/expansion.rs`, `plan_changes`). How a change block names a tool is derived
+//! again on every turn too, so it is not stored either. Only the entry carrying Anthropic's
 //! `cache_control` keeps its bytes (the flag is not part of a definition), as did every entry
 //! in states written before 2026-12-07, which are still read.
 
@@ -34,8 +35,11 @@ pub struct KnownTool {
     pub definition: String,
     /// How a change block names it: the tool's name in the provider's entry (Anthropic
     /// `name`, Bedrock `toolSpec.name`), or for OpenAI Responses the `allowed_tools` entry
-    /// as JSON text (`{"type":"function","name":…}`, `{"type":"web_search"}`).
-    pub reference: String,
+    /// as JSON text (`{"type":"function","name":…}`, `{"type":"web_search"}`). Derived from
+    /// the registry on every turn (`record_check.rs`), so never stored: a state an earlier
+    /// release wrote carries it, and it is read past. Empty until a turn checks the record.
+    #[serde(skip_serializing)]
+    pub(crate) reference: String,
     /// Its position in [`ConversationTools::tools`], or `None` when a change message added
     /// it by value.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -309,7 +313,7 @@ fn known(v: &Value, path: &JsonPath) -> Result<KnownTools> {
         let at = path.key(name);
         let fields = tool
             .as_object()
-            .ok_or_else(|| Error::expected(INPUT, &at, "{definition, reference, entry?}", tool))?;
+            .ok_or_else(|| Error::expected(INPUT, &at, "{definition, entry?}", tool))?;
         let text = |key: &str| -> Result<String> {
             match fields.get(key) {
                 Some(Value::String(s)) => Ok(s.clone()),
@@ -321,6 +325,7 @@ fn known(v: &Value, path: &JsonPath) -> Result<KnownTools> {
                 )),
             }
         };
+        // `reference`, which earlier releases wrote, is derived again.
         if let Some(extra) = fields
             .keys()
             .find(|k| !matches!(k.as_str(), "definition" | "reference" | "entry"))
@@ -328,10 +333,7 @@ fn known(v: &Value, path: &JsonPath) -> Result<KnownTools> {
             return Err(Error::value(
                 INPUT,
                 &at.key(extra),
-                format!(
-                    "unknown key {} (expected definition, reference, entry)",
-                    quoted(extra)
-                ),
+                format!("unknown key {} (expected definition, entry)", quoted(extra)),
             ));
         }
         let entry = match fields.get("entry") {
@@ -344,7 +346,7 @@ fn known(v: &Value, path: &JsonPath) -> Result<KnownTools> {
             name.clone(),
             KnownTool {
                 definition: text("definition")?,
-                reference: text("reference")?,
+                reference: String::new(),
                 entry,
             },
         );
@@ -362,8 +364,8 @@ mod tests {
         let root = JsonPath::root().key("conversation");
         let v = json!({
             "tools": ["{\"name\":\"a\"}"],
-            "known": {"a": {"definition": "sha256:1", "reference": "a", "entry": 0},
-                      "b": {"definition": "sha256:2", "reference": "b"}},
+            "known": {"a": {"definition": "sha256:1", "entry": 0},
+                      "b": {"definition": "sha256:2"}},
             "offered": ["b", "a"],
             "catalog": ["c"]
         });
@@ -374,13 +376,22 @@ mod tests {
             ConversationTools::from_value(&written, &root).unwrap(),
             record
         );
+        // A reference an earlier release stored is read past (a turn derives it again) and
+        // not written back.
+        let mut old = v.clone();
+        old["known"]["a"]["reference"] = json!("{\"forged\":1}");
+        let read = ConversationTools::from_value(&old, &root).unwrap();
+        assert_eq!(read, record);
+        assert_eq!(read.known.get("a").unwrap().reference, "");
+        assert_eq!(serde_json::to_value(&read).unwrap(), written);
+        assert!(written["known"]["a"].get("reference").is_none());
         // Its tool names are data: a binding that renames keys leaves them (`json::DATA_KEYS`).
         assert!(written["known"]["a"].is_object());
         assert!(crate::json::DATA_KEYS.contains(&"known"));
         let e = ConversationTools::from_value(&json!({"tools": [1]}), &root).unwrap_err();
         assert_eq!(e.path(), Some("$.conversation.tools[0]"));
         let e = ConversationTools::from_value(
-            &json!({"known": {"a": {"definition": "x", "reference": "a", "entry": 3}}}),
+            &json!({"known": {"a": {"definition": "x", "entry": 3}}}),
             &root,
         )
         .unwrap_err();
@@ -394,8 +405,7 @@ mod tests {
     #[test]
     fn name_lists_read_back_sorted_and_each_once_however_they_were_stored() {
         let root = JsonPath::root().key("conversation");
-        let known = json!({"a": {"definition": "sha256:1", "reference": "a"},
-                           "b": {"definition": "sha256:2", "reference": "b"}});
+        let known = json!({"a": {"definition": "sha256:1"}, "b": {"definition": "sha256:2"}});
         for (stored, read) in [
             (json!(["a", "b"]), vec!["a", "b"]),
             (json!(["b", "a"]), vec!["a", "b"]),
