@@ -10,9 +10,9 @@
 //! its tool's recorded definition (the fingerprint names the version's rendering, and
 //! `+defer_loading` the flag), so each turn renders it again from the versions it holds
 //! (`record_check.rs`) instead of carrying it. On Bedrock Converse, which declares every tool
-//! a session could be offered, that is a state of 190 KB instead of 1.76 MB at 1,000 tools
+//! a session could be offered, that is a state of 205 KB instead of 1.76 MB at 1,000 tools
 //! (`benches/expansion.rs`, `plan_changes`). How a change block names a tool is derived
-//! again on every turn too, so it is not stored either. Only the entry carrying Anthropic's
+//! again on every turn too, so it is written empty. Only the entry carrying Anthropic's
 //! `cache_control` keeps its bytes (the flag is not part of a definition), as did every entry
 //! in states written before 2026-12-07, which are still read.
 
@@ -26,8 +26,9 @@ use crate::provider::Provider;
 
 const INPUT: &str = "state";
 
-/// How the conversation knows one tool.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+/// How the conversation knows one tool. Two are equal when what a state stores of them is
+/// (`reference` is derived again by each turn).
+#[derive(Debug, Clone, Eq, serde::Serialize)]
 pub struct KnownTool {
     /// `sha256:<hex>` of the definition the conversation was given (the array entry without
     /// `cache_control`), with `+defer_loading` when it was declared deferred. For an entry
@@ -36,14 +37,26 @@ pub struct KnownTool {
     /// How a change block names it: the tool's name in the provider's entry (Anthropic
     /// `name`, Bedrock `toolSpec.name`), or for OpenAI Responses the `allowed_tools` entry
     /// as JSON text (`{"type":"function","name":…}`, `{"type":"web_search"}`). Derived from
-    /// the registry on every turn (`record_check.rs`), so never stored: a state an earlier
-    /// release wrote carries it, and it is read past. Empty until a turn checks the record.
-    #[serde(skip_serializing)]
+    /// the registry on every turn (`record_check.rs`), so never read from a stored state and
+    /// written empty: earlier releases require the member (and derive it again too), so a
+    /// fleet in the middle of a rolling deploy keeps reading this release's states.
+    /// Empty until a turn checks the record.
+    #[serde(serialize_with = "written_empty")]
     pub(crate) reference: String,
     /// Its position in [`ConversationTools::tools`], or `None` when a change message added
     /// it by value.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entry: Option<usize>,
+}
+
+impl PartialEq for KnownTool {
+    fn eq(&self, other: &Self) -> bool {
+        self.definition == other.definition && self.entry == other.entry
+    }
+}
+
+fn written_empty<S: Serializer>(_: &str, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+    serializer.serialize_str("")
 }
 
 /// The conversation's tool record (`tool_changes: messages`).
@@ -377,14 +390,19 @@ mod tests {
             record
         );
         // A reference an earlier release stored is read past (a turn derives it again) and
-        // not written back.
+        // written back empty: an earlier release reading the state requires the member.
         let mut old = v.clone();
         old["known"]["a"]["reference"] = json!("{\"forged\":1}");
         let read = ConversationTools::from_value(&old, &root).unwrap();
         assert_eq!(read, record);
         assert_eq!(read.known.get("a").unwrap().reference, "");
         assert_eq!(serde_json::to_value(&read).unwrap(), written);
-        assert!(written["known"]["a"].get("reference").is_none());
+        assert_eq!(written["known"]["a"]["reference"], "");
+        // Derived by a turn, it is not part of the value a state round-trips.
+        let mut checked = record.clone();
+        checked.known.get_mut("a").unwrap().reference = "a".to_string();
+        assert_eq!(checked, record);
+        assert_eq!(serde_json::to_value(&checked).unwrap(), written);
         // Its tool names are data: a binding that renames keys leaves them (`json::DATA_KEYS`).
         assert!(written["known"]["a"].is_object());
         assert!(crate::json::DATA_KEYS.contains(&"known"));
