@@ -134,6 +134,7 @@ pub(crate) fn verify<'r>(
         let Some((version, i, (deferred, cache_control))) = found else {
             return unverifiable(name);
         };
+        let keys = entry_keys(version, i, provider)?;
         if let Some(k) = tool.entry {
             let denied = expansion.registry().index_of(name).is_some_and(|i| {
                 matches!(
@@ -162,14 +163,14 @@ pub(crate) fn verify<'r>(
             // in a message, a tool keeps the definition the message carried: only ever
             // compared with the current one, never sent.)
             if holds_bytes(&tools[k]) {
-                tool.definition = entry_keys(version, i, provider)?.fingerprint.clone();
+                tool.definition = keys.fingerprint.clone();
                 if deferred {
                     tool.definition.push_str(DEFERRED_MARK);
                 }
                 tools[k] = stored_entry(name, entry);
             }
         }
-        tool.reference = entry_keys(version, i, provider)?.reference.clone();
+        tool.reference = keys.reference.clone();
     }
     record.provider = Some(provider);
     Ok(Ok((record, entries)))
