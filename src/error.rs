@@ -450,6 +450,13 @@ impl JsonPath {
         JsonPath(out)
     }
 
+    /// `rest`, a path from a value's root, continued from this path to that value.
+    pub(crate) fn join(&self, rest: &JsonPath) -> JsonPath {
+        let mut out = self.0.clone();
+        out.push_str(rest.0.strip_prefix('$').unwrap_or(&rest.0));
+        JsonPath(out)
+    }
+
     /// The path as text.
     pub fn as_str(&self) -> &str {
         &self.0

@@ -13,8 +13,9 @@ use crate::turn::{TurnState, View};
 pub struct Finding {
     /// The tool (empty for a finding about the whole request).
     pub tool: String,
-    /// The rule (`gemini_name`, `top_level_combinator`, `description_length`,
-    /// `tools_per_request`, `builtin_fallback`, `builtin_option_dropped`).
+    /// The rule (`gemini_name`, `top_level_combinator`, `invalid_schema`, `array_items`,
+    /// `description_length`, `tools_per_request`, `builtin_fallback`,
+    /// `builtin_option_dropped`).
     pub rule: &'static str,
     /// `true`: the provider would refuse it (the library leaves the tool out, or refuses the
     /// request); `false`: the library changes it for the provider (a shortened description).
@@ -48,7 +49,7 @@ impl Registry {
         let mut findings = Vec::new();
         let judgements = judgements(self, provider);
         for (tool, judged) in self.tools().iter().zip(judgements.iter()) {
-            if let Some(r) = judged.refusal {
+            if let Some(r) = &judged.refusal {
                 findings.push(Finding {
                     tool: tool.name.clone(),
                     rule: r.rule,

@@ -284,6 +284,110 @@ fn a_top_level_any_of_is_left_out_of_the_anthropic_payload_only() {
     );
 }
 
+/// The names of a payload's functions, whatever the provider's shape.
+fn declared(payload: &Value) -> Vec<String> {
+    let entries = match payload[0].get("functionDeclarations") {
+        Some(Value::Array(gemini)) => gemini.clone(),
+        _ => payload.as_array().cloned().unwrap_or_default(),
+    };
+    entries
+        .iter()
+        .map(|e| {
+            let spec = e.get("function").or(e.get("toolSpec")).unwrap_or(e);
+            spec["name"].as_str().unwrap_or_default().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn a_schema_that_is_not_json_schema_is_left_out_of_every_payload() {
+    // BFCL's data as it stands (a Python type name below the root), a property given as its
+    // type's name, and `required` on a property: what providers answer with a 400.
+    let r = Registry::from_value(&json!([
+        {"name": "ratio", "parameters": {"type": "object", "properties": {"x": {"type": "float"}}}},
+        {"name": "point", "parameters": {"type": "object", "properties": {"x": "number"}}},
+        {"name": "query", "parameters": {"type": "object", "properties": {"q": {"type": "string", "required": true}}}},
+        {"name": "fine", "parameters": {"type": "object", "properties": {"q": {"type": ["string", "null"]}}}}
+    ]))
+    .unwrap();
+    for provider in Provider::ALL {
+        let (payload, warnings) = plan(&r, "null", provider);
+        assert_eq!(declared(&payload), ["fine"], "{provider:?}");
+        let refused = codes(&warnings, WarningCode::ProviderRefusedTool);
+        assert_eq!(refused.len(), 3, "{provider:?} {refused:?}");
+        for (message, path) in refused.iter().zip([
+            "$.properties.x.type",
+            "$.properties.x ",
+            "$.properties.q.required",
+        ]) {
+            assert!(
+                message.contains("invalid_schema") && message.contains(path),
+                "{provider:?}: {message}"
+            );
+        }
+        // tool_search cannot load it either.
+        let hits = r
+            .turn(&TurnRequest {
+                provider,
+                ..Default::default()
+            })
+            .and_then(|mut turn| turn.search(&tool_intent::SearchCall::new("select:ratio")))
+            .unwrap()
+            .result
+            .hits;
+        assert!(hits.is_empty(), "{provider:?}");
+        let check = r.check(provider);
+        assert_eq!(
+            check
+                .findings
+                .iter()
+                .filter(|f| f.rule == "invalid_schema" && f.refused)
+                .count(),
+            3
+        );
+    }
+}
+
+#[test]
+fn openai_leaves_out_an_array_schema_without_items() {
+    let r = Registry::from_value(&json!([
+        {"name": "tags", "parameters": {"type": "object", "properties": {"t": {"type": "array"}}}},
+        {"name": "items", "parameters": {"type": "object", "properties": {"t": {"type": "array", "items": {"type": "string"}}}}}
+    ]))
+    .unwrap();
+    for provider in Provider::ALL {
+        let (payload, warnings) = plan(&r, "null", provider);
+        let openai = matches!(provider, Provider::OpenAiChat | Provider::OpenAiResponses);
+        let expected: &[&str] = if openai {
+            &["items"]
+        } else {
+            &["tags", "items"]
+        };
+        assert_eq!(declared(&payload), expected, "{provider:?}");
+        let refused = codes(&warnings, WarningCode::ProviderRefusedTool);
+        if openai {
+            assert!(
+                refused.len() == 1
+                    && refused[0].contains("array_items")
+                    && refused[0].contains("$.properties.t"),
+                "{refused:?}"
+            );
+        } else {
+            assert!(refused.is_empty(), "{provider:?} {refused:?}");
+        }
+    }
+}
+
+#[test]
+fn a_strict_schema_must_be_json_schema_too() {
+    let e = Registry::from_value(&json!([{"name": "bad", "strict": true, "parameters": {
+        "type": "object", "additionalProperties": false, "required": ["q"],
+        "properties": {"q": {"type": "text"}}}}]))
+    .unwrap_err();
+    assert_eq!(e.path(), Some("$[0].parameters.properties.q.type"));
+    assert!(e.to_string().contains("not JSON Schema"), "{e}");
+}
+
 #[test]
 fn gemini_leaves_out_names_that_do_not_start_with_a_letter() {
     let r = Registry::from_value(&json!([

@@ -5,8 +5,9 @@ Builds the pool and the queries described in README.md ("Search quality"):
 
 - pool: every distinct function of the single-turn categories simple_python, multiple,
   parallel and parallel_multiple, names with characters outside [A-Za-z0-9_-] replaced by
-  "_", written as one MCP `tools/list` result (so that, merged as a server, every tool is
-  deferred);
+  "_" and type names mapped to JSON Schema's as BFCL's harness maps them for providers
+  (`json_schema_types`), written as one MCP `tools/list` result (so that, merged as a
+  server, every tool is deferred);
 - queries: each entry's user message; relevant: the function names of its ground truth in
   possible_answer/.
 
@@ -44,6 +45,43 @@ def sanitize(name):
     return re.sub(r"[^A-Za-z0-9_-]", "_", name)
 
 
+# BFCL's own table (bfcl_eval/constants/type_mappings.py, GORILLA_TO_OPENAPI; a name it lacks
+# becomes "string"): its harness maps the data's Python and Java type names ("dict", "float",
+# "tuple", "any", "HashMap", ...) to JSON Schema's before it sends a function to a provider
+# (model_handler/utils.py, convert_to_tool), because providers refuse the names as they are.
+# Mapped here the same way, in every subschema; nothing else changes (the harness also appends
+# " This is a float type value." to descriptions, which would change what is searched).
+GORILLA_TO_OPENAPI = {
+    "integer": "integer", "number": "number", "float": "number", "string": "string",
+    "boolean": "boolean", "bool": "boolean", "array": "array", "list": "array",
+    "dict": "object", "object": "object", "tuple": "array", "any": "string", "byte": "integer",
+    "short": "integer", "long": "integer", "double": "number", "char": "string",
+    "ArrayList": "array", "Array": "array", "HashMap": "object", "Hashtable": "object",
+    "Queue": "array", "Stack": "array", "Any": "string", "String": "string", "Bigint": "integer",
+}
+SCHEMA_KEYS = {"items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else"}
+SCHEMA_MAP_KEYS = {"properties", "patternProperties", "$defs", "definitions"}
+SCHEMA_LIST_KEYS = {"anyOf", "oneOf", "allOf", "prefixItems"}
+
+
+def json_schema_types(schema):
+    """The schema with BFCL's type names mapped to JSON Schema's (above), keys in order."""
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "type" and isinstance(value, str):
+            value = GORILLA_TO_OPENAPI.get(value, "string")
+        elif key in SCHEMA_KEYS:
+            value = json_schema_types(value)
+        elif key in SCHEMA_MAP_KEYS and isinstance(value, dict):
+            value = {name: json_schema_types(v) for name, v in value.items()}
+        elif key in SCHEMA_LIST_KEYS and isinstance(value, list):
+            value = [json_schema_types(v) for v in value]
+        out[key] = value
+    return out
+
+
 def read_jsonl(path):
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
@@ -72,7 +110,7 @@ def load(data_dir, categories=CATEGORIES):
                 tools.append({
                     "name": name,
                     "description": fn.get("description", ""),
-                    "inputSchema": fn.get("parameters", {"type": "object"}),
+                    "inputSchema": json_schema_types(fn.get("parameters", {"type": "object"})),
                 })
             turn = entry["question"][0]
             text = "\n".join(m["content"] for m in turn if m.get("role") == "user")

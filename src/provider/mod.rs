@@ -5,7 +5,8 @@
 //!   function: {…}}`, Responses `{type: "function", name, …}`, Bedrock `{toolSpec: {…}}`,
 //!   Gemini `functionDeclarations`; `defer_loading`, `cache_control`, Bedrock's `cachePoint`);
 //! - what it refuses and what the library does about it, with its limits (`rules.rs`: names,
-//!   top-level combinators, description length, tools per request, native deferral);
+//!   top-level combinators, schemas that are not JSON Schema or whose arrays lack `items`
+//!   (judged by `json_schema.rs`), description length, tools per request, native deferral);
 //! - the tools it runs itself and the options each carries (`provider_tools.rs`, the table
 //!   `OPTION_SUPPORT`), and their forms (`provider_tool_form.rs`);
 //! - its change blocks for `tool_changes: messages` (`change_blocks.rs`);
@@ -41,6 +42,7 @@ use crate::error::{quoted, Error, Result};
 
 pub(crate) mod change_blocks;
 pub(crate) mod entry;
+pub(crate) mod json_schema;
 pub(crate) mod provider_tool_form;
 pub(crate) mod provider_tools;
 pub mod rules;

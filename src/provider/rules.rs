@@ -11,11 +11,14 @@
 //! | `description_length` | openai-chat, openai-responses | OpenAI: a function description over 1,024 characters is refused (`string_above_max_length`) | shortened to 1,024 characters (UTF-16 units, so code points too) at a word boundary, ending in `…`, with a warning; the full text stays in the registry, in `resolve` and in `tool_search` results |
 //! | `tools_per_request` | openai-chat, openai-responses (128), gemini (512) | OpenAI refuses more than 128 tools (`array_above_max_length`); Gemini takes up to 512 function declarations | counted over the `tools` array as sent (native modes: the deferred declarations too); more is an error naming the limit and the count, before anything is sent: which tools are resident is the registry's decision (`deferred_default_tools`, `defer`), and moving some into the catalog by registry size would change what the model sees from one deployment to the next |
 //! | `strict` | openai-chat, openai-responses | OpenAI strict mode: root object, `additionalProperties: false` everywhere, every property required | checked at load for tools with `"strict": true` (`registry/strict.rs`); every function carries `strict` |
+//! | `invalid_schema` | all | Anthropic "JSON schema is invalid. It must match JSON Schema draft 2020-12", OpenAI `invalid_function_parameters`: each keyword's value as the meta-schema has it (`json_schema.rs`) | the tool is left out of the payload, with a warning naming the path inside its schema |
+//! | `array_items` | openai-chat, openai-responses | OpenAI `invalid_function_parameters`: "array schema missing items" (`json_schema.rs`) | the tool is left out of the OpenAI payload, with a warning naming the path |
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
+use super::json_schema::fault;
 use super::{DeferralMode, Provider};
 use crate::error::{Error, Result};
 
@@ -33,10 +36,10 @@ pub fn max_tools(provider: Provider) -> Option<usize> {
 }
 
 /// A tool a provider refuses: the rule and why.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Refusal {
     pub(crate) rule: &'static str,
-    pub(crate) why: &'static str,
+    pub(crate) why: Cow<'static, str>,
 }
 
 /// Why `provider` refuses a tool of this name and parameters schema, if it does.
@@ -44,13 +47,25 @@ pub(crate) fn refusal(name: &str, parameters: &Value, provider: Provider) -> Opt
     match provider {
         Provider::Gemini if !gemini_name(name) => Some(Refusal {
             rule: "gemini_name",
-            why: "Gemini names start with a letter or an underscore",
+            why: Cow::Borrowed("Gemini names start with a letter or an underscore"),
         }),
         Provider::Anthropic if top_level_combinator(parameters) => Some(Refusal {
             rule: "top_level_combinator",
-            why: "Anthropic refuses oneOf, anyOf or allOf at the top level of input_schema",
+            why: Cow::Borrowed(
+                "Anthropic refuses oneOf, anyOf or allOf at the top level of input_schema",
+            ),
         }),
-        _ => None,
+        _ => fault(
+            parameters,
+            matches!(provider, Provider::OpenAiChat | Provider::OpenAiResponses),
+        )
+        .map(|f| Refusal {
+            rule: f.rule,
+            why: Cow::Owned(format!(
+                "its parameters schema at {} must be {}",
+                f.path, f.must
+            )),
+        }),
     }
 }
 

@@ -8,24 +8,39 @@
 use serde_json::{Map, Value};
 
 use crate::error::{Error, JsonPath, Result};
+use crate::provider::json_schema::{walk, At, Fault};
 
-/// Checks a strict tool's schema (`path` is where it sits in the registry document).
+/// Checks a strict tool's schema (`path` is where it sits in the registry document). The
+/// walk is the one that judges every schema for the providers (`provider/json_schema.rs`), so
+/// a strict schema is also held to JSON Schema's shapes there.
 pub(crate) fn check(schema: &Value, path: &JsonPath) -> Result<()> {
     let is_object_root = schema
         .as_object()
         .is_some_and(|m| declares_object(m) || m.contains_key("properties"));
     if !is_object_root {
-        return Err(rule(path, "the root must be an object schema"));
+        return Err(Error::registry(
+            path,
+            "\"strict\": true, but the root must be an object schema (OpenAI strict mode)",
+        ));
     }
-    check_node(schema, path)
+    let Some(fault) = walk(schema, &mut strict_rules) else {
+        return Ok(());
+    };
+    let message = if fault.rule == STRICT {
+        format!(
+            "\"strict\": true (OpenAI strict mode), so this must be {}",
+            fault.must
+        )
+    } else {
+        format!(
+            "not JSON Schema (draft 2020-12): this must be {}",
+            fault.must
+        )
+    };
+    Err(Error::registry(&path.join(&fault.path), message))
 }
 
-fn rule(path: &JsonPath, what: &str) -> Error {
-    Error::registry(
-        path,
-        format!("\"strict\": true, but {what} (OpenAI strict mode)"),
-    )
-}
+const STRICT: &str = "strict";
 
 fn declares_object(m: &Map<String, Value>) -> bool {
     match m.get("type") {
@@ -35,58 +50,26 @@ fn declares_object(m: &Map<String, Value>) -> bool {
     }
 }
 
-fn check_node(node: &Value, path: &JsonPath) -> Result<()> {
-    let Some(m) = node.as_object() else {
-        return Ok(());
+/// OpenAI's rules for one object subschema: closed, and every property required.
+fn strict_rules(m: &Map<String, Value>, at: &At<'_>) -> Option<Fault> {
+    if !(declares_object(m) || m.contains_key("properties")) {
+        return None;
+    }
+    if m.get("additionalProperties") != Some(&Value::Bool(false)) {
+        return at
+            .key("additionalProperties")
+            .fault(STRICT, "false, on every object");
+    }
+    let Some(Value::Object(props)) = m.get("properties") else {
+        return None;
     };
-    if declares_object(m) || m.contains_key("properties") {
-        if m.get("additionalProperties") != Some(&Value::Bool(false)) {
-            return Err(rule(
-                &path.key("additionalProperties"),
-                "an object does not set \"additionalProperties\": false",
-            ));
-        }
-        let required: Vec<&str> = m
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        if let Some(Value::Object(props)) = m.get("properties") {
-            for key in props.keys() {
-                if !required.contains(&key.as_str()) {
-                    return Err(rule(
-                        &path.key("properties").key(key),
-                        "a property is not listed in \"required\"",
-                    ));
-                }
-            }
-        }
-    }
-    // Every place a subschema can sit, in a fixed order.
-    for key in ["properties", "$defs", "definitions"] {
-        if let Some(Value::Object(children)) = m.get(key) {
-            for (name, child) in children {
-                check_node(child, &path.key(key).key(name))?;
-            }
-        }
-    }
-    for key in ["anyOf", "allOf", "oneOf", "prefixItems"] {
-        if let Some(Value::Array(children)) = m.get(key) {
-            for (i, child) in children.iter().enumerate() {
-                check_node(child, &path.key(key).index(i))?;
-            }
-        }
-    }
-    match m.get("items") {
-        Some(Value::Array(children)) => {
-            for (i, child) in children.iter().enumerate() {
-                check_node(child, &path.key("items").index(i))?;
-            }
-        }
-        Some(child) => check_node(child, &path.key("items"))?,
-        None => {}
-    }
-    Ok(())
+    let required = m.get("required").and_then(Value::as_array);
+    let missing = props
+        .keys()
+        .find(|key| !required.is_some_and(|r| r.iter().any(|v| v == key.as_str())))?;
+    at.key("properties")
+        .key(missing)
+        .fault(STRICT, "listed in \"required\", as every property is")
 }
 
 #[cfg(test)]

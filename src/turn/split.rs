@@ -83,7 +83,7 @@ pub fn system_prompt_with_catalog(base: &str, catalog_text: &str) -> String {
 }
 
 /// What a provider makes of one registry tool.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Judgement {
     /// Why the provider refuses it, if it does.
     pub(crate) refusal: Option<Refusal>,
@@ -151,12 +151,15 @@ pub(crate) fn split_for(
             "the provider's judgements do not cover the registry",
         ));
     }
-    let judged = |i: usize| judgements.get(i).copied().unwrap_or_default();
+    let unjudged = Judgement::default();
+    let judged = |i: usize| judgements.get(i).unwrap_or(&unjudged);
     let origin = format!("provider:{}", provider.as_str());
     let mut warnings = Vec::new();
     let mut refused = ToolSet::empty(registry.len());
     for i in expansion.tools() {
-        let Some(r) = judged(i).refusal else { continue };
+        let Some(r) = &judged(i).refusal else {
+            continue;
+        };
         refused.insert(i);
         if let Some(tool) = registry.tool(i) {
             warnings.push(Warning::new(

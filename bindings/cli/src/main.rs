@@ -186,7 +186,13 @@ mod cli {
                         .map_err(|e| CliError::Io(format!("search output: {e}")))?;
                     pretty(&value)?
                 } else {
-                    outcome.result.text
+                    // The model's text as it is, ended for a terminal: "No deferred tool
+                    // matched." has no newline of its own.
+                    let mut text = outcome.result.text;
+                    if !text.ends_with('\n') {
+                        text.push('\n');
+                    }
+                    text
                 })
             }
             Command::CacheReport {

@@ -196,12 +196,23 @@ impl Registry {
     }
 
     /// What a provider would refuse in this registry, and what the library changes for it:
-    /// `{provider, findings: [{tool, rule, refused, message}]}` (no findings: clean).
+    /// `{provider, findings: [{tool, rule, refused, message}]}` (no findings: clean). In the
+    /// packages tool-intent-exact and tool-intent-hybrid; the core package reads the provider,
+    /// then refuses the call by name (a turn's plan still warns of each tool it leaves out).
     pub fn check(&self, provider: &JsProviderName) -> Result<JsProviderCheck, JsValue> {
         let provider = lib(tool_intent::Provider::parse(&text_in(
             provider, "provider",
         )?))?;
-        out(&self.inner.check(provider))
+        #[cfg(feature = "check")]
+        return out(&self.inner.check(provider));
+        #[cfg(not(feature = "check"))]
+        {
+            let _ = provider;
+            Err(js_error(tool_intent::Error::argument(
+                "provider",
+                "registry.check is not in this build: npm tool-intent-exact or tool-intent-hybrid",
+            )))
+        }
     }
 
     /// Replays a scripted session against this registry for one provider and mode and

@@ -189,14 +189,16 @@ export interface SearchOutcome {
 export interface CheckFinding {
   /** The tool ("" for a finding about the whole request). */
   tool: string;
-  /** gemini_name, top_level_combinator, description_length or tools_per_request. */
+  /** gemini_name, top_level_combinator, invalid_schema, array_items, description_length,
+   * tools_per_request, builtin_fallback or builtin_option_dropped. */
   rule: string;
   /** true: the provider would refuse it (left out, or the request refused); false: changed. */
   refused: boolean;
   message: string;
 }
 
-/** `registry.check(provider)`: no findings means the registry is clean for that provider. */
+/** `registry.check(provider)` (packages tool-intent-exact and tool-intent-hybrid; the core
+ * package refuses the call by name): no findings means the registry is clean for that provider. */
 export interface ProviderCheck {
   provider: Provider;
   findings: CheckFinding[];
