@@ -38,17 +38,22 @@ pub(crate) struct Fault {
 /// any; `array_items` asks every array schema for `items` as well.
 pub(crate) fn fault(schema: &Value, array_items: bool) -> Option<Fault> {
     walk(schema, &mut |map, at| {
-        let array = match map.get("type") {
-            Some(Value::String(t)) => t == "array",
-            Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
-            _ => false,
-        };
-        if array_items && array && !map.contains_key("items") {
+        if array_items && names_type(map, "array") && !map.contains_key("items") {
             at.fault("array_items", "an array schema with items")
         } else {
             None
         }
     })
+}
+
+/// Whether a schema's `type` is `name`, or a list naming it (OpenAI's `items` rule asks it of
+/// `"array"`, its strict rules of `"object"`).
+pub(crate) fn names_type(map: &Map<String, Value>, name: &str) -> bool {
+    match map.get("type") {
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == name),
+        _ => false,
+    }
 }
 
 /// Walks `schema` depth first, checking each keyword's shape (`invalid_schema`) and calling
@@ -112,7 +117,7 @@ fn subschema(schema: &Value, at: &At<'_>, visit: &mut Visit<'_>) -> Option<Fault
     let map = match schema {
         Value::Object(map) => map,
         Value::Bool(_) => return None,
-        _ => return at.fault(INVALID, MUST[Shape::Schema as usize]),
+        _ => return at.fault(INVALID, Shape::Schema.must()),
     };
     if let Some(fault) = visit(map, at) {
         return Some(fault);
@@ -179,21 +184,25 @@ fn shape_of(key: &str) -> Option<Shape> {
     })
 }
 
-/// What a value of each shape must be, said in a warning (by `Shape as usize`).
-const MUST: [&str; 12] = [
-    "a schema: an object or a boolean",
-    "an object of schemas",
-    "a non-empty array of schemas",
-    "a type name (array, boolean, integer, null, number, object, string) or a non-empty list of distinct ones",
-    "an array of distinct strings",
-    "an object of arrays of distinct strings",
-    "an array",
-    "a number above 0",
-    "a number",
-    "a non-negative integer",
-    "a string",
-    "a boolean",
-];
+impl Shape {
+    /// What a value of this shape must be, said in a warning.
+    fn must(self) -> &'static str {
+        match self {
+            Shape::Schema => "a schema: an object or a boolean",
+            Shape::Schemas => "an object of schemas",
+            Shape::SchemaList => "a non-empty array of schemas",
+            Shape::Type => "a type name (array, boolean, integer, null, number, object, string) or a non-empty list of distinct ones",
+            Shape::Names => "an array of distinct strings",
+            Shape::NamesByName => "an object of arrays of distinct strings",
+            Shape::List => "an array",
+            Shape::Positive => "a number above 0",
+            Shape::Number => "a number",
+            Shape::Count => "a non-negative integer",
+            Shape::Text => "a string",
+            Shape::Flag => "a boolean",
+        }
+    }
+}
 
 /// Whether `value` is an array of distinct strings (`required`, each list of
 /// `dependentRequired`): sorted once, so a schema's longest list (64 KiB holds about 7,000
@@ -224,7 +233,7 @@ fn keyword(key: &str, value: &Value, at: &At<'_>, visit: &mut Visit<'_>) -> Opti
                 let fault = match shape {
                     Shape::Schemas => subschema(v, &here, visit),
                     _ if names(v) => None,
-                    _ => here.fault(INVALID, MUST[Shape::Names as usize]),
+                    _ => here.fault(INVALID, Shape::Names.must()),
                 };
                 if fault.is_some() {
                     return fault;
@@ -265,7 +274,7 @@ fn keyword(key: &str, value: &Value, at: &At<'_>, visit: &mut Visit<'_>) -> Opti
     if fits {
         None
     } else {
-        at.fault(INVALID, MUST[shape as usize])
+        at.fault(INVALID, shape.must())
     }
 }
 

@@ -8,15 +8,13 @@
 use serde_json::{Map, Value};
 
 use crate::error::{Error, JsonPath, Result};
-use crate::provider::json_schema::{walk, At, Fault};
+use crate::provider::json_schema::{names_type, walk, At, Fault};
 
 /// Checks a strict tool's schema (`path` is where it sits in the registry document). The
 /// walk is the one that judges every schema for the providers (`provider/json_schema.rs`), so
 /// a strict schema is also held to JSON Schema's shapes there.
 pub(crate) fn check(schema: &Value, path: &JsonPath) -> Result<()> {
-    let is_object_root = schema
-        .as_object()
-        .is_some_and(|m| declares_object(m) || m.contains_key("properties"));
+    let is_object_root = schema.as_object().is_some_and(object_schema);
     if !is_object_root {
         return Err(Error::registry(
             path,
@@ -42,17 +40,14 @@ pub(crate) fn check(schema: &Value, path: &JsonPath) -> Result<()> {
 
 const STRICT: &str = "strict";
 
-fn declares_object(m: &Map<String, Value>) -> bool {
-    match m.get("type") {
-        Some(Value::String(t)) => t == "object",
-        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
-        _ => false,
-    }
+/// A subschema the strict rules hold to: it declares an object, or has properties.
+fn object_schema(m: &Map<String, Value>) -> bool {
+    names_type(m, "object") || m.contains_key("properties")
 }
 
 /// OpenAI's rules for one object subschema: closed, and every property required.
 fn strict_rules(m: &Map<String, Value>, at: &At<'_>) -> Option<Fault> {
-    if !(declares_object(m) || m.contains_key("properties")) {
+    if !object_schema(m) {
         return None;
     }
     if m.get("additionalProperties") != Some(&Value::Bool(false)) {
