@@ -398,7 +398,7 @@ fn result_text(tools: &[&Tool], declared: &[String], unavailable: &[String]) -> 
         text.push_str("No deferred tool matched.");
     } else {
         text.push_str(&format!(
-            "Loaded {} tool{}. They can be called at once, in this turn; each definition follows as JSON:\n",
+            "Loaded {} tool{}, which can be called at once, in this turn; each definition follows as JSON:\n",
             tools.len(),
             if tools.len() == 1 { "" } else { "s" }
         ));
@@ -487,7 +487,22 @@ mod tests {
         .unwrap();
         assert_eq!(res.hits, ["enter_plan_mode"]);
         assert_eq!(res.not_found, ["read_file", "nope"]);
-        assert!(res.text.contains("can be called at once"));
+        // One tool or several, the first line reads right.
+        assert!(res
+            .text
+            .starts_with("Loaded 1 tool, which can be called at once, in this turn;"));
+        let two = search(
+            &r,
+            &e,
+            &Query::parse("select:enter_plan_mode,exit_plan_mode").unwrap(),
+            5,
+            &KeywordRanker,
+            None,
+            &|_| false,
+            &|_| false,
+        )
+        .unwrap();
+        assert!(two.text.starts_with("Loaded 2 tools, which can be called"));
         // The declared tool is named apart: it is held, not unavailable.
         assert!(res.text.ends_with(
             "Already in your tool list, call directly: read_file\n\
