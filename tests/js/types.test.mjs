@@ -35,8 +35,14 @@ test("every output value satisfies its declared type; invalid inputs are rejecte
     NormalizedRow: normalizeToolsValue(["a"]),
     ExpansionWarning: r.warnings(),
     ResolvedOverride: sessionConfigToOverride({ tools_enabled: true, web_search: true }),
+    // tool_changes "messages": the state carries the conversation's record, the plan its
+    // betas, the budget the declared array and the change message, the report its mode.
+    TurnPlanMessages: r.planTurn(null, { toolChanges: "messages" }),
+    BudgetMessages: r.turn(null, { toolChanges: "messages" }).budget(),
+    CacheReportMessages: r.cacheReport({ turns: [{}, { override: { enabled: true, web_search: true } }] }, null, { toolChanges: "messages" }),
+    RegistryDiff: r.setMcpServer("time", { tools: [{ name: "now", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }] }).diff,
   };
-  const typeOf = (name) => ({ TurnPlanWithWarnings: "TurnPlan", ResolvedOverride: "ToolsOverride", SearchOutcomeNativeClient: "SearchOutcome", NormalizedRow: "SessionRunConfig", ExpansionWarning: "ExpansionWarning[]" })[name] ?? name;
+  const typeOf = (name) => ({ TurnPlanWithWarnings: "TurnPlan", ResolvedOverride: "ToolsOverride", SearchOutcomeNativeClient: "SearchOutcome", NormalizedRow: "SessionRunConfig", ExpansionWarning: "ExpansionWarning[]", TurnPlanMessages: "TurnPlan", BudgetMessages: "Budget", CacheReportMessages: "CacheReport" })[name] ?? name;
   const names = new Set(Object.keys(outputs).map(typeOf).map((t) => t.replace("[]", "")));
   const lines = [
     `import type { ${[...names, "TurnOptions", "SearchOptions", "BudgetOptions", "Toggles", "RegistryDocument", "CounterName", "CacheScript"].join(", ")} } from "tool-intent";`,

@@ -41,6 +41,9 @@ export interface TurnState {
 
 /** The conversation's tool record (toolChanges "messages"). */
 export interface ConversationTools {
+  /** The provider the tools array was declared for (absent in records of earlier releases):
+   * a turn for another provider declares again. */
+  provider?: Provider;
   tools: string[];
   known: { [name: string]: { definition: string; reference: string; entry?: number } };
   offered: string[];
