@@ -79,7 +79,7 @@ def main() -> None:
     state = turn.state
     print("turn 1:", len(first["tools"]), "tools, tool_search ->", result["hits"][:3])
     tool = turn.resolve(result["hits"][0])
-    print("dispatch:", tool["name"], "(at its server:", tool.get("source_name", tool["name"]) + ")")
+    print("dispatch:", tool["name"], "(at its server:", (tool.get("source_name") or tool["name"]) + ")")
 
     # Turn 2: the loads join the array at the turn boundary; the request is otherwise unchanged.
     state = registry.begin_turn(state)

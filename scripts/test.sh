@@ -126,6 +126,8 @@ try:
     raise SystemExit('the default wheel ran the hybrid ranker')
 except tool_intent.ToolIntentError as e:
     assert e.argument == 'ranker' and 'tool-intent[hybrid]' in str(e), e
+from tool_intent.shapes import SearchOutcome  # the result shapes ship in the wheel
+assert 'not_found' in SearchOutcome.__required_keys__
 print('wheel ok:', tool_intent.__file__, p['fingerprint'][:23])"
 # The extra, as a user installs it (resolved from the local wheels, no index).
 target/wheel-venv/bin/pip install --quiet --no-index --find-links target/wheels "tool-intent[hybrid]"

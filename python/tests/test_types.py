@@ -1,7 +1,8 @@
 """The type stubs (tool_intent/_tool_intent.pyi, py.typed) checked by mypy: the example server,
 which calls every function of the module, type-checks under --strict; a wrong call does not;
 and mypy's stubtest finds the stubs and the compiled module alike (every class, function,
-parameter and default); and each call's shown signature names what PyO3 reads from its
+parameter and default); results are typed by tool_intent.shapes (a wrong key does not type-check,
+a returned state passes back as an argument); and each call's shown signature names what PyO3 reads from its
 `signature`, and its list of known keywords, in python/src."""
 
 import subprocess
@@ -31,7 +32,7 @@ def test_the_stubs_say_what_the_module_has():
         capture_output=True, text=True,
     )
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "no issues found in 2 modules" in out.stdout, out.stdout
+    assert "no issues found in 3 modules" in out.stdout, out.stdout
 
 
 def test_wrong_calls_do_not_type_check(tmp_path):
@@ -42,10 +43,36 @@ def test_wrong_calls_do_not_type_check(tmp_path):
         n: int = tool_intent.fingerprint("x")
         tool_intent.migrate(3)
         p: int = tool_intent.Registry.embedded().plan_turn().payload
+        turn = tool_intent.Registry.embedded().turn()
+        turn.search("x")["hitz"]
+        b: str = turn.budget()["resident_tokens"]
+        tool_intent.Registry.embedded().plan_turn().state["loaded"]
     """))
     out = mypy(bad)
     assert out.returncode == 1, out.stdout
-    assert out.stdout.count("error:") == 4, out.stdout
+    # One error a line: the results' keys and types are tool_intent.shapes'.
+    assert out.stdout.count("error:") == 7, out.stdout
+
+
+def test_the_shapes_type_check_and_a_result_passes_back_as_an_argument(tmp_path):
+    out = mypy(ROOT / "python/tool_intent/shapes.py")
+    assert out.returncode == 0, out.stdout + out.stderr
+    good = tmp_path / "good.py"
+    good.write_text(textwrap.dedent("""
+        import tool_intent
+        from tool_intent.shapes import SearchOutcome, TurnState
+        r = tool_intent.Registry.embedded()
+        state: TurnState = r.begin_turn(None)
+        turn = r.turn(None, state=state)
+        found: SearchOutcome = turn.search("select:enter_plan_mode")
+        state = r.begin_turn(found["state"])
+        state = tool_intent.record_loaded(state, found["hits"])
+        row = tool_intent.SessionRunConfig.from_override(None).to_row()
+        tool_intent.SessionRunConfig.from_row(row)
+        n: int = turn.budget()["rows"][0]["tokens"]
+    """))
+    out = mypy(good)
+    assert out.returncode == 0, out.stdout + out.stderr
 
 
 def test_the_readme_example_type_checks(tmp_path):

@@ -1,7 +1,9 @@
 """tool-intent for Python: the same Rust core as the server, the web UI and the terminal
 client (see the repository's README and docs/contract.md). The handle is `Registry`;
 `registry.turn(...)` makes one `Turn` per request, whose methods carry the Rust names
-(`plan`, `search`, `resolve`, `budget`), and every returned dict has snake_case keys."""
+(`plan`, `search`, `resolve`, `budget`), and every returned dict has snake_case keys. Their
+shapes are typing.TypedDict classes in `tool_intent.shapes` (`from tool_intent.shapes import
+SearchOutcome`), as the TypeScript declarations are for JS."""
 
 from typing import TYPE_CHECKING
 

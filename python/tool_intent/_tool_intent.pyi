@@ -1,8 +1,35 @@
 """Type stubs of the compiled module (python/src/lib.rs). JSON-shaped values are plain dicts,
-lists and strings; where an argument takes JSON, a `str` of JSON text works too."""
+lists and strings, and each result's keys are declared in tool_intent.shapes; where an argument
+takes JSON, a `str` of JSON text works too."""
 
 from os import PathLike
 from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Union, final
+
+from .shapes import (
+    AuditRow,
+    Budget,
+    CacheReport,
+    Counter,
+    ErrorCode,
+    ExpansionWarning,
+    GcReport,
+    MigrationReport,
+    Mode,
+    ModelLoad,
+    Provider,
+    ProviderCheck,
+    RegistryChange,
+    Renamed,
+    SearchOutcome,
+    SessionRow,
+    ToolChanges,
+    ToolDefinition,
+    ToolInfo,
+    TurnPlanDict,
+    TurnState,
+    VersionRow,
+    View,
+)
 
 __all__ = [
     "Registry",
@@ -24,27 +51,23 @@ __all__ = [
 
 Json = Any
 """A JSON value as Python data (dict / list / str / int / float / bool / None)."""
-JsonIn = Union[str, bytes, bytearray, Dict[str, Any], List[Any], None]
-"""A JSON argument: Python data, or JSON text (a str, or UTF-8 bytes as json.loads takes them)."""
+JsonIn = Union[str, bytes, bytearray, Dict[str, Any], List[Any], TurnState, SessionRow, None]
+"""A JSON argument: Python data (a state or a row the module returned, too), or JSON text (a
+str, or UTF-8 bytes as json.loads takes them)."""
 ProfileOption = Union[Dict[str, Any], List[str], None]
 """The `profile` option: an override as Python data (an option is a value, never JSON text)."""
-StateOption = Optional[Dict[str, Any]]
+StateOption = Union[TurnState, Dict[str, Any], None]
 """The `state` option: a turn state as Python data (an option is a value, never JSON text)."""
-Provider = Literal["anthropic", "openai-chat", "openai-responses", "bedrock-converse", "gemini"]
-Mode = Literal["catalog", "native", "native-client"]
-Counter = Literal["estimate", "o200k", "cl100k"]
 StrPath = Union[str, "PathLike[str]"]
 
 class ToolIntentError(ValueError):
     """A library error: `.code` (stable), `.argument` (a named argument, if any), `.path`
     (the JSON path of the bad input, if any)."""
 
-    code: str
+    code: ErrorCode
     argument: Optional[str]
     path: Optional[str]
 
-View = Literal["frozen", "live"]
-ToolChanges = Literal["array", "messages", "messages-by-reference"]
 
 @final
 class TurnPlan:
@@ -60,7 +83,7 @@ class TurnPlan:
     """With tool_changes="messages": the items to append after the turn's newest user
     message, as JSON array text ("" when nothing changed)."""
     @property
-    def state(self) -> Optional[Dict[str, Any]]:
+    def state(self) -> Optional[TurnState]:
         """With tool_changes="messages": the turn state to keep; None otherwise."""
     @property
     def betas(self) -> List[str]: ...
@@ -71,11 +94,11 @@ class TurnPlan:
     @property
     def promoted(self) -> List[str]: ...
     @property
-    def renamed(self) -> List[Dict[str, str]]: ...
+    def renamed(self) -> List[Renamed]: ...
     @property
-    def warnings(self) -> List[Dict[str, Any]]: ...
+    def warnings(self) -> List[ExpansionWarning]: ...
     def __getitem__(self, key: str) -> Any: ...
-    def to_dict(self) -> Dict[str, Any]: ...
+    def to_dict(self) -> TurnPlanDict: ...
 
 @final
 class Registry:
@@ -88,24 +111,24 @@ class Registry:
     def with_model(self, model: bytes) -> "Registry":
         """This registry with all-MiniLM-L6-v2's weights (its model.safetensors bytes) for
         search(..., ranker="model"); in tool-intent[hybrid] only."""
-    def set_mcp_server(self, server: str, tools_list: JsonIn) -> Dict[str, Any]:
+    def set_mcp_server(self, server: str, tools_list: JsonIn) -> RegistryChange:
         """Adds or replaces one MCP server's tools: {"registry": Registry, "diff": {added, removed, changed}}."""
-    def set_mcp_servers(self, servers: List[Dict[str, Any]]) -> Dict[str, Any]:
+    def set_mcp_servers(self, servers: List[Dict[str, Any]]) -> RegistryChange:
         """Sets many servers ([{"name", "tools"}]) in one build: {"registry", "diff"}."""
-    def remove_mcp_server(self, server: str) -> Dict[str, Any]: ...
+    def remove_mcp_server(self, server: str) -> RegistryChange: ...
     def fingerprint(self) -> str:
         """sha256:<hex> of the registry's content: what begin_turn stamps a turn with."""
-    def begin_turn(self, state: JsonIn = None) -> Dict[str, Any]:
+    def begin_turn(self, state: JsonIn = None) -> TurnState:
         """A turn boundary: loads join the array; the turn runs on this registry version."""
     def __len__(self) -> int: ...
-    def warnings(self) -> List[Dict[str, Any]]:
+    def warnings(self) -> List[ExpansionWarning]:
         """What loading left out or changed: [{code, origin, message}] (a method, as in Rust and JS)."""
-    def tool_infos(self) -> List[Dict[str, Any]]: ...
-    def tool_definition(self, name: str) -> Dict[str, Any]: ...
+    def tool_infos(self) -> List[ToolInfo]: ...
+    def tool_definition(self, name: str) -> ToolDefinition: ...
     def toolset_names(self) -> List[str]: ...
     def source_names(self) -> List[str]: ...
     def to_json(self) -> str: ...
-    def check(self, provider: Provider) -> Dict[str, Any]: ...
+    def check(self, provider: Provider) -> ProviderCheck: ...
     def turn(
         self,
         tools_override: JsonIn = None,
@@ -146,7 +169,7 @@ class Registry:
         mode: Optional[Mode] = None,
         tool_changes: Optional[ToolChanges] = None,
         counter: Optional[Counter] = None,
-    ) -> Dict[str, Any]: ...
+    ) -> CacheReport: ...
 
 @final
 class Turn:
@@ -161,12 +184,12 @@ class Turn:
         limit: Optional[int] = None,
         ranker: Optional[Literal["keyword", "hybrid", "model"]] = None,
         abstain: Optional[bool] = None,
-    ) -> Dict[str, Any]: ...
-    def resolve(self, name: str) -> Dict[str, Any]: ...
-    def budget(self, *, counter: Optional[Counter] = None) -> Dict[str, Any]: ...
+    ) -> SearchOutcome: ...
+    def resolve(self, name: str) -> ToolDefinition: ...
+    def budget(self, *, counter: Optional[Counter] = None) -> Budget: ...
     @property
-    def state(self) -> Dict[str, Any]: ...
-    def warnings(self) -> List[Dict[str, Any]]: ...
+    def state(self) -> TurnState: ...
+    def warnings(self) -> List[ExpansionWarning]: ...
 
 @final
 class SharedRegistry:
@@ -180,11 +203,11 @@ class SharedRegistry:
     def current(self) -> Registry: ...
     @property
     def sequence(self) -> int: ...
-    def with_model(self, model: bytes) -> Dict[str, int]:
+    def with_model(self, model: bytes) -> ModelLoad:
         """Every version this process plans on gets all-MiniLM-L6-v2's weights for
         search(..., ranker="model"), with the embeddings other processes shared through the
         store: {"loaded": n, "refused": n}; in tool-intent[hybrid] only."""
-    def begin_turn(self, state: JsonIn = None) -> Dict[str, Any]: ...
+    def begin_turn(self, state: JsonIn = None) -> TurnState: ...
     def turn(
         self,
         tools_override: JsonIn = None,
@@ -198,11 +221,11 @@ class SharedRegistry:
         cache_control: Optional[bool] = None,
         view: Optional[View] = None,
     ) -> Turn: ...
-    def publish(self, registry: Registry) -> Dict[str, Any]: ...
-    def change(self, change: Callable[[Registry], Registry]) -> Dict[str, Any]: ...
-    def follow(self) -> Optional[Dict[str, Any]]: ...
-    def versions(self) -> List[Dict[str, Any]]: ...
-    def gc(self, *, keep_newest: Optional[int] = None, keep_hours: Optional[float] = None) -> Dict[str, Any]: ...
+    def publish(self, registry: Registry) -> VersionRow: ...
+    def change(self, change: Callable[[Registry], Registry]) -> VersionRow: ...
+    def follow(self) -> Optional[VersionRow]: ...
+    def versions(self) -> List[VersionRow]: ...
+    def gc(self, *, keep_newest: Optional[int] = None, keep_hours: Optional[float] = None) -> GcReport: ...
 
 @final
 class SessionRunConfig:
@@ -210,7 +233,7 @@ class SessionRunConfig:
     def from_override(tools_override: JsonIn = None) -> "SessionRunConfig": ...
     @staticmethod
     def from_row(row: JsonIn) -> "SessionRunConfig": ...
-    def to_row(self) -> Dict[str, Any]: ...
+    def to_row(self) -> SessionRow: ...
     def to_override(self) -> Json: ...
     @property
     def tools_enabled(self) -> Optional[bool]: ...
@@ -221,9 +244,9 @@ class SessionRunConfig:
     @property
     def tools_override(self) -> Json: ...
 
-def record_loaded(state: JsonIn, names: List[str]) -> Dict[str, Any]: ...
+def record_loaded(state: JsonIn, names: List[str]) -> TurnState: ...
 def build_intent(**toggles: Any) -> Json: ...
-def normalize_tools_value(value: JsonIn) -> Dict[str, Any]: ...
+def normalize_tools_value(value: JsonIn) -> SessionRow: ...
 def fingerprint(text: str) -> str: ...
 def count_tokens(text: str, counter: Optional[Counter] = None) -> int: ...
 def canonical_intent(tools_override: JsonIn) -> str: ...
@@ -235,7 +258,7 @@ def migrate(
     dry_run: bool = False,
     batch_size: Optional[int] = None,
     progress: Optional[Callable[[int, int], object]] = None,
-) -> Dict[str, Any]:
+) -> MigrationReport:
     """db: a SQLite file or a postgresql:// URL. batch_size: rows per transaction (default:
     one transaction on SQLite, 1000 on PostgreSQL). progress(done, total): called every 1% of
     the rows; an exception it raises, or Ctrl-C, stops the run (the transaction under way
@@ -247,7 +270,7 @@ def undo(
     dry_run: bool = False,
     batch_size: Optional[int] = None,
     progress: Optional[Callable[[int, int], object]] = None,
-) -> Dict[str, Any]:
+) -> MigrationReport:
     """progress(done, total) counts the backed-up rows, and stops the undo, as migrate's does
     the run."""
-def audit(db: StrPath, registry: Optional[Registry] = None, *, table: str = "sessions") -> List[Dict[str, Any]]: ...
+def audit(db: StrPath, registry: Optional[Registry] = None, *, table: str = "sessions") -> List[AuditRow]: ...
