@@ -90,12 +90,17 @@ pub(crate) enum Command {
         json: bool,
     },
     /// Run a tool_search query against the expansion.
+    #[command(group(clap::ArgGroup::new("search_query").required(true).args(["query", "words"])))]
     Search {
         #[command(flatten)]
         request: RequestArgs,
         /// The query: "select:a,b" or keywords (+term = required).
-        #[arg(long)]
-        query: String,
+        #[arg(long, value_name = "QUERY")]
+        query: Option<String>,
+        /// The query as the words after the command (`search create github issue`), joined by
+        /// spaces: the same as --query "create github issue".
+        #[arg(value_name = "WORDS", num_args = 1..)]
+        words: Vec<String>,
         /// Maximum number of hits for a keyword query. The help states the library's bounds
         /// and default; left out, the library applies its default.
         #[arg(long, help = format!(

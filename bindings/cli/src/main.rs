@@ -155,12 +155,15 @@ mod cli {
             Command::Search {
                 request: args,
                 query,
+                words,
                 limit,
                 ranker,
                 model,
                 abstain,
                 json,
             } => {
+                // The group `search_query` requires one of the two and refuses both.
+                let query = query.unwrap_or_else(|| words.join(" "));
                 let req = request(&args)?;
                 let registry = with_model(
                     load_registry_at(&args.registry, req.state.registry.as_deref())?,

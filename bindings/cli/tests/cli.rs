@@ -200,6 +200,43 @@ fn search_runs_tool_search() {
     assert_eq!(v["state"]["loaded"], v["hits"]);
 }
 
+#[test]
+fn the_query_may_be_the_words_after_the_command() {
+    let words = run(&[
+        "search",
+        "+github",
+        "pull",
+        "request",
+        "--mcp",
+        &format!("github={}", fixture("github")),
+    ]);
+    let flag = run(&[
+        "search",
+        "--query",
+        "+github pull request",
+        "--mcp",
+        &format!("github={}", fixture("github")),
+    ]);
+    assert!(words.status.success(), "{}", stderr(&words));
+    assert!(stdout(&words).starts_with("Loaded 5 tools, which can be called at once"));
+    assert_eq!(stdout(&words), stdout(&flag));
+    // One of the two is required, and not both.
+    let none = run(&["search"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(
+        stderr(&none).contains("<--query <QUERY>|WORDS>"),
+        "{}",
+        stderr(&none)
+    );
+    let both = run(&["search", "a", "--query", "b"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(
+        stderr(&both).contains("cannot be used with"),
+        "{}",
+        stderr(&both)
+    );
+}
+
 /// Deferring one small tool costs more than it saves (the catalog and `tool_search` outweigh
 /// it): the totals say "costs", never a negative saving.
 #[test]
