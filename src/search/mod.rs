@@ -474,34 +474,28 @@ mod tests {
     fn select_only_finds_deferred_tools() {
         let r = Registry::embedded();
         let e = deferred_by_default(&r);
-        let res = search(
-            &r,
-            &e,
-            &Query::parse("select:enter_plan_mode,read_file,nope").unwrap(),
-            5,
-            &KeywordRanker,
-            None,
-            &|_| false,
-            &|i| r.name(i) == "read_file",
-        )
-        .unwrap();
+        // read_file is declared in full already.
+        let select = |names: &str| {
+            search(
+                &r,
+                &e,
+                &Query::parse(&format!("select:{names}")).unwrap(),
+                5,
+                &KeywordRanker,
+                None,
+                &|_| false,
+                &|i| r.name(i) == "read_file",
+            )
+            .unwrap()
+        };
+        let res = select("enter_plan_mode,read_file,nope");
         assert_eq!(res.hits, ["enter_plan_mode"]);
         assert_eq!(res.not_found, ["read_file", "nope"]);
         // One tool or several, the first line reads right.
         assert!(res
             .text
             .starts_with("Loaded 1 tool, which can be called at once, in this turn;"));
-        let two = search(
-            &r,
-            &e,
-            &Query::parse("select:enter_plan_mode,exit_plan_mode").unwrap(),
-            5,
-            &KeywordRanker,
-            None,
-            &|_| false,
-            &|_| false,
-        )
-        .unwrap();
+        let two = select("enter_plan_mode,exit_plan_mode");
         assert!(two.text.starts_with("Loaded 2 tools, which can be called"));
         // The declared tool is named apart: it is held, not unavailable.
         assert!(res.text.ends_with(
