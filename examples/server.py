@@ -54,7 +54,12 @@ def build_request(turn: Turn) -> Dict[str, Any]:
     system prompt."""
     plan = turn.plan()
     system = SYSTEM_PROMPT + ("\n\n" + plan["catalog_text"] if plan["catalog_text"] else "")
-    return {"system": system, "tools": json.loads(plan["payload"]), "fingerprint": plan["fingerprint"]}
+    request: Dict[str, Any] = {"system": system, "fingerprint": plan["fingerprint"]}
+    # A turn without tools has the payload "[]": send no tools field then (OpenAI Chat and
+    # Bedrock Converse refuse an empty one; docs/providers.md, "A turn without tools").
+    if plan["payload"] != "[]":
+        request["tools"] = json.loads(plan["payload"])
+    return request
 
 
 def main() -> None:
@@ -88,6 +93,11 @@ def main() -> None:
     print("turn 2:", len(second["tools"]), "tools, fingerprint", second["fingerprint"][:19])
     budget = turn.budget()
     print("budget: array", budget["resident_tokens"], "tokens, catalog", budget["catalog_tokens"])
+
+    # Turn 3: the user turns the tools off; the request carries no tools field at all.
+    off = build_request(registry.turn({"enabled": False}, state=registry.begin_turn(state), source="webui"))
+    assert "tools" not in off
+    print("turn 3: tools off, no tools field")
     report = registry.cache_report({"turns": [{}, {"searches": ["select:memory"]}, {}]}, config.to_override())
     print("cache report:", report["rewrites"], "rewrite(s),", report["rewritten_tokens"], "tokens written again")
     print("tools:", len(registry.tool_infos()), "presets:", ", ".join(registry.toolset_names()),

@@ -77,6 +77,8 @@ class TurnPlan:
 
     fingerprint: str
     payload: str
+    """The exact JSON bytes of the provider tools array. "[]" when the turn has no tools: send
+    no tools field then (OpenAI Chat and Bedrock Converse refuse an empty one)."""
     catalog_text: str
     request_fields: str
     changes: str

@@ -153,7 +153,9 @@ export interface TurnPlan {
   mode: DeferralMode;
   /** sha256:<hex> of the exact payload bytes. */
   fingerprint: string;
-  /** The exact JSON bytes of the provider tools array (send them as they are). */
+  /** The exact JSON bytes of the provider tools array (send them as they are). "[]" when the
+   * turn has no tools: send no tools field then (OpenAI Chat and Bedrock Converse refuse an
+   * empty one). */
   payload: string;
   /** Catalog text for the system prompt ("" in native mode or when nothing is deferred). */
   catalogText: string;
