@@ -210,7 +210,7 @@ impl Replay {
     fn callable(&self, request_fields: &str) -> BTreeMap<String, Value> {
         let mut offered = self.offered.clone();
         if self.provider == Provider::OpenAiResponses && !request_fields.is_empty() {
-            let fields: Value = serde_json::from_str(&format!("{{{request_fields}}}")).unwrap();
+            let fields: Value = serde_json::from_str(request_fields).unwrap();
             offered = match &fields["tool_choice"] {
                 Value::String(none) if none == "none" => BTreeSet::new(),
                 choice => choice["tools"]

@@ -309,10 +309,9 @@ fn named_tools(provider: Provider, plan: &TurnPlan) -> Vec<String> {
         );
     }
     if !plan.request_fields.is_empty() {
-        let fields: Value = serde_json::from_str(&format!("{{{}}}", plan.request_fields))
-            .unwrap_or_else(|e| {
-                panic!("request fields are not JSON ({e}): {}", plan.request_fields)
-            });
+        let fields: Value = serde_json::from_str(&plan.request_fields).unwrap_or_else(|e| {
+            panic!("request fields are not JSON ({e}): {}", plan.request_fields)
+        });
         for tool in fields
             .pointer("/tool_choice/tools")
             .and_then(Value::as_array)
@@ -519,8 +518,7 @@ fn a_provider_switch_redeclares_for_every_pair() {
                     }
                 }
                 if provider == Provider::OpenAiResponses && !plan.request_fields.is_empty() {
-                    let fields: Value =
-                        serde_json::from_str(&format!("{{{}}}", plan.request_fields)).unwrap();
+                    let fields: Value = serde_json::from_str(&plan.request_fields).unwrap();
                     for tool in fields["tool_choice"]["tools"]
                         .as_array()
                         .into_iter()

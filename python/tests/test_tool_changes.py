@@ -39,11 +39,22 @@ def test_the_toggle_session_equals_the_native_rows():
             assert tool_intent.fingerprint(plan.changes) == row["changes"], (provider, i + 1)
             assert len(plan.changes.encode()) == row["changesBytes"]
             assert plan.request_fields == row["requestFields"]
+            # The request fields are a JSON object to merge into the request, in every mode.
+            assert plan.request_fields == "" or isinstance(json.loads(plan.request_fields), dict)
             assert plan.betas == row["betas"]
             state = plan.state
             for query in turn.get("searches", []):
                 state = t.search(query)["state"]
     assert k == 80
+    assert any(r["requestFields"] for r in ROWS), "no row narrows tool_choice"
+
+
+def test_withdrawing_every_tool_on_openai_responses_is_a_tool_choice_of_none():
+    r = tool_intent.Registry.embedded()
+    first = r.plan_turn({"enabled": True}, provider="openai-responses", tool_changes="messages")
+    off = r.plan_turn({"enabled": False}, provider="openai-responses", tool_changes="messages", state=r.begin_turn(first.state))
+    assert off.payload == first.payload
+    assert json.loads(off.request_fields) == {"tool_choice": "none"}
 
 
 def test_a_withdrawn_tool_is_refused_and_gemini_has_no_change_messages():

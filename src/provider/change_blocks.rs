@@ -58,14 +58,14 @@ impl ChangeSet {
 }
 
 /// The items to append (a JSON array, "" when nothing changed) and the request fields (a
-/// JSON object's members, "" when none).
+/// JSON object, as a plan's `request_fields` always is; "" when none).
 pub(crate) fn render(provider: Provider, set: &ChangeSet) -> (String, String) {
     let fields = match (&set.allowed, provider) {
         (Some(allowed), Provider::OpenAiResponses) if allowed.is_empty() => {
-            "\"tool_choice\":\"none\"".to_string()
+            "{\"tool_choice\":\"none\"}".to_string()
         }
         (Some(allowed), Provider::OpenAiResponses) => format!(
-            "\"tool_choice\":{{\"type\":\"allowed_tools\",\"mode\":\"auto\",\"tools\":[{}]}}",
+            "{{\"tool_choice\":{{\"type\":\"allowed_tools\",\"mode\":\"auto\",\"tools\":[{}]}}}}",
             crate::text::join(allowed, ",")
         ),
         _ => String::new(),

@@ -92,7 +92,7 @@ test("every payload and search output type-checks against the providers' SDKs", 
       const plan = t.plan();
       if (i === 0) lines.push(`export const ct${changes}: ${provider === "anthropic" ? 'BetaMessageCreateParams["tools"]' : provider === "bedrock-converse" ? 'ToolConfiguration["tools"]' : 'ResponseCreateParams["tools"]'} = ${plan.payload};`);
       if (plan.changes) lines.push(`export const c${changes++}: ${itemType[provider]} = ${plan.changes};`);
-      if (plan.requestFields) lines.push(`export const cf${changes++}: Pick<ResponseCreateParams, "tool_choice"> = {${plan.requestFields}};`);
+      if (plan.requestFields) lines.push(`export const cf${changes++}: Pick<ResponseCreateParams, "tool_choice"> = ${plan.requestFields};`);
       state = plan.state;
       if (i === 1) state = t.search("select:mcp__git__git_status").state;
     });
@@ -106,7 +106,7 @@ test("every payload and search output type-checks against the providers' SDKs", 
   const typed = (provider, plan) => {
     lines.push(`export const st${changes++}: ${toolsType[provider]} = ${plan.payload};`);
     if (plan.changes) lines.push(`export const sc${changes++}: ${itemType[provider]} = ${plan.changes};`);
-    if (plan.requestFields) lines.push(`export const sf${changes++}: Pick<ResponseCreateParams, "tool_choice"> = {${plan.requestFields}};`);
+    if (plan.requestFields) lines.push(`export const sf${changes++}: Pick<ResponseCreateParams, "tool_choice"> = ${plan.requestFields};`);
   };
   const providers = Object.keys(itemType);
   for (const from of providers) {
