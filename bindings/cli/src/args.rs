@@ -40,8 +40,9 @@ pub(crate) enum Command {
         /// Print the catalog text for the system prompt instead of the tools array.
         #[arg(long, conflicts_with_all = ["request_fields", "changes"])]
         catalog: bool,
-        /// Print the top-level request fields the tools need besides `tools` (OpenAI Chat's
-        /// web_search_options, Gemini's toolConfig), `{}` when none, instead of the tools array.
+        /// Print the top-level request fields the tools need besides `tools` as a JSON object
+        /// (OpenAI Chat's web_search_options, Gemini's toolConfig, OpenAI Responses'
+        /// tool_choice with --tool-changes messages), `{}` when none, instead of the tools array.
         #[arg(long, conflicts_with = "changes")]
         request_fields: bool,
         /// Print the change message to append to the conversation after the turn's user

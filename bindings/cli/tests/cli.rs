@@ -983,6 +983,38 @@ fn payload_prints_change_messages_and_the_state_to_keep() {
         stdout(&o)
     );
     assert_eq!(stdout(&run(&[&["payload"][..], &next[..]].concat())), first);
+    // On OpenAI Responses the withdrawn tool leaves `tool_choice`'s allowed tools: the
+    // request fields are a JSON object to merge into the request.
+    let first = run(&[
+        "payload",
+        "--provider",
+        "openai-responses",
+        "--tool-changes",
+        "messages",
+        "--changes",
+        "--override",
+        r#"{"enabled":true}"#,
+    ]);
+    let state = stderr(&first).lines().last().unwrap().to_string();
+    let o = run(&[
+        "payload",
+        "--provider",
+        "openai-responses",
+        "--tool-changes",
+        "messages",
+        "--request-fields",
+        "--state",
+        &state,
+        "--override",
+        r#"{"enabled":true,"disabled":["shell"]}"#,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let fields: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let allowed = fields["tool_choice"]["tools"].as_array().unwrap();
+    assert!(
+        !allowed.is_empty() && !allowed.iter().any(|t| t["name"] == "shell"),
+        "{fields}"
+    );
     // A provider without change messages is an error naming the flag and the alternatives.
     let o = run(&[
         "payload",
