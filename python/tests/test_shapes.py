@@ -117,6 +117,9 @@ def test_turn_results_fit_their_shapes():
     found = turn.search("select:enter_plan_mode")
     fits(found, shapes.SearchOutcome)
     fits(turn.search("zzzz qqqq"), shapes.SearchOutcome)
+    nothing = r.turn({"enabled": True, "disabled": ["*"]}).search("x")
+    fits(nothing, shapes.SearchOutcome)
+    assert nothing["warnings"][0]["code"] == "nothing_deferred"
     fits(turn.resolve("read_file"), shapes.ToolDefinition)
     fits(turn.budget(), shapes.Budget)
     fits(turn.state, shapes.TurnState)
