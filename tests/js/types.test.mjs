@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import {
   Registry, buildIntent, recordLoaded, sessionConfigFromOverride, normalizeToolsValue, sessionConfigToOverride,
 } from "tool-intent";
@@ -60,6 +60,11 @@ test("every output value satisfies its declared type; invalid inputs are rejecte
     CounterName: "o300k",
     CacheScript: { turns: [{ searches: "select:x" }] },
   };
+  // Valid inputs type-check: the scripted sessions of tests/data (one removes a server).
+  for (const [i, file] of ["cache-session.json", "cache-session-toggles.json"].entries()) {
+    const script = readFileSync(new URL(`tests/data/${file}`, root), "utf8");
+    lines.push(`export const script${i} = ${script.trim()} satisfies CacheScript;`);
+  }
   Object.entries(invalid).forEach(([type, value], i) => {
     lines.push("// @ts-expect-error an invalid input value must not type-check");
     lines.push(`export const bad${i} = ${JSON.stringify(value)} satisfies ${type};`);

@@ -224,6 +224,8 @@ export interface CacheScriptTurn {
   override?: ToolsOverride;
   /** An MCP server's tools/list merged into the registry before the turn. */
   addServer?: { name: string; tools: unknown };
+  /** A server's name: its tools leave the registry before the turn. */
+  removeServer?: string;
   /** tool_search queries the model runs during the turn. */
   searches?: string[];
 }
