@@ -227,6 +227,15 @@ fn parse_server_patterns(value: &Value, path: &JsonPath) -> Result<Vec<String>> 
     Ok(patterns)
 }
 
+/// Whether a `tools/list` result is one page of several (MCP "Pagination": `nextCursor`
+/// names the next page; the last page has none, or `null`). Set alone as a server's list,
+/// such a page would withdraw the other pages' tools from every session, as a `null` list
+/// would. (A registry document, read once by its author, is not asked: the check costs the
+/// core module bytes it does not have.)
+fn one_page(members: &RawObject<'_>) -> bool {
+    members.get("nextCursor").is_some_and(|c| c.get() != "null")
+}
+
 /// Parses a tool list: an array of tools, or an MCP `tools/list` result object holding one.
 pub(crate) fn parse_tool_list(
     list: Node<'_>,
@@ -237,7 +246,12 @@ pub(crate) fn parse_tool_list(
     match list {
         Node::Items(items) => parse_tool_items(items, path, server, warnings),
         // The reader read a `tools/list` result's `tools` as a list already.
-        Node::Object { tools, .. } => match tools.map(|inner| *inner) {
+        Node::Object { tools, members } => match tools.map(|inner| *inner) {
+            _ if server.is_some() && one_page(&members) => Err(Error::value(
+                "document",
+                &path.key("nextCursor"),
+                "one page of a tools/list: pass every page's tools together",
+            )),
             Some(Node::Items(items)) => {
                 parse_tool_items(items, &path.key("tools"), server, warnings)
             }

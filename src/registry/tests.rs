@@ -29,6 +29,29 @@ fn bare_array_and_mcp_result_load() {
 }
 
 #[test]
+fn one_page_of_a_paginated_tools_list_is_refused() {
+    // Set alone, a page would withdraw the other pages' tools from every session.
+    let page =
+        json!({"tools": [{"name": "a", "inputSchema": {"type": "object"}}], "nextCursor": "2"});
+    let r = Registry::embedded();
+    let e = r.set_mcp_server("s", &page.to_string()).unwrap_err();
+    assert_eq!(
+        (e.code(), e.path()),
+        ("invalid_value", Some("$.nextCursor"))
+    );
+    assert!(
+        e.to_string().contains("pass every page's tools together"),
+        "{e}"
+    );
+    // The last page (no cursor, or null) is a whole list.
+    let last =
+        json!({"tools": [{"name": "a", "inputSchema": {"type": "object"}}], "nextCursor": null});
+    assert!(r.set_mcp_server("s", &last.to_string()).is_ok());
+    // A registry document is its author's, read once: a page given as one is read as it is.
+    assert_eq!(Registry::from_value(&page).unwrap().len(), 2);
+}
+
+#[test]
 fn schemas_are_parsed_on_first_use_and_equal_to_the_input() {
     let text = r#"[{"name": "t", "parameters": {"type": "object", "properties": {"b": {"x": 1.50}, "a": {}}}}]"#;
     let r = Registry::from_json_str(text).unwrap();

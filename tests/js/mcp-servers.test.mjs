@@ -107,6 +107,10 @@ test("a paginating server: every page is read; a changed list replaces the serve
   const client = new Client({ name: "t", version: "0" });
   await client.connect(clientSide);
   const live = { registry: Registry.embedded() };
+  // The SDK's listTools() is one page: set alone it would withdraw the later pages' tools.
+  const first = await client.listTools();
+  assert.equal(first.nextCursor, "2");
+  assert.throws(() => live.registry.setMcpServer("pages", first), (e) => e.code === "invalid_value" && e.path === "$.nextCursor");
   const changes = [];
   const follower = followServer(client, "pages", live, (c) => changes.push(c));
   await follower.update();
