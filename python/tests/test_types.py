@@ -47,11 +47,12 @@ def test_wrong_calls_do_not_type_check(tmp_path):
         turn.search("x")["hitz"]
         b: str = turn.budget()["resident_tokens"]
         tool_intent.Registry.embedded().plan_turn().state["loaded"]
+        q: int = tool_intent.Registry.embedded().plan_turn()["payload"]
     """))
     out = mypy(bad)
     assert out.returncode == 1, out.stdout
     # One error a line: the results' keys and types are tool_intent.shapes'.
-    assert out.stdout.count("error:") == 7, out.stdout
+    assert out.stdout.count("error:") == 8, out.stdout
 
 
 def test_the_shapes_type_check_and_a_result_passes_back_as_an_argument(tmp_path):
@@ -70,6 +71,10 @@ def test_the_shapes_type_check_and_a_result_passes_back_as_an_argument(tmp_path)
         row = tool_intent.SessionRunConfig.from_override(None).to_row()
         tool_intent.SessionRunConfig.from_row(row)
         n: int = turn.budget()["rows"][0]["tokens"]
+        plan = turn.plan()
+        payload: str = plan["payload"]
+        names: list[str] = plan["array"]
+        loaded: list[str] = plan["state"]["loaded"]
     """))
     out = mypy(good)
     assert out.returncode == 0, out.stdout + out.stderr

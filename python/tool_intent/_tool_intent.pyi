@@ -3,7 +3,7 @@ lists and strings, and each result's keys are declared in tool_intent.shapes; wh
 takes JSON, a `str` of JSON text works too."""
 
 from os import PathLike
-from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Union, final
+from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Union, final, overload
 
 from .shapes import (
     AuditRow,
@@ -99,6 +99,20 @@ class TurnPlan:
     def renamed(self) -> List[Renamed]: ...
     @property
     def warnings(self) -> List[ExpansionWarning]: ...
+    @overload
+    def __getitem__(
+        self,
+        key: Literal["fingerprint", "payload", "catalog_text", "request_fields", "changes", "provider", "mode"],
+    ) -> str: ...
+    @overload
+    def __getitem__(self, key: Literal["array", "catalog", "promoted", "betas"]) -> List[str]: ...
+    @overload
+    def __getitem__(self, key: Literal["renamed"]) -> List[Renamed]: ...
+    @overload
+    def __getitem__(self, key: Literal["warnings"]) -> List[ExpansionWarning]: ...
+    @overload
+    def __getitem__(self, key: Literal["state"]) -> TurnState: ...
+    @overload
     def __getitem__(self, key: str) -> Any: ...
     def to_dict(self) -> TurnPlanDict: ...
 
