@@ -245,13 +245,13 @@ pub(crate) fn parse_tool_list(
 ) -> Result<Vec<LocatedTool>> {
     match list {
         Node::Items(items) => parse_tool_items(items, path, server, warnings),
+        Node::Object { members, .. } if server.is_some() && one_page(&members) => Err(Error::value(
+            "document",
+            &path.key("nextCursor"),
+            "one page of a tools/list: pass every page's tools together",
+        )),
         // The reader read a `tools/list` result's `tools` as a list already.
-        Node::Object { tools, members } => match tools.map(|inner| *inner) {
-            _ if server.is_some() && one_page(&members) => Err(Error::value(
-                "document",
-                &path.key("nextCursor"),
-                "one page of a tools/list: pass every page's tools together",
-            )),
+        Node::Object { tools, .. } => match tools.map(|inner| *inner) {
             Some(Node::Items(items)) => {
                 parse_tool_items(items, &path.key("tools"), server, warnings)
             }

@@ -62,14 +62,15 @@ test("every output value satisfies its declared type; invalid inputs are rejecte
   };
   // Valid inputs type-check: the scripted sessions of tests/data (one removes a server), and
   // the registry documents the library ships and tests with.
-  for (const [i, file] of ["cache-session.json", "cache-session-toggles.json"].entries()) {
-    const script = readFileSync(new URL(`tests/data/${file}`, root), "utf8");
-    lines.push(`export const script${i} = ${script.trim()} satisfies CacheScript;`);
-  }
-  for (const [i, file] of ["src/default_registry.json", "tests/data/builtin-registry.json"].entries()) {
-    const document = readFileSync(new URL(file, root), "utf8");
-    lines.push(`export const document${i} = ${document.trim()} satisfies RegistryDocument;`);
-  }
+  const valid = [
+    ["tests/data/cache-session.json", "CacheScript"],
+    ["tests/data/cache-session-toggles.json", "CacheScript"],
+    ["src/default_registry.json", "RegistryDocument"],
+    ["tests/data/builtin-registry.json", "RegistryDocument"],
+  ];
+  valid.forEach(([file, type], i) => {
+    lines.push(`export const good${i} = ${readFileSync(new URL(file, root), "utf8").trim()} satisfies ${type};`);
+  });
   Object.entries(invalid).forEach(([type, value], i) => {
     lines.push("// @ts-expect-error an invalid input value must not type-check");
     lines.push(`export const bad${i} = ${JSON.stringify(value)} satisfies ${type};`);
