@@ -139,79 +139,61 @@ pub(crate) fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyA
     loads.bind(py).call1((text,))
 }
 
-/// A result as Python values with snake_case keys, built straight from the value (no JSON text
-/// on the way): the core's JSON (what JS and the CLI read) is camelCase, Python's idiom is
-/// snake_case. Values under the keys the core and the migration call data
-/// (`tool_intent::json::DATA_KEYS`, `tool_intent_migrate::DATA_KEYS`) cross unchanged.
+/// A result as Python values with snake_case keys: the core's JSON (what JS and the CLI read) is
+/// camelCase, Python's idiom is snake_case. Values under the keys the core and the migration
+/// call data (`tool_intent::json::DATA_KEYS`, `tool_intent_migrate::DATA_KEYS`) cross
+/// unchanged. The result crosses as the JSON text JS parses, read by Python's `json.loads`, so
+/// every dict keeps the key order JS sees: a provider output sent on from Python is the same
+/// bytes as from JS (serde_json's `Value` would sort the keys).
 pub(crate) fn to_py<'py>(
     py: Python<'py>,
     result: &impl serde::Serialize,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let value = serde_json::to_value(result).map_err(|e| {
+    text_to_py(py, &json_out(py, result)?)
+}
+
+/// JSON text the core wrote (a search outcome with its provider output) as Python values
+/// with snake_case keys, as [`to_py`].
+pub(crate) fn text_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    snake_keys(py, loads(py, text)?)
+}
+
+/// A core value that is data throughout (a tool definition, a stored row, an intent) as
+/// Python values, keys as they are.
+pub(crate) fn py_value<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    loads(py, &json_out(py, value)?)
+}
+
+fn json_out(py: Python<'_>, result: &impl serde::Serialize) -> PyResult<String> {
+    serde_json::to_string(result).map_err(|e| {
         py_err(
             py,
             &tool_intent::Error::internal(format!("a result does not serialise: {e}")),
         )
-    })?;
-    py_value(py, &value, true)
-}
-
-/// JSON text the core wrote (a search outcome with its provider output) as Python values
-/// with snake_case keys.
-pub(crate) fn text_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        py_err(
-            py,
-            &tool_intent::Error::internal(format!("the core wrote JSON that does not parse: {e}")),
-        )
-    })?;
-    py_value(py, &value, true)
-}
-
-pub(crate) fn py_value<'py>(
-    py: Python<'py>,
-    value: &Value,
-    snake: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match value {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
-        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
-            (Some(i), _, _) => i.into_pyobject(py)?.into_any(),
-            (None, Some(u), _) => u.into_pyobject(py)?.into_any(),
-            (None, None, Some(f)) => f.into_pyobject(py)?.into_any(),
-            // serde_json's numbers are one of the three (no arbitrary precision here).
-            (None, None, None) => {
-                return Err(py_err(
-                    py,
-                    &tool_intent::Error::internal(format!("a number with no value: {n}")),
-                ))
-            }
-        },
-        Value::String(text) => PyString::new(py, text).into_any(),
-        Value::Array(items) => {
-            let list = pyo3::types::PyList::empty(py);
-            for item in items {
-                list.append(py_value(py, item, snake)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(map) => {
-            let dict = pyo3::types::PyDict::new(py);
-            for (k, v) in map {
-                if snake {
-                    let data = tool_intent::json::DATA_KEYS
-                        .iter()
-                        .chain(&tool_intent_migrate::DATA_KEYS)
-                        .any(|d| d == k);
-                    dict.set_item(snake_case(k), py_value(py, v, !data)?)?;
-                } else {
-                    dict.set_item(k, py_value(py, v, false)?)?;
-                }
-            }
-            dict.into_any()
-        }
     })
+}
+
+/// `json.loads`'s value with each dict's keys in snake_case, but for the data keys' values.
+fn snake_keys<'py>(py: Python<'py>, value: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if let Ok(list) = value.cast::<pyo3::types::PyList>() {
+        for (i, item) in list.iter().enumerate() {
+            list.set_item(i, snake_keys(py, item)?)?;
+        }
+    } else if let Ok(dict) = value.cast::<pyo3::types::PyDict>() {
+        let snake = pyo3::types::PyDict::new(py);
+        for (key, item) in dict.iter() {
+            // `json.loads` makes every key a str.
+            let key: String = key.extract()?;
+            let data = tool_intent::json::DATA_KEYS
+                .iter()
+                .chain(&tool_intent_migrate::DATA_KEYS)
+                .any(|d| *d == key);
+            let item = if data { item } else { snake_keys(py, item)? };
+            snake.set_item(snake_case(&key), item)?;
+        }
+        return Ok(snake.into_any());
+    }
+    Ok(value)
 }
 
 pub(crate) fn snake_case(key: &str) -> String {

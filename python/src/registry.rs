@@ -139,7 +139,7 @@ impl Registry {
         #[pyo3(from_py_with = args::name)] name: String,
     ) -> PyResult<Bound<'py, PyAny>> {
         let definition = lib(py, self.inner.tool_definition(&name))?;
-        py_value(py, &definition, false)
+        py_value(py, &definition)
     }
 
     /// Preset names.

@@ -34,7 +34,6 @@ pub(crate) fn build_intent<'py>(
     py_value(
         py,
         &tool_intent::build_intent(&toggles).to_canonical_value(),
-        false,
     )
 }
 
@@ -51,7 +50,7 @@ pub(crate) fn normalize_tools_value<'py>(
         "value",
         tool_intent::session::normalize_tools_value,
     )?;
-    py_value(py, &row.to_value(), false)
+    py_value(py, &row.to_value())
 }
 
 /// `sha256:<hex>` of a text's UTF-8 bytes.
@@ -147,12 +146,12 @@ impl SessionRunConfig {
                 *o = Value::String(o.to_string());
             }
         }
-        py_value(py, &row, false)
+        py_value(py, &row)
     }
 
     /// The override a turn expands for this row (the server's `tools_override_from_config`).
     pub(crate) fn to_override<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        py_value(py, &self.inner.to_override().to_canonical_value(), false)
+        py_value(py, &self.inner.to_override().to_canonical_value())
     }
 
     #[getter]
@@ -178,7 +177,7 @@ impl SessionRunConfig {
         self.inner
             .tools_override
             .as_ref()
-            .map(|o| py_value(py, &o.to_canonical_value(), false))
+            .map(|o| py_value(py, &o.to_canonical_value()))
             .transpose()
     }
 

@@ -64,7 +64,7 @@ impl Turn {
         #[pyo3(from_py_with = args::name)] name: String,
     ) -> PyResult<Bound<'py, PyAny>> {
         let tool = lib(py, self.inner.resolve(&name))?;
-        py_value(py, &tool.to_value(), false)
+        py_value(py, &tool.to_value())
     }
 
     /// The token budget of the turn, half by half (`counter`: "estimate", "o200k" or

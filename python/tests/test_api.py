@@ -84,6 +84,24 @@ def test_native_client_search_returns_tool_references():
     assert "provider_output" not in plain and plain["not_found"] == []
 
 
+def test_provider_output_keeps_the_byte_order_of_the_payload():
+    # Sent on with json.dumps, a search's provider output is the bytes JS sends: each tool in
+    # an OpenAI Responses tool_search_output is its payload entry without `defer_loading`
+    # (dicts keep the core's key order; a sorted dict would start with "description").
+    r = tool_intent.Registry.embedded()
+    turn = r.turn(provider="openai-responses", mode="native-client")
+    result = turn.search("plan mode")
+    output = result["provider_output"]
+    assert list(output) == ["type", "execution", "tools"]
+    payload = turn.plan()["payload"]
+    assert len(output["tools"]) == len(result["hits"]) > 0
+    for tool in output["tools"]:
+        entry = json.dumps(tool, separators=(",", ":"), ensure_ascii=False)
+        assert entry[:-1] + ',"defer_loading":true}' in payload, entry
+    # Result dicts keep the field order of the JS objects too.
+    assert list(turn.budget())[:3] == ["counter", "provider", "rows"]
+
+
 def test_budget_counts_what_each_mode_sends():
     r = tool_intent.Registry.embedded()
     catalog = r.turn().budget()
