@@ -1,7 +1,7 @@
 //! The Python binding of tool-intent: arguments in, one core call, values out. JSON-valued
 //! arguments cross as `json.dumps` text, read by the core's reader (the same duplicate-key and
-//! limit rules as every surface); results cross as the JSON text JS parses, read by
-//! `json.loads` (`convert::to_py`: snake_case keys for result types; `py_value`: stored
+//! limit rules as every surface); results cross as the JSON text JS parses, read straight
+//! into Python values (`convert::to_py`: snake_case keys for result types; `py_value`: stored
 //! documents and tool definitions as they are), so Python's dicts hold the keys in the order
 //! JS and the native CLI show them (a plan's name lists are read lazily). Errors become
 //! `tool_intent.ToolIntentError` (a `ValueError`) with `.code`, `.argument` and `.path`.
