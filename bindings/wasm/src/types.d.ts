@@ -186,7 +186,10 @@ export interface SearchOutcome {
   state: TurnState;
   /** native-client mode: the provider-shaped result to send instead of `text` (Anthropic:
    * tool_reference blocks for the tool_result content; OpenAI Responses: a
-   * tool_search_output item, to which the caller adds the call's call_id). */
+   * tool_search_output item, to which the caller adds the call's call_id). Read by
+   * JSON.parse, which puts an object's integer-like keys ("2", "10") first in numeric order: a
+   * schema with such property names is sent by JSON.stringify in another key order than the
+   * payload's entry (the same keys and values; Python's dicts keep the core's order). */
   providerOutput?: unknown;
 }
 
