@@ -2,7 +2,8 @@
 cases that fill its optional keys (tool_changes="messages", native-client, a refused tool, a
 migration with an unreadable row and a row edited before the undo, a version another process
 published), is checked key by key against its TypedDict: a key the shape lacks, a required
-key the result lacks, or a value of another type fails. The Literal lists are the
+key the result lacks, a value of another type, or keys out of the shape's order (the order JS
+shows them in) fails. The Literal lists are the
 TypeScript declarations' lists."""
 
 import json
@@ -31,6 +32,13 @@ def faults(value: Any, shape: Any, path: str = "$") -> List[str]:
         hints = get_type_hints(shape, localns={"Registry": tool_intent.Registry})
         found = [f"{path}: required key {k!r} missing" for k in sorted(shape.__required_keys__ - value.keys())]
         found += [f"{path}: key {k!r} not in {shape.__name__}" for k in sorted(value.keys() - hints.keys())]
+        # The keys come in the order JS objects and the CLI's JSON show them (dicts keep the
+        # core's order), which is the shape's: among its required keys and among its optional
+        # ones (a TypedDict declares the optional keys after the required).
+        for keys in (shape.__required_keys__, shape.__optional_keys__):
+            declared = [k for k in hints if k in keys and k in value]
+            if [k for k in value if k in keys] != declared:
+                found.append(f"{path}: keys in the order {list(value)}, declared {declared}")
         for key in sorted(value.keys() & hints.keys()):
             found += faults(value[key], hints[key], f"{path}.{key}")
         return found
@@ -67,6 +75,9 @@ def test_the_checker_finds_a_missing_key_an_unknown_key_and_a_wrong_literal():
     assert faults({"loaded": [], "turn": 0}, shapes.TurnState) == ["$: required key 'frozen' missing"]
     assert faults({**state, "loads": []}, shapes.TurnState) == ["$: key 'loads' not in TurnState"]
     assert faults({**state, "turn": True}, shapes.TurnState) == ["$.turn: a bool, not an int"]
+    assert faults(dict(sorted(state.items())), shapes.TurnState) == [
+        "$: keys in the order ['frozen', 'loaded', 'turn'], declared ['loaded', 'frozen', 'turn']"
+    ]
     warning = {"code": "unknown_tol", "origin": "override", "message": "m"}
     assert faults([warning], List[shapes.ExpansionWarning])[0].startswith("$[0].code: 'unknown_tol' not one of")
 

@@ -330,8 +330,8 @@ class SessionRow(TypedDict):
     tools_enabled: Optional[bool]
     tools_override: Any
     """The override as Python data: None, a list of names, or an intent dict."""
-    web_search: Optional[bool]
     toolset: Optional[str]
+    web_search: Optional[bool]
 
 
 class VersionRow(TypedDict):
