@@ -18,9 +18,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::error::{Error, JsonPath, Result};
+use crate::error::{quoted, Error, JsonPath, Result};
 use crate::limits::LIMITS;
 use crate::sort::sorted_unique;
+use crate::warning::{Warning, WarningCode};
 
 /// The toggles of an intent object. Every field is optional; `None` means "not said".
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -53,6 +54,25 @@ pub enum ToolsOverride {
 
 /// Known intent keys, in canonical (lexicographic) order.
 pub const INTENT_KEYS: [&str; 5] = ["allowed", "disabled", "enabled", "toolset", "web_search"];
+
+impl Intent {
+    /// Adds an `unknown_intent_key` warning from `origin` for each key this version does not
+    /// know (kept in the canonical form, ignored by the expansion): what a turn reports, and
+    /// what `tool-intent canonical` says beside the form it prints.
+    pub fn unknown_key_warnings(&self, origin: &str, warnings: &mut Vec<Warning>) {
+        for key in self.unknown.keys() {
+            warnings.push(Warning::new(
+                WarningCode::UnknownIntentKey,
+                origin,
+                format!(
+                    "intent key {} is not known to this version (known: {}); kept, ignored",
+                    quoted(key),
+                    crate::text::join(&INTENT_KEYS, ", ")
+                ),
+            ));
+        }
+    }
+}
 
 impl ToolsOverride {
     /// Parses an override from JSON text (`null`, a list or an intent object).

@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use crate::error::{escaped, quoted, some_names, Error, Result};
 use crate::glob;
-use crate::intent::{Intent, ToolsOverride, INTENT_KEYS};
+use crate::intent::{Intent, ToolsOverride};
 use crate::registry::{Registry, SourcePolicy, Tool, ToolSet, TOOL_SEARCH, WEB_SEARCH_OVERLAY};
 use crate::warning::{Warning, WarningCode};
 
@@ -343,17 +343,7 @@ fn select_intent(
     let warn = |warnings: &mut Vec<Warning>, code: WarningCode, message: String| {
         warnings.push(Warning::new(code, origin, message))
     };
-    for key in intent.unknown.keys() {
-        warn(
-            warnings,
-            WarningCode::UnknownIntentKey,
-            format!(
-                "intent key {} is not known to this version (known: {}); kept, ignored",
-                quoted(key),
-                crate::text::join(&INTENT_KEYS, ", ")
-            ),
-        );
-    }
+    intent.unknown_key_warnings(origin, warnings);
     if intent.enabled == Some(false) {
         out.chosen = ToolSet::empty(registry.len());
         if intent.web_search == Some(true) {

@@ -274,6 +274,13 @@ mod cli {
                 let o =
                     ToolsOverride::from_json_str(&inline_or_file(&tools_override, "--override")?)
                         .flag("--override")?;
+                // The canonical form keeps a key this version does not know (a newer writer's);
+                // say so, as a turn would, rather than print it as if it took effect.
+                if let ToolsOverride::Intent(intent) = &o {
+                    let mut warnings = Vec::new();
+                    intent.unknown_key_warnings("override", &mut warnings);
+                    warn(&warnings);
+                }
                 Ok(format!("{}\n", o.to_canonical_json()))
             }
             Command::BuildIntent { toggles } => {

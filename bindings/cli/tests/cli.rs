@@ -174,6 +174,16 @@ fn canonical_prints_canonical_intent() {
         stdout(&o),
         "{\"disabled\":[\"a\",\"b\"],\"web_search\":true}\n"
     );
+    assert_eq!(stderr(&o), "");
+    // A key this version does not know (JS's camelCase, say) is kept, and said to be ignored.
+    let o = run(&["canonical", "--override", r#"{"webSearch":true}"#]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "{\"webSearch\":true}\n");
+    assert_eq!(
+        stderr(&o),
+        "tool-intent: warning [unknown_intent_key]: intent key \"webSearch\" is not known to \
+         this version (known: allowed, disabled, enabled, toolset, web_search); kept, ignored\n"
+    );
 }
 
 #[test]
