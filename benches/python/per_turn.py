@@ -6,9 +6,9 @@ Starts `cargo run --release --example per_turn` (the Rust side, kept running), t
 same `plan_turn` (intent, three promoted tools, Anthropic catalog mode) through the binding —
 arguments as Python dicts, the plan back as a `TurnPlan`, so conversion is included — checks
 both give the same fingerprint, and prints the ratio of the fastest rounds (goal: Python ≤
-1.5× Rust) and of the median rounds. The two sides alternate round by round (60 rounds each, about a second in all), so
-a slow spell of the machine hits both; the fastest round of each side is the figure least
-moved by it.
+1.5× Rust) and of the median rounds. The two sides alternate round by round (60 rounds each,
+about a second in all), so a slow spell of the machine hits both; the fastest round of each
+side is the figure least moved by it.
 """
 
 import json
