@@ -119,3 +119,44 @@ fn a_version_this_process_publishes_keeps_its_model_ranker() {
     assert!(!hits.is_empty());
     assert!(cached(&shared) > 0);
 }
+
+/// Rows another process left damaged are refused, and the ranker keeps none of them: a row
+/// one byte longer than 384 `f32`s, one 383 long, one not of length 1, one holding a NaN. A
+/// good row beside them is read.
+#[test]
+fn damaged_embedding_rows_are_refused_and_not_kept() {
+    use tool_intent_store::VersionStore;
+    let weights = weights();
+    let good: Vec<f32> = (0..384).map(|i| if i == 0 { 1.0 } else { 0.0 }).collect();
+    let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|f| f.to_le_bytes()).collect() };
+    let mut one_byte_more = bytes(&good);
+    one_byte_more.push(0);
+    let mut nan = good.clone();
+    nan[1] = f32::NAN;
+    let rows = vec![
+        ("one byte more".to_string(), one_byte_more),
+        ("383 values".to_string(), bytes(&good[..383])),
+        (
+            "length 2".to_string(),
+            bytes(&good.iter().map(|v| v * 2.0).collect::<Vec<_>>()),
+        ),
+        ("a NaN".to_string(), bytes(&nan)),
+        ("good".to_string(), bytes(&good)),
+    ];
+    let mut store = tool_intent_store::MemoryStore::new();
+    store
+        .add_embeddings(&tool_intent::fingerprint(&weights), &rows)
+        .unwrap();
+    let mut shared = SharedRegistry::open(Box::new(store), &Registry::embedded()).unwrap();
+    let read = shared.with_model(&weights).unwrap();
+    assert_eq!((read.loaded, read.refused), (1, 4));
+    let kept: Vec<String> = shared
+        .current()
+        .model()
+        .expect("a model")
+        .embeddings()
+        .into_iter()
+        .map(|(text, _)| text)
+        .collect();
+    assert_eq!(kept, ["good"]);
+}

@@ -29,13 +29,19 @@ impl SharedRegistry {
             refused: 0,
         };
         for (text, bytes) in self.store.embeddings(&id)? {
-            let vector: Vec<f32> = bytes
-                .chunks_exact(4)
-                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect();
-            match (bytes.len() % 4, ranker.remember(&text, &vector)) {
-                (0, Ok(())) => counts.loaded += 1,
-                _ => counts.refused += 1,
+            // A length that is not whole f32s is damage: refused before the ranker sees it,
+            // or the bytes left over would be dropped and the rest kept.
+            let remembered = bytes.len() % 4 == 0 && {
+                let vector: Vec<f32> = bytes
+                    .chunks_exact(4)
+                    .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    .collect();
+                ranker.remember(&text, &vector).is_ok()
+            };
+            if remembered {
+                counts.loaded += 1;
+            } else {
+                counts.refused += 1;
             }
         }
         let shared = ranker.cached_tools();
