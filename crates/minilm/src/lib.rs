@@ -126,6 +126,13 @@ impl Tensors {
     ) -> Result<Linear, Error> {
         let weight = self.take(&format!("{name}.weight"), &[outputs, Some(inputs)])?;
         let outputs = weight.shape[0];
+        // A layer of no inputs or no outputs is no BERT's (and its rows cannot be split).
+        if inputs == 0 || outputs == 0 {
+            return Err(format!(
+                "tensor {name}.weight has shape {:?}; a layer has inputs and outputs",
+                weight.shape
+            ));
+        }
         if outputs % LANES != 0 {
             return Err(format!(
                 "tensor {name}.weight has {outputs} outputs; a multiple of {LANES} is read"
@@ -181,7 +188,7 @@ impl Encoder {
         let mut t = Tensors(tensors);
         let words = t.take("embeddings.word_embeddings.weight", &[None, None])?;
         let dims = words.shape[1];
-        if heads == 0 || dims % heads != 0 || dims % LANES != 0 {
+        if dims == 0 || heads == 0 || dims % heads != 0 || dims % LANES != 0 {
             return Err(format!(
                 "{dims} dimensions do not split into {heads} heads of {LANES}-multiples"
             ));
@@ -542,6 +549,69 @@ fn interleave<const T: usize>(x: &[f32], inputs: usize, count: usize, tiles: &mu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tensors of a one-layer BERT of `dims` dimensions, an intermediate layer of
+    /// `intermediate` outputs and a vocabulary of 5, every weight 0.01.
+    fn tiny_bert(dims: usize, intermediate: usize) -> BTreeMap<String, Tensor> {
+        let tensor = |shape: &[usize]| Tensor {
+            dtype: "F32".into(),
+            shape: shape.to_vec(),
+            values: vec![0.01; shape.iter().product()],
+        };
+        let mut t = BTreeMap::new();
+        t.insert(
+            "embeddings.word_embeddings.weight".into(),
+            tensor(&[5, dims]),
+        );
+        t.insert(
+            "embeddings.position_embeddings.weight".into(),
+            tensor(&[8, dims]),
+        );
+        t.insert(
+            "embeddings.token_type_embeddings.weight".into(),
+            tensor(&[2, dims]),
+        );
+        let p = "encoder.layer.0.";
+        let mut linear = |name: String, inputs: usize, outputs: usize| {
+            t.insert(format!("{name}.weight"), tensor(&[outputs, inputs]));
+            t.insert(format!("{name}.bias"), tensor(&[outputs]));
+        };
+        for name in ["query", "key", "value"] {
+            linear(format!("{p}attention.self.{name}"), dims, dims);
+        }
+        linear(format!("{p}attention.output.dense"), dims, dims);
+        linear(format!("{p}intermediate.dense"), dims, intermediate);
+        linear(format!("{p}output.dense"), intermediate, dims);
+        for norm in [
+            "embeddings.LayerNorm".to_string(),
+            format!("{p}attention.output.LayerNorm"),
+            format!("{p}output.LayerNorm"),
+        ] {
+            t.insert(format!("{norm}.weight"), tensor(&[dims]));
+            t.insert(format!("{norm}.bias"), tensor(&[dims]));
+        }
+        t
+    }
+
+    #[test]
+    fn weights_of_no_width_are_refused_not_a_panic() {
+        let encoder = Encoder::from_tensors(tiny_bert(16, 32), 2).unwrap();
+        assert_eq!((encoder.dims(), encoder.vocabulary_size()), (16, 5));
+        assert_eq!(encoder.embed(&[0, 1, 2]).len(), 16);
+        // No dimensions: every division by them would panic (a panic kills a wasm module).
+        let refused = |tensors| match Encoder::from_tensors(tensors, 2) {
+            Ok(_) => panic!("weights of no width were read"),
+            Err(e) => e,
+        };
+        let e = refused(tiny_bert(0, 32));
+        assert!(e.contains("0 dimensions"), "{e}");
+        // An intermediate layer of no outputs: the next layer has no inputs.
+        let e = refused(tiny_bert(16, 0));
+        assert!(
+            e.contains("intermediate.dense.weight has shape [0, 16]"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn a_linear_layer_is_the_plain_product_in_input_order() {
