@@ -172,12 +172,13 @@ pub(crate) fn py_value<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'p
 }
 
 fn json_out(py: Python<'_>, result: &impl serde::Serialize) -> PyResult<String> {
-    serde_json::to_string(result).map_err(|e| {
-        py_err(
-            py,
-            &tool_intent::Error::internal(format!("a result does not serialise: {e}")),
-        )
-    })
+    lib(py, result_text(result))
+}
+
+/// A core result's JSON text, for [`text_to_py`] (made where the GIL is released).
+pub(crate) fn result_text(result: &impl serde::Serialize) -> tool_intent::Result<String> {
+    serde_json::to_string(result)
+        .map_err(|e| tool_intent::Error::internal(format!("a result does not serialise: {e}")))
 }
 
 fn read_py<'py>(py: Python<'py>, text: &str, snake: bool) -> PyResult<Bound<'py, PyAny>> {

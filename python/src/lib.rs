@@ -14,6 +14,8 @@
 //! `help()`, IDEs and `inspect.signature` read, and mypy's stubtest holds to the stubs
 //! (python/tests/test_types.py).
 
+use std::sync::Mutex;
+
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -57,6 +59,31 @@ pub(crate) fn py_err(py: Python<'_>, e: &tool_intent::Error) -> PyErr {
 
 pub(crate) fn lib<T>(py: Python<'_>, r: tool_intent::Result<T>) -> PyResult<T> {
     r.map_err(|e| py_err(py, &e))
+}
+
+/// Runs `f` on the value behind `lock` with the GIL released. The handles Python threads share
+/// (a `Turn`, whose search records a load while another thread resolves a parallel tool call;
+/// a `SharedRegistry`, one store connection) take their calls in turn this way, where a
+/// `&mut self` method would fail the second thread with PyO3's "Already mutably borrowed".
+pub(crate) fn locked<T: Send, U: Send>(
+    py: Python<'_>,
+    lock: &Mutex<T>,
+    f: impl FnOnce(&mut T) -> tool_intent::Result<U> + Send,
+) -> PyResult<U> {
+    let done = py.detach(|| lock.lock().map(|mut value| f(&mut value)).map_err(|_| ()));
+    match done {
+        Ok(result) => lib(py, result),
+        Err(()) => Err(poisoned(py)),
+    }
+}
+
+/// A lock a thread panicked in: the core does not panic (its tests and fuzzing hold it to
+/// that), so this is a defect, reported as one rather than as the value left half-changed.
+pub(crate) fn poisoned(py: Python<'_>) -> PyErr {
+    py_err(
+        py,
+        &tool_intent::Error::internal("a thread panicked while it used this object"),
+    )
 }
 
 #[pymodule]

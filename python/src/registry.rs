@@ -171,9 +171,7 @@ impl Registry {
     ) -> PyResult<Turn> {
         let request = turn_request(py, tools_override, options)?;
         let turn = py.detach(|| self.inner.turn(&request));
-        Ok(Turn {
-            inner: lib(py, turn)?,
-        })
+        Ok(Turn::new(lib(py, turn)?))
     }
 
     /// Plans a turn in one call (`registry.turn(tools_override, **options).plan()`): a

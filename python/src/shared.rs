@@ -16,29 +16,13 @@ pub(crate) struct SharedRegistry {
     inner: Mutex<CoreShared>,
 }
 
-fn poisoned(py: Python<'_>) -> PyErr {
-    py_err(
-        py,
-        &tool_intent::Error::internal("a thread panicked while it used this SharedRegistry"),
-    )
-}
-
 impl SharedRegistry {
     fn with<T: Send>(
         &self,
         py: Python<'_>,
         f: impl FnOnce(&mut CoreShared) -> tool_intent::Result<T> + Send,
     ) -> PyResult<T> {
-        let done = py.detach(|| {
-            self.inner
-                .lock()
-                .map(|mut shared| f(&mut shared))
-                .map_err(|_| ())
-        });
-        match done {
-            Ok(result) => lib(py, result),
-            Err(()) => Err(poisoned(py)),
-        }
+        locked(py, &self.inner, f)
     }
 }
 
@@ -111,8 +95,8 @@ impl SharedRegistry {
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Turn> {
         let request = turn_request(py, tools_override, options)?;
-        let inner = self.with(py, |s| s.turn(&request))?;
-        Ok(Turn { inner })
+        let turn = self.with(py, |s| s.turn(&request))?;
+        Ok(Turn::new(turn))
     }
 
     /// Publishes `registry` (a deploy's) as the store's newest version: `{sequence,

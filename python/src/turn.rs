@@ -1,13 +1,24 @@
 //! The `Turn` class: one turn's calls (`plan`, `search`, `resolve`, `budget`).
 
+use std::sync::Mutex;
+
 use crate::*;
 
 /// One turn: made by `registry.turn(tools_override, **options)`, it holds the registry
 /// version, the expansion and the state, and answers the turn's calls without expanding
-/// again. `search` records its loads in the turn's `state`.
-#[pyclass(module = "tool_intent")]
+/// again. `search` records its loads in the turn's `state`. Threads may share it (a server
+/// running a response's parallel tool calls at once): its calls take turns.
+#[pyclass(module = "tool_intent", frozen)]
 pub(crate) struct Turn {
-    pub(crate) inner: tool_intent::Turn,
+    inner: Mutex<tool_intent::Turn>,
+}
+
+impl Turn {
+    pub(crate) fn new(turn: tool_intent::Turn) -> Turn {
+        Turn {
+            inner: Mutex::new(turn),
+        }
+    }
 }
 
 #[pymethods]
@@ -16,9 +27,8 @@ impl Turn {
     pub(crate) fn plan(&self, py: Python<'_>) -> PyResult<TurnPlan> {
         // The GIL is released while the core works, so a threaded server runs turns in
         // parallel (the registry is shared read-only; its caches are thread-safe).
-        let plan = py.detach(|| self.inner.plan());
         Ok(TurnPlan {
-            plan: lib(py, plan)?,
+            plan: locked(py, &self.inner, |turn| turn.plan())?,
             parsed: pyo3::sync::PyOnceLock::new(),
         })
     }
@@ -31,7 +41,7 @@ impl Turn {
     #[pyo3(signature = (query, *, limit=None, ranker=None, abstain=None, **unknown),
            text_signature = "($self, query, *, limit=None, ranker=None, abstain=None)")]
     pub(crate) fn search<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         #[pyo3(from_py_with = args::query)] query: String,
         #[pyo3(from_py_with = args::opt_limit)] limit: Option<Bound<'py, PyAny>>,
@@ -45,14 +55,13 @@ impl Turn {
             .text("ranker", ranker)?
             .flag("abstain", abstain)?
             .finish(unknown)?;
-        let inner = &mut self.inner;
-        let outcome = py.detach(|| {
-            let ranker = options.ranker_for(inner.registry())?;
-            inner
-                .search(&options.call(&query, &ranker))
-                .map_err(search_argument_error)
-        });
-        text_to_py(py, &lib(py, lib(py, outcome)?.to_json())?)
+        let outcome = locked(py, &self.inner, |turn| {
+            let ranker = options.ranker_for(turn.registry())?;
+            turn.search(&options.call(&query, &ranker))
+                .map_err(search_argument_error)?
+                .to_json()
+        })?;
+        text_to_py(py, &outcome)
     }
 
     /// Dispatch: the full definition of a tool this turn may call (`source_name` is the name
@@ -63,8 +72,8 @@ impl Turn {
         py: Python<'py>,
         #[pyo3(from_py_with = args::name)] name: String,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let tool = lib(py, self.inner.resolve(&name))?;
-        py_value(py, &tool.to_value())
+        let tool = locked(py, &self.inner, |turn| Ok(turn.resolve(&name)?.to_value()))?;
+        py_value(py, &tool)
     }
 
     /// The token budget of the turn, half by half (`counter`: "estimate", "o200k" or
@@ -78,32 +87,39 @@ impl Turn {
         unknown: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let options: BudgetOptions = Options::new(py).text("counter", counter)?.finish(unknown)?;
-        let budget = py.detach(|| {
-            let counter = tool_intent::counter::shared_counter(options.counter)?;
-            self.inner.budget(counter)
-        });
-        to_py(py, &lib(py, budget)?)
+        let budget = locked(py, &self.inner, |turn| {
+            turn.budget(tool_intent::counter::shared_counter(options.counter)?)
+        })?;
+        to_py(py, &budget)
     }
 
     /// The turn's state: the request's, with this turn's searches' loads recorded (persist it
     /// with the session).
     #[getter]
     pub(crate) fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, self.inner.state())
+        text_to_py(
+            py,
+            &locked(py, &self.inner, |turn| result_text(turn.state()))?,
+        )
     }
 
     /// The turn's warnings: the expansion's, and `turn_registry_gone` when its version is no
     /// longer held.
     pub(crate) fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.warnings())
+        text_to_py(
+            py,
+            &locked(py, &self.inner, |turn| result_text(&turn.warnings()))?,
+        )
     }
 
-    pub(crate) fn __repr__(&self) -> String {
-        format!(
-            "Turn(provider={:?}, mode={:?}, turn={})",
-            self.inner.provider().as_str(),
-            self.inner.mode().as_str(),
-            self.inner.state().turn
-        )
+    pub(crate) fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        locked(py, &self.inner, |turn| {
+            Ok(format!(
+                "Turn(provider={:?}, mode={:?}, turn={})",
+                turn.provider().as_str(),
+                turn.mode().as_str(),
+                turn.state().turn
+            ))
+        })
     }
 }

@@ -190,7 +190,8 @@ class Registry:
 @final
 class Turn:
     """One turn: the registry version, the expansion and the state, made once by
-    Registry.turn; search records its loads in `state`."""
+    Registry.turn; search records its loads in `state`. Threads may share it (a response's
+    parallel tool calls run at once): its calls take turns."""
 
     def plan(self) -> TurnPlan: ...
     def search(
