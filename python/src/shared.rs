@@ -2,6 +2,7 @@
 //! (`tool-intent-store`: a SQLite file, or a `postgres://` URL) that the fleet's processes
 //! share. Each method translates arguments and results; the rules are the store crate's.
 
+use std::cell::Cell;
 use std::sync::Mutex;
 
 use crate::registry::turn_request;
@@ -16,13 +17,39 @@ pub(crate) struct SharedRegistry {
     inner: Mutex<CoreShared>,
 }
 
+thread_local! {
+    /// The address of the `SharedRegistry` whose change function this thread runs (0: none).
+    /// The function runs under the registry's lock, so a call on that registry from inside it
+    /// would wait for itself for ever: it is refused instead.
+    static CHANGING: Cell<usize> = const { Cell::new(0) };
+}
+
 impl SharedRegistry {
     fn with<T: Send>(
         &self,
         py: Python<'_>,
         f: impl FnOnce(&mut CoreShared) -> tool_intent::Result<T> + Send,
     ) -> PyResult<T> {
+        self.not_inside_change(py)?;
         locked(py, &self.inner, f)
+    }
+
+    fn address(&self) -> usize {
+        self as *const SharedRegistry as usize
+    }
+
+    fn not_inside_change(&self, py: Python<'_>) -> PyResult<()> {
+        if CHANGING.with(Cell::get) == self.address() {
+            return Err(py_err(
+                py,
+                &tool_intent::Error::argument(
+                    "change",
+                    "the change function called the SharedRegistry it changes, whose calls \
+                     wait for the change to end; use the Registry the function is given",
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -121,9 +148,11 @@ impl SharedRegistry {
         py: Python<'py>,
         #[pyo3(from_py_with = args::change_function)] change: Py<PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.not_inside_change(py)?;
         let mut shared = self.inner.lock().map_err(|_| poisoned(py))?;
         // The callback runs Python: the GIL stays held for the whole change.
         let mut raised: Option<PyErr> = None;
+        let outer = CHANGING.with(|c| c.replace(self.address()));
         let row = shared.change(|newest| {
             let next = change.call1(
                 py,
@@ -147,6 +176,7 @@ impl SharedRegistry {
                 }
             }
         });
+        CHANGING.with(|c| c.set(outer));
         match (row, raised) {
             (_, Some(e)) => Err(e),
             (Ok(row), None) => to_py(py, &row),

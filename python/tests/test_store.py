@@ -5,6 +5,7 @@ an unknown stamp is an error naming it."""
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,43 @@ def test_a_failing_change_raises_its_own_error(tmp_path):
         shared.change(lambda newest: "not a registry")
     assert (e.value.code, e.value.argument) == ("invalid_argument", "change")
     assert shared.sequence == 1
+
+
+def test_a_change_function_calling_its_own_shared_registry_is_refused_not_a_hang(tmp_path):
+    """The change function runs under the SharedRegistry's lock: a call on that registry from
+    inside it would wait for itself for ever. It raises instead (the change is not made), and
+    another SharedRegistry may still be used from inside."""
+    shared = tool_intent.SharedRegistry(str(tmp_path / "v.sqlite"), tool_intent.Registry.embedded())
+    other = tool_intent.SharedRegistry(str(tmp_path / "w.sqlite"), tool_intent.Registry.embedded())
+    calls = {
+        "sequence": lambda: shared.sequence,
+        "current": lambda: shared.current,
+        "begin_turn": lambda: shared.begin_turn(),
+        "change": lambda: shared.change(lambda r: r),
+    }
+    for name, call in calls.items():
+        outcome = []
+
+        def change(newest):
+            call()
+            return newest.set_mcp_server("github", GITHUB)["registry"]
+
+        def run():
+            try:
+                shared.change(change)
+                outcome.append("changed")
+            except tool_intent.ToolIntentError as e:
+                outcome.append((e.code, e.argument))
+
+        worker = threading.Thread(target=run, daemon=True)
+        worker.start()
+        worker.join(timeout=20)
+        assert not worker.is_alive(), f"{name} from inside the change function hangs"
+        assert outcome == [("invalid_argument", "change")], name
+        assert shared.sequence == 1
+    # Another registry is no trouble, and after the refusals this one changes as before.
+    row = shared.change(lambda newest: (other.sequence, newest.set_mcp_server("memory", MEMORY)["registry"])[1])
+    assert row["sequence"] == 2
 
 
 def test_unknown_stamps_and_bad_arguments_are_errors_by_name(tmp_path):
