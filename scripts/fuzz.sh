@@ -15,7 +15,7 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
   cargo install cargo-fuzz --version 0.13.2
 fi
 export RUSTC_BOOTSTRAP=1
-targets=(registry_json override_json session_config search_query mcp_server_list turn_state call_options cache_script)
+targets=(registry_json override_json session_config search_query mcp_server_list turn_state call_options cache_script model_weights)
 cargo fuzz build --fuzz-dir fuzz -O >/tmp/tool-intent-fuzz-build.log 2>&1 || { tail -n 30 /tmp/tool-intent-fuzz-build.log; echo "fuzz: build failed" >&2; exit 1; }
 for t in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$t"

@@ -110,8 +110,8 @@ impl Tensors {
                 .all(|(&d, want)| want.is_none_or(|w| w == d));
         if !fits {
             return Err(format!(
-                "tensor {name} has shape {:?}; expected {}",
-                tensor.shape,
+                "tensor {name} has shape {}; expected {}",
+                shape_text(&tensor.shape),
                 describe(shape)
             ));
         }
@@ -129,8 +129,8 @@ impl Tensors {
         // A layer of no inputs or no outputs is no BERT's (and its rows cannot be split).
         if inputs == 0 || outputs == 0 {
             return Err(format!(
-                "tensor {name}.weight has shape {:?}; a layer has inputs and outputs",
-                weight.shape
+                "tensor {name}.weight has shape {}; a layer has inputs and outputs",
+                shape_text(&weight.shape)
             ));
         }
         if outputs % LANES != 0 {
@@ -162,6 +162,18 @@ impl Tensors {
     }
 }
 
+/// A tensor's shape as messages show it: `[384, 1536]`, or its first dimensions and their
+/// count when a file gives many (a message stays short whatever the file holds).
+pub fn shape_text(shape: &[usize]) -> String {
+    const SHOWN: usize = 4;
+    let first: Vec<String> = shape.iter().take(SHOWN).map(usize::to_string).collect();
+    if shape.len() > SHOWN {
+        format!("[{}, … ({} dimensions)]", first.join(", "), shape.len())
+    } else {
+        format!("[{}]", first.join(", "))
+    }
+}
+
 fn describe(shape: &[Option<usize>]) -> String {
     let dims: Vec<String> = shape
         .iter()
@@ -187,6 +199,10 @@ impl Encoder {
             .collect();
         let mut t = Tensors(tensors);
         let words = t.take("embeddings.word_embeddings.weight", &[None, None])?;
+        // An id past the vocabulary is read as id 0, so there must be one.
+        if words.shape[0] == 0 {
+            return Err("tensor embeddings.word_embeddings.weight has no rows".to_string());
+        }
         let dims = words.shape[1];
         if dims == 0 || heads == 0 || dims % heads != 0 || dims % LANES != 0 {
             return Err(format!(
@@ -594,7 +610,7 @@ mod tests {
     }
 
     #[test]
-    fn weights_of_no_width_are_refused_not_a_panic() {
+    fn weights_of_no_width_or_no_words_are_refused_not_a_panic() {
         let encoder = Encoder::from_tensors(tiny_bert(16, 32), 2).unwrap();
         assert_eq!((encoder.dims(), encoder.vocabulary_size()), (16, 5));
         assert_eq!(encoder.embed(&[0, 1, 2]).len(), 16);
@@ -611,6 +627,15 @@ mod tests {
             e.contains("intermediate.dense.weight has shape [0, 16]"),
             "{e}"
         );
+        // No words (the fuzz target model_weights found it): an id past the vocabulary is
+        // read as word 0, which was not there.
+        let mut no_words = tiny_bert(16, 32);
+        let words = no_words
+            .get_mut("embeddings.word_embeddings.weight")
+            .unwrap();
+        (words.shape, words.values) = (vec![0, 16], Vec::new());
+        let e = refused(no_words);
+        assert!(e.contains("word_embeddings.weight has no rows"), "{e}");
     }
 
     #[test]

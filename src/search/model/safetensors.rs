@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use tool_intent_minilm::Tensor;
 
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
 
 /// The largest header accepted (the format's own limit is 100 MB; MiniLM's is 9 KB).
 const MAX_HEADER_BYTES: usize = 1 << 20;
@@ -63,7 +63,9 @@ pub(super) fn read(bytes: &[u8]) -> Result<BTreeMap<String, Tensor>> {
             "I8" | "U8" | "BOOL" | "F8_E4M3" | "F8_E5M2" => 1,
             other => {
                 return Err(refuse(format!(
-                    "tensor {name} has an unknown dtype {other:?}"
+                    "tensor {} has an unknown dtype {}",
+                    quoted(&name),
+                    quoted(other)
                 )))
             }
         };
@@ -71,7 +73,8 @@ pub(super) fn read(bytes: &[u8]) -> Result<BTreeMap<String, Tensor>> {
         let offsets = whole_numbers(entry.get("data_offsets"));
         let (Some(shape), Some(&[begin, end])) = (shape, offsets.as_deref()) else {
             return Err(refuse(format!(
-                "tensor {name}: shape and data_offsets must be lists of whole numbers"
+                "tensor {}: shape and data_offsets must be lists of whole numbers",
+                quoted(&name)
             )));
         };
         let count = shape
@@ -80,12 +83,15 @@ pub(super) fn read(bytes: &[u8]) -> Result<BTreeMap<String, Tensor>> {
             .filter(|&n| end >= begin && n.checked_mul(width) == Some(end - begin))
             .ok_or_else(|| {
                 refuse(format!(
-                    "tensor {name}: shape {shape:?} does not match data_offsets [{begin}, {end}]"
+                    "tensor {}: shape {} does not match data_offsets [{begin}, {end}]",
+                    quoted(&name),
+                    tool_intent_minilm::shape_text(&shape)
                 ))
             })?;
         let raw = data.get(begin..end).ok_or_else(|| {
             refuse(format!(
-                "tensor {name}: data_offsets [{begin}, {end}] run past the file's {} data bytes",
+                "tensor {}: data_offsets [{begin}, {end}] run past the file's {} data bytes",
+                quoted(&name),
                 data.len()
             ))
         })?;
@@ -174,5 +180,21 @@ mod tests {
         for m in [message(b"abc"), message(&bad_shape)] {
             assert!(m.contains("model"), "the argument is named: {m}");
         }
+    }
+
+    /// A tensor's name and shape come from the file: shown escaped and short (the fuzz
+    /// target model_weights found a newline in a name shown raw).
+    #[test]
+    fn a_files_names_and_shapes_are_shown_escaped_and_short() {
+        let message = |bytes: &[u8]| read(bytes).unwrap_err().to_string();
+        let mut bytes = write(&[("a\nb\u{202e}", &[1], &[1.0])]);
+        bytes.truncate(bytes.len() - 4);
+        let m = message(&bytes);
+        assert!(m.contains(r#"tensor "a\nb\u{202e}""#), "{m}");
+        let dims = vec![1usize; 5000];
+        let long = write(&[("a", &dims, &[1.0, 2.0])]);
+        let m = message(&long);
+        assert!(m.contains("[1, 1, 1, 1, … (5000 dimensions)]"), "{m}");
+        assert!(m.len() < 300, "{} bytes", m.len());
     }
 }
