@@ -26,6 +26,9 @@ pub struct ModelRanker {
     pub(crate) sep: u32,
     /// Tool text → its unit embedding.
     pub(crate) cache: Arc<Mutex<BTreeMap<String, Arc<[f32]>>>>,
+    /// The texts this ranker embedded itself (not those [`ModelRanker::remember`] was given)
+    /// that no caller has shared yet, in the order they were embedded.
+    pub(crate) unshared: Arc<Mutex<Vec<String>>>,
 }
 
 impl std::fmt::Debug for ModelRanker {
@@ -59,9 +62,7 @@ impl ModelRanker {
             .len()
     }
 
-    /// Every tool text embedded so far with its embedding, in text order: what a process hands
-    /// to a store its other processes read ([`ModelRanker::remember`]), so none of them
-    /// embeds a tool again.
+    /// Every tool text embedded or remembered so far with its embedding, in text order.
     pub fn embeddings(&self) -> Vec<(String, Arc<[f32]>)> {
         self.cache
             .lock()
@@ -69,6 +70,31 @@ impl ModelRanker {
             .iter()
             .map(|(t, v)| (t.clone(), Arc::clone(v)))
             .collect()
+    }
+
+    /// The embeddings this ranker computed itself since a caller last marked them shared
+    /// ([`ModelRanker::mark_shared`]), in the order it computed them: what a process hands to
+    /// a store its other processes read. Embeddings read back with
+    /// [`ModelRanker::remember`] are not among them, so a process sends only what it added.
+    pub fn unshared_embeddings(&self) -> Vec<(String, Arc<[f32]>)> {
+        let texts = self
+            .unshared
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        texts
+            .into_iter()
+            .filter_map(|t| cache.get(&t).map(|v| (t.clone(), Arc::clone(v))))
+            .collect()
+    }
+
+    /// Marks the first `count` of [`ModelRanker::unshared_embeddings`] shared (call it once
+    /// the store has them, so a failed write leaves them to the next try).
+    pub fn mark_shared(&self, count: usize) {
+        let mut unshared = self.unshared.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = count.min(unshared.len());
+        unshared.drain(..count);
     }
 
     /// Keeps `vector` as the embedding of the tool text `text`, as if this ranker had

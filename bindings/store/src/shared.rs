@@ -65,10 +65,10 @@ pub struct SharedRegistry {
     planning: BTreeMap<String, Registry>,
     /// When this process last marked each version used in the store, by fingerprint.
     marked: BTreeMap<String, i64>,
-    /// The model ranker every version gets, with its weights' fingerprint and how many of its
-    /// embeddings the store has from this process.
+    /// The model ranker every version gets, with its weights' fingerprint (the ranker keeps
+    /// which of its embeddings the store does not have yet).
     #[cfg(feature = "model")]
-    model: Option<(tool_intent::search::ModelRanker, String, usize)>,
+    model: Option<(tool_intent::search::ModelRanker, String)>,
 }
 
 /// Versions kept read back from the store, and stamps kept planned, before the cache is
@@ -174,7 +174,7 @@ impl SharedRegistry {
     /// `registry` with this process's model ranker, if it has one.
     fn with_ranker(&self, registry: Registry) -> Registry {
         #[cfg(feature = "model")]
-        if let Some((ranker, _, _)) = &self.model {
+        if let Some((ranker, _)) = &self.model {
             return registry.with_model(ranker.clone());
         }
         registry

@@ -73,6 +73,21 @@ fn a_new_process_reads_the_embeddings_another_one_computed() {
         hits
     );
     assert_eq!(cached(&b), embedded);
+    // A shared at its boundary, and has nothing more to send; B read all it has.
+    assert_eq!(a.share_embeddings().unwrap(), 0);
+    assert_eq!(b.share_embeddings().unwrap(), 0);
+
+    // A server joins; B's search embeds its tools, and B sends those alone, once (it sent
+    // every embedding it held, the ones it had read back included, each time it had a new one).
+    let github = include_str!("../../../tests/data/mcp/github.json");
+    b.change(|newest| Ok(newest.set_mcp_server("github", github)?.registry))
+        .unwrap();
+    let state = b.begin_turn(&state).unwrap();
+    search(&mut b, &state, "open an issue about the dark mode setting");
+    let added = cached(&b) - embedded;
+    assert!(added > 0, "the new server's tools were embedded");
+    assert_eq!(b.share_embeddings().unwrap(), added);
+    assert_eq!(b.share_embeddings().unwrap(), 0);
 }
 
 /// `with_model` gives every version the ranker: a version this process publishes itself (a

@@ -62,6 +62,7 @@ impl ModelRanker {
             cls,
             sep,
             cache: Arc::default(),
+            unshared: Arc::default(),
         })
     }
 
@@ -93,6 +94,12 @@ impl ModelRanker {
         missing.dedup();
         for (text, vector) in missing.iter().zip(self.embed_all(&missing)) {
             cache.insert(text.to_string(), Arc::from(vector));
+        }
+        if !missing.is_empty() {
+            self.unshared
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .extend(missing.iter().map(|t| t.to_string()));
         }
         texts
             .iter()

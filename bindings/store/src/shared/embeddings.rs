@@ -44,31 +44,32 @@ impl SharedRegistry {
                 counts.refused += 1;
             }
         }
-        let shared = ranker.cached_tools();
         self.current = self.current.clone().with_model(ranker.clone());
         self.loaded.clear();
         self.planning.clear();
-        self.model = Some((ranker, id, shared));
+        self.model = Some((ranker, id));
         Ok(counts)
     }
 
     /// Shares the tool embeddings this process computed since it last did (none without
     /// [`SharedRegistry::with_model`]); how many rows it sent. Called at each turn boundary.
+    /// Only what this process computed is sent, not what it read from the store; rows the
+    /// store did not take (an error) are sent at the next call.
     pub fn share_embeddings(&mut self) -> Result<usize> {
-        let Some((ranker, id, shared)) = self.model.as_mut() else {
+        let Some((ranker, id)) = self.model.as_ref() else {
             return Ok(0);
         };
-        if ranker.cached_tools() <= *shared {
-            return Ok(0);
-        }
         let rows: Vec<(String, Vec<u8>)> = ranker
-            .embeddings()
+            .unshared_embeddings()
             .into_iter()
             .map(|(text, v)| (text, v.iter().flat_map(|f| f.to_le_bytes()).collect()))
             .collect();
-        *shared = rows.len();
-        let id = id.clone();
+        if rows.is_empty() {
+            return Ok(0);
+        }
+        let (ranker, id) = (ranker.clone(), id.clone());
         self.store.add_embeddings(&id, &rows)?;
+        ranker.mark_shared(rows.len());
         Ok(rows.len())
     }
 }
