@@ -68,7 +68,8 @@ function onOff(flag, value) {
 try {
   let registry = args.registry ? Registry.fromJson(readFileSync(args.registry, "utf8")) : Registry.embedded();
   for (const spec of args.mcp) {
-    const [name, file] = spec.split("=");
+    const at = spec.indexOf("=");
+    const [name, file] = at < 0 ? [spec, ""] : [spec.slice(0, at), spec.slice(at + 1)];
     if (!name || !file) throw Object.assign(new Error(`--mcp ${spec}: expected NAME=FILE`), { code: "usage" });
     registry = registry.setMcpServer(name, readFileSync(file, "utf8")).registry;
   }
@@ -113,7 +114,7 @@ try {
   const turn = registry.turn(intent, options);
   const { payload, catalogText, ...expansion } = turn.plan();
   const budget = turn.budget();
-  const search = args.search ? turn.search(args.search) : null;
+  const search = args.search !== undefined ? turn.search(args.search) : null;
 
   if (args.json) {
     console.log(JSON.stringify({ intent, row, expansion, budget: { residentTokens: budget.residentTokens, catalogTokens: budget.catalogTokens, allResidentTokens: budget.allResidentTokens }, search }, null, 2));
