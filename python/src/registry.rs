@@ -157,6 +157,41 @@ impl Registry {
         self.inner.to_json()
     }
 
+    /// Pickling (a process pool, `multiprocessing`): the registry's document, read back by
+    /// `Registry.from_json`, which decides as this registry does (trusted servers included).
+    /// A registry with the model's weights is refused rather than sent without them: pickle
+    /// one without and call `with_model` where it is read.
+    pub(crate) fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        #[cfg(feature = "hybrid")]
+        if self.inner.model().is_some() {
+            return Err(py_err(
+                py,
+                &tool_intent::Error::argument(
+                    "registry",
+                    "a registry with the model's weights does not pickle (they are 91 MB): \
+                     pickle it before with_model, and call with_model where it is read",
+                ),
+            ));
+        }
+        let from_json = py.get_type::<Registry>().getattr("from_json")?;
+        Ok((from_json, (self.inner.to_json(),)))
+    }
+
+    /// A registry is a value no call changes: a copy is the registry itself.
+    pub(crate) fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    pub(crate) fn __deepcopy__<'py>(
+        slf: PyRef<'py, Self>,
+        _memo: &Bound<'py, PyAny>,
+    ) -> PyRef<'py, Self> {
+        slf
+    }
+
     /// Starts a turn: the registry version the turn runs on and the expansion of its request,
     /// made once; the turn's calls (`plan`, `search`, `resolve`, `budget`) are methods of the
     /// returned `Turn`. Options left `None` take the core's defaults (provider `anthropic`,

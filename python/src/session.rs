@@ -190,4 +190,13 @@ impl SessionRunConfig {
     pub(crate) fn __repr__(&self) -> String {
         format!("SessionRunConfig({})", self.inner.to_value())
     }
+
+    /// Pickling: the row's JSON text, read back by `SessionRunConfig.from_row`.
+    pub(crate) fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_row = py.get_type::<SessionRunConfig>().getattr("from_row")?;
+        Ok((from_row, (self.inner.to_value().to_string(),)))
+    }
 }

@@ -8,6 +8,7 @@ with_model and refuses the ranker."""
 
 import json
 import pathlib
+import pickle
 
 import pytest
 
@@ -57,6 +58,11 @@ def test_the_model_is_kept_through_changes_and_refused_with_its_argument():
     assert (e.value.code, e.value.argument) == ("invalid_argument", "ranker")
     assert "with_model" in str(e.value)
     refuses_bad_weights(hybrid, plain.with_model)
+    # A registry with the weights does not pickle, rather than arrive without them.
+    with pytest.raises(hybrid.ToolIntentError) as e:
+        pickle.dumps(r)
+    assert (e.value.code, e.value.argument) == ("invalid_argument", "registry")
+    assert "with_model" in str(e.value)
 
 
 def test_the_default_module_has_no_model():
