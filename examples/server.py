@@ -130,7 +130,7 @@ def main() -> None:
                                "tool_search", "playwright_browser", "enter_plan_mode", "exit_plan_mode"]
         legacy.execute("INSERT INTO sessions VALUES (NULL, ?)", (json.dumps(snapshot),))
         legacy.commit()
-        legacy.close()
+        legacy.close()  # first: tool_intent's SQLite is another copy (docs/migration.md)
         print("audit:", tool_intent.audit(path))
         print("migrate:", tool_intent.migrate(path, table="sessions")["snapshots_rewritten"])
         restored = tool_intent.undo(path)["rows_restored"]

@@ -149,38 +149,48 @@ impl SharedRegistry {
         #[pyo3(from_py_with = args::change_function)] change: Py<PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         self.not_inside_change(py)?;
-        let mut shared = self.inner.lock().map_err(|_| poisoned(py))?;
-        // The callback runs Python: the GIL stays held for the whole change.
-        let mut raised: Option<PyErr> = None;
-        let outer = CHANGING.with(|c| c.replace(self.address()));
-        let row = shared.change(|newest| {
-            let next = change.call1(
-                py,
-                (Registry {
-                    inner: newest.clone(),
-                },),
-            );
-            match next {
-                Ok(next) => args::as_registry(next.bind(py)).ok_or_else(|| {
-                    tool_intent::Error::argument(
-                        "change",
-                        "the change function returned something other than a Registry",
-                    )
-                }),
-                Err(e) => {
-                    raised = Some(e);
-                    Err(tool_intent::Error::argument(
-                        "change",
-                        "the change function raised",
-                    ))
-                }
-            }
+        let address = self.address();
+        // The store's work (a PostgreSQL round trip; SQLite waiting for another process's
+        // write) runs with the GIL released, as every other call's does; the GIL is taken
+        // back only to call the function. Nothing waits for this lock holding the GIL, so the
+        // function taking it back cannot wait on a thread that waits on the lock.
+        let done = py.detach(|| {
+            let mut shared = self.inner.lock().map_err(|_| ())?;
+            let mut raised: Option<PyErr> = None;
+            let outer = CHANGING.with(|c| c.replace(address));
+            let row = shared.change(|newest| {
+                Python::attach(|py| {
+                    let next = change.call1(
+                        py,
+                        (Registry {
+                            inner: newest.clone(),
+                        },),
+                    );
+                    match next {
+                        Ok(next) => args::as_registry(next.bind(py)).ok_or_else(|| {
+                            tool_intent::Error::argument(
+                                "change",
+                                "the change function returned something other than a Registry",
+                            )
+                        }),
+                        Err(e) => {
+                            raised = Some(e);
+                            Err(tool_intent::Error::argument(
+                                "change",
+                                "the change function raised",
+                            ))
+                        }
+                    }
+                })
+            });
+            CHANGING.with(|c| c.set(outer));
+            Ok((row, raised))
         });
-        CHANGING.with(|c| c.set(outer));
-        match (row, raised) {
-            (_, Some(e)) => Err(e),
-            (Ok(row), None) => to_py(py, &row),
-            (Err(e), None) => Err(py_err(py, &e)),
+        match done {
+            Err(()) => Err(poisoned(py)),
+            Ok((_, Some(e))) => Err(e),
+            Ok((Ok(row), None)) => to_py(py, &row),
+            Ok((Err(e), None)) => Err(py_err(py, &e)),
         }
     }
 

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,38 @@ def test_a_change_function_calling_its_own_shared_registry_is_refused_not_a_hang
     # Another registry is no trouble, and after the refusals this one changes as before.
     row = shared.change(lambda newest: (other.sequence, newest.set_mcp_server("memory", MEMORY)["registry"])[1])
     assert row["sequence"] == 2
+
+
+def test_a_change_waiting_for_the_store_lets_the_other_threads_run(tmp_path):
+    """A change waits for the store with the GIL released, as every other call does: here
+    SQLite waits for another process's write. (It held the GIL for the whole change, so every
+    thread of the process stopped for as long as the store took, up to SQLite's 10 s.) The
+    writer is another process: in this one, Python's sqlite3 is another copy of SQLite, whose
+    locks tool-intent's own SQLite does not see (docs/fleet.md)."""
+    path = tmp_path / "v.sqlite"
+    shared = tool_intent.SharedRegistry(str(path), tool_intent.Registry.embedded())
+    writer = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sqlite3, sys\n"
+         "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+         "db.execute('BEGIN IMMEDIATE')\n"
+         "print('writing', flush=True)\n"
+         "sys.stdin.readline()\n"
+         "db.execute('ROLLBACK')\n",
+         str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert writer.stdout.readline() == "writing\n"
+    rows = []
+    worker = threading.Thread(
+        target=lambda: rows.append(shared.change(lambda r: r.set_mcp_server("github", GITHUB)["registry"])))
+    worker.start()
+    started = time.monotonic()
+    time.sleep(0.3)  # the change is waiting for the write lock by now
+    slept = time.monotonic() - started
+    writer.communicate("done\n", timeout=30)
+    worker.join(timeout=30)
+    assert slept < 3, f"a 0.3 s sleep took {slept:.1f} s: the change held the GIL while it waited"
+    assert [row["sequence"] for row in rows] == [2]
 
 
 def test_unknown_stamps_and_bad_arguments_are_errors_by_name(tmp_path):

@@ -219,7 +219,9 @@ class SharedRegistry:
     """A server process's registry following a registry version store (a SQLite file, or a
     postgres:// URL) that the fleet's processes share: every request of a turn plans on the
     version the turn began on, whichever process serves it; a session's version only moves
-    forward. See docs/fleet.md."""
+    forward. A SQLite store is a file of its own: this module's SQLite is another copy than
+    the sqlite3 module's, and the two do not see each other's locks in one process. See
+    docs/fleet.md."""
 
     def __new__(cls, store: StrPath, initial: Registry) -> "SharedRegistry": ...
     @property
@@ -287,7 +289,9 @@ def migrate(
     batch_size: Optional[int] = None,
     progress: Optional[Callable[[int, int], object]] = None,
 ) -> MigrationReport:
-    """db: a SQLite file or a postgresql:// URL. batch_size: rows per transaction (default:
+    """db: a SQLite file or a postgresql:// URL; a SQLite file with no sqlite3 connection to it
+    open in this process (this module's SQLite is another copy, whose locks that one does not
+    see: docs/migration.md). batch_size: rows per transaction (default:
     one transaction on SQLite, 1000 on PostgreSQL). progress(done, total): called every 1% of
     the rows; an exception it raises, or Ctrl-C, stops the run (the transaction under way
     rolls back) and is raised."""
