@@ -85,7 +85,7 @@ impl Registry {
         py: Python<'py>,
         #[pyo3(from_py_with = args::server)] server: String,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let changed = self.inner.remove_mcp_server(&server);
+        let changed = py.detach(|| self.inner.remove_mcp_server(&server));
         change_dict(py, lib(py, changed)?)
     }
 
@@ -129,7 +129,8 @@ impl Registry {
     /// Every tool as a UI lists it: `[{name, title?, description, source_name?, default,
     /// deferrable, overlay}]`, registry order.
     pub(crate) fn tool_infos<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.tool_infos())
+        let text = py.detach(|| result_text(&self.inner.tool_infos()));
+        text_to_py(py, &lib(py, text)?)
     }
 
     /// One tool's full definition (`{name, description, parameters, ...}`).
@@ -153,8 +154,9 @@ impl Registry {
     }
 
     /// The registry document in our format (JSON text).
-    pub(crate) fn to_json(&self) -> String {
-        self.inner.to_json()
+    pub(crate) fn to_json(&self, py: Python<'_>) -> String {
+        // A 10,000-tool document takes a quarter of a second: other threads run meanwhile.
+        py.detach(|| self.inner.to_json())
     }
 
     /// Pickling (a process pool, `multiprocessing`): the registry's document, read back by
@@ -177,7 +179,7 @@ impl Registry {
             ));
         }
         let from_json = py.get_type::<Registry>().getattr("from_json")?;
-        Ok((from_json, (self.inner.to_json(),)))
+        Ok((from_json, (self.to_json(py),)))
     }
 
     /// A registry is a value no call changes: a copy is the registry itself.
