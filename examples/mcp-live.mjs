@@ -27,19 +27,24 @@ export async function listAllTools(client) {
  * right after initialisation, before a handler set later would hear it), then `await
  * follower.update()` once connected. Every `list_changed` lists the tools again and sets them
  * in `live.registry` (always the newest registry); `onChange({server, diff, registry, tools})`
- * is called after each update, `onChange({server, error})` when one fails. Updates run one at a
+ * is called after each update, `onChange({server, error})` when one fails (the registry keeps
+ * the server's earlier tools, and the next notification is followed). Updates run one at a
  * time, in the order notifications arrive; `settled()` waits for those queued so far.
  */
 export function followServer(client, name, live, onChange = () => {}) {
   let queue = Promise.resolve();
   const update = () => {
-    queue = queue.then(async () => {
+    const run = async () => {
       const list = await listAllTools(client);
       const change = live.registry.setMcpServer(name, list);
       live.registry = change.registry;
       onChange({ server: name, diff: change.diff, registry: live.registry, tools: list.tools.length });
-    });
-    return queue;
+    };
+    // This update rejects for its own failure only; the chain goes on past it (a rejected
+    // link would skip every later update, and the registry would stop following the server).
+    const next = queue.then(run);
+    queue = next.catch(() => {});
+    return next;
   };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     update().catch((error) => onChange({ server: name, error }));

@@ -132,3 +132,35 @@ test("a paginating server: every page is read; a changed list replaces the serve
   assert.deepEqual(names, ["mcp__pages__alpha", "mcp__pages__gamma", "mcp__pages__zeta"]);
   await client.close();
 });
+
+test("a failed update leaves the registry as it was and the next list_changed is followed", async () => {
+  let tools = ["alpha"];
+  let failing = false;
+  const server = new Server({ name: "flaky", version: "0" }, { capabilities: { tools: { listChanged: true } } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (failing) throw new Error("the server is restarting");
+    return { tools: tools.map((name) => ({ name, inputSchema: { type: "object" } })) };
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "t", version: "0" });
+  await client.connect(clientSide);
+  const live = { registry: Registry.embedded() };
+  const changes = [];
+  const follower = followServer(client, "flaky", live, (c) => changes.push(c));
+  await follower.update();
+  const before = live.registry;
+  // One listing fails: that update rejects and the registry keeps the server's tools.
+  failing = true;
+  await assert.rejects(follower.update(), /restarting/);
+  assert.equal(live.registry, before);
+  // The server is back with a new list: the next notification is followed (a rejected link
+  // in the update chain skipped every later update).
+  failing = false;
+  tools = ["alpha", "beta"];
+  await server.sendToolListChanged();
+  await until("the update after the failure", () => changes.some((c) => c.diff?.added?.includes("mcp__flaky__beta")), 3000);
+  await follower.settled();
+  assert.ok(live.registry.toolInfos().some((t) => t.name === "mcp__flaky__beta"));
+  await client.close();
+});
