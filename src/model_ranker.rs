@@ -12,6 +12,9 @@ use tool_intent_minilm::Encoder;
 /// all-MiniLM-L6-v2's attention heads (its `config.json`: 12 of 32 dimensions).
 pub(crate) const HEADS: usize = 12;
 
+/// Tool texts with their embeddings.
+pub(crate) type Embeddings = Vec<(String, Arc<[f32]>)>;
+
 /// [`ModelRanker`]'s default keyword weight, chosen by MRR@10 on BFCL's non-live categories.
 pub const DEFAULT_MODEL_KEYWORD_WEIGHT: f64 = 0.8;
 
@@ -26,9 +29,9 @@ pub struct ModelRanker {
     pub(crate) sep: u32,
     /// Tool text → its unit embedding.
     pub(crate) cache: Arc<Mutex<BTreeMap<String, Arc<[f32]>>>>,
-    /// The texts this ranker embedded itself (not those [`ModelRanker::remember`] was given)
-    /// that no caller has shared yet, in the order they were embedded.
-    pub(crate) unshared: Arc<Mutex<Vec<String>>>,
+    /// The embeddings this ranker computed itself (not those [`ModelRanker::remember`] was
+    /// given) that no caller has shared yet, in the order it computed them.
+    pub(crate) unshared: Arc<Mutex<Embeddings>>,
 }
 
 impl std::fmt::Debug for ModelRanker {
@@ -77,16 +80,10 @@ impl ModelRanker {
     /// a store its other processes read. Embeddings read back with
     /// [`ModelRanker::remember`] are not among them, so a process sends only what it added.
     pub fn unshared_embeddings(&self) -> Vec<(String, Arc<[f32]>)> {
-        let texts = self
-            .unshared
+        self.unshared
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        texts
-            .into_iter()
-            .filter_map(|t| cache.get(&t).map(|v| (t.clone(), Arc::clone(v))))
-            .collect()
+            .clone()
     }
 
     /// Marks the first `count` of [`ModelRanker::unshared_embeddings`] shared (call it once

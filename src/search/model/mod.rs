@@ -92,14 +92,19 @@ impl ModelRanker {
             .collect();
         missing.sort_unstable();
         missing.dedup();
-        for (text, vector) in missing.iter().zip(self.embed_all(&missing)) {
-            cache.insert(text.to_string(), Arc::from(vector));
+        let computed: Vec<(String, Arc<[f32]>)> = missing
+            .iter()
+            .zip(self.embed_all(&missing))
+            .map(|(text, vector)| (text.to_string(), Arc::from(vector)))
+            .collect();
+        for (text, vector) in &computed {
+            cache.insert(text.clone(), Arc::clone(vector));
         }
-        if !missing.is_empty() {
+        if !computed.is_empty() {
             self.unshared
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .extend(missing.iter().map(|t| t.to_string()));
+                .extend(computed);
         }
         texts
             .iter()
