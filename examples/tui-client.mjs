@@ -91,8 +91,14 @@ try {
         const { added, removed, changed } = c.diff;
         say(`mcp ${name}: ${c.tools} tools (+${added.length} -${removed.length} ~${changed.length})`);
       });
-      await client.connect(new StdioClientTransport({ command, args: rest, stderr: "ignore" }));
-      await follower.update();
+      try {
+        await client.connect(new StdioClientTransport({ command, args: rest, stderr: "ignore" }));
+        await follower.update();
+      } catch (e) {
+        // Which server failed, among several.
+        e.message = `--mcp-command ${name}: ${e.message}`;
+        throw e;
+      }
       clients.push({ client, follower });
     }
     await Promise.all(clients.map((c) => c.follower.settled()));
