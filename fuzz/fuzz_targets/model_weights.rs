@@ -23,22 +23,24 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(e.input(), Some("model"), "{e}");
         }
     }
-    let Some((shape, rest)) = data.split_first_chunk::<9>() else {
+    // The first nine bytes choose the shapes and the spoiling; the rest are the values (cycled)
+    // and the ids.
+    let Some((choice, rest)) = data.split_first_chunk::<9>() else {
         return;
     };
-    let dims = if shape[0] == 255 {
+    let dims = if choice[0] == 255 {
         0
     } else {
-        8 * (1 + usize::from(shape[0] % 3))
+        8 * (1 + usize::from(choice[0] % 3))
     };
-    let heads = usize::from(shape[1] % 5);
-    let intermediate = 8 * usize::from(shape[2] % 3);
+    let heads = usize::from(choice[1] % 5);
+    let intermediate = 8 * usize::from(choice[2] % 3);
     let (vocabulary, positions, token_types) = (
-        usize::from(shape[3] % 6),
-        usize::from(shape[4] % 10),
-        usize::from(shape[5] % 3),
+        usize::from(choice[3] % 6),
+        usize::from(choice[4] % 10),
+        usize::from(choice[5] % 3),
     );
-    let layers = usize::from(shape[6] % 3);
+    let layers = usize::from(choice[6] % 3);
     // Values cycle through the rest of the input (NaN and infinities included).
     let values: Vec<f32> = rest
         .chunks_exact(4)
@@ -80,12 +82,12 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     // One tensor spoiled: a dimension one longer, one fewer dimension, another type, or gone.
-    let spoiled = usize::from(shape[7]) % (tensors.len() + 1);
+    let spoiled = usize::from(choice[7]) % (tensors.len() + 1);
     let mut map = BTreeMap::new();
     for (i, (name, mut dims_of)) in tensors.into_iter().enumerate() {
         let mut dtype = "F32";
         if i == spoiled {
-            match shape[8] % 4 {
+            match choice[8] % 4 {
                 0 => dims_of[0] += 1,
                 1 => {
                     dims_of.pop();

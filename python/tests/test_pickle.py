@@ -51,6 +51,21 @@ def test_a_registry_pickles_and_decides_as_before():
         {"toolset": "readonly"}).catalog
 
 
+def test_what_crosses_is_the_version_not_the_earlier_ones_it_holds():
+    """A turn begun before a server joined runs on the earlier version the registry holds; a
+    pickled copy holds only its own version, so there the turn warns that its version is gone,
+    as on a process that never held it."""
+    before = tool_intent.Registry.embedded()
+    state = before.begin_turn(None)
+    after = before.set_mcp_server("time", (DATA / "time.json").read_text())["registry"]
+
+    def codes(registry):
+        return [w["code"] for w in registry.turn(None, state=state).warnings()]
+
+    assert codes(after) == ["turn_registry_earlier"]
+    assert codes(pickle.loads(pickle.dumps(after))) == ["turn_registry_gone"]
+
+
 def test_a_registry_crosses_to_a_spawned_process():
     r = trusted_registry()
     with multiprocessing.get_context("spawn").Pool(1) as pool:
