@@ -29,9 +29,11 @@ pub struct ModelRanker {
     pub(crate) sep: u32,
     /// Tool text → its unit embedding.
     pub(crate) cache: Arc<Mutex<BTreeMap<String, Arc<[f32]>>>>,
-    /// The embeddings this ranker computed itself (not those [`ModelRanker::remember`] was
-    /// given) that no caller has shared yet, in the order it computed them.
-    pub(crate) unshared: Arc<Mutex<Embeddings>>,
+    /// With [`ModelRanker::keeping_unshared`]: the embeddings this ranker computed itself
+    /// (not those [`ModelRanker::remember`] was given) that no caller has shared yet, in the
+    /// order it computed them. `None` for a ranker whose process shares nothing, which then
+    /// keeps no second list.
+    pub(crate) unshared: Option<Arc<Mutex<Embeddings>>>,
 }
 
 impl std::fmt::Debug for ModelRanker {
@@ -75,23 +77,36 @@ impl ModelRanker {
             .collect()
     }
 
+    /// This ranker, keeping each embedding it computes from now on until a caller marks it
+    /// shared ([`ModelRanker::unshared_embeddings`], [`ModelRanker::mark_shared`]): for a
+    /// process that shares its embeddings through a store. Its clones share the list.
+    pub fn keeping_unshared(mut self) -> ModelRanker {
+        self.unshared = Some(Arc::default());
+        self
+    }
+
     /// The embeddings this ranker computed itself since a caller last marked them shared
     /// ([`ModelRanker::mark_shared`]), in the order it computed them: what a process hands to
     /// a store its other processes read. Embeddings read back with
     /// [`ModelRanker::remember`] are not among them, so a process sends only what it added.
+    /// Empty unless the ranker is [`ModelRanker::keeping_unshared`].
     pub fn unshared_embeddings(&self) -> Vec<(String, Arc<[f32]>)> {
-        self.unshared
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.unshared.as_ref().map_or_else(Vec::new, |unshared| {
+            unshared
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone()
+        })
     }
 
     /// Marks the first `count` of [`ModelRanker::unshared_embeddings`] shared (call it once
     /// the store has them, so a failed write leaves them to the next try).
     pub fn mark_shared(&self, count: usize) {
-        let mut unshared = self.unshared.lock().unwrap_or_else(PoisonError::into_inner);
-        let count = count.min(unshared.len());
-        unshared.drain(..count);
+        if let Some(unshared) = &self.unshared {
+            let mut unshared = unshared.lock().unwrap_or_else(PoisonError::into_inner);
+            let count = count.min(unshared.len());
+            unshared.drain(..count);
+        }
     }
 
     /// Keeps `vector` as the embedding of the tool text `text`, as if this ranker had

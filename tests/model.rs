@@ -169,6 +169,31 @@ fn a_registry_change_embeds_only_the_tools_it_changes() {
     let hits = model.rank(&r2, "fly to Rome", &ids2, 1);
     assert_eq!(model.cached_tools(), 5);
     assert_eq!(hits, [ids2[2]]);
+    // A ranker whose process shares nothing keeps no list of what it has not shared.
+    assert!(model.unshared_embeddings().is_empty());
+}
+
+/// A ranker keeping what it has not shared (a fleet process's): what it computes, in order,
+/// not what it was given; marked shared, it is gone from the list.
+#[test]
+fn a_sharing_ranker_keeps_what_it_computed_until_it_is_shared() {
+    let model = ModelRanker::from_safetensors(&model_weights::bytes())
+        .unwrap()
+        .keeping_unshared();
+    let given = ranker().embed("given by another process");
+    model.remember("given by another process", &given).unwrap();
+    let (r, ids) = three_tools();
+    model.rank(&r, "currency", &ids, 3);
+    let unshared = model.unshared_embeddings();
+    assert_eq!(unshared.len(), 3);
+    assert!(unshared
+        .iter()
+        .all(|(text, _)| text != "given by another process"));
+    assert_eq!(model.cached_tools(), 4);
+    model.mark_shared(2);
+    assert_eq!(model.unshared_embeddings(), unshared[2..]);
+    model.mark_shared(5);
+    assert!(model.unshared_embeddings().is_empty());
 }
 
 #[test]

@@ -4,7 +4,6 @@ as its columns; a copy of a registry is the registry itself (no call changes one
 a running turn (`Turn`) does not pickle."""
 
 import copy
-import json
 import multiprocessing
 import pickle
 from pathlib import Path
@@ -12,17 +11,14 @@ from pathlib import Path
 import pytest
 
 import tool_intent
+from test_annotations import with_trust
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "mcp"
 
 
 def trusted_registry():
-    doc = json.loads(tool_intent.Registry.embedded().to_json())
-    doc["trusted_servers"] = ["time"]
-    r = tool_intent.Registry.from_json(json.dumps(doc))
-    for name in ["time", "github"]:
-        r = r.set_mcp_server(name, (DATA / f"{name}.json").read_text())["registry"]
-    return r
+    """The embedded registry trusting server `time`, with `time` and `github` set."""
+    return with_trust(["time"]).set_mcp_server("github", (DATA / "github.json").read_text())["registry"]
 
 
 def decisions(r):

@@ -62,7 +62,7 @@ impl ModelRanker {
             cls,
             sep,
             cache: Arc::default(),
-            unshared: Arc::default(),
+            unshared: None,
         })
     }
 
@@ -92,19 +92,19 @@ impl ModelRanker {
             .collect();
         missing.sort_unstable();
         missing.dedup();
-        let computed: Vec<(String, Arc<[f32]>)> = missing
-            .iter()
-            .zip(self.embed_all(&missing))
-            .map(|(text, vector)| (text.to_string(), Arc::from(vector)))
-            .collect();
-        for (text, vector) in &computed {
-            cache.insert(text.clone(), Arc::clone(vector));
-        }
-        if !computed.is_empty() {
-            self.unshared
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .extend(computed);
+        let vectors = self.embed_all(&missing);
+        // Taken after the embedding, so a process sharing at a turn boundary does not wait
+        // for a search's first embeddings.
+        let mut unshared = self
+            .unshared
+            .as_ref()
+            .map(|u| u.lock().unwrap_or_else(PoisonError::into_inner));
+        for (text, vector) in missing.iter().zip(vectors) {
+            let vector: Arc<[f32]> = Arc::from(vector);
+            if let Some(unshared) = unshared.as_mut() {
+                unshared.push((text.to_string(), Arc::clone(&vector)));
+            }
+            cache.insert(text.to_string(), vector);
         }
         texts
             .iter()

@@ -22,7 +22,8 @@ impl SharedRegistry {
     /// tools none of them embedded. The embeddings this process computes are shared at its
     /// turn boundaries ([`SharedRegistry::share_embeddings`]).
     pub fn with_model(&mut self, weights: &[u8]) -> Result<SharedEmbeddings> {
-        let ranker = tool_intent::search::ModelRanker::from_safetensors(weights)?;
+        let ranker =
+            tool_intent::search::ModelRanker::from_safetensors(weights)?.keeping_unshared();
         let id = tool_intent::fingerprint(weights);
         let mut counts = SharedEmbeddings {
             loaded: 0,
@@ -67,8 +68,7 @@ impl SharedRegistry {
         if rows.is_empty() {
             return Ok(0);
         }
-        let (ranker, id) = (ranker.clone(), id.clone());
-        self.store.add_embeddings(&id, &rows)?;
+        self.store.add_embeddings(id, &rows)?;
         ranker.mark_shared(rows.len());
         Ok(rows.len())
     }
